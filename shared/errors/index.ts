@@ -1,0 +1,108 @@
+/**
+ * The project's error catalogue. Handlers and leaf functions throw these; one middleware per
+ * protocol renders them. `expose` says whether `message` may reach a client: anything not
+ * exposed is rendered as a generic 500 (or 503) so driver messages never leak.
+ */
+
+export interface CairnErrorOptions {
+  /** The request parameter or document location at fault, used as CSW `locator`. */
+  locator?: string;
+  /** Seconds a client should wait before retrying (503). */
+  retryAfter?: number;
+  cause?: unknown;
+}
+
+/** Base class: every error Cairn throws on purpose carries a code, a status and an expose flag. */
+export class CairnError extends Error {
+  readonly code: string;
+  readonly status: number;
+  readonly expose: boolean;
+  readonly locator?: string;
+  readonly retryAfter?: number;
+
+  constructor(
+    code: string,
+    status: number,
+    message: string,
+    expose: boolean,
+    options: CairnErrorOptions = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.status = status;
+    this.expose = expose;
+    this.locator = options.locator;
+    this.retryAfter = options.retryAfter;
+  }
+}
+
+/** A request parameter or body is malformed or out of range (400). */
+export class InvalidParameterError extends CairnError {
+  constructor(locator: string, message: string, options: CairnErrorOptions = {}) {
+    super('INVALID_PARAMETER', 400, message, true, { ...options, locator });
+  }
+}
+
+/** A request names a parameter the endpoint does not know (400). */
+export class UnknownParameterError extends CairnError {
+  constructor(name: string) {
+    super('UNKNOWN_PARAMETER', 400, `Unknown query parameter "${name}"`, true, { locator: name });
+  }
+}
+
+/** A filter expression does not parse or does not type-check (400). */
+export class FilterError extends CairnError {
+  constructor(message: string, options: CairnErrorOptions = {}) {
+    super('INVALID_FILTER', 400, message, true, { locator: 'filter', ...options });
+  }
+}
+
+/** A metadata document cannot be read as any supported format (400 / rejected in a batch). */
+export class InvalidRecordError extends CairnError {
+  constructor(message: string, options: CairnErrorOptions = {}) {
+    super('INVALID_RECORD', 400, message, true, options);
+  }
+}
+
+/** The requested resource does not exist (404). */
+export class NotFoundError extends CairnError {
+  constructor(message: string, options: CairnErrorOptions = {}) {
+    super('NOT_FOUND', 404, message, true, options);
+  }
+}
+
+/** The requested representation is not offered (400 for `f`, 406 for Accept). */
+export class UnsupportedFormatError extends CairnError {
+  constructor(message: string, status = 400, options: CairnErrorOptions = {}) {
+    super('UNSUPPORTED_FORMAT', status, message, true, { locator: 'f', ...options });
+  }
+}
+
+/** The request body exceeds a configured size limit (413). */
+export class PayloadTooLargeError extends CairnError {
+  constructor(message: string) {
+    super('PAYLOAD_TOO_LARGE', 413, message, true);
+  }
+}
+
+/** A dependency (search engine, queue, identity provider) is unavailable (503). */
+export class ServiceUnavailableError extends CairnError {
+  constructor(message: string, options: CairnErrorOptions = {}) {
+    super('SERVICE_UNAVAILABLE', 503, message, true, { retryAfter: 5, ...options });
+  }
+}
+
+/** Anything unexpected; its message is never shown to a client. */
+export class InternalError extends CairnError {
+  constructor(message: string, options: CairnErrorOptions = {}) {
+    super('INTERNAL_ERROR', 500, message, false, options);
+  }
+}
+
+/** Narrows an unknown thrown value to a CairnError, wrapping anything else as internal. */
+export function toCairnError(error: unknown): CairnError {
+  if (error instanceof CairnError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new InternalError(message, { cause: error });
+}

@@ -1,0 +1,145 @@
+/**
+ * CoreRecord: the one contract between metadata formats and the rest of Cairn
+ * (ARCHITECTURE.md, seam 2). Parsers produce it; presenters and the index-document
+ * builder consume it. Field names follow the OGC API – Records core properties.
+ */
+import type { Geometry } from 'geojson';
+
+/** Formats Cairn can read; the stored source document keeps its format. */
+export type SourceFormat =
+  | 'ogc-record'
+  | 'geojson'
+  | 'stac-item'
+  | 'stac-collection'
+  | 'iso19139'
+  | 'iso19115-3'
+  | 'dublin-core';
+
+/** A bounding box in CRS84: [west, south, east, north]; west > east crosses the antimeridian. */
+export type Bbox = [number, number, number, number];
+
+/** A time instant or a closed/half-open interval, as ISO 8601 strings; null ends are open. */
+export interface TimeExtent {
+  /** Inclusive start; null for an open start. */
+  start: string | null;
+  /** Inclusive end; null for an open end. Equal to start for an instant. */
+  end: string | null;
+  /** True when the source gave a calendar date without a time of day. */
+  dateOnly?: boolean;
+}
+
+export interface ThemeConcept {
+  id: string;
+  title?: string;
+  description?: string;
+  url?: string;
+}
+
+/** A set of concepts from one scheme (thesaurus); keywords without a thesaurus stay in `keywords`. */
+export interface Theme {
+  concepts: ThemeConcept[];
+  scheme: string;
+}
+
+export interface Contact {
+  name?: string;
+  organization?: string;
+  position?: string;
+  roles?: string[];
+  emails?: { value: string }[];
+  phones?: { value: string }[];
+  addresses?: {
+    deliveryPoint?: string[];
+    city?: string;
+    administrativeArea?: string;
+    postalCode?: string;
+    country?: string;
+  }[];
+  links?: Link[];
+}
+
+export interface Link {
+  href: string;
+  rel?: string;
+  type?: string;
+  title?: string;
+  hreflang?: string;
+  /** STAC asset roles when the link came from (or becomes) an asset. */
+  roles?: string[];
+}
+
+export interface ExternalId {
+  scheme?: string;
+  value: string;
+}
+
+export interface Format {
+  name?: string;
+  mediaType?: string;
+}
+
+/** Earth-observation acquisition properties (OpenSearch EO / STAC eo, sat, view, processing). */
+export interface EoProperties {
+  platform?: string;
+  instrument?: string;
+  sensorType?: string;
+  cloudCover?: number;
+  snowCover?: number;
+  orbitNumber?: number;
+  orbitDirection?: string;
+  processingLevel?: string;
+  productType?: string;
+  illuminationAzimuthAngle?: number;
+  illuminationElevationAngle?: number;
+  spectralRange?: string;
+}
+
+export interface CoreRecord {
+  id: string;
+  /** Resource type: dataset, series, service, collection, feature … */
+  type?: string;
+  title?: string;
+  description?: string;
+  keywords: string[];
+  themes: Theme[];
+  formats: Format[];
+  contacts: Contact[];
+  externalIds: ExternalId[];
+  /** ISO 639 language code of the metadata. */
+  language?: string;
+  license?: string;
+  rights?: string;
+  /** When the metadata record was created / last updated (ISO 8601). */
+  created?: string;
+  updated?: string;
+  /** Dates of the described resource (ISO 8601). */
+  resourceCreated?: string;
+  resourceUpdated?: string;
+  resourcePublished?: string;
+  time?: TimeExtent;
+  geometry?: Geometry;
+  bbox?: Bbox;
+  /** Identifier of the parent record or STAC collection. */
+  parentId?: string;
+  links: Link[];
+  eo: EoProperties;
+  /** Any other properties the source carried, queryable by name. */
+  extra: Record<string, unknown>;
+  source: { format: SourceFormat; mediaType: string; content: string };
+}
+
+/** Builds an empty CoreRecord with the list fields initialised, for parsers to fill. */
+export function buildEmptyRecord(id: string, source: CoreRecord['source']): CoreRecord {
+  return {
+    id,
+    keywords: [],
+    themes: [],
+    formats: [],
+    contacts: [],
+    externalIds: [],
+    links: [],
+    eo: {},
+    extra: {},
+    source,
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * SearchBackend: the one interface every search implementation provides
+ * (ARCHITECTURE.md, seam 3). Backends translate driver errors into project errors at
+ * this boundary; no engine message, URL or SQL text crosses it.
+ */
+import type { CoreRecord } from '../records/core-record.js';
+import type { SearchQuery } from '../query/search-query.js';
+
+export type BackendKind = 'sqlite' | 'elasticsearch' | 'opensearch';
+
+/** The outcome of one record in a batch write. */
+export interface WriteFailure {
+  id: string;
+  reason: string;
+}
+
+export interface UpsertResult {
+  written: number;
+  failures: WriteFailure[];
+}
+
+export interface SearchResult {
+  /** Exact number of records matching the query, ignoring paging. */
+  total: number;
+  records: CoreRecord[];
+}
+
+export interface DomainValue {
+  value: string;
+  count: number;
+}
+
+export interface DomainOptions {
+  /** Restrict the counts to records matching this query (facets). */
+  query?: SearchQuery;
+  /** Maximum number of distinct values, most frequent first. */
+  limit?: number;
+}
+
+export interface BackendHealth {
+  ok: boolean;
+  kind: BackendKind;
+  records?: number;
+  detail?: string;
+}
+
+/** The spatial and temporal extent of everything in the catalogue. */
+export interface CatalogueExtent {
+  bbox?: [number, number, number, number];
+  start?: string;
+  end?: string;
+}
+
+export interface SearchBackend {
+  readonly kind: BackendKind;
+  /** Creates tables or indices if they do not exist. Idempotent. */
+  init(): Promise<void>;
+  /** Inserts or replaces records by id, in batches; one bad record never fails the rest. */
+  upsert(records: CoreRecord[]): Promise<UpsertResult>;
+  /** Deletes records by id; returns how many existed. */
+  delete(ids: string[]): Promise<number>;
+  /** One record by id, or null. */
+  get(id: string): Promise<CoreRecord | null>;
+  search(query: SearchQuery): Promise<SearchResult>;
+  /** Distinct values of a queryable with their counts, most frequent first. */
+  domain(field: string, options?: DomainOptions): Promise<DomainValue[]>;
+  /** Overall extent of the records, for the collection description. */
+  extent(): Promise<CatalogueExtent>;
+  health(): Promise<BackendHealth>;
+  close(): Promise<void>;
+}
