@@ -1,0 +1,56 @@
+/**
+ * Error rendering. Handlers throw; this middleware renders CairnErrors in the OGC API
+ * `{code, description}` JSON shape and replaces anything unexpected with a generic 500.
+ * Protocols with their own error formats (CSW, OpenSearch) install their own renderer.
+ */
+import type { NextFunction, Request, Response } from 'express';
+import {
+  CairnError,
+  PayloadTooLargeError,
+  InvalidParameterError,
+  toCairnError,
+} from '../../../shared/errors/index.js';
+
+/** Turns errors raised by Express body parsers into project errors. */
+export function fromHttpError(error: unknown): CairnError {
+  const status = (error as { status?: number; type?: string }).status;
+  const type = (error as { type?: string }).type;
+  if (type === 'entity.too.large')
+    return new PayloadTooLargeError('Request body is larger than the configured limit');
+  if (type === 'entity.parse.failed')
+    return new InvalidParameterError('body', 'Request body is not valid JSON');
+  if (status && status >= 400 && status < 500 && type)
+    return new InvalidParameterError('body', `Request body rejected (${type})`);
+  return toCairnError(error);
+}
+
+/** Logs an error at the right level and returns what may be shown to the client. */
+export function describeForClient(
+  error: CairnError,
+  request: Request,
+): { status: number; code: string; description: string } {
+  if (error.status >= 500)
+    request.log.error('request failed', {
+      code: error.code,
+      error: error.message,
+      cause: String(error.cause ?? ''),
+    });
+  if (!error.expose)
+    return { status: 500, code: 'INTERNAL_ERROR', description: 'An internal error occurred' };
+  return { status: error.status, code: error.code, description: error.message };
+}
+
+/** The final OGC API error handler: `{code, description}` JSON with the error's status. */
+export function renderJsonError(
+  error: unknown,
+  request: Request,
+  response: Response,
+  next: NextFunction,
+): void {
+  if (response.headersSent) return next(error);
+  const cairnError = fromHttpError(error);
+  const { status, code, description } = describeForClient(cairnError, request);
+  if (cairnError.retryAfter && status === 503)
+    response.setHeader('Retry-After', String(cairnError.retryAfter));
+  response.status(status).type('application/json').send(JSON.stringify({ code, description }));
+}

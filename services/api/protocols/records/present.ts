@@ -1,0 +1,164 @@
+/**
+ * OGC API – Records presentation: CoreRecord → GeoJSON record, search results →
+ * FeatureCollection with paging links. Pure.
+ */
+import type { CoreRecord, Link, TimeExtent } from '../../../../shared/records/core-record.js';
+import type { SearchResult } from '../../../../shared/search/backend.js';
+
+export const COLLECTION_ID = 'metadata:main';
+export const RECORD_PROFILE = 'http://www.opengis.net/def/profile/OGC/0/ogc-record';
+export const GEOJSON = 'application/geo+json';
+
+/** Path of the catalogue collection under a base URL. */
+export function collectionUrl(baseUrl: string): string {
+  return `${baseUrl}/catalogue/collections/${COLLECTION_ID}`;
+}
+
+/** URL of one record. */
+export function recordUrl(baseUrl: string, id: string): string {
+  return `${collectionUrl(baseUrl)}/items/${encodeURIComponent(id)}`;
+}
+
+const isDayStart = (value: string): boolean => value.endsWith('T00:00:00.000Z');
+const isDayEnd = (value: string): boolean => value.endsWith('T23:59:59.999Z');
+
+/** Renders a TimeExtent as the OGC record `time` object ({date} | {timestamp} | {interval}). */
+export function presentTime(time: TimeExtent | undefined): Record<string, unknown> | null {
+  if (!time) return null;
+  const { start, end, dateOnly } = time;
+  if (
+    dateOnly &&
+    start &&
+    end &&
+    start.slice(0, 10) === end.slice(0, 10) &&
+    isDayStart(start) &&
+    isDayEnd(end)
+  ) {
+    return { date: start.slice(0, 10) };
+  }
+  if (!dateOnly && start !== null && start === end) return { timestamp: start };
+  const asDates =
+    dateOnly && (start === null || isDayStart(start)) && (end === null || isDayEnd(end));
+  const format = (value: string | null): string =>
+    value === null ? '..' : asDates ? value.slice(0, 10) : value;
+  return { interval: [format(start), format(end)] };
+}
+
+function compact<T extends Record<string, unknown>>(object: T): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(object).filter(
+      ([, value]) =>
+        value !== undefined && value !== null && !(Array.isArray(value) && value.length === 0),
+    ),
+  ) as Partial<T>;
+}
+
+/** Renders the record's properties: the core properties, EO properties and extras. */
+export function presentProperties(record: CoreRecord): Record<string, unknown> {
+  return compact({
+    ...record.extra,
+    ...record.eo,
+    type: record.type,
+    title: record.title,
+    description: record.description,
+    keywords: record.keywords,
+    themes: record.themes,
+    formats: record.formats,
+    contacts: record.contacts,
+    externalIds: record.externalIds,
+    language: record.language ? { code: record.language } : undefined,
+    license: record.license,
+    rights: record.rights,
+    created: record.created,
+    updated: record.updated,
+    parentId: record.parentId,
+  });
+}
+
+/** Renders one record as an OGC API – Records GeoJSON feature with its links. */
+export function presentRecord(record: CoreRecord, baseUrl: string): Record<string, unknown> {
+  const self = recordUrl(baseUrl, record.id);
+  const links: Link[] = [
+    { rel: 'self', type: GEOJSON, href: `${self}?f=json`, title: 'This record as GeoJSON' },
+    {
+      rel: 'collection',
+      type: 'application/json',
+      href: collectionUrl(baseUrl),
+      title: 'The catalogue',
+    },
+    { rel: 'profile', href: RECORD_PROFILE, title: 'OGC record' },
+    ...record.links,
+  ];
+  return {
+    type: 'Feature',
+    id: record.id,
+    conformsTo: ['http://www.opengis.net/spec/ogcapi-records-1/1.0/req/record-core'],
+    geometry: record.geometry ?? null,
+    ...(record.bbox && { bbox: record.bbox }),
+    time: presentTime(record.time),
+    properties: presentProperties(record),
+    links,
+  };
+}
+
+export interface PageContext {
+  baseUrl: string;
+  /** The request's query parameters, carried into paging links. */
+  query: Record<string, string>;
+  offset: number;
+  limit: number;
+  timeStamp: string;
+}
+
+function itemsLink(context: PageContext, overrides: Record<string, string>): string {
+  const parameters = new URLSearchParams({ ...context.query, ...overrides });
+  parameters.delete('startindex');
+  return `${collectionUrl(context.baseUrl)}/items?${parameters.toString()}`;
+}
+
+/** Renders a search result as a GeoJSON FeatureCollection with self, next and prev links. */
+export function presentItems(result: SearchResult, context: PageContext): Record<string, unknown> {
+  const { offset, limit } = context;
+  const paging = (at: number): Record<string, string> => ({
+    limit: String(limit),
+    offset: String(at),
+  });
+  const links: Link[] = [
+    {
+      rel: 'self',
+      type: GEOJSON,
+      href: itemsLink(context, { ...paging(offset), f: 'json' }),
+      title: 'This page',
+    },
+    {
+      rel: 'collection',
+      type: 'application/json',
+      href: collectionUrl(context.baseUrl),
+      title: 'The catalogue',
+    },
+  ];
+  if (offset + result.records.length < result.total) {
+    links.push({
+      rel: 'next',
+      type: GEOJSON,
+      href: itemsLink(context, { ...paging(offset + limit), f: 'json' }),
+      title: 'Next page',
+    });
+  }
+  if (offset > 0) {
+    links.push({
+      rel: 'prev',
+      type: GEOJSON,
+      href: itemsLink(context, { ...paging(Math.max(0, offset - limit)), f: 'json' }),
+      title: 'Previous page',
+    });
+  }
+  return {
+    type: 'FeatureCollection',
+    numberMatched: result.total,
+    numberReturned: result.records.length,
+    timeStamp: context.timeStamp,
+    features: result.records.map((record) => presentRecord(record, context.baseUrl)),
+    links,
+  };
+}

@@ -1,0 +1,95 @@
+/**
+ * OGC API – Records routes under /catalogue: thin handlers that parse, search and present.
+ */
+import { Router, type Request, type Response } from 'express';
+import type { Config } from '../../../../shared/config/index.js';
+import { NotFoundError, UnsupportedFormatError } from '../../../../shared/errors/index.js';
+import type { SearchBackend } from '../../../../shared/search/backend.js';
+import {
+  presentCollection,
+  presentCollections,
+  presentConformance,
+  presentLandingPage,
+} from './capabilities.js';
+import { parseFormatParameter, parseItemsQuery } from './parse.js';
+import { COLLECTION_ID, GEOJSON, presentItems, presentRecord } from './present.js';
+
+export interface RecordsRouteDependencies {
+  config: Readonly<Config>;
+  backend: SearchBackend;
+}
+
+/** Checks the requested output format; only JSON encodings are offered on these routes. */
+function requireJson(request: Request): void {
+  const format = parseFormatParameter(request.query);
+  if (format !== undefined && format !== 'json') {
+    throw new UnsupportedFormatError(`Unsupported format "f=${format}"; supported: json`);
+  }
+}
+
+function sendJson(response: Response, body: unknown, type = 'application/json'): void {
+  response.type(type).send(JSON.stringify(body));
+}
+
+function stringParameters(query: Request['query']): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(query).filter(
+      (entry): entry is [string, string] => typeof entry[1] === 'string',
+    ),
+  );
+}
+
+/** Builds the router for the landing page, conformance, collections and items. */
+export function createRecordsRouter({ config, backend }: RecordsRouteDependencies): Router {
+  const router = Router();
+  const collectionPath = `/collections/${COLLECTION_ID}`;
+
+  router.get('/', (request, response) => {
+    requireJson(request);
+    sendJson(response, presentLandingPage(request.publicBaseUrl, config.service));
+  });
+
+  router.get('/conformance', (request, response) => {
+    requireJson(request);
+    sendJson(response, presentConformance());
+  });
+
+  router.get('/collections', async (request, response) => {
+    requireJson(request);
+    sendJson(response, presentCollections(request.publicBaseUrl, config.service, await backend.extent()));
+  });
+
+  router.get(collectionPath, async (request, response) => {
+    requireJson(request);
+    sendJson(response, presentCollection(request.publicBaseUrl, config.service, await backend.extent()));
+  });
+
+  router.get(`${collectionPath}/items`, async (request, response) => {
+    requireJson(request);
+    const query = parseItemsQuery(request.query, config.limits);
+    const result = await backend.search(query);
+    const body = presentItems(result, {
+      baseUrl: request.publicBaseUrl,
+      query: stringParameters(request.query),
+      offset: query.offset,
+      limit: query.limit,
+      timeStamp: new Date().toISOString(),
+    });
+    sendJson(response, body, GEOJSON);
+  });
+
+  router.get(`${collectionPath}/items/:recordId`, async (request, response) => {
+    requireJson(request);
+    const record = await backend.get(request.params.recordId);
+    if (!record) throw new NotFoundError(`No record with id "${request.params.recordId}"`);
+    sendJson(response, presentRecord(record, request.publicBaseUrl), GEOJSON);
+  });
+
+  router.get('/collections/:collectionId', (request) => {
+    throw new NotFoundError(
+      `No collection "${request.params.collectionId}"; the catalogue is "${COLLECTION_ID}"`,
+    );
+  });
+
+  return router;
+}

@@ -1,0 +1,165 @@
+/**
+ * Parsers for the query parameters the protocols share (bbox, datetime, limit, offset,
+ * sortby, q). Each is pure, takes its limits as arguments and throws InvalidParameterError
+ * naming the parameter.
+ */
+import { InvalidParameterError } from '../errors/index.js';
+import type { Bbox } from '../records/core-record.js';
+import { parseTimestamp, parseTimeValue } from '../records/time.js';
+import { findQueryable } from './queryables.js';
+import type { SortKey } from './search-query.js';
+
+const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+
+/**
+ * Parses `bbox` as 4 or 6 comma-separated CRS84 numbers into a 2D box. West greater than
+ * east crosses the antimeridian; south must not exceed north.
+ */
+export function parseBbox(value: string, name = 'bbox'): Bbox {
+  const parts = value.split(',').map((part) => part.trim());
+  if (parts.length !== 4 && parts.length !== 6) {
+    throw new InvalidParameterError(
+      name,
+      `${name} must have 4 or 6 comma-separated numbers, got ${parts.length}`,
+    );
+  }
+  if (!parts.every((part) => NUMBER.test(part))) {
+    throw new InvalidParameterError(name, `${name} must contain only numbers: "${value}"`);
+  }
+  const numbers = parts.map(Number);
+  const [west, south, east, north] =
+    numbers.length === 4 ? numbers : [numbers[0], numbers[1], numbers[3], numbers[4]];
+  if (
+    [west, east].some((x) => x < -180 || x > 180) ||
+    [south, north].some((y) => y < -90 || y > 90)
+  ) {
+    throw new InvalidParameterError(
+      name,
+      `${name} is outside the CRS84 range (longitude ±180, latitude ±90)`,
+    );
+  }
+  if (south > north) {
+    throw new InvalidParameterError(
+      name,
+      `${name} south (${south}) is greater than north (${north})`,
+    );
+  }
+  return [west, south, east, north];
+}
+
+export interface DatetimeInterval {
+  /** Inclusive UTC bounds; null is open. */
+  start: string | null;
+  end: string | null;
+}
+
+export interface DatetimeOptions {
+  /** Accept a bare calendar date as the whole day (OGC API – Records); STAC refuses it. */
+  allowDates?: boolean;
+  name?: string;
+}
+
+function parseDatetimeEnd(text: string, options: DatetimeOptions, side: 'start' | 'end'): string {
+  const name = options.name ?? 'datetime';
+  const timestamp = parseTimestamp(text);
+  if (timestamp) return timestamp;
+  if (options.allowDates && /^\d{4}-\d{2}-\d{2}$/.test(text)) {
+    const span = parseTimeValue(text);
+    if (span) return side === 'start' ? span.start : span.end;
+  }
+  const expected = options.allowDates
+    ? 'an RFC 3339 date-time or date'
+    : 'an RFC 3339 date-time with a time zone';
+  throw new InvalidParameterError(name, `${name} "${text}" is not ${expected}`);
+}
+
+/**
+ * Parses `datetime`: an instant, or an interval `start/end` where one end may be open
+ * (`..` or empty). A bare instant that is a date spans the whole day.
+ */
+export function parseDatetime(value: string, options: DatetimeOptions = {}): DatetimeInterval {
+  const name = options.name ?? 'datetime';
+  const parts = value.trim().split('/');
+  if (parts.length > 2) throw new InvalidParameterError(name, `${name} has more than one "/"`);
+  if (parts.length === 1) {
+    const start = parseDatetimeEnd(parts[0], options, 'start');
+    const end = parseDatetimeEnd(parts[0], options, 'end');
+    return { start, end };
+  }
+  const open = (text: string): boolean => text === '' || text === '..';
+  const [first, second] = parts;
+  if (open(first) && open(second)) {
+    throw new InvalidParameterError(name, `${name} interval must have at least one closed end`);
+  }
+  const start = open(first) ? null : parseDatetimeEnd(first, options, 'start');
+  const end = open(second) ? null : parseDatetimeEnd(second, options, 'end');
+  if (start && end && start > end) {
+    throw new InvalidParameterError(name, `${name} interval starts after it ends`);
+  }
+  return { start, end };
+}
+
+/** Parses `limit`: a positive integer, clamped to `max` (never refused for being large). */
+export function parseLimit(
+  value: string | undefined,
+  defaultLimit: number,
+  max: number,
+  name = 'limit',
+): number {
+  if (value === undefined) return defaultLimit;
+  if (!/^\+?\d+$/.test(value.trim())) {
+    throw new InvalidParameterError(name, `${name} must be a positive integer, got "${value}"`);
+  }
+  const limit = Number(value);
+  if (limit < 1) throw new InvalidParameterError(name, `${name} must be at least 1`);
+  return Math.min(limit, max);
+}
+
+/** Parses a zero-based offset (`offset`, `startindex`). */
+export function parseOffset(value: string | undefined, name = 'offset'): number {
+  if (value === undefined) return 0;
+  if (!/^\+?\d+$/.test(value.trim()) || !Number.isSafeInteger(Number(value))) {
+    throw new InvalidParameterError(name, `${name} must be a non-negative integer, got "${value}"`);
+  }
+  return Number(value);
+}
+
+/**
+ * Parses `sortby`: comma-separated queryable names, each optionally prefixed by `+`
+ * (ascending, default) or `-` (descending); names must be sortable queryables.
+ */
+export function parseSortby(value: string, name = 'sortby'): SortKey[] {
+  return value
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .map((part) => {
+      const descending = part.startsWith('-');
+      const field = part.replace(/^[+-]/, '').trim();
+      const queryable = findQueryable(field);
+      if (!queryable || !queryable.sortable) {
+        throw new InvalidParameterError(name, `${name}: "${field}" is not a sortable property`);
+      }
+      return { field: queryable.name, direction: descending ? 'desc' : 'asc' } satisfies SortKey;
+    });
+}
+
+/**
+ * Parses free text `q`: comma-separated terms are OR-ed; the words of a term must all match.
+ * Returns undefined when nothing searchable remains.
+ */
+export function parseFreeText(value: string): string[][] | undefined {
+  const terms = value
+    .split(',')
+    .map((term) => term.split(/\s+/).filter((word) => word !== ''))
+    .filter((words) => words.length > 0);
+  return terms.length > 0 ? terms : undefined;
+}
+
+/** Splits a comma-separated list parameter into trimmed, non-empty values. */
+export function parseList(value: string): string[] {
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}

@@ -1,0 +1,234 @@
+/**
+ * The queryables registry: the canonical fields every backend can filter and sort on, with
+ * every name a protocol may use for them. Properties not listed here are still queryable by
+ * their own name (they come from the record's `extra`), with their type taken from the value.
+ */
+
+export type QueryableType =
+  'string' | 'number' | 'integer' | 'datetime' | 'geometry' | 'array' | 'boolean';
+
+export interface Queryable {
+  /** Canonical name, as stored in IndexDocument.properties. */
+  name: string;
+  type: QueryableType;
+  title: string;
+  /** Other names protocols use for the same field (case-sensitive). */
+  aliases: string[];
+  sortable: boolean;
+  /** OGC role for queryables documents (id, primary-geometry, primary-instant …). */
+  role?: string;
+}
+
+/** The canonical queryables, in the order documents list them. */
+export const QUERYABLES: readonly Queryable[] = [
+  {
+    name: 'id',
+    type: 'string',
+    title: 'Record identifier',
+    aliases: ['identifier', 'dc:identifier', 'apiso:Identifier', 'recordId'],
+    sortable: true,
+    role: 'id',
+  },
+  {
+    name: 'type',
+    type: 'string',
+    title: 'Resource type',
+    aliases: ['dc:type', 'apiso:Type'],
+    sortable: true,
+  },
+  {
+    name: 'title',
+    type: 'string',
+    title: 'Title',
+    aliases: ['dc:title', 'apiso:Title'],
+    sortable: true,
+  },
+  {
+    name: 'description',
+    type: 'string',
+    title: 'Description',
+    aliases: ['abstract', 'dct:abstract', 'apiso:Abstract'],
+    sortable: false,
+  },
+  {
+    name: 'keywords',
+    type: 'array',
+    title: 'Keywords',
+    aliases: ['subject', 'dc:subject', 'apiso:Subject'],
+    sortable: false,
+  },
+  {
+    name: 'themes',
+    type: 'array',
+    title: 'Theme concepts',
+    aliases: ['apiso:TopicCategory'],
+    sortable: false,
+  },
+  {
+    name: 'formats',
+    type: 'array',
+    title: 'Formats',
+    aliases: ['format', 'dc:format', 'apiso:Format'],
+    sortable: false,
+  },
+  {
+    name: 'organisations',
+    type: 'array',
+    title: 'Organisations and people',
+    aliases: ['organisation', 'organization', 'apiso:OrganisationName'],
+    sortable: false,
+  },
+  {
+    name: 'externalIds',
+    type: 'array',
+    title: 'External identifiers',
+    aliases: [],
+    sortable: false,
+  },
+  {
+    name: 'language',
+    type: 'string',
+    title: 'Language',
+    aliases: ['dc:language', 'apiso:Language'],
+    sortable: true,
+  },
+  { name: 'license', type: 'string', title: 'License', aliases: [], sortable: false },
+  {
+    name: 'rights',
+    type: 'string',
+    title: 'Rights',
+    aliases: ['dc:rights', 'apiso:AccessConstraints'],
+    sortable: false,
+  },
+  {
+    name: 'created',
+    type: 'datetime',
+    title: 'Record creation date',
+    aliases: ['apiso:CreationDate'],
+    sortable: true,
+  },
+  {
+    name: 'updated',
+    type: 'datetime',
+    title: 'Record update date',
+    aliases: ['modified', 'dct:modified', 'apiso:Modified'],
+    sortable: true,
+  },
+  {
+    name: 'parentId',
+    type: 'string',
+    title: 'Parent record or collection',
+    aliases: ['collection', 'apiso:ParentIdentifier'],
+    sortable: true,
+  },
+  {
+    name: 'start_datetime',
+    type: 'datetime',
+    title: 'Start of the temporal extent',
+    aliases: ['datetime', 'time', 'apiso:TempExtent_begin', 'TempExtent_begin'],
+    sortable: true,
+    role: 'primary-interval-start',
+  },
+  {
+    name: 'end_datetime',
+    type: 'datetime',
+    title: 'End of the temporal extent',
+    aliases: ['apiso:TempExtent_end', 'TempExtent_end'],
+    sortable: true,
+    role: 'primary-interval-end',
+  },
+  {
+    name: 'geometry',
+    type: 'geometry',
+    title: 'Footprint',
+    aliases: ['geom', 'footprint', 'ows:BoundingBox', 'apiso:BoundingBox', 'BoundingBox'],
+    sortable: false,
+    role: 'primary-geometry',
+  },
+  {
+    name: 'platform',
+    type: 'string',
+    title: 'Platform',
+    aliases: ['eo:platform', 'apiso:Platform'],
+    sortable: true,
+  },
+  {
+    name: 'instrument',
+    type: 'string',
+    title: 'Instrument',
+    aliases: ['eo:instrument', 'instruments', 'apiso:Instrument'],
+    sortable: true,
+  },
+  {
+    name: 'sensorType',
+    type: 'string',
+    title: 'Sensor type',
+    aliases: ['eo:sensorType', 'apiso:SensorType'],
+    sortable: true,
+  },
+  {
+    name: 'cloudCover',
+    type: 'number',
+    title: 'Cloud cover (%)',
+    aliases: ['eo:cloudCover', 'eo:cloud_cover', 'apiso:CloudCover'],
+    sortable: true,
+  },
+  {
+    name: 'snowCover',
+    type: 'number',
+    title: 'Snow cover (%)',
+    aliases: ['eo:snowCover', 'eo:snow_cover'],
+    sortable: true,
+  },
+  {
+    name: 'orbitNumber',
+    type: 'integer',
+    title: 'Orbit number',
+    aliases: ['eo:orbitNumber', 'sat:absolute_orbit'],
+    sortable: true,
+  },
+  {
+    name: 'orbitDirection',
+    type: 'string',
+    title: 'Orbit direction',
+    aliases: ['eo:orbitDirection', 'sat:orbit_state'],
+    sortable: true,
+  },
+  {
+    name: 'processingLevel',
+    type: 'string',
+    title: 'Processing level',
+    aliases: ['eo:processingLevel', 'processing:level'],
+    sortable: true,
+  },
+  {
+    name: 'productType',
+    type: 'string',
+    title: 'Product type',
+    aliases: ['eo:productType'],
+    sortable: true,
+  },
+];
+
+const BY_NAME = new Map<string, Queryable>();
+for (const queryable of QUERYABLES) {
+  BY_NAME.set(queryable.name, queryable);
+  for (const alias of queryable.aliases) BY_NAME.set(alias, queryable);
+}
+const BY_LOWER_NAME = new Map<string, Queryable>();
+for (const [name, queryable] of BY_NAME) BY_LOWER_NAME.set(name.toLowerCase(), queryable);
+
+/** The registered queryable for a name or alias (exact first, then case-insensitive), if any. */
+export function findQueryable(name: string): Queryable | undefined {
+  return BY_NAME.get(name) ?? BY_LOWER_NAME.get(name.toLowerCase());
+}
+
+/** The canonical property name for a queryable name (unregistered names stay as they are). */
+export function canonicalPropertyName(name: string): string {
+  return findQueryable(name)?.name ?? name;
+}
+
+/** True when a name is a legal name for an arbitrary (unregistered) record property. */
+export function isPropertyName(name: string): boolean {
+  return /^[A-Za-z_][A-Za-z0-9_.:-]{0,127}$/.test(name);
+}

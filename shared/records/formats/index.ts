@@ -1,0 +1,136 @@
+/**
+ * Format detection and dispatch: one raw document (a single record or a collection of
+ * records, JSON, NDJSON or XML) in, CoreRecords and per-record failures out. One bad record
+ * never stops the rest.
+ */
+import { CairnError, InvalidRecordError } from '../../errors/index.js';
+import type { CoreRecord, SourceFormat } from '../core-record.js';
+import { asObject, asString, type JsonObject } from './json/json-values.js';
+import { parseOgcRecord } from './json/ogc-record.js';
+import { parseStacCollection, parseStacItem } from './json/stac.js';
+
+export interface RecordFailure {
+  /** Where the failed record came from: file name, index in the collection, or its id. */
+  name: string;
+  reason: string;
+}
+
+export interface ParsedDocuments {
+  records: CoreRecord[];
+  failures: RecordFailure[];
+}
+
+export interface ParseOptions {
+  /** Force a format instead of detecting it from content. */
+  format?: SourceFormat;
+  /** Names the document in failure reasons (a file path, a request). */
+  name?: string;
+  /** Largest accepted document in bytes. */
+  maxBytes?: number;
+}
+
+/** Parses XML metadata; wired to the XML formats module by `registerXmlParser`. */
+export type XmlDocumentParser = (xml: string, options: ParseOptions) => ParsedDocuments;
+
+let xmlParser: XmlDocumentParser | undefined;
+
+/** Registers the XML formats parser (ISO 19139, ISO 19115-3, Dublin Core). */
+export function registerXmlParser(parser: XmlDocumentParser): void {
+  xmlParser = parser;
+}
+
+const DEFAULT_MAX_BYTES = 20 * 1024 * 1024;
+
+/** Decides which JSON format a parsed object is, or undefined when it is none we read. */
+export function detectJsonFormat(object: JsonObject): SourceFormat | undefined {
+  const isStac = typeof object.stac_version === 'string';
+  if (object.type === 'Feature') {
+    if (isStac) return 'stac-item';
+    return object.time !== undefined || Array.isArray(object.conformsTo) ? 'ogc-record' : 'geojson';
+  }
+  if (object.type === 'Collection' && isStac) return 'stac-collection';
+  return undefined;
+}
+
+function parseJsonRecord(object: JsonObject, format: SourceFormat | undefined): CoreRecord {
+  const detected = format ?? detectJsonFormat(object);
+  const content = JSON.stringify(object);
+  switch (detected) {
+    case 'stac-item':
+      return parseStacItem(object, content);
+    case 'stac-collection':
+      return parseStacCollection(object, content);
+    case 'ogc-record':
+    case 'geojson':
+      return parseOgcRecord(object, content);
+    case undefined:
+      throw new InvalidRecordError(
+        `not a known JSON metadata format (type "${asString(object.type) ?? 'missing'}")`,
+      );
+    default:
+      throw new InvalidRecordError(`format "${detected}" is not a JSON format`);
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof CairnError && error.expose) return error.message;
+  return error instanceof SyntaxError ? `malformed JSON: ${error.message}` : 'unreadable record';
+}
+
+/** Splits parsed JSON into the record objects it holds (FeatureCollection, array or one object). */
+function listJsonMembers(value: unknown): unknown[] {
+  if (Array.isArray(value)) return value;
+  const object = asObject(value);
+  if (object?.type === 'FeatureCollection' && Array.isArray(object.features))
+    return object.features;
+  return [value];
+}
+
+function readJsonValues(text: string): unknown[] {
+  try {
+    return [JSON.parse(text)];
+  } catch (error) {
+    const lines = text.split(/\r?\n/).filter((line) => line.trim() !== '');
+    if (lines.length < 2) throw error;
+    return lines.map((line) => JSON.parse(line));
+  }
+}
+
+function parseJsonDocuments(text: string, options: ParseOptions): ParsedDocuments {
+  const result: ParsedDocuments = { records: [], failures: [] };
+  const name = options.name ?? 'document';
+  const members = readJsonValues(text).flatMap(listJsonMembers);
+  members.forEach((member, index) => {
+    const object = asObject(member);
+    const label = members.length > 1 ? `${name}[${index}]` : name;
+    try {
+      if (!object) throw new InvalidRecordError('expected a JSON object');
+      result.records.push(parseJsonRecord(object, options.format));
+    } catch (error) {
+      const id = asString(object?.id);
+      result.failures.push({ name: id ? `${label} (id ${id})` : label, reason: describe(error) });
+    }
+  });
+  return result;
+}
+
+/** Parses one raw document holding one or many metadata records of any supported format. */
+export function parseDocuments(content: string, options: ParseOptions = {}): ParsedDocuments {
+  const name = options.name ?? 'document';
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  if (Buffer.byteLength(content, 'utf8') > maxBytes) {
+    return { records: [], failures: [{ name, reason: `larger than the ${maxBytes}-byte limit` }] };
+  }
+  const text = content.replace(/^\uFEFF/, '');
+  const first = text.trimStart()[0];
+  try {
+    if (first === '<') {
+      if (!xmlParser) throw new InvalidRecordError('XML metadata formats are not enabled');
+      return xmlParser(text, options);
+    }
+    if (first === '{' || first === '[') return parseJsonDocuments(text, options);
+    throw new InvalidRecordError('neither JSON nor XML');
+  } catch (error) {
+    return { records: [], failures: [{ name, reason: describe(error) }] };
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * Small readers for untrusted JSON values: each returns a typed value or undefined, so
+ * parsers never trust a shape they have not checked.
+ */
+import type { Geometry } from 'geojson';
+import type { Bbox, Link, TimeExtent } from '../../core-record.js';
+import { parseTimeValue } from '../../time.js';
+
+export type JsonObject = Record<string, unknown>;
+
+/** The value as a plain object, or undefined. */
+export function asObject(value: unknown): JsonObject | undefined {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as JsonObject)
+    : undefined;
+}
+
+/** The value as a non-empty trimmed string (numbers are stringified), or undefined. */
+export function asString(value: unknown): string | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value !== 'string') return undefined;
+  const trimmed = value.trim();
+  return trimmed === '' ? undefined : trimmed;
+}
+
+/** The value as a finite number (numeric strings accepted), or undefined. */
+export function asNumber(value: unknown): number | undefined {
+  const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  return typeof number === 'number' && Number.isFinite(number) ? number : undefined;
+}
+
+/** The value as an array (a single value becomes a one-element array; absent → []). */
+export function asArray(value: unknown): unknown[] {
+  if (value === undefined || value === null) return [];
+  return Array.isArray(value) ? value : [value];
+}
+
+/** The strings in a value that may be a string or an array of strings. */
+export function asStrings(value: unknown): string[] {
+  return asArray(value)
+    .map(asString)
+    .filter((item): item is string => item !== undefined);
+}
+
+const GEOMETRY_TYPES = new Set([
+  'Point',
+  'MultiPoint',
+  'LineString',
+  'MultiLineString',
+  'Polygon',
+  'MultiPolygon',
+  'GeometryCollection',
+]);
+
+/** The value as a GeoJSON geometry whose coordinates are numeric arrays, or undefined. */
+export function asGeometry(value: unknown): Geometry | undefined {
+  const object = asObject(value);
+  if (!object || typeof object.type !== 'string' || !GEOMETRY_TYPES.has(object.type)) {
+    return undefined;
+  }
+  if (object.type === 'GeometryCollection') {
+    const members = asArray(object.geometries).map(asGeometry);
+    return members.every((member) => member !== undefined)
+      ? ({ type: 'GeometryCollection', geometries: members } as Geometry)
+      : undefined;
+  }
+  return isCoordinateTree(object.coordinates) ? (object as unknown as Geometry) : undefined;
+}
+
+function isCoordinateTree(value: unknown): boolean {
+  if (!Array.isArray(value) || value.length === 0) return false;
+  if (typeof value[0] === 'number') {
+    return value.length >= 2 && value.every((n) => typeof n === 'number' && Number.isFinite(n));
+  }
+  return value.every(isCoordinateTree);
+}
+
+/** Computes the CRS84 bounding box of a geometry (no antimeridian detection). */
+export function computeBbox(geometry: Geometry): Bbox | undefined {
+  let west = Infinity;
+  let south = Infinity;
+  let east = -Infinity;
+  let north = -Infinity;
+  const visit = (node: unknown): void => {
+    if (!Array.isArray(node)) return;
+    if (typeof node[0] === 'number') {
+      west = Math.min(west, node[0]);
+      east = Math.max(east, node[0]);
+      south = Math.min(south, node[1] as number);
+      north = Math.max(north, node[1] as number);
+      return;
+    }
+    node.forEach(visit);
+  };
+  if (geometry.type === 'GeometryCollection') {
+    for (const member of geometry.geometries) {
+      const box = computeBbox(member);
+      if (box) visit([box.slice(0, 2), box.slice(2, 4)]);
+    }
+  } else {
+    visit(geometry.coordinates);
+  }
+  return Number.isFinite(west) ? [west, south, east, north] : undefined;
+}
+
+/** A 4- or 6-number bbox array reduced to a valid 2D CRS84 Bbox, or undefined. */
+export function asBbox(value: unknown): Bbox | undefined {
+  const numbers = asArray(value).map(asNumber);
+  if (numbers.some((n) => n === undefined)) return undefined;
+  const values = numbers as number[];
+  const box: number[] | undefined =
+    values.length === 4
+      ? values
+      : values.length === 6
+        ? [values[0], values[1], values[3], values[4]]
+        : undefined;
+  if (!box) return undefined;
+  const [west, south, east, north] = box;
+  const inRange =
+    Math.abs(west) <= 180 &&
+    Math.abs(east) <= 180 &&
+    Math.abs(south) <= 90 &&
+    Math.abs(north) <= 90;
+  return inRange && south <= north ? [west, south, east, north] : undefined;
+}
+
+/** A polygon geometry covering a bbox (split in two when it crosses the antimeridian). */
+export function bboxToGeometry([west, south, east, north]: Bbox): Geometry {
+  const ring = (w: number, e: number): number[][] => [
+    [w, south],
+    [e, south],
+    [e, north],
+    [w, north],
+    [w, south],
+  ];
+  if (west <= east) return { type: 'Polygon', coordinates: [ring(west, east)] };
+  return { type: 'MultiPolygon', coordinates: [[ring(west, 180)], [ring(-180, east)]] };
+}
+
+/** A time extent from start/end values that may be dates, date-times, '..' or null. */
+export function buildTimeExtent(start: unknown, end: unknown): TimeExtent | undefined {
+  const open = (value: unknown): boolean =>
+    value === null || value === undefined || value === '..' || value === '';
+  const startSpan = open(start) ? undefined : parseTimeValue(String(start));
+  const endSpan = open(end) ? undefined : parseTimeValue(String(end));
+  if ((!open(start) && !startSpan) || (!open(end) && !endSpan)) return undefined;
+  if (!startSpan && !endSpan) return undefined;
+  const extent: TimeExtent = { start: startSpan?.start ?? null, end: endSpan?.end ?? null };
+  if (extent.start && extent.end && extent.start > extent.end) return undefined;
+  if (startSpan?.dateOnly || endSpan?.dateOnly) extent.dateOnly = true;
+  return extent;
+}
+
+/** Reads a JSON link object ({href, rel, type, title, hreflang}); undefined when it has no href. */
+export function asLink(value: unknown): Link | undefined {
+  const object = asObject(value);
+  const href = asString(object?.href);
+  if (!object || !href) return undefined;
+  const link: Link = { href };
+  const rel = asString(object.rel);
+  const type = asString(object.type);
+  const title = asString(object.title);
+  const hreflang = asString(object.hreflang);
+  const roles = asStrings(object.roles);
+  if (rel) link.rel = rel;
+  if (type) link.type = type;
+  if (title) link.title = title;
+  if (hreflang) link.hreflang = hreflang;
+  if (roles.length > 0) link.roles = roles;
+  return link;
+}

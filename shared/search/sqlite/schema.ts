@@ -1,0 +1,51 @@
+/**
+ * The embedded SQLite schema: one row per record, a contentless FTS5 index for free text,
+ * and an R*Tree over the record's bounding boxes (two entries when a box crosses the
+ * antimeridian; entry id = rowid * 2 + part).
+ */
+
+export const SCHEMA_VERSION = 1;
+
+export const SCHEMA_SQL = `
+CREATE TABLE IF NOT EXISTS records (
+  rid INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  type TEXT,
+  title TEXT,
+  parent_id TEXT,
+  created TEXT,
+  updated TEXT,
+  time_start TEXT,
+  time_end TEXT,
+  has_time INTEGER NOT NULL DEFAULT 0,
+  props TEXT NOT NULL,
+  geometry TEXT,
+  record TEXT NOT NULL,
+  source_format TEXT NOT NULL,
+  source_media_type TEXT NOT NULL,
+  source TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS records_type ON records(type);
+CREATE INDEX IF NOT EXISTS records_title ON records(title);
+CREATE INDEX IF NOT EXISTS records_parent ON records(parent_id);
+CREATE INDEX IF NOT EXISTS records_created ON records(created);
+CREATE INDEX IF NOT EXISTS records_updated ON records(updated);
+CREATE INDEX IF NOT EXISTS records_time_start ON records(time_start);
+CREATE INDEX IF NOT EXISTS records_time_end ON records(time_end);
+CREATE VIRTUAL TABLE IF NOT EXISTS records_fts USING fts5(
+  anytext, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2'
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS records_rtree USING rtree(id, minx, maxx, miny, maxy);
+`;
+
+/** Maps sortable canonical queryables to their column; others sort on their JSON value. */
+export const SORT_COLUMNS: Readonly<Record<string, string>> = {
+  id: 'r.id',
+  type: 'r.type',
+  title: 'r.title',
+  parentId: 'r.parent_id',
+  created: 'r.created',
+  updated: 'r.updated',
+  start_datetime: 'r.time_start',
+  end_datetime: 'r.time_end',
+};

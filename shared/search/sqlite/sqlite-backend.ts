@@ -1,0 +1,250 @@
+/**
+ * The embedded SearchBackend on SQLite (better-sqlite3): WAL, prepared statements, batched
+ * transactional upserts, FTS5 free text ranked by bm25, an R*Tree prefilter on boxes.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { CairnError, InternalError } from '../../errors/index.js';
+import type { CoreRecord } from '../../records/core-record.js';
+import { buildIndexDocument, type IndexDocument } from '../../records/index-document.js';
+import type { SearchQuery } from '../../query/search-query.js';
+import type {
+  BackendHealth,
+  CatalogueExtent,
+  DomainOptions,
+  DomainValue,
+  SearchBackend,
+  SearchResult,
+  UpsertResult,
+  WriteFailure,
+} from '../backend.js';
+import { compileQuery, propertyPath, type FilterCompiler, type SqlValue } from './compile-query.js';
+import { SCHEMA_SQL } from './schema.js';
+
+interface StoredRow {
+  record: string;
+  source_format: CoreRecord['source']['format'];
+  source_media_type: string;
+  source: string;
+}
+
+const STATEMENT_CACHE_SIZE = 256;
+const ROW_COLUMNS = 'r.record, r.source_format, r.source_media_type, r.source';
+
+export interface SqliteBackendOptions {
+  /** File path, or ':memory:'. */
+  path: string;
+  /** Translates CQL2 filter trees; without it, queries with a filter are refused. */
+  compileFilter?: FilterCompiler;
+  /** Registers extra SQL functions (e.g. exact spatial predicates) on the connection. */
+  registerFunctions?: (db: Database.Database) => void;
+}
+
+function toRecord(row: StoredRow): CoreRecord {
+  const record = JSON.parse(row.record) as CoreRecord;
+  record.source = {
+    format: row.source_format,
+    mediaType: row.source_media_type,
+    content: row.source,
+  };
+  return record;
+}
+
+/** Wraps a driver error so no SQL text or driver message crosses the backend boundary. */
+function wrapDriverError(error: unknown): never {
+  if (error instanceof CairnError) throw error;
+  throw new InternalError('SQLite operation failed', { cause: error });
+}
+
+export class SqliteBackend implements SearchBackend {
+  readonly kind = 'sqlite' as const;
+  private readonly db: Database.Database;
+  private readonly compileFilter?: FilterCompiler;
+  private readonly statements;
+  private readonly statementCache = new Map<string, Database.Statement>();
+
+  constructor(options: SqliteBackendOptions) {
+    if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+    this.db = new Database(options.path);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.exec(SCHEMA_SQL);
+    options.registerFunctions?.(this.db);
+    this.compileFilter = options.compileFilter;
+    this.statements = {
+      upsert: this.db.prepare(`
+        INSERT INTO records (id, type, title, parent_id, created, updated, time_start, time_end, has_time,
+                             props, geometry, record, source_format, source_media_type, source)
+        VALUES (@id, @type, @title, @parentId, @created, @updated, @timeStart, @timeEnd, @hasTime,
+                @props, @geometry, @record, @sourceFormat, @sourceMediaType, @source)
+        ON CONFLICT(id) DO UPDATE SET type = excluded.type, title = excluded.title,
+          parent_id = excluded.parent_id, created = excluded.created, updated = excluded.updated,
+          time_start = excluded.time_start, time_end = excluded.time_end, has_time = excluded.has_time,
+          props = excluded.props, geometry = excluded.geometry, record = excluded.record,
+          source_format = excluded.source_format, source_media_type = excluded.source_media_type,
+          source = excluded.source
+        RETURNING rid`),
+      deleteFts: this.db.prepare('DELETE FROM records_fts WHERE rowid = ?'),
+      insertFts: this.db.prepare('INSERT INTO records_fts (rowid, anytext) VALUES (?, ?)'),
+      deleteBoxes: this.db.prepare('DELETE FROM records_rtree WHERE id IN (? * 2, ? * 2 + 1)'),
+      insertBox: this.db.prepare(
+        'INSERT INTO records_rtree (id, minx, maxx, miny, maxy) VALUES (?, ?, ?, ?, ?)',
+      ),
+      findRid: this.db.prepare('SELECT rid FROM records WHERE id = ?'),
+      deleteRecord: this.db.prepare('DELETE FROM records WHERE rid = ?'),
+      get: this.db.prepare(`SELECT ${ROW_COLUMNS} FROM records r WHERE r.id = ?`),
+      count: this.db.prepare('SELECT count(*) AS n FROM records'),
+      extent: this.db.prepare(
+        'SELECT min(minx) AS west, min(miny) AS south, max(maxx) AS east, max(maxy) AS north FROM records_rtree',
+      ),
+      timeExtent: this.db.prepare(
+        'SELECT min(time_start) AS start, max(time_end) AS end FROM records WHERE has_time = 1',
+      ),
+    };
+  }
+
+  /** Prepares a dynamic statement once and reuses it (bounded cache, oldest evicted first). */
+  private prepareCached(sql: string): Database.Statement {
+    let statement = this.statementCache.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      if (this.statementCache.size >= STATEMENT_CACHE_SIZE) {
+        this.statementCache.delete(this.statementCache.keys().next().value as string);
+      }
+      this.statementCache.set(sql, statement);
+    }
+    return statement;
+  }
+
+  async init(): Promise<void> {
+    // The schema is created in the constructor; nothing else to prepare.
+  }
+
+  private writeDocument(document: IndexDocument, record: CoreRecord): void {
+    const { content, ...sourceInfo } = record.source;
+    const stored = { ...record, source: { ...sourceInfo, content: '' } };
+    const row = this.statements.upsert.get({
+      id: document.id,
+      type: document.type,
+      title: document.title,
+      parentId: document.parentId,
+      created: document.created,
+      updated: document.updated,
+      timeStart: document.timeStart,
+      timeEnd: document.timeEnd,
+      hasTime: document.timeStart !== null || document.timeEnd !== null ? 1 : 0,
+      props: JSON.stringify(document.properties),
+      geometry: document.geometry ? JSON.stringify(document.geometry) : null,
+      record: JSON.stringify(stored),
+      sourceFormat: record.source.format,
+      sourceMediaType: record.source.mediaType,
+      source: content,
+    }) as { rid: number };
+    this.statements.deleteFts.run(row.rid);
+    this.statements.insertFts.run(row.rid, document.anytext);
+    this.statements.deleteBoxes.run(row.rid, row.rid);
+    document.boxes.forEach(([west, south, east, north], part) => {
+      this.statements.insertBox.run(row.rid * 2 + part, west, east, south, north);
+    });
+  }
+
+  async upsert(records: CoreRecord[]): Promise<UpsertResult> {
+    const failures: WriteFailure[] = [];
+    const prepared: [IndexDocument, CoreRecord][] = [];
+    for (const record of records) {
+      try {
+        prepared.push([buildIndexDocument(record), record]);
+      } catch (error) {
+        failures.push({ id: record.id, reason: (error as Error).message });
+      }
+    }
+    try {
+      this.db.transaction(() => {
+        for (const [document, record] of prepared) this.writeDocument(document, record);
+      })();
+    } catch (error) {
+      wrapDriverError(error);
+    }
+    return { written: prepared.length, failures };
+  }
+
+  async delete(ids: string[]): Promise<number> {
+    try {
+      return this.db.transaction(() => {
+        let deleted = 0;
+        for (const id of ids) {
+          const row = this.statements.findRid.get(id) as { rid: number } | undefined;
+          if (!row) continue;
+          this.statements.deleteFts.run(row.rid);
+          this.statements.deleteBoxes.run(row.rid, row.rid);
+          this.statements.deleteRecord.run(row.rid);
+          deleted += 1;
+        }
+        return deleted;
+      })();
+    } catch (error) {
+      return wrapDriverError(error);
+    }
+  }
+
+  async get(id: string): Promise<CoreRecord | null> {
+    const row = this.statements.get.get(id) as StoredRow | undefined;
+    return row ? toRecord(row) : null;
+  }
+
+  async search(query: SearchQuery): Promise<SearchResult> {
+    const compiled = compileQuery(query, this.compileFilter);
+    const from = `FROM records r ${compiled.join} WHERE ${compiled.where.sql}`;
+    const params: SqlValue[] = [...compiled.joinParams, ...compiled.where.params];
+    try {
+      const { n } = this.prepareCached(`SELECT count(*) AS n ${from}`).get(...params) as {
+        n: number;
+      };
+      const rows = this.prepareCached(
+        `SELECT ${ROW_COLUMNS} ${from} ORDER BY ${compiled.orderBy} LIMIT ? OFFSET ?`,
+      ).all(...params, query.limit, query.offset) as StoredRow[];
+      return { total: n, records: rows.map(toRecord) };
+    } catch (error) {
+      return wrapDriverError(error);
+    }
+  }
+
+  async domain(field: string, options: DomainOptions = {}): Promise<DomainValue[]> {
+    const compiled = options.query ? compileQuery(options.query, this.compileFilter) : undefined;
+    const sql = `SELECT CAST(e.value AS TEXT) AS value, count(*) AS count
+      FROM records r ${compiled?.join ?? ''} JOIN json_each(r.props, '${propertyPath(field)}') e
+      WHERE (${compiled?.where.sql ?? '1'}) AND e.value IS NOT NULL
+      GROUP BY 1 ORDER BY count DESC, value ASC LIMIT ?`;
+    const params: SqlValue[] = compiled ? [...compiled.joinParams, ...compiled.where.params] : [];
+    try {
+      return this.prepareCached(sql).all(...params, options.limit ?? 100) as DomainValue[];
+    } catch (error) {
+      return wrapDriverError(error);
+    }
+  }
+
+  async extent(): Promise<CatalogueExtent> {
+    const box = this.statements.extent.get() as Record<string, number | null>;
+    const time = this.statements.timeExtent.get() as { start: string | null; end: string | null };
+    const extent: CatalogueExtent = {};
+    if (box.west !== null) extent.bbox = [box.west, box.south!, box.east!, box.north!];
+    if (time.start) extent.start = time.start;
+    if (time.end) extent.end = time.end;
+    return extent;
+  }
+
+  async health(): Promise<BackendHealth> {
+    try {
+      const { n } = this.statements.count.get() as { n: number };
+      return { ok: true, kind: this.kind, records: n };
+    } catch {
+      return { ok: false, kind: this.kind, detail: 'database unavailable' };
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}
