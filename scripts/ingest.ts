@@ -84,8 +84,18 @@ async function main(): Promise<number> {
   }
   const config = loadConfig();
   const backend = await createBackend(config);
-  const files = (await Promise.all(positionals.map(listFiles))).flat();
   const unreadable: { name: string; reason: string }[] = [];
+  const files: string[] = [];
+  for (const path of positionals) {
+    try {
+      files.push(...(await listFiles(path)));
+    } catch (error) {
+      unreadable.push({
+        name: path,
+        reason: `cannot read: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
+      });
+    }
+  }
   const bar = new cliProgress.SingleBar(
     {
       format: 'ingest [{bar}] {value} records written, {rejected} rejected',

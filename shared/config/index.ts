@@ -22,7 +22,9 @@ const environmentSchema = z.object({
   ELASTICSEARCH_URL: optionalUrl,
   OPENSEARCH_URL: optionalUrl,
   REDIS_URL: optionalUrl,
-  LOG_LEVEL: z.enum(['error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly']).default('info'),
+  LOG_LEVEL: z
+    .enum(['silent', 'error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly'])
+    .default('info'),
   LIMIT_DEFAULT: z.coerce.number().int().min(1).default(10),
   LIMIT_MAX: z.coerce.number().int().min(1).default(1000),
   BODY_LIMIT_BYTES: z.coerce

@@ -56,12 +56,18 @@ export function createRecordsRouter({ config, backend }: RecordsRouteDependencie
 
   router.get('/collections', async (request, response) => {
     requireJson(request);
-    sendJson(response, presentCollections(request.publicBaseUrl, config.service, await backend.extent()));
+    sendJson(
+      response,
+      presentCollections(request.publicBaseUrl, config.service, await backend.extent()),
+    );
   });
 
   router.get(collectionPath, async (request, response) => {
     requireJson(request);
-    sendJson(response, presentCollection(request.publicBaseUrl, config.service, await backend.extent()));
+    sendJson(
+      response,
+      presentCollection(request.publicBaseUrl, config.service, await backend.extent()),
+    );
   });
 
   router.get(`${collectionPath}/items`, async (request, response) => {

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# The README's test command: installs what the tests need, starts the real services,
+# runs every suite (in parallel where they share no state), stops the services, and ends
+# with one line "N passed, N failed, N skipped". Exits non-zero on any failure.
+#
+#   bash scripts/test-all.sh            # everything, from a fresh clone
+#   SKIP_INSTALL=1 bash scripts/test-all.sh   # reuse node_modules
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+results=$(mktemp -d)
+trap 'rm -rf "$results"' EXIT
+extra_failures=0
+
+step() { printf '\n=== %s\n' "$*"; }
+
+install_dependencies() {
+  if [[ "${SKIP_INSTALL:-0}" == "1" && -d node_modules ]]; then return 0; fi
+  step "npm ci"
+  # Native addons (better-sqlite3) build against the machine's Node headers when present.
+  if [[ -z "${npm_config_nodedir:-}" && -f /usr/include/node/node.h ]]; then export npm_config_nodedir=/usr; fi
+  npm ci --no-audit --no-fund
+}
+
+# Runs one mocha suite in the background; its output and counts land in $results.
+start_suite() {
+  local name=$1; shift
+  MOCHA_SUMMARY_FILE="$results/$name.json" npx mocha --reporter test/support/summary-reporter.cjs "$@" \
+    >"$results/$name.log" 2>&1 &
+  echo $! >"$results/$name.pid"
+}
+
+finish_suite() {
+  local name=$1
+  wait "$(cat "$results/$name.pid")"
+  local code=$?
+  step "suite: $name (exit $code)"
+  cat "$results/$name.log"
+  if [[ ! -s "$results/$name.json" ]]; then
+    echo "suite $name produced no summary (crashed before finishing)"
+    extra_failures=$((extra_failures + 1))
+  fi
+}
+
+install_dependencies || { echo "0 passed, 1 failed"; exit 1; }
+
+step "lint"
+if ! npm run --silent lint; then
+  echo "lint failed"
+  extra_failures=$((extra_failures + 1))
+fi
+
+suites=(unit integration system)
+start_suite unit 'test/unit/**/*.test.ts'
+start_suite integration 'test/integration/**/*.test.ts'
+start_suite system 'test/system/**/*.test.ts'
+for suite in "${suites[@]}"; do finish_suite "$suite"; done
+
+summary=$(node -e '
+  const fs = require("fs");
+  const dir = process.argv[1];
+  const total = { passed: 0, failed: Number(process.argv[2]), skipped: 0 };
+  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith(".json"))) {
+    const counts = JSON.parse(fs.readFileSync(`${dir}/${file}`, "utf8"));
+    for (const key of Object.keys(total)) total[key] += counts[key];
+  }
+  console.log(`${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
+' "$results" "$extra_failures")
+echo
+echo "$summary"
+[[ "$summary" == *" 0 failed,"* ]]

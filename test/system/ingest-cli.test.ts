@@ -1,0 +1,104 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { expect } from 'chai';
+import { SqliteBackend } from '../../shared/search/sqlite/sqlite-backend.js';
+import { generateRecords } from '../../scripts/corpus/generator.js';
+import { REPO_ROOT, requireSharedData, sharedPath } from '../support/shared-data.js';
+
+const run = promisify(execFile);
+
+interface CliResult {
+  code: number;
+  stdout: string;
+}
+
+async function ingest(databasePath: string, ...args: string[]): Promise<CliResult> {
+  try {
+    const { stdout } = await run(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/ingest.ts', '--quiet', ...args],
+      {
+        cwd: REPO_ROOT,
+        env: { ...process.env, SQLITE_PATH: databasePath, LOG_LEVEL: 'silent' },
+      },
+    );
+    return { code: 0, stdout };
+  } catch (error) {
+    const failure = error as { code: number; stdout: string };
+    return { code: failure.code, stdout: failure.stdout };
+  }
+}
+
+describe('ingest CLI', () => {
+  let directory: string;
+
+  beforeEach(() => {
+    directory = mkdtempSync(join(tmpdir(), 'cairn-ingest-'));
+  });
+  afterEach(() => rmSync(directory, { recursive: true, force: true }));
+
+  it('loads a folder of JSON, NDJSON and FeatureCollections, reporting bad files without stopping', async () => {
+    const records = [...generateRecords(30, 3)];
+    writeFileSync(join(directory, 'one.json'), JSON.stringify(records[0]));
+    writeFileSync(
+      join(directory, 'many.ndjson'),
+      records
+        .slice(1, 20)
+        .map((r) => JSON.stringify(r))
+        .join('\n'),
+    );
+    writeFileSync(
+      join(directory, 'fc.geojson'),
+      JSON.stringify({ type: 'FeatureCollection', features: records.slice(20) }),
+    );
+    writeFileSync(join(directory, 'broken.json'), '{"type": "Feature", "id": ');
+    writeFileSync(join(directory, 'notes.txt'), 'ignored: not a metadata file extension');
+    const database = join(directory, 'out.sqlite');
+
+    const result = await ingest(database, directory);
+    expect(result.code).to.equal(0);
+    expect(result.stdout).to.contain('records read: 31');
+    expect(result.stdout).to.contain('records written: 30 into sqlite');
+    expect(result.stdout).to.contain('records rejected: 1');
+    expect(result.stdout).to.match(/broken\.json: malformed JSON/);
+    expect(result.stdout).to.match(/rate: \d+ records\/s/);
+
+    const backend = new SqliteBackend({ path: database });
+    const stored = await backend.search({ sort: [], offset: 0, limit: 1 });
+    await backend.close();
+    expect(stored.total).to.equal(30);
+  });
+
+  it('exits non-zero when nothing could be written', async () => {
+    writeFileSync(join(directory, 'broken.json'), 'not json at all');
+    const result = await ingest(
+      join(directory, 'out.sqlite'),
+      join(directory, 'broken.json'),
+      join(directory, 'missing.json'),
+    );
+    expect(result.code).to.equal(1);
+    expect(result.stdout).to.contain('records written: 0');
+  });
+
+  describe('shared samples', () => {
+    before(function () {
+      requireSharedData(this);
+    });
+
+    it('loads every STAC and OGC record sample', async () => {
+      const folder = sharedPath('samples', 'stac');
+      const jsonFiles = readdirSync(folder).filter((name) => name.endsWith('.json')).length;
+      const result = await ingest(
+        join(directory, 'out.sqlite'),
+        ...readdirSync(folder)
+          .filter((n) => n.endsWith('.json'))
+          .map((n) => join(folder, n)),
+      );
+      expect(result.code).to.equal(0);
+      expect(result.stdout).to.contain(`records written: ${jsonFiles} into sqlite`);
+    });
+  });
+});

@@ -1,0 +1,44 @@
+import { expect } from 'chai';
+import { ConfigError, loadConfig } from '../../shared/config/index.js';
+
+describe('configuration', () => {
+  it('defaults to the embedded SQLite backend on 127.0.0.1:8000', () => {
+    const config = loadConfig({});
+    expect(config.search).to.deep.equal({ kind: 'sqlite', path: 'data/cairn.sqlite' });
+    expect(config.host).to.equal('127.0.0.1');
+    expect(config.port).to.equal(8000);
+    expect(Object.isFrozen(config.limits)).to.equal(true);
+  });
+
+  it('chooses the search engine when its URL is set', () => {
+    const config = loadConfig({ ELASTICSEARCH_URL: 'http://127.0.0.1:9250' });
+    expect(config.search).to.deep.equal({ kind: 'elasticsearch', url: 'http://127.0.0.1:9250' });
+  });
+
+  it('lists every invalid value at once', () => {
+    try {
+      loadConfig({
+        PORT: 'eighty',
+        LIMIT_MAX: '0',
+        ELASTICSEARCH_URL: 'not a url',
+        LOG_LEVEL: 'loud',
+      });
+      expect.fail('expected a ConfigError');
+    } catch (error) {
+      expect(error).to.be.instanceOf(ConfigError);
+      const problems = (error as ConfigError).problems.join('\n');
+      for (const name of ['PORT', 'LIMIT_MAX', 'ELASTICSEARCH_URL', 'LOG_LEVEL'])
+        expect(problems).to.contain(name);
+    }
+  });
+
+  it('refuses a default limit above the maximum and two search engines at once', () => {
+    expect(() => loadConfig({ LIMIT_DEFAULT: '50', LIMIT_MAX: '20' })).to.throw(
+      ConfigError,
+      /LIMIT_DEFAULT/,
+    );
+    expect(() =>
+      loadConfig({ ELASTICSEARCH_URL: 'http://127.0.0.1:1', OPENSEARCH_URL: 'http://127.0.0.1:2' }),
+    ).to.throw(ConfigError, /at most one/);
+  });
+});

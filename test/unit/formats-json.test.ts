@@ -1,0 +1,120 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { expect } from 'chai';
+import { parseDocuments } from '../../shared/records/formats/index.js';
+import { requireSharedData, sharedPath } from '../support/shared-data.js';
+
+const stacFile = (name: string): string =>
+  readFileSync(sharedPath('samples', 'stac', name), 'utf8');
+
+describe('JSON metadata formats', () => {
+  describe('shared samples', () => {
+    before(function () {
+      requireSharedData(this);
+    });
+
+    it('parses every JSON sample without failures', () => {
+      const files = readdirSync(sharedPath('samples', 'stac')).filter((name) =>
+        name.endsWith('.json'),
+      );
+      expect(files.length).to.be.greaterThan(20);
+      for (const file of files) {
+        const parsed = parseDocuments(stacFile(file), { name: file });
+        expect(parsed.failures, file).to.deep.equal([]);
+        expect(parsed.records, file).to.have.length(1);
+      }
+    });
+
+    it('reads a Sentinel-2 STAC Item: time, bbox, parent collection and EO properties', () => {
+      const name = 'S2A_MSIL2A_20241128T092331_R093_T34SEJ_20241128T122153.json';
+      const [record] = parseDocuments(stacFile(name)).records;
+      const source = JSON.parse(stacFile(name));
+      expect(record.id).to.equal(source.id);
+      expect(record.source.format).to.equal('stac-item');
+      expect(record.parentId).to.equal(source.collection);
+      expect(record.time).to.deep.equal({
+        start: '2024-11-28T09:23:31.024Z',
+        end: '2024-11-28T09:23:31.024Z',
+      });
+      expect(record.bbox).to.deep.equal(source.bbox);
+      expect(record.eo).to.include({
+        platform: 'Sentinel-2A',
+        instrument: 'msi',
+        cloudCover: 5.818298,
+        orbitDirection: 'descending',
+        productType: 'S2MSI2A',
+      });
+      expect(record.extra['s2:mgrs_tile']).to.equal('34SEJ');
+      const assets = record.links.filter((link) => link.rel === 'enclosure');
+      const assetHrefs = Object.values(source.assets as Record<string, { href: string }>).map(
+        (a) => a.href,
+      );
+      expect(assets.map((asset) => asset.href)).to.deep.equal(assetHrefs);
+    });
+
+    it('reads a STAC Collection with its extent, providers and open-ended interval', () => {
+      const [record] = parseDocuments(stacFile('sentinel-2-l2a.json')).records;
+      expect(record.type).to.equal('collection');
+      expect(record.bbox).to.deep.equal([-180, -90, 180, 90]);
+      expect(record.time).to.deep.equal({ start: '2015-06-27T10:25:31.000Z', end: null });
+      expect(record.contacts.map((c) => c.organization)).to.deep.equal([
+        'ESA',
+        'Esri',
+        'Microsoft',
+      ]);
+    });
+
+    it('reads an OGC API record: time interval with an open end, externalIds, language, themes', () => {
+      const [record] = parseDocuments(stacFile('woudc-total-column-ozone-totalozone.json')).records;
+      expect(record.source.format).to.equal('ogc-record');
+      expect(record.type).to.equal('dataset');
+      expect(record.title).to.equal('Total Ozone - daily observations');
+      expect(record.time).to.deep.equal({ start: '1924-08-17T00:00:00.000Z', end: null });
+      expect(record.language).to.equal('en-CA');
+      expect(record.externalIds[0].scheme).to.equal('WMO:WIS');
+      expect(record.keywords).to.include('dobson');
+      expect(record.themes.length).to.be.greaterThan(0);
+      expect(record.bbox).to.deep.equal([-180, -90, 180, 90]);
+    });
+  });
+
+  it('splits FeatureCollections and NDJSON, rejecting bad members by name and keeping the rest', () => {
+    const good = { type: 'Feature', id: 'a', geometry: null, properties: { title: 'A' } };
+    const collection = {
+      type: 'FeatureCollection',
+      features: [
+        good,
+        { type: 'Feature', geometry: null, properties: {} },
+        { ...good, id: 'b', geometry: { type: 'Point' } },
+      ],
+    };
+    const parsed = parseDocuments(JSON.stringify(collection), { name: 'batch.json' });
+    expect(parsed.records.map((r) => r.id)).to.deep.equal(['a']);
+    expect(parsed.failures.map((f) => f.name)).to.deep.equal([
+      'batch.json[1]',
+      'batch.json[2] (id b)',
+    ]);
+    expect(parsed.failures[0].reason).to.contain('no "id"');
+    expect(parsed.failures[1].reason).to.contain('invalid GeoJSON geometry');
+
+    const ndjson = [good, { ...good, id: 'c' }].map((f) => JSON.stringify(f)).join('\n');
+    expect(parseDocuments(ndjson).records.map((r) => r.id)).to.deep.equal(['a', 'c']);
+  });
+
+  it('names malformed JSON, unknown shapes and oversize documents', () => {
+    expect(parseDocuments('{"type": "Feature",', { name: 'x' }).failures[0].reason).to.contain(
+      'malformed JSON',
+    );
+    expect(parseDocuments('{"type": "Banana"}').failures[0].reason).to.contain(
+      'not a known JSON metadata format',
+    );
+    expect(parseDocuments('hello').failures[0].reason).to.contain('neither JSON nor XML');
+    const big = JSON.stringify({
+      type: 'Feature',
+      id: 'x',
+      properties: { description: 'x'.repeat(2000) },
+    });
+    expect(parseDocuments(big, { maxBytes: 1000 }).failures[0].reason).to.contain(
+      '1000-byte limit',
+    );
+  });
+});
