@@ -70,6 +70,8 @@ export class SqliteBackend implements SearchBackend {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
+    this.db.pragma('cache_size = -65536');
+    this.db.pragma('temp_store = MEMORY');
     this.db.exec(SCHEMA_SQL);
     options.registerFunctions?.(this.db);
     this.compileFilter = options.compileFilter;
@@ -125,6 +127,11 @@ export class SqliteBackend implements SearchBackend {
   private writeDocument(document: IndexDocument, record: CoreRecord): void {
     const { content, ...sourceInfo } = record.source;
     const stored = { ...record, source: { ...sourceInfo, content: '' } };
+    const existing = this.statements.findRid.get(document.id) as { rid: number } | undefined;
+    if (existing) {
+      this.statements.deleteFts.run(existing.rid);
+      this.statements.deleteBoxes.run(existing.rid, existing.rid);
+    }
     const row = this.statements.upsert.get({
       id: document.id,
       type: document.type,
@@ -142,9 +149,7 @@ export class SqliteBackend implements SearchBackend {
       sourceMediaType: record.source.mediaType,
       source: content,
     }) as { rid: number };
-    this.statements.deleteFts.run(row.rid);
     this.statements.insertFts.run(row.rid, document.anytext);
-    this.statements.deleteBoxes.run(row.rid, row.rid);
     document.boxes.forEach(([west, south, east, north], part) => {
       this.statements.insertBox.run(row.rid * 2 + part, west, east, south, north);
     });
