@@ -9,7 +9,14 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 results=$(mktemp -d)
-trap 'rm -rf "$results"' EXIT
+services_started=0
+cleanup() {
+  if [[ "$services_started" == "1" && "${KEEP_SERVICES:-0}" != "1" ]]; then
+    bash scripts/services.sh stop >/dev/null 2>&1 || true
+  fi
+  rm -rf "$results"
+}
+trap cleanup EXIT
 extra_failures=0
 
 step() { printf '\n=== %s\n' "$*"; }
@@ -44,17 +51,36 @@ finish_suite() {
 
 install_dependencies || { echo "0 passed, 1 failed"; exit 1; }
 
+# The real services start in the background while lint and unit tests run.
+step "starting services (redis, elasticsearch, opensearch, keycloak) in the background"
+# Services that were already running before this run are left running afterwards.
+bash scripts/services.sh status >/dev/null 2>&1 || services_started=1
+bash scripts/services.sh start >"$results/services.log" 2>&1 &
+services_pid=$!
+
 step "lint"
 if ! npm run --silent lint; then
   echo "lint failed"
   extra_failures=$((extra_failures + 1))
 fi
 
-suites=(unit integration system)
 start_suite unit 'test/unit/**/*.test.ts'
+finish_suite unit
+
+step "waiting for services"
+if wait "$services_pid"; then
+  cat "$results/services.log"
+  # shellcheck source=/dev/null
+  source "${CAIRN_CACHE:-$HOME/.cache/cairn}/run/env.sh"
+else
+  cat "$results/services.log"
+  echo "services failed to start; the suites that need them will fail"
+  extra_failures=$((extra_failures + 1))
+fi
+
 start_suite integration 'test/integration/**/*.test.ts'
 start_suite system 'test/system/**/*.test.ts'
-for suite in "${suites[@]}"; do finish_suite "$suite"; done
+for suite in integration system; do finish_suite "$suite"; done
 
 summary=$(node -e '
   const fs = require("fs");
