@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# Install, start, stop and report the real services the test suite needs.
+#
+#   bash scripts/services.sh <start|stop|status> [redis|elasticsearch|opensearch|keycloak ...]
+#
+# With no service named, acts on all four. `start` installs what is missing
+# (Debian package, or a distribution fetched once with Maven), starts the
+# services in parallel on 127.0.0.1, waits until each is healthy and prints
+# `export` lines; the same lines are kept in $CAIRN_CACHE/run/env.sh for tests
+# to source. Re-running `start` leaves healthy services alone.
+#
+# Environment (defaults in brackets):
+#   CAIRN_CACHE [~/.cache/cairn]   downloads, distributions, data and logs
+#   CAIRN_START_TIMEOUT [240]      seconds each service has to become healthy
+#   CAIRN_STOP_TIMEOUT [30]        seconds before a graceful stop turns to SIGKILL
+#   CAIRN_JAVA_HOME [java on PATH] JDK for Elasticsearch, OpenSearch, Keycloak
+#   CAIRN_REDIS_PORT [6390]
+#   ES_VERSION [8.19.21], CAIRN_ES_HTTP_PORT [9250], CAIRN_ES_TRANSPORT_PORT [9350]
+#   OPENSEARCH_VERSION [2.19.6], CAIRN_OPENSEARCH_HTTP_PORT [9251],
+#     CAIRN_OPENSEARCH_TRANSPORT_PORT [9351]
+#   KEYCLOAK_VERSION [26.5.6], CAIRN_KEYCLOAK_HTTP_PORT [8180],
+#     CAIRN_KEYCLOAK_MANAGEMENT_PORT [9180],
+#     KEYCLOAK_ADMIN_USERNAME / KEYCLOAK_ADMIN_PASSWORD [admin/admin]
+set -euo pipefail
+
+CAIRN_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+SERVICES=(redis elasticsearch opensearch keycloak)
+
+for f in lib redis search keycloak; do
+  # shellcheck source=/dev/null
+  source "$CAIRN_ROOT/scripts/services/$f.sh"
+done
+
+start_one() {
+  local svc="$1" pid url began=$SECONDS
+  url="$("${svc}_url")"
+  pid="$(service_pid "$svc")"
+  if [[ -n "$pid" ]] && "${svc}_healthy"; then
+    say "$svc" "already running (pid $pid) at $url"
+    return 0
+  fi
+  if [[ -z "$pid" ]]; then
+    port_open "${url##*:}" && die "$svc" "port ${url##*:} is taken by another process"
+    "${svc}_install"
+    rm -f "$(pid_file "$svc")"
+    : >"$(run_dir "$svc")/console.log"
+    pid="$("${svc}_launch")"
+  fi
+  if ! wait_healthy "$svc" "$pid"; then
+    show_logs "$svc" $("${svc}_logs")
+    stop_one "$svc"
+    return 1
+  fi
+  say "$svc" "healthy at $url (pid $(service_pid "$svc"), $((SECONDS - began))s)"
+}
+
+stop_one() {
+  local svc="$1" pid deadline=$((SECONDS + CAIRN_STOP_TIMEOUT))
+  pid="$(service_pid "$svc")"
+  if [[ -z "$pid" ]]; then
+    rm -f "$(pid_file "$svc")"
+    say "$svc" "not running"
+    return 0
+  fi
+  signal_tree TERM "$pid"
+  while kill -0 "$pid" 2>/dev/null && ((SECONDS < deadline)); do sleep 0.5; done
+  if kill -0 "$pid" 2>/dev/null; then
+    say "$svc" "still running after ${CAIRN_STOP_TIMEOUT}s, killing"
+    signal_tree KILL "$pid"
+  fi
+  rm -f "$(pid_file "$svc")"
+  say "$svc" "stopped"
+}
+
+# One line per service; fails when any is not running and healthy.
+status_one() {
+  local svc="$1" pid state
+  pid="$(service_pid "$svc")"
+  if [[ -z "$pid" ]]; then
+    state=stopped
+  elif "${svc}_healthy"; then
+    state=healthy
+  else
+    state=unhealthy
+  fi
+  printf '%-14s %-10s %-8s %s\n' "$svc" "$state" "${pid:--}" "$("${svc}_url")"
+  [[ "$state" == healthy ]]
+}
+
+# Run "<action>_one" for every service at once; fail if any failed.
+in_parallel() {
+  local action="$1" svc failed=0
+  local -a jobs=()
+  for svc in "${@:2}"; do
+    "${action}_one" "$svc" &
+    jobs+=("$!")
+  done
+  for job in "${jobs[@]}"; do wait "$job" || failed=1; done
+  return "$failed"
+}
+
+write_env() {
+  local file="$CAIRN_RUN/env.sh"
+  mkdir -p "$CAIRN_RUN"
+  {
+    printf 'export REDIS_URL=%s\n' "$(redis_url)"
+    printf 'export ELASTICSEARCH_URL=%s\n' "$(elasticsearch_url)"
+    printf 'export OPENSEARCH_URL=%s\n' "$(opensearch_url)"
+    printf 'export KEYCLOAK_URL=%s\n' "$(keycloak_url)"
+    printf 'export KEYCLOAK_ADMIN_USERNAME=%s\n' "$KEYCLOAK_ADMIN_USERNAME"
+    printf 'export KEYCLOAK_ADMIN_PASSWORD=%s\n' "$KEYCLOAK_ADMIN_PASSWORD"
+  } >"$file.tmp"
+  mv "$file.tmp" "$file"
+  cat "$file"
+}
+
+# Tools every start needs, from Debian when missing.
+ensure_tools() {
+  ensure_cmd curl curl
+  ensure_cmd unzip unzip
+  ensure_cmd unshare util-linux
+  ensure_cmd java openjdk-17-jdk-headless
+  ensure_cmd mvn maven
+}
+
+main() {
+  local action="${1:-}" svc
+  [[ "$action" =~ ^(start|stop|status)$ ]] ||
+    die services "usage: $0 <start|stop|status> [${SERVICES[*]}]"
+  shift
+  (($#)) || set -- "${SERVICES[@]}"
+  for svc in "$@"; do
+    [[ " ${SERVICES[*]} " == *" $svc "* ]] || die services "unknown service: $svc"
+  done
+  case "$action" in
+  start)
+    ensure_tools
+    in_parallel start "$@"
+    write_env
+    ;;
+  stop) in_parallel stop "$@" ;;
+  status)
+    local failed=0
+    for svc in "$@"; do status_one "$svc" || failed=3; done
+    return "$failed"
+    ;;
+  esac
+}
+
+main "$@"

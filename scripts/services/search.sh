@@ -1,0 +1,73 @@
+# Elasticsearch 8 and OpenSearch 2 test distributions (integ-test-zip) from
+# Maven Central, single node on loopback, run on the machine's JDK 17.
+#
+# ES 8.19.21 is the newest 8.x published there; OpenSearch 2.19.6 the newest
+# 2.x. Both run on Java 17. The ES test zip ships x-pack-core/security, so
+# security must be switched off explicitly; the OpenSearch one has no
+# security plugin.
+
+ES_VERSION="${ES_VERSION:-8.19.21}"
+ES_HTTP_PORT="${CAIRN_ES_HTTP_PORT:-9250}"
+ES_TRANSPORT_PORT="${CAIRN_ES_TRANSPORT_PORT:-9350}"
+OPENSEARCH_VERSION="${OPENSEARCH_VERSION:-2.19.6}"
+OPENSEARCH_HTTP_PORT="${CAIRN_OPENSEARCH_HTTP_PORT:-9251}"
+OPENSEARCH_TRANSPORT_PORT="${CAIRN_OPENSEARCH_TRANSPORT_PORT:-9351}"
+SEARCH_JAVA_OPTS_DEFAULT="-Xms512m -Xmx1g"
+
+# Start one engine: svc, dist dir, launcher name, http port, transport port,
+# extra -E settings. The JVM options and JDK come from the caller's env.
+search_launch() {
+  local svc="$1" home="$CAIRN_DIST/$2" bin="$3" http="$4" transport="$5"
+  local dir
+  dir="$(run_dir "$svc")"
+  mkdir -p "$dir/data" "$dir/logs" "$dir/tmp"
+  # Relative JVM paths in the shipped jvm.options (logs/gc.log) resolve here.
+  cd "$dir"
+  spawn_non_root "$svc" "$home/bin/$bin" -d -p "$(pid_file "$svc")" \
+    -Ediscovery.type=single-node -Enetwork.host=127.0.0.1 \
+    -Ehttp.port="$http" -Etransport.port="$transport" \
+    -Epath.data="$dir/data" -Epath.logs="$dir/logs" \
+    -Ecluster.routing.allocation.disk.threshold_enabled=false "${@:6}"
+}
+
+search_healthy() {
+  curl -sf -o /dev/null "http://127.0.0.1:$1/_cluster/health?wait_for_status=yellow&timeout=5s"
+}
+
+elasticsearch_url() { printf 'http://127.0.0.1:%s\n' "$ES_HTTP_PORT"; }
+elasticsearch_marker() { printf '%s\n' "$CAIRN_DIST/elasticsearch-$ES_VERSION/"; }
+elasticsearch_logs() { printf '%s\n' "$CAIRN_RUN/elasticsearch/logs/elasticsearch.log"; }
+elasticsearch_healthy() { search_healthy "$ES_HTTP_PORT"; }
+
+elasticsearch_install() {
+  install_maven_dist elasticsearch \
+    "org.elasticsearch.distribution.integ-test-zip:elasticsearch:$ES_VERSION:zip" \
+    "elasticsearch-$ES_VERSION"
+}
+
+elasticsearch_launch() {
+  ES_JAVA_HOME="$(java_home)" \
+    ES_JAVA_OPTS="${ES_JAVA_OPTS:-$SEARCH_JAVA_OPTS_DEFAULT}" \
+    ES_TMPDIR="$CAIRN_RUN/elasticsearch/tmp" \
+    search_launch elasticsearch "elasticsearch-$ES_VERSION" elasticsearch \
+    "$ES_HTTP_PORT" "$ES_TRANSPORT_PORT" -Expack.security.enabled=false
+}
+
+opensearch_url() { printf 'http://127.0.0.1:%s\n' "$OPENSEARCH_HTTP_PORT"; }
+opensearch_marker() { printf '%s\n' "$CAIRN_DIST/opensearch-$OPENSEARCH_VERSION/"; }
+opensearch_logs() { printf '%s\n' "$CAIRN_RUN/opensearch/logs/opensearch.log"; }
+opensearch_healthy() { search_healthy "$OPENSEARCH_HTTP_PORT"; }
+
+opensearch_install() {
+  install_maven_dist opensearch \
+    "org.opensearch.distribution.integ-test-zip:opensearch:$OPENSEARCH_VERSION:zip" \
+    "opensearch-$OPENSEARCH_VERSION"
+}
+
+opensearch_launch() {
+  OPENSEARCH_JAVA_HOME="$(java_home)" \
+    OPENSEARCH_JAVA_OPTS="${OPENSEARCH_JAVA_OPTS:-$SEARCH_JAVA_OPTS_DEFAULT}" \
+    OPENSEARCH_TMPDIR="$CAIRN_RUN/opensearch/tmp" \
+    search_launch opensearch "opensearch-$OPENSEARCH_VERSION" opensearch \
+    "$OPENSEARCH_HTTP_PORT" "$OPENSEARCH_TRANSPORT_PORT"
+}
