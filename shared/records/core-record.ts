@@ -56,6 +56,11 @@ export interface Contact {
     country?: string;
   }[];
   links?: Link[];
+  /**
+   * What the party is a contact for, where the source says so (ISO separates them): the
+   * metadata record itself, the described resource, or its distribution. Absent = resource.
+   */
+  scope?: 'metadata' | 'resource' | 'distribution';
 }
 
 export interface Link {
@@ -66,6 +71,10 @@ export interface Link {
   hreflang?: string;
   /** STAC asset roles when the link came from (or becomes) an asset. */
   roles?: string[];
+  /** A longer description of the target (ISO CI_OnlineResource description). */
+  description?: string;
+  /** The access protocol the source named (ISO CI_OnlineResource protocol, dct:references scheme). */
+  protocol?: string;
 }
 
 export interface ExternalId {
@@ -76,6 +85,8 @@ export interface ExternalId {
 export interface Format {
   name?: string;
   mediaType?: string;
+  /** Format version (ISO MD_Format version / edition). */
+  version?: string;
 }
 
 /** Earth-observation acquisition properties (OpenSearch EO / STAC eo, sat, view, processing). */
