@@ -60,6 +60,7 @@ export interface ArrayLiteral {
  * and any other function call. `op` is lower-case as in CQL2 JSON ('and', '=', 'like',
  * 's_intersects', 't_before', 'a_contains', 'casei', '+', …); an unknown function name is
  * kept so the backend can refuse it with a message that names it.
+ * FES DWithin/Beyond use 's_dwithin'/'s_beyond' with args [property, geometry, distance, units].
  */
 export interface OperatorNode {
   kind: 'op';
