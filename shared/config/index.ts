@@ -72,6 +72,8 @@ export interface Config {
   /** How many generated records to load into an empty embedded database at start-up. */
   sampleRecords: number;
   service: ServiceMetadata;
+  /** Bearer-token verification, route protection and outbound token exchange (shared/auth). */
+  auth: AuthConfig;
 }
 
 /** Thrown by loadConfig with every problem found, so start-up can list them all. */
@@ -113,6 +115,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
   if (!parsed.success) problems.push(...describeIssues('', parsed.error));
   const env = parsed.success ? parsed.data : undefined;
   const service = readServiceMetadata(env?.SERVICE_METADATA_FILE, problems);
+  const auth = readAuthConfig(present, problems);
   if (env && env.ELASTICSEARCH_URL && env.OPENSEARCH_URL) {
     problems.push('ELASTICSEARCH_URL and OPENSEARCH_URL: set at most one search engine');
   }
@@ -141,8 +144,135 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
     },
     sampleRecords: env.SAMPLE_RECORDS,
     service,
+    auth,
   };
   return deepFreeze(config);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Authentication and authorization (AUTH_*), owned by shared/auth. Kept in one block: the
+// variables, their validation and the typed result. See .env.example for each variable.
+// ---------------------------------------------------------------------------------------------
+
+/** Asymmetric JWS algorithms a verifier may allow; `none` and HS* are never accepted. */
+export const SIGNING_ALGORITHMS = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+] as const;
+export type SigningAlgorithm = (typeof SIGNING_ALGORITHMS)[number];
+
+/** Where bearer tokens come from and how they are checked; present only when configured. */
+export interface AuthProviderConfig {
+  /** Expected `iss`, exactly as the provider writes it (Keycloak: `{base}/realms/{realm}`). */
+  issuer: string;
+  /** The catalogue's own client id: tokens must name it in `azp` or carry it in `aud`. */
+  clientId: string;
+  jwksUrl: string;
+  tokenUrl: string;
+  algorithms: readonly SigningAlgorithm[];
+  clockToleranceSeconds: number;
+  /** How long fetched signing keys are trusted before the JWKS is fetched again. */
+  jwksCacheSeconds: number;
+  /** Least time between two JWKS fetches caused by tokens with an unknown `kid`. */
+  jwksRefetchCooldownSeconds: number;
+}
+
+export interface AuthConfig {
+  /** Absent: no token can be verified, so protected routes refuse every request (503). */
+  provider?: AuthProviderConfig;
+  /** Client role (under the catalogue's client id) or realm role that grants write access. */
+  writeRole: string;
+  /** A scope that also grants write access (for machine clients), when set. */
+  writeScope?: string;
+  /** When true, read endpoints require a valid token too (no role needed). */
+  readsRequireToken: boolean;
+  /** Credentials of the worker's confidential client for token exchange, when set. */
+  exchange?: { clientId: string; clientSecret: string };
+}
+
+const authEnvironmentSchema = z.object({
+  AUTH_ISSUER_URL: optionalUrl,
+  AUTH_CLIENT_ID: z.string().min(1).optional(),
+  AUTH_JWKS_URL: optionalUrl,
+  AUTH_TOKEN_URL: optionalUrl,
+  AUTH_ALGORITHMS: z.string().min(1).default('RS256'),
+  AUTH_CLOCK_TOLERANCE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
+  AUTH_JWKS_CACHE_SECONDS: z.coerce.number().int().min(1).max(86400).default(600),
+  AUTH_JWKS_REFETCH_COOLDOWN_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+  AUTH_WRITE_ROLE: z.string().min(1).default('editor'),
+  AUTH_WRITE_SCOPE: z.string().min(1).optional(),
+  AUTH_READS_REQUIRE_TOKEN: booleanString.default(false),
+  AUTH_EXCHANGE_CLIENT_ID: z.string().min(1).optional(),
+  AUTH_EXCHANGE_CLIENT_SECRET: z.string().min(1).optional(),
+});
+
+function parseAlgorithms(list: string, problems: string[]): SigningAlgorithm[] {
+  const names = list
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const allowed = new Set<string>(SIGNING_ALGORITHMS);
+  const unsupported = names.filter((name) => !allowed.has(name));
+  if (unsupported.length > 0 || names.length === 0)
+    problems.push(
+      `AUTH_ALGORITHMS: ${unsupported.join(', ') || '(empty)'} not allowed; choose from ${SIGNING_ALGORITHMS.join(', ')}`,
+    );
+  return names.filter((name): name is SigningAlgorithm => allowed.has(name));
+}
+
+function readAuthConfig(
+  present: Record<string, string | undefined>,
+  problems: string[],
+): AuthConfig {
+  const parsed = authEnvironmentSchema.safeParse(present);
+  if (!parsed.success) {
+    problems.push(...describeIssues('', parsed.error));
+    return { writeRole: 'editor', readsRequireToken: false };
+  }
+  const env = parsed.data;
+  const algorithms = parseAlgorithms(env.AUTH_ALGORITHMS, problems);
+  if (Boolean(env.AUTH_ISSUER_URL) !== Boolean(env.AUTH_CLIENT_ID))
+    problems.push(
+      'AUTH_ISSUER_URL and AUTH_CLIENT_ID: set both to enable bearer tokens, or neither',
+    );
+  if (!env.AUTH_ISSUER_URL && (env.AUTH_JWKS_URL || env.AUTH_TOKEN_URL))
+    problems.push('AUTH_JWKS_URL / AUTH_TOKEN_URL: need AUTH_ISSUER_URL');
+  if (Boolean(env.AUTH_EXCHANGE_CLIENT_ID) !== Boolean(env.AUTH_EXCHANGE_CLIENT_SECRET))
+    problems.push('AUTH_EXCHANGE_CLIENT_ID and AUTH_EXCHANGE_CLIENT_SECRET: set both, or neither');
+  if (env.AUTH_EXCHANGE_CLIENT_ID && !env.AUTH_ISSUER_URL)
+    problems.push('AUTH_EXCHANGE_CLIENT_ID: needs AUTH_ISSUER_URL (the token endpoint)');
+  if (env.AUTH_READS_REQUIRE_TOKEN && !env.AUTH_ISSUER_URL)
+    problems.push('AUTH_READS_REQUIRE_TOKEN=true needs AUTH_ISSUER_URL and AUTH_CLIENT_ID');
+  const base = env.AUTH_ISSUER_URL?.replace(/\/+$/, '');
+  return {
+    provider:
+      env.AUTH_ISSUER_URL && env.AUTH_CLIENT_ID && base
+        ? {
+            issuer: env.AUTH_ISSUER_URL,
+            clientId: env.AUTH_CLIENT_ID,
+            jwksUrl: env.AUTH_JWKS_URL ?? `${base}/protocol/openid-connect/certs`,
+            tokenUrl: env.AUTH_TOKEN_URL ?? `${base}/protocol/openid-connect/token`,
+            algorithms,
+            clockToleranceSeconds: env.AUTH_CLOCK_TOLERANCE_SECONDS,
+            jwksCacheSeconds: env.AUTH_JWKS_CACHE_SECONDS,
+            jwksRefetchCooldownSeconds: env.AUTH_JWKS_REFETCH_COOLDOWN_SECONDS,
+          }
+        : undefined,
+    writeRole: env.AUTH_WRITE_ROLE,
+    writeScope: env.AUTH_WRITE_SCOPE,
+    readsRequireToken: env.AUTH_READS_REQUIRE_TOKEN,
+    exchange:
+      env.AUTH_EXCHANGE_CLIENT_ID && env.AUTH_EXCHANGE_CLIENT_SECRET
+        ? { clientId: env.AUTH_EXCHANGE_CLIENT_ID, clientSecret: env.AUTH_EXCHANGE_CLIENT_SECRET }
+        : undefined,
+  };
 }
 
 function deepFreeze<T>(value: T): T {
