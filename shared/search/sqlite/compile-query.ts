@@ -5,7 +5,7 @@
 import { InvalidParameterError } from '../../errors/index.js';
 import { splitAntimeridian } from '../../records/index-document.js';
 import type { Bbox } from '../../records/core-record.js';
-import type { Expression } from '../../query/filter-ast.js';
+import { operator, propertyRef, type Expression } from '../../query/filter-ast.js';
 import { canonicalPropertyName } from '../../query/queryables.js';
 import type {
   SearchQuery,
@@ -60,9 +60,18 @@ function rtreeCondition(boxes: Bbox[], mode: 'intersects' | 'within'): SqlFragme
   return { sql: parts.join(' OR '), params };
 }
 
-function compileSpatial(spatial: SpatialConstraint): SqlFragment {
+function compileSpatial(spatial: SpatialConstraint, compileFilter?: FilterCompiler): SqlFragment {
   if (!spatial.bbox) {
-    throw new InvalidParameterError('geometry', 'geometry constraints need the filter compiler');
+    if (!spatial.geometry || !compileFilter) {
+      throw new InvalidParameterError('geometry', 'geometry constraints need the filter compiler');
+    }
+    // Any GeoJSON geometry (STAC `intersects`): the filter compiler's exact spatial predicates.
+    return compileFilter(
+      operator(`s_${spatial.relation}`, propertyRef('geometry'), {
+        kind: 'geometry',
+        geometry: spatial.geometry,
+      }),
+    );
   }
   const boxes = splitAntimeridian(spatial.bbox);
   const hasBox = 'EXISTS (SELECT 1 FROM records_rtree t WHERE t.id >> 1 = r.rid)';
@@ -187,7 +196,7 @@ export function compileQuery(query: SearchQuery, compileFilter?: FilterCompiler)
       'JOIN (SELECT rowid AS rid, bm25(records_fts) AS score FROM records_fts WHERE records_fts MATCH ?) f ON f.rid = r.rid';
     joinParams.push(buildFtsMatch(query.text));
   }
-  if (query.spatial) conditions.push(compileSpatial(query.spatial));
+  if (query.spatial) conditions.push(compileSpatial(query.spatial, compileFilter));
   if (query.temporal) conditions.push(compileTemporal(query.temporal));
   if (query.ids) conditions.push(inList('r.id', query.ids));
   if (query.types) conditions.push(inList('r.type', query.types));

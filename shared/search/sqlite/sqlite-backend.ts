@@ -19,8 +19,10 @@ import type {
   UpsertResult,
   WriteFailure,
 } from '../backend.js';
+import { compileFilter } from './compile-filter.js';
 import { compileQuery, propertyPath, type FilterCompiler, type SqlValue } from './compile-query.js';
 import { SCHEMA_SQL } from './schema.js';
+import { registerSqlFunctions } from './sql-functions.js';
 
 interface StoredRow {
   record: string;
@@ -35,9 +37,9 @@ const ROW_COLUMNS = 'r.record, r.source_format, r.source_media_type, r.source';
 export interface SqliteBackendOptions {
   /** File path, or ':memory:'. */
   path: string;
-  /** Translates CQL2 filter trees; without it, queries with a filter are refused. */
+  /** Translates filter trees; defaults to the CQL2 compiler (compile-filter.ts). */
   compileFilter?: FilterCompiler;
-  /** Registers extra SQL functions (e.g. exact spatial predicates) on the connection. */
+  /** Registers extra SQL functions on the connection, after the filter functions. */
   registerFunctions?: (db: Database.Database) => void;
 }
 
@@ -60,7 +62,7 @@ function wrapDriverError(error: unknown): never {
 export class SqliteBackend implements SearchBackend {
   readonly kind = 'sqlite' as const;
   private readonly db: Database.Database;
-  private readonly compileFilter?: FilterCompiler;
+  private readonly compileFilter: FilterCompiler;
   private readonly statements;
   private readonly statementCache = new Map<string, Database.Statement>();
 
@@ -73,8 +75,9 @@ export class SqliteBackend implements SearchBackend {
     this.db.pragma('cache_size = -65536');
     this.db.pragma('temp_store = MEMORY');
     this.db.exec(SCHEMA_SQL);
+    registerSqlFunctions(this.db);
     options.registerFunctions?.(this.db);
-    this.compileFilter = options.compileFilter;
+    this.compileFilter = options.compileFilter ?? compileFilter;
     this.statements = {
       upsert: this.db.prepare(`
         INSERT INTO records (id, type, title, parent_id, created, updated, time_start, time_end, has_time,
