@@ -33,9 +33,9 @@ import {
   isGmlElement,
   parseGmlGeometry,
   parseGmlTime,
-  toTimeLiteral,
   type GmlLimits,
 } from './parse-gml.js';
+import { toTimeLiteral } from './time-literal.js';
 import { CQL2_LIKE_CHARACTERS, translateLikePattern } from './like-pattern.js';
 
 /** Options for parsing a filter; callers take the limits from configuration. */

@@ -15,17 +15,11 @@ import type {
   Position,
 } from 'geojson';
 import { FilterError } from '../../errors/index.js';
-import { parseTimestamp, parseTimeValue } from '../../records/time.js';
 import type { XmlElement } from '../../xml/index.js';
-import type {
-  BboxLiteral,
-  DateLiteral,
-  Expression,
-  GeometryLiteral,
-  TimestampLiteral,
-} from '../filter-ast.js';
+import type { BboxLiteral, Expression, GeometryLiteral } from '../filter-ast.js';
 import { resolveAxisOrder, type AxisOrder } from './crs-axis-order.js';
 import { describeElement, GML_NAMESPACES } from './fes-names.js';
+import { instantOf, toTimeLiteral } from './time-literal.js';
 
 /** The GML geometry elements Cairn reads (local names). */
 export const GML_GEOMETRY_ELEMENTS: ReadonlySet<string> = new Set([
@@ -386,33 +380,6 @@ export function parseGmlGeometry(
     default:
       return { kind: 'geometry', geometry: readMultiPolygon(element, context) };
   }
-}
-
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-
-/**
- * A time position as a filter literal: a calendar date stays a DATE, a date-time becomes a UTC
- * TIMESTAMP (UTC assumed when it has no offset), spelled the way CQL2 spells it (no trailing
- * zero milliseconds). Returns undefined for anything else.
- */
-export function toTimeLiteral(text: string): DateLiteral | TimestampLiteral | undefined {
-  const value = text.trim();
-  if (DATE_ONLY.test(value)) {
-    return parseTimeValue(value) === undefined ? undefined : { kind: 'date', value };
-  }
-  const timestamp = parseTimestamp(value, true);
-  if (timestamp === undefined) return undefined;
-  return {
-    kind: 'timestamp',
-    value: timestamp.replace(/\.000Z$/, 'Z').replace(/(\.\d*?)0+Z$/, '$1Z'),
-  };
-}
-
-/** Milliseconds since the epoch of a date or timestamp literal (a date spans its whole day). */
-function instantOf(literal: DateLiteral | TimestampLiteral, side: 'start' | 'end'): number {
-  if (literal.kind === 'timestamp') return Date.parse(literal.value);
-  const time = side === 'start' ? 'T00:00:00.000Z' : 'T23:59:59.999Z';
-  return Date.parse(`${literal.value}${time}`);
 }
 
 /** A gml:timePosition / beginPosition / endPosition; `open` allows an unknown (open) end. */
