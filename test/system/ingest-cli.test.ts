@@ -88,17 +88,20 @@ describe('ingest CLI', () => {
       requireSharedData(this);
     });
 
-    it('loads every STAC and OGC record sample', async () => {
-      const folder = sharedPath('samples', 'stac');
-      const jsonFiles = readdirSync(folder).filter((name) => name.endsWith('.json')).length;
-      const result = await ingest(
-        join(directory, 'out.sqlite'),
-        ...readdirSync(folder)
-          .filter((n) => n.endsWith('.json'))
-          .map((n) => join(folder, n)),
+    it('loads every sample file (ISO 19139, ISO 19115-3, Dublin Core, STAC, OGC records) from its folder', async () => {
+      const folder = sharedPath('samples');
+      const files = readdirSync(folder, { recursive: true, encoding: 'utf8' }).filter((name) =>
+        /\.(xml|json)$/.test(name),
       );
+      const result = await ingest(join(directory, 'out.sqlite'), folder);
       expect(result.code).to.equal(0);
-      expect(result.stdout).to.contain(`records written: ${jsonFiles} into sqlite`);
+      expect(result.stdout).to.contain(`files: ${files.length}`);
+      expect(result.stdout).to.contain(`records written: ${files.length} into sqlite`);
+      expect(result.stdout).to.contain('records rejected: 0');
+      const backend = new SqliteBackend({ path: join(directory, 'out.sqlite') });
+      const byType = await backend.domain('type');
+      await backend.close();
+      expect(byType.reduce((sum, entry) => sum + entry.count, 0)).to.equal(files.length);
     });
   });
 });

@@ -8,6 +8,7 @@ import type { CoreRecord, SourceFormat } from '../core-record.js';
 import { asObject, asString, type JsonObject } from './json/json-values.js';
 import { parseOgcRecord } from './json/ogc-record.js';
 import { parseStacCollection, parseStacItem } from './json/stac.js';
+import { parseXmlDocuments } from './xml/index.js';
 
 export interface RecordFailure {
   /** Where the failed record came from: file name, index in the collection, or its id. */
@@ -27,16 +28,6 @@ export interface ParseOptions {
   name?: string;
   /** Largest accepted document in bytes. */
   maxBytes?: number;
-}
-
-/** Parses XML metadata; wired to the XML formats module by `registerXmlParser`. */
-export type XmlDocumentParser = (xml: string, options: ParseOptions) => ParsedDocuments;
-
-let xmlParser: XmlDocumentParser | undefined;
-
-/** Registers the XML formats parser (ISO 19139, ISO 19115-3, Dublin Core). */
-export function registerXmlParser(parser: XmlDocumentParser): void {
-  xmlParser = parser;
 }
 
 const DEFAULT_MAX_BYTES = 20 * 1024 * 1024;
@@ -124,10 +115,7 @@ export function parseDocuments(content: string, options: ParseOptions = {}): Par
   const text = content.replace(/^\uFEFF/, '');
   const first = text.trimStart()[0];
   try {
-    if (first === '<') {
-      if (!xmlParser) throw new InvalidRecordError('XML metadata formats are not enabled');
-      return xmlParser(text, options);
-    }
+    if (first === '<') return parseXmlDocuments(text, options);
     if (first === '{' || first === '[') return parseJsonDocuments(text, options);
     throw new InvalidRecordError('neither JSON nor XML');
   } catch (error) {
