@@ -10,6 +10,7 @@ import type { SearchBackend } from '../../shared/search/backend.js';
 import { renderJsonError } from './middleware/errors.js';
 import { requestContext } from './middleware/request-context.js';
 import { createRecordsRouter } from './protocols/records/routes.js';
+import { createStacRouter } from './protocols/stac/routes.js';
 
 export interface AppDependencies {
   config: Readonly<Config>;
@@ -40,6 +41,8 @@ export function createApp({ config, backend, logger }: AppDependencies): Express
       .json({ status: health.ok ? 'ready' : 'unavailable', backend: health });
   });
 
+  // STAC API (search, queryables, `f=stac` collection) first; the Records router owns the rest.
+  app.use('/catalogue', createStacRouter({ config, backend }));
   app.use('/catalogue', createRecordsRouter({ config, backend }));
 
   app.use((request) => {

@@ -5,6 +5,7 @@
 import type { ServiceMetadata } from '../../../../shared/config/index.js';
 import type { CatalogueExtent } from '../../../../shared/search/backend.js';
 import { COLLECTION_ID, collectionUrl, GEOJSON } from './present.js';
+import { presentStacLanding, STAC_CONFORMANCE_CLASSES } from '../stac/capabilities.js';
 
 const RECORDS = 'http://www.opengis.net/spec/ogcapi-records-1/1.0/conf';
 const FEATURES = 'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf';
@@ -26,6 +27,8 @@ export const CONFORMANCE_CLASSES: readonly string[] = [
   `${RECORDS}/records-api`,
   `${RECORDS}/sorting`,
   `${RECORDS}/json`,
+  // STAC API (services/api/protocols/stac): the landing page is also a STAC Catalog.
+  ...STAC_CONFORMANCE_CLASSES,
 ];
 
 /** The landing page document. */
@@ -34,10 +37,15 @@ export function presentLandingPage(
   service: ServiceMetadata,
 ): Record<string, unknown> {
   const root = `${baseUrl}/catalogue`;
+  // STAC API: stac_version, type, conformsTo and the root/search/queryables links.
+  const stac = presentStacLanding(baseUrl);
   return {
+    stac_version: stac.stac_version,
+    type: stac.type,
     id: 'cairn',
     title: service.title,
     description: service.description,
+    conformsTo: CONFORMANCE_CLASSES,
     links: [
       { rel: 'self', type: 'application/json', href: `${root}?f=json`, title: 'This document' },
       {
@@ -50,7 +58,8 @@ export function presentLandingPage(
       {
         rel: 'child',
         type: 'application/json',
-        href: collectionUrl(baseUrl),
+        // STAC: a child must be a STAC Catalog or Collection; `f=stac` adds the STAC members.
+        href: `${collectionUrl(baseUrl)}?f=stac`,
         title: service.title,
       },
       {
@@ -59,6 +68,7 @@ export function presentLandingPage(
         href: collectionUrl(baseUrl),
         title: service.title,
       },
+      ...stac.links,
     ],
   };
 }

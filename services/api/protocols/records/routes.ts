@@ -13,6 +13,8 @@ import {
 } from './capabilities.js';
 import { parseFormatParameter, parseItemsQuery } from './parse.js';
 import { COLLECTION_ID, GEOJSON, presentItems, presentRecord } from './present.js';
+import { isStacItemRequest } from '../stac/parse.js';
+import { presentStacItem } from '../stac/present.js';
 
 export interface RecordsRouteDependencies {
   config: Readonly<Config>;
@@ -85,9 +87,12 @@ export function createRecordsRouter({ config, backend }: RecordsRouteDependencie
   });
 
   router.get(`${collectionPath}/items/:recordId`, async (request, response) => {
-    requireJson(request);
+    // STAC API: `f=stac` (or Accept: application/geo+json with a STAC profile) → STAC Item.
+    const stac = isStacItemRequest(request.query.f, request.headers.accept);
+    if (!stac) requireJson(request);
     const record = await backend.get(request.params.recordId);
     if (!record) throw new NotFoundError(`No record with id "${request.params.recordId}"`);
+    if (stac) return sendJson(response, presentStacItem(record, request.publicBaseUrl), GEOJSON);
     sendJson(response, presentRecord(record, request.publicBaseUrl), GEOJSON);
   });
 

@@ -1,0 +1,134 @@
+/**
+ * STAC API self-description: the conformance classes the item search passes, the STAC part of
+ * the landing page (which the Records landing page merges in) and the queryables document.
+ * Pure.
+ */
+import { QUERYABLES, type Queryable } from '../../../../shared/query/queryables.js';
+import { STAC_VERSION } from '../../../../shared/records/writers/stac-item.js';
+
+const STAC_API = 'https://api.stacspec.org/v1.0.0';
+const CQL2 = 'http://www.opengis.net/spec/cql2/1.0/conf';
+const GEOJSON = 'application/geo+json';
+export const QUERYABLES_REL = 'http://www.opengis.net/def/rel/ogc/1.0/queryables';
+
+/**
+ * STAC API conformance classes: core, item search and its filter, sort, fields and free-text
+ * extensions, with the OGC classes the filter extension asks for. Optional CQL2 classes
+ * (advanced comparison, spatial, temporal …) are declared by the filter implementation.
+ */
+export const STAC_CONFORMANCE_CLASSES: readonly string[] = [
+  `${STAC_API}/core`,
+  `${STAC_API}/item-search`,
+  `${STAC_API}/item-search#filter`,
+  `${STAC_API}/item-search#sort`,
+  `${STAC_API}/item-search#fields`,
+  'https://api.stacspec.org/v1.0.0-rc.1/item-search#free-text',
+  'http://www.opengis.net/spec/ogcapi-features-3/1.0/conf/filter',
+  `${CQL2}/basic-cql2`,
+  `${CQL2}/cql2-text`,
+  `${CQL2}/cql2-json`,
+];
+
+/** Where the STAC item search lives. */
+export function searchUrl(baseUrl: string): string {
+  return `${baseUrl}/catalogue/search`;
+}
+
+/** Where the STAC queryables document lives. */
+export function queryablesUrl(baseUrl: string): string {
+  return `${baseUrl}/catalogue/queryables`;
+}
+
+/**
+ * The members that make the landing page a STAC Catalog: `stac_version`, `type` and the
+ * `root`, `search` (GET and POST) and queryables links.
+ */
+export function presentStacLanding(baseUrl: string): {
+  stac_version: string;
+  type: 'Catalog';
+  links: Record<string, string>[];
+} {
+  const search = searchUrl(baseUrl);
+  return {
+    stac_version: STAC_VERSION,
+    type: 'Catalog',
+    links: [
+      { rel: 'root', type: 'application/json', href: `${baseUrl}/catalogue`, title: 'Catalogue' },
+      { rel: 'search', type: GEOJSON, href: search, method: 'GET', title: 'STAC item search' },
+      { rel: 'search', type: GEOJSON, href: search, method: 'POST', title: 'STAC item search' },
+      {
+        rel: QUERYABLES_REL,
+        type: 'application/schema+json',
+        href: queryablesUrl(baseUrl),
+        title: 'Queryables for the STAC item search',
+      },
+    ],
+  };
+}
+
+/** STAC names of the canonical queryables whose STAC spelling differs. */
+const STAC_NAMES: Readonly<Record<string, string>> = {
+  parentId: 'collection',
+  instrument: 'instruments',
+  cloudCover: 'eo:cloud_cover',
+  snowCover: 'eo:snow_cover',
+  orbitNumber: 'sat:absolute_orbit',
+  orbitDirection: 'sat:orbit_state',
+  processingLevel: 'processing:level',
+};
+
+/** The name the STAC API uses for a canonical queryable. */
+export function stacQueryableName(canonical: string): string {
+  return STAC_NAMES[canonical] ?? canonical;
+}
+
+function describeQueryable(queryable: Queryable): Record<string, unknown> {
+  const role = queryable.role ? { 'x-ogc-role': queryable.role } : {};
+  switch (queryable.type) {
+    case 'geometry':
+      return {
+        title: queryable.title,
+        $ref: 'https://geojson.org/schema/Geometry.json',
+        format: 'geometry-any',
+        ...role,
+      };
+    case 'datetime':
+      return { title: queryable.title, type: 'string', format: 'date-time', ...role };
+    case 'array':
+      return { title: queryable.title, type: 'array', items: { type: 'string' }, ...role };
+    default:
+      return { title: queryable.title, type: queryable.type, ...role };
+  }
+}
+
+/**
+ * The STAC queryables document (JSON Schema 2019-09, which stac-api-validator requires, with
+ * `$id` equal to its URL), built from the queryables registry under STAC names. Unlisted
+ * properties are still queryable by name; where a record lacks one it evaluates to null.
+ */
+export function presentQueryables(baseUrl: string): Record<string, unknown> {
+  const properties: Record<string, unknown> = {};
+  for (const queryable of QUERYABLES) {
+    const name = stacQueryableName(queryable.name);
+    properties[name] = describeQueryable(queryable);
+    if (queryable.name === 'start_datetime') {
+      properties.datetime = {
+        title: 'Nominal time (an instant, or the start of the temporal extent)',
+        type: 'string',
+        format: 'date-time',
+        'x-ogc-role': 'primary-instant',
+      };
+    }
+  }
+  return {
+    $schema: 'https://json-schema.org/draft/2019-09/schema',
+    $id: queryablesUrl(baseUrl),
+    type: 'object',
+    title: 'Cairn STAC item search queryables',
+    description:
+      'Properties the CQL2 `filter` and `sortby` of /catalogue/search accept. Any other item ' +
+      'property may be named too; it is null where a record does not have it.',
+    properties,
+    additionalProperties: true,
+  };
+}

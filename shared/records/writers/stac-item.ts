@@ -1,0 +1,375 @@
+/**
+ * CoreRecord → STAC Item 1.0.0. Pure: the caller gives the URLs of the item, the root and the
+ * parent collection, so the writer knows nothing about routes.
+ *
+ * Decisions (see the README's STAC section):
+ * - A record whose stored source is a STAC Item is written from that source (every property,
+ *   extension and asset key as published), with its hierarchy links (self, root, parent,
+ *   collection) replaced by this catalogue's and relative hrefs resolved against its old self.
+ * - Any other record is built from its CoreRecord fields. Time: an instant is `datetime`; a
+ *   closed interval is `datetime: null` with `start_datetime`/`end_datetime`. STAC 1.0 needs
+ *   both ends of a range, so a half-open interval gives `datetime` = its one closed end. A
+ *   record without a temporal extent falls back to its resource (then record) dates, so that
+ *   every item is valid STAC; such a fallback is not what `datetime` searches match.
+ * - A record with a bbox but no geometry gets the box as its footprint; `bbox` is only written
+ *   with a geometry, as STAC requires.
+ * - Links with rel `enclosure` or `data` become assets, keyed by a slug of their title (or
+ *   file name), made unique; all other links stay links.
+ */
+import type { Geometry } from 'geojson';
+import type { Bbox, CoreRecord, Link } from '../core-record.js';
+import { bboxToGeometry, computeBbox } from '../formats/json/json-values.js';
+import { parseTimeValue } from '../time.js';
+
+export const STAC_VERSION = '1.0.0';
+
+/** The extension schemas the writer declares when the matching fields are present. */
+export const STAC_EXTENSION_SCHEMAS = {
+  eo: 'https://stac-extensions.github.io/eo/v1.1.0/schema.json',
+  sat: 'https://stac-extensions.github.io/sat/v1.0.0/schema.json',
+  view: 'https://stac-extensions.github.io/view/v1.0.0/schema.json',
+  processing: 'https://stac-extensions.github.io/processing/v1.1.0/schema.json',
+} as const;
+
+/** A STAC link: a Link object with a required `rel`. */
+export interface StacLink {
+  rel: string;
+  href: string;
+  type?: string;
+  title?: string;
+  hreflang?: string;
+}
+
+export interface StacAsset {
+  href: string;
+  type?: string;
+  title?: string;
+  description?: string;
+  roles?: string[];
+}
+
+export interface StacItem {
+  type: 'Feature';
+  stac_version: string;
+  stac_extensions: string[];
+  id: string;
+  geometry: Geometry | null;
+  bbox?: number[];
+  properties: Record<string, unknown>;
+  links: StacLink[];
+  assets: Record<string, StacAsset>;
+  collection?: string;
+  [member: string]: unknown;
+}
+
+/** Where the item's hierarchy links point. */
+export interface StacItemLinks {
+  /** Absolute URL of this item. */
+  self: string;
+  /** Absolute URL of the root catalogue (the STAC landing page). */
+  root: string;
+  /** URL of a parent collection by its id; without it, no parent/collection links. */
+  collection?: (parentId: string) => string;
+  /** Media type of the parent collection resource. */
+  collectionType?: string;
+  /** Further links (alternate encodings …), added after the hierarchy links. */
+  extra?: StacLink[];
+}
+
+export interface StacItemOptions {
+  /** Write a STAC-sourced record from its source document (default true). */
+  preferSource?: boolean;
+}
+
+const GEOJSON = 'application/geo+json';
+const HIERARCHY_RELS = new Set(['self', 'root', 'parent', 'collection']);
+const ASSET_RELS = new Set(['enclosure', 'data']);
+const PROVIDER_ROLES = new Set(['licensor', 'producer', 'processor', 'host']);
+const ORBIT_STATES = new Set(['ascending', 'descending', 'geostationary']);
+/** STAC 1.0 `license`: an SPDX identifier or expression, `various` or `proprietary`. */
+const LICENSE_TOKEN = /^[\w\-.+]+$/;
+
+type JsonObject = Record<string, unknown>;
+
+function isObject(value: unknown): value is JsonObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function buildHierarchyLinks(record: CoreRecord, links: StacItemLinks): StacLink[] {
+  const hierarchy: StacLink[] = [
+    { rel: 'self', href: links.self, type: GEOJSON },
+    { rel: 'root', href: links.root, type: 'application/json', title: 'Catalogue' },
+  ];
+  if (record.parentId && links.collection) {
+    const href = links.collection(record.parentId);
+    const type = links.collectionType ?? 'application/json';
+    hierarchy.push(
+      { rel: 'parent', href, type, title: 'Parent collection' },
+      { rel: 'collection', href, type, title: 'Parent collection' },
+    );
+  }
+  return [...hierarchy, ...(links.extra ?? [])];
+}
+
+/** A timestamp for a written date, or undefined when it is not a date. */
+function normaliseDate(value: string | undefined): string | undefined {
+  return value ? parseTimeValue(value)?.start : undefined;
+}
+
+/** The STAC time properties of a record (datetime, or a range with datetime null). */
+export function buildStacTime(record: CoreRecord): Record<string, string | null> {
+  const time = record.time;
+  if (time && (time.start !== null || time.end !== null)) {
+    if (time.start !== null && time.end !== null) {
+      return time.start === time.end
+        ? { datetime: time.start }
+        : { datetime: null, start_datetime: time.start, end_datetime: time.end };
+    }
+    return { datetime: (time.start ?? time.end) as string };
+  }
+  const fallback = [
+    record.resourceCreated,
+    record.resourcePublished,
+    record.resourceUpdated,
+    record.created,
+    record.updated,
+  ]
+    .map(normaliseDate)
+    .find((value) => value !== undefined);
+  return { datetime: fallback ?? null };
+}
+
+function slug(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 64);
+}
+
+function fileName(href: string): string {
+  const path = href.split(/[?#]/)[0];
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+function isAssetLink(link: Link): boolean {
+  return ASSET_RELS.has((link.rel ?? '').toLowerCase());
+}
+
+/** Turns the record's data links into assets with unique keys. */
+export function buildStacAssets(links: Link[]): Record<string, StacAsset> {
+  const assets: Record<string, StacAsset> = {};
+  for (const link of links.filter(isAssetLink)) {
+    const base = slug(link.title ?? '') || slug(fileName(link.href)) || 'data';
+    let key = base;
+    for (let n = 2; key in assets; n += 1) key = `${base}-${n}`;
+    assets[key] = {
+      href: link.href,
+      ...(link.type && { type: link.type }),
+      ...(link.title && { title: link.title }),
+      ...(link.description && { description: link.description }),
+      roles: link.roles && link.roles.length > 0 ? link.roles : ['data'],
+    };
+  }
+  return assets;
+}
+
+function toStacLink(link: Link): StacLink {
+  return {
+    rel: link.rel ?? 'related',
+    href: link.href,
+    ...(link.type && { type: link.type }),
+    ...(link.title && { title: link.title }),
+    ...(link.hreflang && { hreflang: link.hreflang }),
+  };
+}
+
+function isUrl(text: string): boolean {
+  return /^https?:\/\/\S+$/i.test(text);
+}
+
+/** The STAC `license` value and, for a license given by URL, a `license` link. */
+function buildLicense(license: string | undefined): { value?: string; link?: StacLink } {
+  if (!license) return {};
+  if (LICENSE_TOKEN.test(license)) return { value: license };
+  if (isUrl(license)) {
+    return { value: 'proprietary', link: { rel: 'license', href: license, title: 'License' } };
+  }
+  return { value: 'proprietary' };
+}
+
+function buildProviders(record: CoreRecord): JsonObject[] {
+  return record.contacts
+    .filter((contact) => contact.scope !== 'metadata' && (contact.organization || contact.name))
+    .map((contact) => {
+      const roles = (contact.roles ?? []).filter((role) => PROVIDER_ROLES.has(role));
+      const url = contact.links?.find((link) => isUrl(link.href))?.href;
+      return {
+        name: (contact.organization ?? contact.name) as string,
+        ...(roles.length > 0 && { roles }),
+        ...(url && { url }),
+      };
+    });
+}
+
+function inRange(value: number | undefined, min: number, max: number): number | undefined {
+  return value !== undefined && Number.isFinite(value) && value >= min && value <= max
+    ? value
+    : undefined;
+}
+
+/** The EO, sat, view and processing properties, each only when valid for its schema. */
+function buildEoProperties(record: CoreRecord): JsonObject {
+  const { eo } = record;
+  const orbitState = eo.orbitDirection?.toLowerCase();
+  const orbit = eo.orbitNumber;
+  return {
+    'eo:cloud_cover': inRange(eo.cloudCover, 0, 100),
+    'eo:snow_cover': inRange(eo.snowCover, 0, 100),
+    'sat:orbit_state': orbitState && ORBIT_STATES.has(orbitState) ? orbitState : undefined,
+    'sat:absolute_orbit':
+      orbit !== undefined && Number.isInteger(orbit) && orbit >= 1 ? orbit : undefined,
+    'processing:level': eo.processingLevel,
+    'view:sun_azimuth': inRange(eo.illuminationAzimuthAngle, 0, 360),
+    'view:sun_elevation': inRange(eo.illuminationElevationAngle, -90, 90),
+  };
+}
+
+function withoutEmpty(object: JsonObject): JsonObject {
+  return Object.fromEntries(
+    Object.entries(object).filter(
+      ([, value]) =>
+        value !== undefined && !(Array.isArray(value) && value.length === 0) && value !== '',
+    ),
+  );
+}
+
+function declaredExtensions(properties: JsonObject): string[] {
+  const prefixes = Object.keys(properties).map((key) => key.split(':')[0]);
+  return (Object.keys(STAC_EXTENSION_SCHEMAS) as (keyof typeof STAC_EXTENSION_SCHEMAS)[])
+    .filter((prefix) => prefixes.includes(prefix))
+    .map((prefix) => STAC_EXTENSION_SCHEMAS[prefix]);
+}
+
+function buildGeometry(record: CoreRecord): { geometry: Geometry | null; bbox?: Bbox } {
+  const geometry = record.geometry ?? (record.bbox ? bboxToGeometry(record.bbox) : null);
+  if (!geometry) return { geometry: null };
+  const bbox = record.bbox ?? computeBbox(geometry);
+  return bbox ? { geometry, bbox } : { geometry };
+}
+
+/** Builds a STAC Item from the CoreRecord's fields (never from its source document). */
+export function buildStacItem(record: CoreRecord, links: StacItemLinks): StacItem {
+  const license = buildLicense(record.license);
+  const instruments = (record.eo.instrument ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  const core = withoutEmpty({
+    ...buildStacTime(record),
+    title: record.title,
+    description: record.description,
+    keywords: record.keywords,
+    license: license.value,
+    providers: buildProviders(record),
+    created: normaliseDate(record.created),
+    updated: normaliseDate(record.updated),
+    platform: record.eo.platform,
+    instruments,
+    ...buildEoProperties(record),
+  });
+  const properties: JsonObject = { ...record.extra, ...core };
+  const recordLinks = record.links
+    .filter((link) => !isAssetLink(link) && !HIERARCHY_RELS.has(link.rel ?? ''))
+    .map(toStacLink);
+  const { geometry, bbox } = buildGeometry(record);
+  return {
+    type: 'Feature',
+    stac_version: STAC_VERSION,
+    stac_extensions: declaredExtensions(properties),
+    id: record.id,
+    geometry,
+    ...(bbox && { bbox }),
+    properties,
+    links: [
+      ...buildHierarchyLinks(record, links),
+      ...(license.link ? [license.link] : []),
+      ...recordLinks,
+    ],
+    assets: buildStacAssets(record.links),
+    ...(record.parentId && { collection: record.parentId }),
+  };
+}
+
+/** Resolves a possibly relative href against a base URL; leaves it as it is when it cannot. */
+function resolveHref(href: string, base: string | undefined): string {
+  if (!base || /^[a-z][a-z0-9+.-]*:/i.test(href)) return href;
+  try {
+    return new URL(href, base).toString();
+  } catch {
+    return href;
+  }
+}
+
+function readSourceItem(record: CoreRecord): JsonObject | undefined {
+  if (record.source.format !== 'stac-item' || !record.source.content) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(record.source.content);
+    if (!isObject(parsed) || parsed.type !== 'Feature' || !isObject(parsed.properties)) {
+      return undefined;
+    }
+    return typeof parsed.stac_version === 'string' ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Rewrites a stored STAC Item: this catalogue's hierarchy links, hrefs made absolute. */
+function rewriteSourceItem(source: JsonObject, record: CoreRecord, links: StacItemLinks): StacItem {
+  const sourceLinks = Array.isArray(source.links) ? source.links.filter(isObject) : [];
+  const oldSelf = sourceLinks.find((link) => link.rel === 'self' && typeof link.href === 'string')
+    ?.href as string | undefined;
+  const base = oldSelf && isUrl(oldSelf) ? oldSelf : undefined;
+  const keptLinks = sourceLinks
+    .filter((link) => typeof link.href === 'string' && typeof link.rel === 'string')
+    .filter((link) => !HIERARCHY_RELS.has(link.rel as string))
+    .map((link) => ({ ...link, href: resolveHref(link.href as string, base) }) as StacLink);
+  const assets: Record<string, StacAsset> = {};
+  for (const [key, asset] of Object.entries(isObject(source.assets) ? source.assets : {})) {
+    if (isObject(asset) && typeof asset.href === 'string') {
+      assets[key] = { ...asset, href: resolveHref(asset.href, base) } as StacAsset;
+    }
+  }
+  const rest = Object.fromEntries(
+    Object.entries(source).filter(([member]) => member !== 'collection'),
+  );
+  return {
+    ...rest,
+    type: 'Feature',
+    stac_version: source.stac_version as string,
+    stac_extensions: Array.isArray(source.stac_extensions)
+      ? source.stac_extensions.filter((url): url is string => typeof url === 'string')
+      : [],
+    id: record.id,
+    geometry: (source.geometry as Geometry | null | undefined) ?? null,
+    properties: source.properties as JsonObject,
+    links: [...buildHierarchyLinks(record, links), ...keptLinks],
+    assets,
+    ...(record.parentId && { collection: record.parentId }),
+  };
+}
+
+/**
+ * Writes a record as a STAC Item 1.0.0: from its stored STAC source when it has one (and
+ * `preferSource` is not false), otherwise from its CoreRecord fields.
+ */
+export function writeStacItem(
+  record: CoreRecord,
+  links: StacItemLinks,
+  options: StacItemOptions = {},
+): StacItem {
+  const source = options.preferSource === false ? undefined : readSourceItem(record);
+  return source ? rewriteSourceItem(source, record, links) : buildStacItem(record, links);
+}
