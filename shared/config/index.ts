@@ -231,6 +231,17 @@ function readAuthConfig(
   present: Record<string, string | undefined>,
   problems: string[],
 ): AuthConfig {
+  const has = (name: string): boolean => Boolean(present[name]);
+  if (has('AUTH_ISSUER_URL') !== has('AUTH_CLIENT_ID'))
+    problems.push(
+      'AUTH_ISSUER_URL and AUTH_CLIENT_ID: set both to enable bearer tokens, or neither',
+    );
+  if (!has('AUTH_ISSUER_URL') && (has('AUTH_JWKS_URL') || has('AUTH_TOKEN_URL')))
+    problems.push('AUTH_JWKS_URL / AUTH_TOKEN_URL: need AUTH_ISSUER_URL');
+  if (has('AUTH_EXCHANGE_CLIENT_ID') !== has('AUTH_EXCHANGE_CLIENT_SECRET'))
+    problems.push('AUTH_EXCHANGE_CLIENT_ID and AUTH_EXCHANGE_CLIENT_SECRET: set both, or neither');
+  if (has('AUTH_EXCHANGE_CLIENT_ID') && !has('AUTH_ISSUER_URL'))
+    problems.push('AUTH_EXCHANGE_CLIENT_ID: needs AUTH_ISSUER_URL (the token endpoint)');
   const parsed = authEnvironmentSchema.safeParse(present);
   if (!parsed.success) {
     problems.push(...describeIssues('', parsed.error));
@@ -238,16 +249,6 @@ function readAuthConfig(
   }
   const env = parsed.data;
   const algorithms = parseAlgorithms(env.AUTH_ALGORITHMS, problems);
-  if (Boolean(env.AUTH_ISSUER_URL) !== Boolean(env.AUTH_CLIENT_ID))
-    problems.push(
-      'AUTH_ISSUER_URL and AUTH_CLIENT_ID: set both to enable bearer tokens, or neither',
-    );
-  if (!env.AUTH_ISSUER_URL && (env.AUTH_JWKS_URL || env.AUTH_TOKEN_URL))
-    problems.push('AUTH_JWKS_URL / AUTH_TOKEN_URL: need AUTH_ISSUER_URL');
-  if (Boolean(env.AUTH_EXCHANGE_CLIENT_ID) !== Boolean(env.AUTH_EXCHANGE_CLIENT_SECRET))
-    problems.push('AUTH_EXCHANGE_CLIENT_ID and AUTH_EXCHANGE_CLIENT_SECRET: set both, or neither');
-  if (env.AUTH_EXCHANGE_CLIENT_ID && !env.AUTH_ISSUER_URL)
-    problems.push('AUTH_EXCHANGE_CLIENT_ID: needs AUTH_ISSUER_URL (the token endpoint)');
   if (env.AUTH_READS_REQUIRE_TOKEN && !env.AUTH_ISSUER_URL)
     problems.push('AUTH_READS_REQUIRE_TOKEN=true needs AUTH_ISSUER_URL and AUTH_CLIENT_ID');
   const base = env.AUTH_ISSUER_URL?.replace(/\/+$/, '');
