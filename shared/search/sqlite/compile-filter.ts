@@ -934,7 +934,10 @@ function compileSpatial(node: OperatorNode, op: string, negated: boolean): Fragm
       : FALSE;
   }
   if (a.kind === 'record' && b.kind === 'record') {
-    return sql`${raw(SQL_FUNCTIONS.spatialDynamic)}(${param(relation)}, ${FOOTPRINT}, ${FOOTPRINT})`;
+    // The record's footprint against itself: it intersects, equals, is within and contains
+    // itself, and does not touch, cross, overlap or lie apart from itself.
+    const holds = ['intersects', 'equals', 'within', 'contains'].includes(relation);
+    return sql`(CASE WHEN ${HAS_FOOTPRINT} THEN ${holds ? TRUE : FALSE} END)`;
   }
   // relation(record, query), turning relation(query, record) around.
   const query = (a.kind === 'literal' ? a : b) as Extract<SpatialOperand, { kind: 'literal' }>;
