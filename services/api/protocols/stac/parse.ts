@@ -115,7 +115,10 @@ function splitList(value: string): string[] {
     .filter((item) => item !== '');
 }
 
-/** Reads a list member: a comma-separated string in GET, an array of strings in POST. */
+/**
+ * Reads a list member: a comma-separated string in GET, an array of strings in POST (where a
+ * single string is accepted too, as some clients send one).
+ */
 export function extractStringList(
   value: unknown,
   name: string,
@@ -123,7 +126,7 @@ export function extractStringList(
 ): string[] | undefined {
   if (value === undefined) return undefined;
   let items: string[];
-  if (method === 'GET' && typeof value === 'string') {
+  if (typeof value === 'string') {
     items = splitList(value);
   } else if (
     method === 'POST' &&
