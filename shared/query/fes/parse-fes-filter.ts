@@ -138,6 +138,11 @@ interface Context {
   gmlLimits: GmlLimits;
 }
 
+/** A table entry by element name (own keys only: an element may be called "constructor"). */
+function lookup<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
 /** Which FES versions define each element (local name); absent = both. */
 const ONLY_IN: Readonly<Record<string, FesVersion>> = {
   FeatureId: '1.1',
@@ -157,14 +162,14 @@ function fesLocal(element: XmlElement, context: Context): string | undefined {
   if (element.ns !== '' && (version === undefined || !context.versions.includes(version))) {
     return undefined;
   }
-  const only = ONLY_IN[element.local];
+  const only = lookup(ONLY_IN, element.local);
   if (only !== undefined && !context.versions.includes(only)) return undefined;
   return element.local;
 }
 
 function unsupported(element: XmlElement, where: string, context: Context): FilterError {
   const version = fesVersionOf(element);
-  const only = ONLY_IN[element.local];
+  const only = lookup(ONLY_IN, element.local);
   let hint = '';
   if (version !== undefined && !context.versions.includes(version)) {
     hint = ` (that is FES ${version}; this filter is FES ${context.versions.join(' / ')})`;
@@ -587,11 +592,15 @@ function parsePredicates(element: XmlElement, context: Context): Expression[] {
 function parsePredicate(element: XmlElement, context: Context): Expression {
   const local = fesLocal(element, context);
   if (local === undefined) throw unsupported(element, 'a filter', context);
-  if (local in COMPARISON) return parseComparison(element, COMPARISON[local], context);
-  if (local in SPATIAL) return parseSpatial(element, SPATIAL[local], context);
-  if (local in DISTANCE) return parseDistance(element, DISTANCE[local], context);
-  if (local in TEMPORAL && context.versions.includes('2.0')) {
-    return parseTemporal(element, TEMPORAL[local], context);
+  const comparison = lookup(COMPARISON, local);
+  if (comparison !== undefined) return parseComparison(element, comparison, context);
+  const spatial = lookup(SPATIAL, local);
+  if (spatial !== undefined) return parseSpatial(element, spatial, context);
+  const distance = lookup(DISTANCE, local);
+  if (distance !== undefined) return parseDistance(element, distance, context);
+  const temporal = lookup(TEMPORAL, local);
+  if (temporal !== undefined && context.versions.includes('2.0')) {
+    return parseTemporal(element, temporal, context);
   }
   switch (local) {
     case 'And':

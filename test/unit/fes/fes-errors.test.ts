@@ -83,6 +83,22 @@ describe('FES error handling', () => {
       );
     });
 
+    it('names elements called like Object.prototype members (constructor, toString)', () => {
+      for (const name of ['constructor', 'toString', 'hasOwnProperty', '__proto__']) {
+        expectError(
+          () =>
+            parseFesFilter(
+              fes11(
+                `<ogc:${name}><ogc:PropertyName>a</ogc:PropertyName><ogc:Literal>1</ogc:Literal></ogc:${name}>`,
+              ),
+            ),
+          FilterError,
+          'Unsupported element',
+          `"ogc:${name}"`,
+        );
+      }
+    });
+
     it('refuses a root in no FES namespace', () => {
       expectError(
         () => parseFesFilter('<Filter xmlns="urn:example"/>'),

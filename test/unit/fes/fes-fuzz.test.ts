@@ -112,6 +112,9 @@ const TAGS = [
   'Filter',
   'SortBy',
   'Unknown',
+  'constructor',
+  'toString',
+  '__proto__',
 ];
 
 const FRAGMENTS = [
