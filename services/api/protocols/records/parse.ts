@@ -1,7 +1,13 @@
 /**
  * OGC API – Records request parsing: query parameters → SearchQuery. Pure.
  */
-import { InvalidParameterError, UnknownParameterError } from '../../../../shared/errors/index.js';
+import {
+  FilterError,
+  InvalidParameterError,
+  UnknownParameterError,
+} from '../../../../shared/errors/index.js';
+import { parseCql2Json, parseCql2Text } from '../../../../shared/query/cql2/index.js';
+import type { Expression } from '../../../../shared/query/filter-ast.js';
 import {
   parseBbox,
   parseDatetime,
@@ -35,7 +41,19 @@ const ITEMS_PARAMETERS = new Set([
   'offset',
   'startindex',
   'sortby',
+  'filter',
+  'filter-lang',
+  'filter-crs',
 ]);
+
+/** The filter encodings the items endpoint reads (`filter-lang`). */
+export const FILTER_LANGUAGES = ['cql2-text', 'cql2-json'] as const;
+export type FilterLanguage = (typeof FILTER_LANGUAGES)[number];
+
+/** A filter sent as the body of `POST …/items`: the CQL2 JSON, already parsed from JSON. */
+export interface FilterBody {
+  json: unknown;
+}
 
 const CRS84 = new Set([
   'http://www.opengis.net/def/crs/OGC/1.3/CRS84',
@@ -56,8 +74,71 @@ export function parseFormatParameter(query: QueryParameters): string | undefined
   return singleParameter(query, 'f');
 }
 
-/** Parses an items request's query parameters into a SearchQuery. */
-export function parseItemsQuery(query: QueryParameters, limits: ItemsLimits): SearchQuery {
+function parseFilterLanguage(value: string | undefined): FilterLanguage | undefined {
+  if (value === undefined) return undefined;
+  if ((FILTER_LANGUAGES as readonly string[]).includes(value)) return value as FilterLanguage;
+  throw new InvalidParameterError(
+    'filter-lang',
+    `filter-lang "${value}" is not supported; use ${FILTER_LANGUAGES.join(' or ')}`,
+  );
+}
+
+/**
+ * Reads the CQL2 filter of an items request: `filter` in `filter-lang` (cql2-text by default)
+ * from the query string, or a CQL2 JSON body of `POST …/items`. `filter-crs` may only name
+ * CRS84. Parse failures are FilterErrors that say what is wrong and where.
+ */
+export function parseFilterParameters(
+  query: QueryParameters,
+  body?: FilterBody,
+): Expression | undefined {
+  const get = (name: string): string | undefined => singleParameter(query, name);
+  const crs = get('filter-crs');
+  if (crs !== undefined && !CRS84.has(crs)) {
+    throw new InvalidParameterError(
+      'filter-crs',
+      `filter-crs "${crs}" is not supported; filters are in CRS84 (http://www.opengis.net/def/crs/OGC/1.3/CRS84)`,
+    );
+  }
+  const language = parseFilterLanguage(get('filter-lang'));
+  const text = get('filter');
+  if (body) {
+    if (text !== undefined) {
+      throw new InvalidParameterError(
+        'filter',
+        'Give the filter either as the request body or as the filter parameter, not both',
+      );
+    }
+    if (language === 'cql2-text') {
+      throw new InvalidParameterError(
+        'filter-lang',
+        'A filter in the request body must be CQL2 JSON (filter-lang=cql2-json)',
+      );
+    }
+    return parseCql2Json(body.json);
+  }
+  if (text === undefined) return undefined;
+  if (language === 'cql2-json') {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      throw new FilterError(`filter is not valid JSON: ${(error as Error).message}`);
+    }
+    return parseCql2Json(json);
+  }
+  return parseCql2Text(text);
+}
+
+/**
+ * Parses an items request's query parameters (and, for `POST …/items`, its CQL2 JSON body)
+ * into a SearchQuery; the filter is ANDed with every other parameter.
+ */
+export function parseItemsQuery(
+  query: QueryParameters,
+  limits: ItemsLimits,
+  body?: FilterBody,
+): SearchQuery {
   const get = (name: string): string | undefined => singleParameter(query, name);
   const result: SearchQuery = {
     sort: [],
@@ -95,6 +176,8 @@ export function parseItemsQuery(query: QueryParameters, limits: ItemsLimits): Se
   if (externalIds !== undefined) result.externalIds = parseList(externalIds);
   const sortby = get('sortby');
   if (sortby !== undefined) result.sort = parseSortby(sortby);
+  const filter = parseFilterParameters(query, body);
+  if (filter !== undefined) result.filter = filter;
 
   for (const name of Object.keys(query)) {
     if (ITEMS_PARAMETERS.has(name)) continue;

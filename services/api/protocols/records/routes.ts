@@ -3,7 +3,11 @@
  */
 import { Router, type Request, type Response } from 'express';
 import type { Config } from '../../../../shared/config/index.js';
-import { NotFoundError, UnsupportedFormatError } from '../../../../shared/errors/index.js';
+import {
+  InvalidParameterError,
+  NotFoundError,
+  UnsupportedFormatError,
+} from '../../../../shared/errors/index.js';
 import type { SearchBackend } from '../../../../shared/search/backend.js';
 import {
   presentCollection,
@@ -11,7 +15,7 @@ import {
   presentConformance,
   presentLandingPage,
 } from './capabilities.js';
-import { parseFormatParameter, parseItemsQuery } from './parse.js';
+import { parseFormatParameter, parseItemsQuery, type FilterBody } from './parse.js';
 import { COLLECTION_ID, GEOJSON, presentItems, presentRecord } from './present.js';
 import { isStacItemRequest } from '../stac/parse.js';
 import { presentStacItem } from '../stac/present.js';
@@ -72,18 +76,43 @@ export function createRecordsRouter({ config, backend }: RecordsRouteDependencie
     );
   });
 
-  router.get(`${collectionPath}/items`, async (request, response) => {
+  /** Searches and presents items; a POSTed filter is carried into paging links as cql2-json. */
+  async function sendItems(
+    request: Request,
+    response: Response,
+    filter?: FilterBody,
+  ): Promise<void> {
     requireJson(request);
-    const query = parseItemsQuery(request.query, config.limits);
+    const query = parseItemsQuery(request.query, config.limits, filter);
     const result = await backend.search(query);
+    const linkQuery = stringParameters(request.query);
+    if (filter) {
+      linkQuery.filter = JSON.stringify(filter.json);
+      linkQuery['filter-lang'] = 'cql2-json';
+    }
     const body = presentItems(result, {
       baseUrl: request.publicBaseUrl,
-      query: stringParameters(request.query),
+      query: linkQuery,
       offset: query.offset,
       limit: query.limit,
       timeStamp: new Date().toISOString(),
     });
     sendJson(response, body, GEOJSON);
+  }
+
+  router.get(`${collectionPath}/items`, async (request, response) => {
+    await sendItems(request, response);
+  });
+
+  // A CQL2 JSON filter as the body; every other parameter comes from the query string.
+  router.post(`${collectionPath}/items`, async (request, response) => {
+    if (!request.is('application/json') || request.body === undefined) {
+      throw new InvalidParameterError(
+        'body',
+        'POST …/items needs a CQL2 JSON filter as the request body (Content-Type: application/json)',
+      );
+    }
+    await sendItems(request, response, { json: request.body as unknown });
   });
 
   router.get(`${collectionPath}/items/:recordId`, async (request, response) => {
