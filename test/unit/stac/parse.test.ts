@@ -170,6 +170,9 @@ describe('STAC search parsing', () => {
     expect400(() => extractFilter('x = 1', undefined, undefined, 'POST'), 'filter');
     expect400(() => extractFilter('x = 1', 'cql', undefined, 'GET'), 'filter-lang');
     expect400(() => extractFilter('x = 1', undefined, 'EPSG:4326', 'GET'), 'filter-crs');
+    let deep: unknown = { op: '=', args: [{ property: 'x' }, 1] };
+    for (let depth = 0; depth < 20000; depth += 1) deep = { op: 'not', args: [deep] };
+    expect400(() => extractFilter(deep, undefined, undefined, 'POST'), 'filter');
   });
 
   it('reads sortby in both forms and maps STAC names to canonical queryables', () => {

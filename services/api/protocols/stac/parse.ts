@@ -387,6 +387,7 @@ export function extractFilter(
     return normaliseFilterNames(parseFilterValue(filter, lang, method));
   } catch (error) {
     if (error instanceof FilterError) throw new FilterError(`filter: ${error.message}`);
+    if (error instanceof RangeError) throw new FilterError('filter: nested too deeply');
     throw error;
   }
 }

@@ -4,9 +4,12 @@
  */
 import type { ServiceMetadata } from '../../../../shared/config/index.js';
 import type { CoreRecord } from '../../../../shared/records/core-record.js';
-import { writeStacItem, type StacItem } from '../../../../shared/records/writers/stac-item.js';
+import {
+  STAC_VERSION,
+  writeStacItem,
+  type StacItem,
+} from '../../../../shared/records/writers/stac-item.js';
 import type { CatalogueExtent, SearchResult } from '../../../../shared/search/backend.js';
-import { STAC_VERSION } from '../../../../shared/records/writers/stac-item.js';
 import { presentCollection } from '../records/capabilities.js';
 import { collectionUrl, GEOJSON, recordUrl } from '../records/present.js';
 import { searchUrl } from './capabilities.js';
