@@ -39,15 +39,20 @@ export function namespace(uri: string, ...alternatives: string[]): (local: strin
 
 /** True when the element has the given namespace and local name. */
 export function isElement(element: XmlElement, name: XmlName): boolean {
-  if (name.local !== '*' && element.local !== name.local) return false;
-  if (name.ns === '*' || element.ns === name.ns) return true;
+  if (element.local !== name.local && name.local !== '*') return false;
+  if (element.ns === name.ns || name.ns === '*') return true;
   return name.alternatives !== undefined && name.alternatives.includes(element.ns);
 }
 
 /** First child element with the given name, or undefined. */
 export function child(element: XmlElement | undefined, name: XmlName): XmlElement | undefined {
   if (element === undefined) return undefined;
-  for (const candidate of element.children) if (isElement(candidate, name)) return candidate;
+  const list = element.children;
+  for (let i = 0; i < list.length; i += 1) {
+    const candidate = list[i];
+    if (candidate.local === name.local && candidate.ns === name.ns) return candidate;
+    if (isElement(candidate, name)) return candidate;
+  }
   return undefined;
 }
 

@@ -23,6 +23,8 @@ export interface XmlLimits {
   maxBytes: number;
   /** Maximum element nesting depth (the root element is depth 1). */
   maxDepth: number;
+  /** Maximum number of elements (bounds the tree's memory); default 1,000,000. */
+  maxElements?: number;
 }
 
 /** Defaults suitable for single metadata records and CSW requests. */
@@ -78,6 +80,7 @@ interface MutableElement {
   end: number;
 }
 
+const DEFAULT_MAX_ELEMENTS = 1_000_000;
 const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
 const XINCLUDE_NS = 'http://www.w3.org/2001/XInclude';
 
@@ -89,6 +92,7 @@ const XINCLUDE_NS = 'http://www.w3.org/2001/XInclude';
 export function parseXml(input: string | Uint8Array, limits: Partial<XmlLimits> = {}): XmlDocument {
   const maxBytes = limits.maxBytes ?? DEFAULT_XML_LIMITS.maxBytes;
   const maxDepth = limits.maxDepth ?? DEFAULT_XML_LIMITS.maxDepth;
+  const maxElements = limits.maxElements ?? DEFAULT_MAX_ELEMENTS;
   const source =
     typeof input === 'string' ? checkStringSize(input, maxBytes) : decode(input, maxBytes);
   if (!/^\uFEFF?\s*</.test(source)) {
@@ -110,6 +114,7 @@ export function parseXml(input: string | Uint8Array, limits: Partial<XmlLimits> 
   };
   let current = top;
   let depth = 0;
+  let elements = 0;
 
   parser.on('doctype', (doctype) => {
     throw rejectDoctype(doctype);
@@ -123,6 +128,14 @@ export function parseXml(input: string | Uint8Array, limits: Partial<XmlLimits> 
         { locator: `line ${parser.line}` },
       );
     }
+    elements += 1;
+    if (elements > maxElements) {
+      throw new XmlParseError(
+        'too-large',
+        `XML document rejected: it has more than the limit of ${maxElements} elements`,
+        { locator: `line ${parser.line}` },
+      );
+    }
     if (tag.uri === XINCLUDE_NS) {
       throw new XmlParseError(
         'external-reference',
@@ -130,6 +143,7 @@ export function parseXml(input: string | Uint8Array, limits: Partial<XmlLimits> 
         { locator: `line ${parser.line}` },
       );
     }
+    const position = parser.position;
     const element: MutableElement = {
       ns: tag.uri,
       local: tag.local,
@@ -138,9 +152,9 @@ export function parseXml(input: string | Uint8Array, limits: Partial<XmlLimits> 
       children: [],
       text: '',
       parent: current,
-      namespaces: hasOwnKeys(tag.ns) ? tag.ns : null,
-      startTagEnd: parser.position,
-      end: parser.position,
+      namespaces: declarationsOf(tag),
+      startTagEnd: position,
+      end: position,
     };
     current.children.push(element);
     current = element;
@@ -255,11 +269,15 @@ function rejectDoctype(doctype: string): XmlParseError {
   );
 }
 
+const NO_ATTRIBUTES: XmlAttribute[] = [];
+
 function collectAttributes(tag: SaxesTagNS): XmlAttribute[] {
-  const result: XmlAttribute[] = [];
-  for (const key in tag.attributes) {
-    const attribute = tag.attributes[key];
+  let result = NO_ATTRIBUTES;
+  const attributes = tag.attributes;
+  for (const key in attributes) {
+    const attribute = attributes[key];
     if (attribute.uri === XMLNS_NS || attribute.name === 'xmlns') continue;
+    if (result === NO_ATTRIBUTES) result = [];
     result.push({
       ns: attribute.uri,
       local: attribute.local,
@@ -270,7 +288,10 @@ function collectAttributes(tag: SaxesTagNS): XmlAttribute[] {
   return result;
 }
 
-function hasOwnKeys(record: Record<string, string>): boolean {
-  for (const key in record) if (Object.prototype.hasOwnProperty.call(record, key)) return true;
-  return false;
+/** The namespace declarations of a tag (saxes gives an own-properties-only object), or null. */
+function declarationsOf(tag: SaxesTagNS): Record<string, string> | null {
+  for (const key in tag.ns) {
+    if (key !== undefined) return tag.ns;
+  }
+  return null;
 }

@@ -105,6 +105,12 @@ describe('safe XML parsing (shared/xml)', () => {
       expect(rejection(pathological).reason).to.equal('too-deep');
     });
 
+    it('rejects documents with more elements than the limit', () => {
+      const wide = `<a>${'<b/>'.repeat(100)}</a>`;
+      expectRejected(wide, 'too-large', /more than the limit of 50 elements/, { maxElements: 50 });
+      expect(parseXml(wide, { maxElements: 101 }).root.children).to.have.length(100);
+    });
+
     it('rejects malformed XML, unknown entities and unbound prefixes', () => {
       expectRejected('<a><b></a>', 'malformed', /not well-formed/);
       expectRejected('<a>&nbsp;</a>', 'malformed', /undefined entity/);
