@@ -137,9 +137,12 @@ function describe(expression: Expression): string {
   return text.length > 80 ? `${text.slice(0, 77)}…` : text;
 }
 
-/** The operator as users write it in CQL2 text. */
+/** The operator as users write it in CQL2 text; unknown functions keep their spelling. */
 function opName(op: string): string {
-  return /^[a-z]_/i.test(op) || op === 'casei' || op === 'accenti' ? op.toUpperCase() : op;
+  const lower = op.toLowerCase();
+  if (lower === 'isnull') return 'IS NULL';
+  const known = PREDICATE_OPS.has(lower) || ['casei', 'accenti', 'div'].includes(lower);
+  return known && /^[a-z_]+$/.test(lower) ? lower.toUpperCase() : op;
 }
 
 // ---------------------------------------------------------------------------------------------
