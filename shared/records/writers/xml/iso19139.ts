@@ -79,11 +79,13 @@ const IMAGE_DESCRIPTION_EO = new Set([
   'processingLevel',
 ]);
 
-const DCMI_TYPES: Record<string, string> = {
-  'http://purl.org/dc/dcmitype/dataset': 'dataset',
-  'http://purl.org/dc/dcmitype/service': 'service',
-  'http://purl.org/dc/dcmitype/collection': 'series',
+/** ISO scope codes for DCMI types (and STAC "collection"); other DCMI types are datasets. */
+const SCOPE_CODES: Record<string, string> = {
+  dataset: 'dataset',
+  service: 'service',
   collection: 'series',
+  text: 'nonGeographicDataset',
+  software: 'software',
 };
 
 /** Builder helpers bound to the ISO namespaces. */
@@ -169,7 +171,9 @@ function stringValue(value: unknown): string | undefined {
 
 function scopeCode(type: string | undefined): string {
   if (type === undefined) return 'dataset';
-  return DCMI_TYPES[type.toLowerCase()] ?? type;
+  const dcmi = /^https?:\/\/purl\.org\/dc\/dcmitype\/(\w+)$/i.exec(type);
+  if (dcmi) return SCOPE_CODES[dcmi[1].toLowerCase()] ?? 'dataset';
+  return type === 'collection' ? 'series' : type;
 }
 
 function appendContact(
