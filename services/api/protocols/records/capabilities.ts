@@ -29,7 +29,7 @@ export const CONFORMANCE_CLASSES: readonly string[] = [
   `${RECORDS}/json`,
   // STAC API (services/api/protocols/stac): the landing page is also a STAC Catalog.
   ...STAC_CONFORMANCE_CLASSES,
-];
+].filter((uri, index, all) => all.indexOf(uri) === index); // each once (CQL2 classes are shared)
 
 /** The landing page document. */
 export function presentLandingPage(
