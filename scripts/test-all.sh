@@ -80,7 +80,10 @@ fi
 
 start_suite integration 'test/integration/**/*.test.ts'
 start_suite system 'test/system/**/*.test.ts'
-for suite in integration system; do finish_suite "$suite"; done
+# Interoperability: real external clients (Python, in a cached venv) against a real server.
+INTEROP_SUMMARY_FILE="$results/interop.json" bash test/interop/run.sh >"$results/interop.log" 2>&1 &
+echo $! >"$results/interop.pid"
+for suite in integration system interop; do finish_suite "$suite"; done
 
 summary=$(node -e '
   const fs = require("fs");
