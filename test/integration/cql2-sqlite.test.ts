@@ -1688,6 +1688,65 @@ describe('CQL2 filters on SQLite, against the CQL2 test dataset', function () {
   });
 
   // -------------------------------------------------------------------------------------------
+  describe('distance operators from FES (DWithin, Beyond in metres)', () => {
+    /** Great-circle metres between two points, on the mean sphere. */
+    const metres = ([x1, y1]: number[], [x2, y2]: number[]): number => {
+      const rad = Math.PI / 180;
+      const a =
+        Math.sin(((y2 - y1) * rad) / 2) ** 2 +
+        Math.cos(y1 * rad) * Math.cos(y2 * rad) * Math.sin(((x2 - x1) * rad) / 2) ** 2;
+      return 2 * 6_371_008.8 * Math.asin(Math.sqrt(a));
+    };
+    const placeAt = (feature: LoadedFeature): number[] | null =>
+      feature.geometry?.type === 'Point' ? feature.geometry.coordinates : null;
+    const distanceFilter = (name: string, x: number, y: number, d: number): Expression =>
+      operator(
+        name,
+        propertyRef('geom'),
+        { kind: 'geometry', geometry: { type: 'Point', coordinates: [x, y] } },
+        literal(d),
+        literal('m'),
+      );
+
+    for (const [x, y, d] of [
+      [7.02, 49.92, 300_000],
+      [12.5, 55.7, 1_000_000],
+      [179, -17, 2_500_000],
+      [0, 89, 4_000_000],
+    ]) {
+      it(`selects places within and beyond ${d / 1000} km of (${x} ${y})`, async () => {
+        const near = expectedIds('places', (_p, f) =>
+          placeAt(f) === null ? null : metres(placeAt(f)!, [x, y]) <= d,
+        );
+        const far = expectedIds('places', (_p, f) =>
+          placeAt(f) === null ? null : metres(placeAt(f)!, [x, y]) > d,
+        );
+        expect(near.length + far.length).to.equal(243);
+        expect(near.length, 'places near').to.be.greaterThan(0);
+        expect(await selected('places', distanceFilter('s_dwithin', x, y, d))).to.deep.equal(near);
+        expect(await selected('places', distanceFilter('s_beyond', x, y, d))).to.deep.equal(far);
+        expect(
+          await selected('places', operator('not', distanceFilter('s_dwithin', x, y, d))),
+        ).to.deep.equal(far);
+      });
+    }
+
+    it('refuses distances that are not metres', async () => {
+      await expectFilterError(
+        () =>
+          operator(
+            's_dwithin',
+            propertyRef('geom'),
+            { kind: 'geometry', geometry: { type: 'Point', coordinates: [0, 0] } },
+            literal(1),
+            literal('deg'),
+          ),
+        /must be in metres/,
+      );
+    });
+  });
+
+  // -------------------------------------------------------------------------------------------
   describe('errors', () => {
     it('names an unknown function', async () => {
       await expectFilterError(() => parseCql2Text('Foo(name) = 1'), /Unknown function "Foo"/);

@@ -17,7 +17,10 @@
  *   is its whole UTC day), and values of different granularity compare at the coarser one:
  *   `updated = DATE('2022-04-16')` holds for every instant of that day.
  * - Spatial operators use the R*Tree to skip records whose box cannot satisfy them, then an
- *   exact DE-9IM predicate (jsts) in a registered SQL function.
+ *   exact DE-9IM predicate (jsts) in a registered SQL function. Geometry literals are planar in
+ *   CRS84; only a BBOX whose west edge is east of its east edge crosses the antimeridian.
+ * - FES DWithin / Beyond (`s_dwithin` / `s_beyond`, distance in metres) measure great-circle
+ *   metres between the nearest points found in a local equirectangular projection.
  */
 import type { Geometry, Position } from 'geojson';
 import { FilterError } from '../../errors/index.js';
@@ -34,9 +37,11 @@ import { findQueryable, type Queryable } from '../../query/queryables.js';
 import type { SqlFragment, SqlValue } from './compile-query.js';
 import { SORT_COLUMNS } from './schema.js';
 import {
+  METRES_PER_DEGREE,
   SQL_FUNCTIONS,
   bboxToGeometry,
   foldCase,
+  geodesicDistance,
   likeToGlob,
   readGeometry,
   relateArrays,
@@ -174,6 +179,9 @@ const CONVERSE: Readonly<Record<SpatialRelationName, SpatialRelationName>> = {
   contains: 'within',
 };
 
+/** FES DWithin / Beyond: args [geometry, geometry, distance in metres, 'm']. */
+const DISTANCE_OPS = new Set(['s_dwithin', 's_beyond']);
+
 const ARRAY_OPS: Readonly<Record<string, ArrayRelationName>> = {
   a_equals: 'equals',
   a_contains: 'contains',
@@ -210,6 +218,7 @@ const PREDICATE_OPS = new Set([
   'isnull',
   ...COMPARISON_OPS,
   ...Object.keys(SPATIAL_OPS),
+  ...DISTANCE_OPS,
   ...Object.keys(ARRAY_OPS),
   ...Object.keys(TEMPORAL_OPS),
 ]);
@@ -962,6 +971,68 @@ function compileSpatial(node: OperatorNode, op: string, negated: boolean): Fragm
   return sql`(CASE WHEN ${prefilter} THEN ${check} WHEN ${HAS_FOOTPRINT} THEN 0 END)`;
 }
 
+/** Query boxes grown by a distance, wrapped at the antimeridian and clamped at the poles. */
+function growBoxes(boxes: Bbox[], metres: number): Bbox[] {
+  const dLat = metres / METRES_PER_DEGREE;
+  return boxes.flatMap(([west, south, east, north]): Bbox[] => {
+    const s = Math.max(-90, south - dLat);
+    const n = Math.min(90, north + dLat);
+    const widest = Math.max(Math.abs(s), Math.abs(n));
+    const dLon = widest >= 89.9 ? 360 : dLat / Math.cos((widest * Math.PI) / 180);
+    const [w, e] = [west - dLon, east + dLon];
+    if (e - w >= 360) return [[-180, s, 180, n]];
+    if (w < -180) {
+      return [
+        [w + 360, s, 180, n],
+        [-180, s, e, n],
+      ];
+    }
+    if (e > 180) {
+      return [
+        [w, s, 180, n],
+        [-180, s, e - 360, n],
+      ];
+    }
+    return [[w, s, e, n]];
+  });
+}
+
+const METRE_UNITS = new Set(['m', 'metre', 'meter', 'metres', 'meters']);
+
+/** FES DWithin / Beyond: the footprint within / beyond a distance (metres) of a geometry. */
+function compileDistance(node: OperatorNode, op: string, negated: boolean): Fragment {
+  if (node.args.length !== 3 && node.args.length !== 4) {
+    throw new FilterError(
+      `${opName(node.op)} takes two geometries, a distance and its units in ${describe(node)}`,
+    );
+  }
+  const distance = compileScalar(node.args[2]).constant;
+  if (typeof distance !== 'number' || distance < 0) {
+    throw new FilterError(`The distance of ${describe(node)} must be a non-negative number`);
+  }
+  const units = node.args[3];
+  if (units && !(units.kind === 'literal' && METRE_UNITS.has(String(units.value)))) {
+    throw new FilterError(`The distance of ${describe(node)} must be in metres`);
+  }
+  const within = op === 's_dwithin';
+  const [a, b] = node.args.slice(0, 2).map((argument) => compileSpatialOperand(argument, node));
+  if (a.kind === 'literal' && b.kind === 'literal') {
+    return geodesicDistance(a.geometry, b.geometry) <= distance === within ? TRUE : FALSE;
+  }
+  if (a.kind === 'record' && b.kind === 'record') {
+    return sql`(CASE WHEN ${HAS_FOOTPRINT} THEN ${within ? TRUE : FALSE} END)`;
+  }
+  const query = (a.kind === 'literal' ? a : b) as Extract<SpatialOperand, { kind: 'literal' }>;
+  const prefilter = boxPrefilter(growBoxes(query.boxes, distance));
+  const metres = sql`${raw(SQL_FUNCTIONS.distance)}(${FOOTPRINT}, ${param(JSON.stringify(query.geometry))})`;
+  if (!within) {
+    return sql`(CASE WHEN ${prefilter} THEN ${metres} > ${param(distance)} WHEN ${HAS_FOOTPRINT} THEN 1 END)`;
+  }
+  const check = sql`${metres} <= ${param(distance)}`;
+  if (!negated) return sql`(${prefilter} AND ${check})`;
+  return sql`(CASE WHEN ${prefilter} THEN ${check} WHEN ${HAS_FOOTPRINT} THEN 0 END)`;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Array operators
 
@@ -1062,6 +1133,7 @@ function compileOperator(node: OperatorNode, negated: boolean): Fragment {
   }
   if (COMPARISON_OPS.has(op)) return compileComparison(node, op);
   if (op in SPATIAL_OPS) return compileSpatial(node, op, negated);
+  if (DISTANCE_OPS.has(op)) return compileDistance(node, op, negated);
   if (op in TEMPORAL_OPS) return compileTemporal(node, op);
   if (op in ARRAY_OPS) return compileArrayRelation(node, op);
   if (op === 'casei' || op === 'accenti' || ARITHMETIC_OPS.has(op)) {

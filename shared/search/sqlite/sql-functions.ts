@@ -9,9 +9,10 @@
  * the SQL functions run on stored values.
  */
 import type Database from 'better-sqlite3';
-import type { Geometry } from 'geojson';
+import type { Geometry, Position } from 'geojson';
 import GeoJSONReader from 'jsts/org/locationtech/jts/io/GeoJSONReader.js';
 import GeometryFactory from 'jsts/org/locationtech/jts/geom/GeometryFactory.js';
+import DistanceOp from 'jsts/org/locationtech/jts/operation/distance/DistanceOp.js';
 import 'jsts/org/locationtech/jts/monkey.js';
 import type { Bbox } from '../../records/core-record.js';
 import { parseTimeValue } from '../../records/time.js';
@@ -333,6 +334,94 @@ export function relateGeometries(
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// Distances (FES DWithin / Beyond)
+
+/** The mean Earth radius (IUGG), in metres. */
+const EARTH_RADIUS = 6_371_008.8;
+
+/** Metres per degree of latitude on the mean sphere. */
+export const METRES_PER_DEGREE = (Math.PI * EARTH_RADIUS) / 180;
+
+/** The great-circle distance in metres between two longitude/latitude positions. */
+export function haversineMetres([x1, y1]: number[], [x2, y2]: number[]): number {
+  const radians = Math.PI / 180;
+  const dLat = (y2 - y1) * radians;
+  const dLon = (x2 - x1) * radians;
+  const h =
+    Math.sin(dLat / 2) ** 2 +
+    Math.cos(y1 * radians) * Math.cos(y2 * radians) * Math.sin(dLon / 2) ** 2;
+  return 2 * EARTH_RADIUS * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+function mapPositions(geometry: Geometry, map: (position: Position) => Position): Geometry {
+  switch (geometry.type) {
+    case 'Point':
+      return { type: 'Point', coordinates: map(geometry.coordinates) };
+    case 'MultiPoint':
+      return { type: 'MultiPoint', coordinates: geometry.coordinates.map(map) };
+    case 'LineString':
+      return { type: 'LineString', coordinates: geometry.coordinates.map(map) };
+    case 'MultiLineString':
+      return { type: 'MultiLineString', coordinates: geometry.coordinates.map((l) => l.map(map)) };
+    case 'Polygon':
+      return { type: 'Polygon', coordinates: geometry.coordinates.map((r) => r.map(map)) };
+    case 'MultiPolygon':
+      return {
+        type: 'MultiPolygon',
+        coordinates: geometry.coordinates.map((p) => p.map((r) => r.map(map))),
+      };
+    case 'GeometryCollection':
+      return {
+        type: 'GeometryCollection',
+        geometries: geometry.geometries.map((g) => mapPositions(g, map)),
+      };
+  }
+}
+
+/** A query geometry prepared for distances: longitudes shrunk by the cosine of its latitude. */
+interface DistanceTarget {
+  scaled: JtsGeometry;
+  scale: number;
+}
+
+function prepareDistanceTarget(geometry: Geometry): DistanceTarget {
+  const latitudes: number[] = [];
+  mapPositions(geometry, (position) => {
+    latitudes.push(position[1]);
+    return position;
+  });
+  const middle = (Math.min(...latitudes) + Math.max(...latitudes)) / 2;
+  const scale = Math.max(0.01, Math.cos((middle * Math.PI) / 180));
+  return { scaled: readGeometry(mapPositions(geometry, ([x, y]) => [x * scale, y])), scale };
+}
+
+/**
+ * The distance in metres between a geometry and a distance target: the nearest points are found
+ * in a local equirectangular projection (good for distances up to a few hundred kilometres),
+ * and their great-circle distance is returned. Zero when the geometries meet.
+ */
+function distanceToTarget(geometry: Geometry, target: DistanceTarget): number {
+  const scaled = readGeometry(mapPositions(geometry, ([x, y]) => [x * target.scale, y]));
+  const [a, b] = DistanceOp.nearestPoints(scaled, target.scaled) as { x: number; y: number }[];
+  return haversineMetres([a.x / target.scale, a.y], [b.x / target.scale, b.y]);
+}
+
+/** The approximate distance in metres between two longitude/latitude geometries. */
+export function geodesicDistance(a: Geometry, b: Geometry): number {
+  return distanceToTarget(a, prepareDistanceTarget(b));
+}
+
+const distanceTargetCache = new LruCache<DistanceTarget | undefined>(CACHE_SIZE);
+
+function readDistanceTarget(text: string): DistanceTarget | undefined {
+  try {
+    return prepareDistanceTarget(JSON.parse(text) as Geometry);
+  } catch {
+    return undefined;
+  }
+}
+
 const SPATIAL_RELATIONS = new Set<string>([
   'intersects',
   'disjoint',
@@ -378,6 +467,7 @@ export const SQL_FUNCTIONS = {
   spatial: 'cairn_spatial',
   spatialDynamic: 'cairn_spatial_dynamic',
   bboxGeometry: 'cairn_bbox_geometry',
+  distance: 'cairn_distance',
 } as const;
 
 /** Registers the filter functions on a connection (call once per connection). */
@@ -422,6 +512,17 @@ export function registerSqlFunctions(db: Database.Database): void {
       return toFlag(relateTexts(relation, readGeometryText(a), readGeometryText(b)));
     },
   );
+  // Metres between a stored geometry and a query geometry (parsed once and reused).
+  db.function(SQL_FUNCTIONS.distance, options, (stored: SqlScalar, query: SqlScalar) => {
+    if (typeof stored !== 'string' || typeof query !== 'string') return null;
+    const target = distanceTargetCache.get(query, readDistanceTarget);
+    if (!target) return null;
+    try {
+      return distanceToTarget(JSON.parse(stored) as Geometry, target);
+    } catch {
+      return null;
+    }
+  });
   db.function(SQL_FUNCTIONS.bboxGeometry, options, (bbox: SqlScalar) => {
     const box = typeof bbox === 'string' ? parseArray(bbox) : undefined;
     if (!box || box.length !== 4 || !box.every((n) => typeof n === 'number')) return null;

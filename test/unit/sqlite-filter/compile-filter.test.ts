@@ -206,6 +206,21 @@ describe('SQLite filter compiler', () => {
       expect(compiled.params.slice(0, 8)).to.deep.equal([180, 170, 10, -10, -170, -180, 10, -10]);
     });
 
+    it('compiles FES distance operators with an R*Tree box grown by the distance', () => {
+      const within = compileFilter(op('s_dwithin', p('geom'), point(0, 0), l(111_195), l('m')));
+      expect(within.sql).to.include('cairn_distance(');
+      expect(within.params.slice(0, 4).map((n) => Math.round(Number(n)))).to.deep.equal([
+        1, -1, 1, -1,
+      ]);
+      const beyond = compileFilter(op('s_beyond', p('geom'), point(179.5, 0), l(111_195), l('m')));
+      expect(beyond.sql).to.match(/^\(CASE WHEN r\.rid IN/);
+      expect(beyond.params.slice(0, 8).map((n) => Math.round(Number(n) * 10) / 10)).to.deep.equal([
+        180, 178.5, 1, -1, -179.5, -180, 1, -1,
+      ]);
+      expectFilterError(op('s_dwithin', p('geom'), point(0, 0), l(-1), l('m')), /non-negative/);
+      expectFilterError(op('s_dwithin', p('geom'), point(0, 0), l(1), l('ft')), /in metres/);
+    });
+
     it('evaluates spatial and array predicates between literals at compile time', () => {
       expect(compileFilter(op('s_intersects', point(1, 1), bbox(0, 0, 2, 2))).sql).to.equal('1');
       expect(compileFilter(op('s_disjoint', point(1, 1), bbox(0, 0, 2, 2))).sql).to.equal('0');

@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import {
   bboxToGeometry,
   foldCase,
+  geodesicDistance,
+  haversineMetres,
   likeToGlob,
   likeToRegExp,
   matchesLike,
@@ -87,6 +89,28 @@ describe('SQLite filter functions (pure helpers)', () => {
       expect(timeSpanStart(20220416)).to.equal(undefined);
       expect(timeSpanEnd(null)).to.equal(undefined);
       expect(timeSpanEnd('2022-02-30')).to.equal(undefined);
+    });
+  });
+
+  describe('distances (FES DWithin / Beyond)', () => {
+    it('measures great-circle metres between positions', () => {
+      expect(haversineMetres([0, 0], [0, 1])).to.be.closeTo(111_195, 1);
+      expect(haversineMetres([179.5, 0], [-179.5, 0])).to.be.closeTo(111_195, 1);
+      expect(haversineMetres([10, 60], [10, 60])).to.equal(0);
+    });
+
+    it('measures between geometries through their nearest points, zero when they meet', () => {
+      const square = bboxToGeometry([0, 0, 1, 1]);
+      expect(geodesicDistance({ type: 'Point', coordinates: [0.5, 0.5] }, square)).to.equal(0);
+      expect(geodesicDistance({ type: 'Point', coordinates: [0.5, 2] }, square)).to.be.closeTo(
+        111_195,
+        50,
+      );
+      const north = geodesicDistance(
+        { type: 'Point', coordinates: [10, 61] },
+        bboxToGeometry([0, 59, 20, 60]),
+      );
+      expect(north).to.be.closeTo(111_195, 200);
     });
   });
 
