@@ -528,6 +528,28 @@ describe('XML metadata formats (parsers)', () => {
   });
 
   describe('synthetic documents', () => {
+    it('cuts records out of wrappers that declare a default namespace for them', () => {
+      const wrapper =
+        '<results xmlns:x="urn:wrapper"><x:page><MD_Metadata xmlns="http://www.isotc211.org/2005/gmd"' +
+        ' xmlns:gco="http://www.isotc211.org/2005/gco"><fileIdentifier><gco:CharacterString>a</gco:CharacterString>' +
+        '</fileIdentifier></MD_Metadata></x:page><gmd:list xmlns:gmd="http://www.isotc211.org/2005/gmd"' +
+        ' xmlns:gco="http://www.isotc211.org/2005/gco"><gmd:MD_Metadata><gmd:fileIdentifier>' +
+        '<gco:CharacterString>b</gco:CharacterString></gmd:fileIdentifier></gmd:MD_Metadata></gmd:list></results>';
+      const parsed = parseXmlDocuments(wrapper, { name: 'w' });
+      expect(parsed.failures).to.deep.equal([]);
+      expect(parsed.records.map((record) => record.id)).to.deep.equal(['a', 'b']);
+      expect(parsed.records[1].source.content).to.match(
+        /^<gmd:MD_Metadata xmlns:gmd="http:\/\/www.isotc211.org\/2005\/gmd" xmlns:gco=/,
+      );
+      expect(parseXmlRecord(parsed.records[1].source.content).id).to.equal('b');
+      const forced = parseXmlDocuments(wrapper, { name: 'w', format: 'dublin-core' });
+      expect(forced.records).to.deep.equal([]);
+      expect(forced.failures.map((failure) => failure.reason)).to.deep.equal([
+        'expected a dublin-core record but the root element is {http://www.isotc211.org/2005/gmd}MD_Metadata',
+        'expected a dublin-core record but the root element is {http://www.isotc211.org/2005/gmd}MD_Metadata',
+      ]);
+    });
+
     const iso = (body: string, root = 'gmd:MD_Metadata'): string =>
       `<${root} xmlns:gmd="http://www.isotc211.org/2005/gmd" xmlns:gco="http://www.isotc211.org/2005/gco"` +
       ` xmlns:gml="http://www.opengis.net/gml/3.2" xmlns:gmi="http://www.isotc211.org/2005/gmi">` +

@@ -9,6 +9,7 @@ import { NS } from '../../../xml/namespaces.js';
 
 type NameFactory = (local: string) => XmlName;
 
+/** Namespace factories for the ISO 19115 packages in one XML encoding. */
 export interface IsoDialect {
   format: 'iso19139' | 'iso19115-3';
   /** Metadata root level (gmd / mdb). */

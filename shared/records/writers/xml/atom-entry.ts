@@ -17,6 +17,7 @@ import {
   type XMLBuilder,
 } from './xml-builder.js';
 
+/** Options of the Atom entry writer. */
 export interface AtomEntryOptions extends WriteOptions {
   /** The entry's atom:id; default: the record id when it is an IRI, else a urn:cairn:record: IRI. */
   id?: string;

@@ -34,6 +34,7 @@ export type CswVersion = '2.0.2' | '3.0.0';
 /** How much of the record to write (CSW ElementSetName). */
 export type CswElementSet = 'brief' | 'summary' | 'full';
 
+/** Options of the csw:Record writer: CSW version and element set. */
 export interface CswRecordOptions extends WriteOptions {
   version: CswVersion;
   elementSet: CswElementSet;

@@ -36,6 +36,7 @@ import {
   type XMLBuilder,
 } from './xml-builder.js';
 
+/** Options of the ISO 19139 writer. */
 export interface Iso19139Options extends WriteOptions {
   /** Return the stored source when the record came from ISO 19139 (default true). */
   useSource?: boolean;
