@@ -1,0 +1,220 @@
+/**
+ * Compiles a SearchQuery into the query DSL shared by Elasticsearch and OpenSearch: one
+ * `query` and one `sort`, with the semantics of the SQLite compiler
+ * (shared/search/sqlite/compile-query.ts). Pure: no engine access; what it needs to know about
+ * the index (spatial mode, mapped kinds of dynamic fields) comes in the context.
+ */
+import { operator, propertyRef } from '../../query/filter-ast.js';
+import { canonicalPropertyName, findQueryable } from '../../query/queryables.js';
+import type { SearchQuery, SortKey, TemporalConstraint } from '../../query/search-query.js';
+import { parseTimeValue } from '../../records/time.js';
+import { compileFilterDsl, type FilterContext } from './compile-filter.js';
+import { compileSpatialRelation } from './compile-spatial.js';
+import {
+  allOf,
+  anyOf,
+  exists,
+  matchAll,
+  matchNone,
+  not,
+  range,
+  term,
+  terms,
+  type Query,
+} from './dsl.js';
+import {
+  fieldOf,
+  FOLDS,
+  TIME_RANGE_FIELD,
+  type EngineField,
+  type FieldKind,
+} from './engine-fields.js';
+
+/** The catch-all text field free text searches. */
+export const ANYTEXT_FIELD = 'anytext';
+
+/** The keyword field every sort ends in. */
+export const ID_FIELD = 'id';
+
+/** Sort values standing for a missing date: beyond every instant JavaScript can represent. */
+export const MISSING_DATE_LAST_ASC = 8.64e15;
+export const MISSING_DATE_LAST_DESC = -8.64e15;
+
+export type SortClause = Record<string, unknown>;
+
+export interface CompiledSearch {
+  query: Query;
+  sort: SortClause[];
+}
+
+/** The free-text clause: OR over terms, every word of a term as a phrase on the catch-all field. */
+export function compileFreeText(text: string[][]): Query {
+  const clauses = text
+    .filter((words) => words.length > 0)
+    .map((words) => ({
+      bool: { must: words.map((word) => ({ match_phrase: { [ANYTEXT_FIELD]: FOLDS.ai(word) } })) },
+    }));
+  if (clauses.length === 0) return matchNone();
+  return clauses.length === 1 ? clauses[0] : { bool: { should: clauses, minimum_should_match: 1 } };
+}
+
+/** The record's time extent against the requested interval, as the SQLite backend defines it. */
+export function compileTemporal({ start, end, relation }: TemporalConstraint): Query {
+  const hasTime = exists(TIME_RANGE_FIELD);
+  const bounds: Record<string, string> = {};
+  if (start !== null) bounds.gte = start;
+  if (end !== null) bounds.lte = end;
+  const intersects =
+    start === null && end === null
+      ? matchAll()
+      : range(TIME_RANGE_FIELD, { ...bounds, relation: 'intersects' } as Record<string, string>);
+  switch (relation) {
+    case 'intersects':
+      return allOf([hasTime, intersects]);
+    case 'disjoint':
+      return start === null && end === null ? matchNone() : allOf([hasTime, not(intersects)]);
+    case 'during':
+      return allOf([
+        hasTime,
+        start === null ? matchAll() : range('time.start', { gte: start }),
+        end === null ? matchAll() : range('time.end', { lte: end }),
+      ]);
+    case 'equals':
+      return allOf([
+        hasTime,
+        start === null ? not(exists('time.start')) : term('time.start', start),
+        end === null ? not(exists('time.end')) : term('time.end', end),
+      ]);
+  }
+}
+
+function escapeWildcard(text: string): string {
+  return text.replace(/[*?\\]/g, '\\$&');
+}
+
+/**
+ * External identifiers in the three forms the SQLite backend accepts: `scheme:value` (exact),
+ * `scheme:` (any value in the scheme) and `value` (in any scheme or none). The last two are
+ * LIKE patterns there, so they ignore ASCII case here too.
+ */
+export function compileExternalIds(values: string[]): Query {
+  const path = fieldOf('externalIds').path;
+  return anyOf(
+    values.map((value) => {
+      const colon = value.indexOf(':');
+      if (colon >= 0 && colon === value.length - 1) {
+        return { prefix: { [path]: { value, case_insensitive: true } } };
+      }
+      if (colon >= 0) return term(path, value);
+      return anyOf([
+        term(path, value),
+        { wildcard: { [path]: { value: `*:${escapeWildcard(value)}`, case_insensitive: true } } },
+      ]);
+    }),
+  );
+}
+
+/** The kind of a property's values as the index maps them. */
+function kindOf(field: EngineField, context: FilterContext): FieldKind | 'absent' {
+  const queryable = findQueryable(field.name);
+  if (queryable?.name === field.name) {
+    if (queryable.type === 'number' || queryable.type === 'integer') return 'number';
+    if (queryable.type === 'datetime') return 'time';
+  }
+  return field.declared ?? context.mappedKind(field.existsPath);
+}
+
+/** Property equality (`name=value1,value2`): the property, or one of its elements, equals a value. */
+export function compilePropertyEquality(
+  name: string,
+  values: string[],
+  context: FilterContext,
+): Query {
+  const field = fieldOf(canonicalPropertyName(name));
+  switch (kindOf(field, context)) {
+    case 'absent':
+      return matchNone();
+    case 'number': {
+      const numbers = values
+        .map(Number)
+        .filter((value, i) => values[i].trim() !== '' && Number.isFinite(value));
+      return terms(field.path, numbers);
+    }
+    case 'time': {
+      const instants = values.flatMap((value) => {
+        const span = parseTimeValue(value);
+        return span && span.start === span.end ? [span.start] : [];
+      });
+      return terms(field.path, instants);
+    }
+    default:
+      return terms(field.path, values);
+  }
+}
+
+/** One sort key: missing values last in both directions. */
+export function compileSortKey({ field, direction }: SortKey, context: FilterContext): SortClause {
+  const name = canonicalPropertyName(field);
+  if (name === 'id') return { [ID_FIELD]: { order: direction } };
+  const engineField = fieldOf(name);
+  if (kindOf(engineField, context) === 'time') {
+    // The engine's own `_last` sentinel for dates is a long JavaScript cannot carry back intact.
+    const missing = direction === 'asc' ? MISSING_DATE_LAST_ASC : MISSING_DATE_LAST_DESC;
+    return { [engineField.path]: { order: direction, missing, unmapped_type: 'date' } };
+  }
+  return {
+    [engineField.path]: { order: direction, missing: '_last', unmapped_type: 'keyword' },
+  };
+}
+
+/** The sort: the requested keys, else relevance when there is free text, always ending in the id. */
+export function compileSort(query: SearchQuery, context: FilterContext): SortClause[] {
+  const keys = query.sort.map((key) => compileSortKey(key, context));
+  if (keys.length === 0 && query.text && query.text.length > 0) {
+    keys.push({ _score: { order: 'desc' } });
+  }
+  if (!keys.some((key) => ID_FIELD in key)) keys.push({ [ID_FIELD]: { order: 'asc' } });
+  return keys;
+}
+
+/** Compiles the query's constraints and order. */
+export function compileSearchQuery(query: SearchQuery, context: FilterContext): CompiledSearch {
+  const filters: Query[] = [];
+  if (query.spatial) {
+    const { bbox, geometry, relation } = query.spatial;
+    if (bbox) {
+      filters.push(compileSpatialRelation(context.spatial, relation, { bbox }));
+    } else if (geometry) {
+      filters.push(
+        compileFilterDsl(
+          operator(`s_${relation}`, propertyRef('geometry'), { kind: 'geometry', geometry }),
+          context,
+        ),
+      );
+    }
+  }
+  if (query.temporal) filters.push(compileTemporal(query.temporal));
+  if (query.ids) filters.push(terms(ID_FIELD, query.ids));
+  if (query.types) filters.push(terms(fieldOf('type').path, query.types));
+  if (query.collections) filters.push(terms(fieldOf('parentId').path, query.collections));
+  if (query.externalIds) filters.push(compileExternalIds(query.externalIds));
+  for (const { name, values } of query.properties ?? []) {
+    filters.push(compilePropertyEquality(name, values, context));
+  }
+  if (query.filter) filters.push(compileFilterDsl(query.filter, context));
+
+  const filter = allOf(filters);
+  const hasText = Boolean(query.text && query.text.length > 0);
+  let compiled: Query;
+  if (hasText) {
+    compiled = {
+      bool: {
+        must: [compileFreeText(query.text!)],
+        ...(filter.match_all ? {} : { filter: [filter] }),
+      },
+    };
+  } else {
+    compiled = filter.match_all || filter.match_none ? filter : { bool: { filter: [filter] } };
+  }
+  return { query: compiled, sort: compileSort(query, context) };
+}

@@ -1,0 +1,118 @@
+/**
+ * Lays an IndexDocument out as an Elasticsearch / OpenSearch document (the mapping is in
+ * `es-mappings/records.base.json`). Every searchable value comes from the IndexDocument; this
+ * module only places it and adds the folded copies the minimal distributions cannot compute.
+ */
+import type { Geometry } from 'geojson';
+import type { Bbox, CoreRecord } from '../../records/core-record.js';
+import type { IndexDocument } from '../../records/index-document.js';
+import { encodeFieldName, FOLDS, TIME_FIELDS } from './engine-fields.js';
+import type { SpatialMode } from './index-templates.js';
+
+/** The stored (not indexed) part of a document, enough to give the record back verbatim. */
+export interface StoredParts {
+  record: Omit<CoreRecord, 'source'> & { source: { format: string; mediaType: string } };
+  source: CoreRecord['source'];
+}
+
+export type EngineDocument = Record<string, unknown> & StoredParts & { id: string };
+
+/** An envelope in the engine's GeoJSON extension: [[west, north], [east, south]]. */
+export function envelopeShape([west, south, east, north]: Bbox): Record<string, unknown> {
+  return {
+    type: 'envelope',
+    coordinates: [
+      [west, north],
+      [east, south],
+    ],
+  };
+}
+
+/** The record's box as written (west > east crosses the antimeridian), from its halves. */
+export function unsplitBbox(boxes: Bbox[]): Bbox | undefined {
+  if (boxes.length === 0) return undefined;
+  const first = boxes[0];
+  const last = boxes[boxes.length - 1];
+  return [first[0], first[1], last[2], first[3]];
+}
+
+/** The folded copy of a string or string array, or undefined when folding changes nothing. */
+function foldedCopy(value: unknown, fold: (text: string) => string): unknown {
+  if (typeof value === 'string') {
+    const folded = fold(value);
+    return folded === value ? undefined : folded;
+  }
+  if (Array.isArray(value) && value.some((item) => typeof item === 'string')) {
+    const folded = value.map((item) => (typeof item === 'string' ? fold(item) : item));
+    return folded.some((item, index) => item !== value[index]) ? folded : undefined;
+  }
+  return undefined;
+}
+
+/** Builds the engine document of a record from its IndexDocument. */
+export function buildEngineDocument(
+  document: IndexDocument,
+  record: CoreRecord,
+  spatial: SpatialMode,
+  indexedAt: string = new Date().toISOString(),
+): EngineDocument {
+  const props: Record<string, unknown> = {};
+  const has: string[] = [];
+  const folded: Record<string, Record<string, unknown>> = { ci: {}, ai: {}, cai: {} };
+  for (const [name, value] of Object.entries(document.properties)) {
+    if (value === null) continue;
+    has.push(name);
+    if (TIME_FIELDS[name] !== undefined) continue;
+    if (Array.isArray(value) && value.length === 0) continue;
+    const key = encodeFieldName(name);
+    props[key] = value;
+    for (const [view, fold] of Object.entries(FOLDS)) {
+      const copy = foldedCopy(value, fold);
+      if (copy !== undefined) folded[view][key] = copy;
+    }
+  }
+  const { content, ...sourceInfo } = record.source;
+  const result: EngineDocument = {
+    id: document.id,
+    indexedAt,
+    has,
+    anytext: FOLDS.ai(document.anytext),
+    props,
+    record: { ...record, source: sourceInfo },
+    source: { ...sourceInfo, content },
+  };
+  for (const [view, copies] of Object.entries(folded)) {
+    if (Object.keys(copies).length > 0) result[view] = copies;
+  }
+
+  const time: Record<string, unknown> = {};
+  if (document.timeStart !== null) time.start = document.timeStart;
+  if (document.timeEnd !== null) time.end = document.timeEnd;
+  if (document.timeStart !== null || document.timeEnd !== null) {
+    const range: Record<string, string> = {};
+    if (document.timeStart !== null) range.gte = document.timeStart;
+    if (document.timeEnd !== null) range.lte = document.timeEnd;
+    time.range = range;
+    result.time = time;
+  }
+
+  const bbox = unsplitBbox(document.boxes);
+  if (bbox) {
+    const [west, south, east, north] = bbox;
+    result.bbox = { west, south, east, north };
+    document.boxes.forEach(([minx, miny, maxx, maxy], part) => {
+      result[`box${part}`] = { minx, miny, maxx, maxy };
+    });
+  }
+  if (spatial === 'shape') {
+    const footprint: Geometry | Record<string, unknown> | undefined =
+      document.geometry ?? (bbox ? envelopeShape(bbox) : undefined);
+    if (footprint) result.geometry = footprint;
+  }
+  return result;
+}
+
+/** Rebuilds the CoreRecord from a document's stored parts. */
+export function readStoredRecord(stored: StoredParts): CoreRecord {
+  return { ...stored.record, source: stored.source } as CoreRecord;
+}

@@ -1,0 +1,119 @@
+/**
+ * Where each queryable lives in an engine document, and the text folding Cairn does in Node
+ * because the minimal distributions have no asciifolding and their lowercase normalizer is not
+ * CQL2's CASEI: one place, used by the document layout and by the DSL compiler alike.
+ *
+ * Layout (es-mappings/records.base.json): every property of the IndexDocument under `props.*`
+ * (keyword by default, text with a `.keyword` sub-field for the searched text fields, `date`
+ * and `double` where the base mapping says so), the record's time bounds under `time.*`, and
+ * folded copies of string values under `ci.*` (CASEI), `ai.*` (ACCENTI) and `cai.*` (both),
+ * each written only where folding changes the value.
+ */
+import { findQueryable, type Queryable } from '../../query/queryables.js';
+import { foldCase, stripAccents } from '../sqlite/sql-functions.js';
+import { readDeclaredPropertyTypes } from './index-templates.js';
+
+/** The folding views of a string property: none, CASEI, ACCENTI or both. */
+export type FoldView = 'raw' | 'ci' | 'ai' | 'cai';
+
+/** The folded copies and the function computing each (shared with the SQLite backend). */
+export const FOLDS: Readonly<Record<Exclude<FoldView, 'raw'>, (text: string) => string>> = {
+  ci: foldCase,
+  ai: stripAccents,
+  cai: (text) => foldCase(stripAccents(text)),
+};
+
+/** Record time bounds live beside their date_range, not among the other properties. */
+export const TIME_FIELDS: Readonly<Record<string, string>> = {
+  start_datetime: 'time.start',
+  end_datetime: 'time.end',
+};
+
+/** The date_range of a record's time extent; present whenever the record has a time. */
+export const TIME_RANGE_FIELD = 'time.range';
+
+/** What an engine field holds. */
+export type FieldKind = 'string' | 'number' | 'time' | 'unknown';
+
+export interface EngineField {
+  /** The property name the document stores (canonical for registered queryables). */
+  name: string;
+  /** The registered queryable, when the name is one of its names. */
+  queryable?: Queryable;
+  /** The field for exact comparisons, sorting and aggregations. */
+  path: string;
+  /** The field whose existence says whether the property has a value. */
+  existsPath: string;
+  /** The mapped kind, when the base mapping declares it. */
+  declared?: FieldKind;
+  /** The segment under `ci.` / `ai.` / `cai.` holding folded copies (string fields). */
+  foldKey: string;
+}
+
+/** Encodes a property name as one engine field name segment (no dots, no wildcards). */
+export function encodeFieldName(name: string): string {
+  if (name === '') return '%';
+  return name.replace(/[%.*]/g, (character) =>
+    character === '%' ? '%25' : character === '.' ? '%2E' : '%2A',
+  );
+}
+
+const declared = readDeclaredPropertyTypes();
+
+function declaredKind(mappingType: string | undefined): FieldKind | undefined {
+  switch (mappingType) {
+    case undefined:
+      return undefined;
+    case 'date':
+      return 'time';
+    case 'double':
+      return 'number';
+    default:
+      return 'string';
+  }
+}
+
+/** The engine field of a stored property name (canonical or extra). */
+export function fieldOf(name: string, queryable?: Queryable): EngineField {
+  const timePath = TIME_FIELDS[name];
+  const encoded = encodeFieldName(name);
+  if (timePath) {
+    return {
+      name,
+      queryable,
+      path: timePath,
+      existsPath: timePath,
+      declared: 'time',
+      foldKey: encoded,
+    };
+  }
+  const base = `props.${encoded}`;
+  const mappingType = declared.get(name);
+  return {
+    name,
+    queryable,
+    path: mappingType === 'text' ? `${base}.keyword` : base,
+    existsPath: base,
+    declared: declaredKind(mappingType),
+    foldKey: encoded,
+  };
+}
+
+/**
+ * Resolves a property name as filters do (and as the SQLite filter compiler does): the exact,
+ * case-sensitive names and aliases of the queryables registry first, then the record's own
+ * property of that name.
+ */
+export function resolveFilterProperty(name: string): EngineField {
+  const candidate = findQueryable(name);
+  const queryable =
+    candidate && (candidate.name === name || candidate.aliases.includes(name))
+      ? candidate
+      : undefined;
+  return fieldOf(queryable?.name ?? name, queryable);
+}
+
+/** The path of a folded copy of a string field. */
+export function foldPath(field: EngineField, view: Exclude<FoldView, 'raw'>): string {
+  return `${view}.${field.foldKey}`;
+}

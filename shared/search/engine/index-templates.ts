@@ -1,0 +1,134 @@
+/**
+ * The index templates of the Elasticsearch / OpenSearch backends, read from `es-mappings/`
+ * (the single source for index creation) and composed for one deployment's names and
+ * options: a records template made of component templates (base, `shape` spatial fields,
+ * opt-in full text analysis) and an ingest-log template.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** How record footprints are indexed (ARCHITECTURE.md §5). */
+export type SpatialMode = 'shape' | 'envelope';
+
+/** Text analysis of the searched text fields: `standard` works on the minimal distributions. */
+export type TextAnalysis = 'standard' | 'full';
+
+/** Bumped whenever the records mapping changes in a way that needs a reindex. */
+export const MAPPING_VERSION = 1;
+
+const MAPPINGS_DIRECTORY = 'es-mappings';
+
+type JsonObject = Record<string, unknown>;
+
+/** Finds `es-mappings/` from this module's directory upwards (sources and compiled copies). */
+function locateMappings(): string {
+  let directory = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = path.join(directory, MAPPINGS_DIRECTORY);
+    if (existsSync(path.join(candidate, 'records.base.json'))) return candidate;
+    const parent = path.dirname(directory);
+    if (parent === directory) throw new Error(`Cannot find ${MAPPINGS_DIRECTORY}/`);
+    directory = parent;
+  }
+}
+
+const cache = new Map<string, JsonObject>();
+
+/** Reads one JSON file of `es-mappings/` (cached; callers get a deep copy). */
+export function readMappingFile(name: string): JsonObject {
+  let content = cache.get(name);
+  if (!content) {
+    content = JSON.parse(readFileSync(path.join(locateMappings(), name), 'utf8')) as JsonObject;
+    cache.set(name, content);
+  }
+  return structuredClone(content);
+}
+
+/** The names of everything one deployment creates in the engine. */
+export interface IndexNames {
+  /** The alias clients read and write (e.g. `cairn-records`). */
+  alias: string;
+  /** The ingest log index (e.g. `cairn-ingest-log`). */
+  ingestLog: string;
+}
+
+/** The physical index name of a records version: `<alias>-v<n>`. */
+export function versionedIndexName(alias: string, version: number): string {
+  return `${alias}-v${version}`;
+}
+
+/** The version number of a physical records index, or undefined when it is not one of ours. */
+export function parseIndexVersion(alias: string, index: string): number | undefined {
+  const match = new RegExp(`^${alias.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')}-v(\\d+)$`).exec(
+    index,
+  );
+  return match ? Number(match[1]) : undefined;
+}
+
+export interface ComponentTemplate {
+  name: string;
+  body: JsonObject;
+}
+
+export interface RecordsTemplates {
+  components: ComponentTemplate[];
+  indexTemplate: { name: string; body: JsonObject };
+}
+
+/** What a records index records about itself in its mapping `_meta`. */
+export interface RecordsIndexMeta {
+  mappingVersion: number;
+  spatial: SpatialMode;
+  analysis: TextAnalysis;
+}
+
+/** Composes the records component and index templates for an alias and options. */
+export function buildRecordsTemplates(
+  alias: string,
+  options: { spatial: SpatialMode; analysis: TextAnalysis },
+): RecordsTemplates {
+  const components: ComponentTemplate[] = [
+    { name: `${alias}-base`, body: readMappingFile('records.base.json') },
+  ];
+  if (options.spatial === 'shape') {
+    components.push({ name: `${alias}-shape`, body: readMappingFile('records.shape.json') });
+  }
+  if (options.analysis === 'full') {
+    components.push({
+      name: `${alias}-analysis-full`,
+      body: readMappingFile('records.analysis-full.json'),
+    });
+  }
+  const meta: RecordsIndexMeta = { mappingVersion: MAPPING_VERSION, ...options };
+  return {
+    components,
+    indexTemplate: {
+      name: alias,
+      body: {
+        index_patterns: [`${alias}-v*`],
+        priority: 200,
+        composed_of: components.map((component) => component.name),
+        template: { mappings: { _meta: { cairn: meta } } },
+        _meta: { description: `Cairn records behind the alias ${alias}` },
+      },
+    },
+  };
+}
+
+/** The ingest-log index template for an index name. */
+export function buildIngestLogTemplate(ingestLog: string): { name: string; body: JsonObject } {
+  const body = readMappingFile('ingest-log.json');
+  return { name: ingestLog, body: { ...body, index_patterns: [ingestLog] } };
+}
+
+/** The property kinds the base mapping declares explicitly under `props`. */
+export function readDeclaredPropertyTypes(): Map<string, string> {
+  const base = readMappingFile('records.base.json');
+  const mappings = (base.template as JsonObject).mappings as JsonObject;
+  const props = ((mappings.properties as JsonObject).props as JsonObject).properties as Record<
+    string,
+    { type: string }
+  >;
+  return new Map(Object.entries(props).map(([name, field]) => [name, field.type]));
+}
