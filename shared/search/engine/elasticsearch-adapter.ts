@@ -1,0 +1,190 @@
+/**
+ * EngineAdapter over the official Elasticsearch client (@elastic/elasticsearch 8.x). Request
+ * bodies are the engine-agnostic JSON the DSL compiler builds; this file only maps them onto
+ * the client's calls and reads the answers.
+ */
+import { Client, type estypes } from '@elastic/elasticsearch';
+import {
+  callEngine,
+  readBulkItems,
+  type AliasAction,
+  type BulkItemResult,
+  type EngineAdapter,
+  type EngineSearchRequest,
+  type EngineSearchResponse,
+  type JsonObject,
+  type RefreshPolicy,
+} from './engine-adapter.js';
+
+export interface ClientConnectionOptions {
+  url: string;
+  /** Milliseconds before a request is abandoned. */
+  requestTimeout?: number;
+  /** Retries on connection errors and 502/503/504. */
+  maxRetries?: number;
+}
+
+/** Casts engine-agnostic JSON to the client's request types (the DSL compiler owns the shape). */
+const as = <T>(value: unknown): T => value as T;
+
+/** Elasticsearch 8 through @elastic/elasticsearch. */
+export class ElasticsearchAdapter implements EngineAdapter {
+  readonly engine = 'elasticsearch' as const;
+  private readonly client: Client;
+
+  constructor(options: ClientConnectionOptions) {
+    this.client = new Client({
+      node: options.url,
+      requestTimeout: options.requestTimeout ?? 30_000,
+      maxRetries: options.maxRetries ?? 2,
+    });
+  }
+
+  search({ index, body, filterPath }: EngineSearchRequest): Promise<EngineSearchResponse> {
+    return callEngine(async () =>
+      as<EngineSearchResponse>(
+        await this.client.search(
+          as<estypes.SearchRequest>({ ...body, index, filter_path: filterPath }),
+        ),
+      ),
+    );
+  }
+
+  count(index: string, query?: JsonObject): Promise<number> {
+    return callEngine(async () => {
+      const response = await this.client.count(as<estypes.CountRequest>({ index, query }));
+      return response.count;
+    });
+  }
+
+  bulk(operations: JsonObject[], refresh: RefreshPolicy): Promise<BulkItemResult[]> {
+    return callEngine(async () => {
+      const response = await this.client.bulk({ operations, refresh });
+      return readBulkItems(response.items);
+    });
+  }
+
+  getSource(index: string, id: string, includes: string[]): Promise<JsonObject | null> {
+    return callEngine(async () => {
+      const response = await this.client.get(
+        { index, id, _source_includes: includes },
+        { ignore: [404] },
+      );
+      return response.found ? ((response._source as JsonObject | undefined) ?? {}) : null;
+    });
+  }
+
+  indexDocument(
+    index: string,
+    id: string,
+    document: JsonObject,
+    refresh: RefreshPolicy,
+  ): Promise<void> {
+    return callEngine(async () => {
+      await this.client.index({ index, id, document, refresh });
+    });
+  }
+
+  openPointInTime(index: string, keepAlive: string): Promise<string> {
+    return callEngine(async () => {
+      const response = await this.client.openPointInTime({ index, keep_alive: keepAlive });
+      return response.id;
+    });
+  }
+
+  closePointInTime(id: string): Promise<void> {
+    return callEngine(async () => {
+      await this.client.closePointInTime({ id }, { ignore: [404] });
+    });
+  }
+
+  putComponentTemplate(name: string, body: JsonObject): Promise<void> {
+    return callEngine(async () => {
+      await this.client.cluster.putComponentTemplate(
+        as<estypes.ClusterPutComponentTemplateRequest>({ name, ...body }),
+      );
+    });
+  }
+
+  putIndexTemplate(name: string, body: JsonObject): Promise<void> {
+    return callEngine(async () => {
+      await this.client.indices.putIndexTemplate(
+        as<estypes.IndicesPutIndexTemplateRequest>({ name, ...body }),
+      );
+    });
+  }
+
+  deleteIndexTemplate(name: string): Promise<void> {
+    return callEngine(async () => {
+      await this.client.indices.deleteIndexTemplate({ name }, { ignore: [404] });
+    });
+  }
+
+  deleteComponentTemplate(name: string): Promise<void> {
+    return callEngine(async () => {
+      await this.client.cluster.deleteComponentTemplate({ name }, { ignore: [404] });
+    });
+  }
+
+  indexExists(index: string): Promise<boolean> {
+    return callEngine(() => this.client.indices.exists({ index }));
+  }
+
+  createIndex(index: string, body: JsonObject): Promise<void> {
+    return callEngine(async () => {
+      await this.client.indices.create(as<estypes.IndicesCreateRequest>({ index, ...body }));
+    });
+  }
+
+  deleteIndex(index: string): Promise<void> {
+    return callEngine(async () => {
+      await this.client.indices.delete({ index }, { ignore: [404] });
+    });
+  }
+
+  aliasTargets(alias: string): Promise<string[]> {
+    return callEngine(async () => {
+      const response = await this.client.indices.getAlias({ name: alias }, { ignore: [404] });
+      const indices = response as unknown as Record<string, { aliases?: JsonObject }>;
+      return Object.keys(indices).filter((index) => indices[index]?.aliases?.[alias] !== undefined);
+    });
+  }
+
+  updateAliases(actions: AliasAction[]): Promise<void> {
+    return callEngine(async () => {
+      await this.client.indices.updateAliases({ actions });
+    });
+  }
+
+  getMappings(index: string): Promise<Record<string, JsonObject>> {
+    return callEngine(async () => {
+      const response = await this.client.indices.getMapping({ index });
+      return Object.fromEntries(
+        Object.entries(response).map(([name, value]) => [name, as<JsonObject>(value.mappings)]),
+      );
+    });
+  }
+
+  putSettings(index: string, settings: JsonObject): Promise<void> {
+    return callEngine(async () => {
+      await this.client.indices.putSettings({ index, settings });
+    });
+  }
+
+  refresh(index: string): Promise<void> {
+    return callEngine(async () => {
+      await this.client.indices.refresh({ index });
+    });
+  }
+
+  clusterHealth(): Promise<{ status: string }> {
+    return callEngine(async () => {
+      const response = await this.client.cluster.health();
+      return { status: response.status };
+    });
+  }
+
+  close(): Promise<void> {
+    return this.client.close();
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * The small internal interface the engine backend talks to. Two thin adapters implement it,
+ * one over @elastic/elasticsearch 8.x and one over @opensearch-project/opensearch 2.x, so
+ * that everything above them (DSL, paging, writes, reindex) is engine-agnostic. Adapters
+ * throw only EngineError; the backend turns those into project errors.
+ */
+
+export type EngineName = 'elasticsearch' | 'opensearch';
+
+/** When written documents become visible to search. */
+export type RefreshPolicy = boolean | 'wait_for';
+
+export type JsonObject = Record<string, unknown>;
+
+/** One value of a hit's sort key, as the engine returns it. */
+export type SortValue = string | number | boolean | null;
+
+export interface EngineHit {
+  _id: string;
+  _index?: string;
+  _score?: number | null;
+  _source?: JsonObject;
+  sort?: SortValue[];
+}
+
+export interface EngineSearchResponse {
+  hits: { total?: { value: number; relation: string }; hits: EngineHit[] };
+  aggregations?: JsonObject;
+  pit_id?: string;
+}
+
+export interface EngineSearchRequest {
+  /** The index or alias; omitted when the body names a point in time. */
+  index?: string;
+  /** query, sort, size, from, search_after, pit, aggs, _source, track_total_hits … */
+  body: JsonObject;
+  /** Response filtering (`filter_path`), to keep deep walks light. */
+  filterPath?: string[];
+}
+
+/** One operation's outcome in a bulk request. */
+export interface BulkItemResult {
+  id: string;
+  status: number;
+  result?: string;
+  error?: { type: string; reason?: string };
+}
+
+export interface AliasAction {
+  add?: { index: string; alias: string; is_write_index?: boolean };
+  remove?: { index: string; alias: string };
+}
+
+export interface EngineAdapter {
+  readonly engine: EngineName;
+  search(request: EngineSearchRequest): Promise<EngineSearchResponse>;
+  count(index: string, query?: JsonObject): Promise<number>;
+  /** Action/document lines as the bulk API takes them, in order. */
+  bulk(operations: JsonObject[], refresh: RefreshPolicy): Promise<BulkItemResult[]>;
+  /** A document's stored source (realtime), or null. */
+  getSource(index: string, id: string, includes: string[]): Promise<JsonObject | null>;
+  indexDocument(
+    index: string,
+    id: string,
+    document: JsonObject,
+    refresh: RefreshPolicy,
+  ): Promise<void>;
+  openPointInTime(index: string, keepAlive: string): Promise<string>;
+  closePointInTime(id: string): Promise<void>;
+  putComponentTemplate(name: string, body: JsonObject): Promise<void>;
+  putIndexTemplate(name: string, body: JsonObject): Promise<void>;
+  deleteIndexTemplate(name: string): Promise<void>;
+  deleteComponentTemplate(name: string): Promise<void>;
+  indexExists(index: string): Promise<boolean>;
+  createIndex(index: string, body: JsonObject): Promise<void>;
+  deleteIndex(index: string): Promise<void>;
+  /** The physical indices an alias points to ([] when the alias does not exist). */
+  aliasTargets(alias: string): Promise<string[]>;
+  updateAliases(actions: AliasAction[]): Promise<void>;
+  /** The mappings of every index matching the name, by physical index. */
+  getMappings(index: string): Promise<Record<string, JsonObject>>;
+  putSettings(index: string, settings: JsonObject): Promise<void>;
+  refresh(index: string): Promise<void>;
+  clusterHealth(): Promise<{ status: string }>;
+  close(): Promise<void>;
+}
+
+/** What went wrong talking to the engine, without the engine's words. */
+export type EngineErrorKind = 'unavailable' | 'rejected' | 'not_found' | 'failed';
+
+/** An engine failure, classified. The original error (with the engine's message) is the cause. */
+export class EngineError extends Error {
+  readonly kind: EngineErrorKind;
+  readonly status?: number;
+  /** The engine's error type (e.g. `search_phase_execution_exception`), for logs and tests. */
+  readonly type?: string;
+
+  constructor(
+    kind: EngineErrorKind,
+    status: number | undefined,
+    type: string | undefined,
+    cause: unknown,
+  ) {
+    super(`search engine ${kind}${status ? ` (${status})` : ''}${type ? `: ${type}` : ''}`, {
+      cause,
+    });
+    this.name = 'EngineError';
+    this.kind = kind;
+    this.status = status;
+    this.type = type;
+  }
+}
+
+const UNAVAILABLE_ERRORS = new Set(['ConnectionError', 'TimeoutError', 'NoLivingConnectionsError']);
+const UNAVAILABLE_STATUSES = new Set([429, 502, 503, 504]);
+
+/** Classifies an error thrown by either client (both share the same error class names). */
+export function classifyClientError(error: unknown): EngineError {
+  if (error instanceof EngineError) return error;
+  const name = error instanceof Error ? error.name : '';
+  if (UNAVAILABLE_ERRORS.has(name))
+    return new EngineError('unavailable', undefined, undefined, error);
+  const details = error as { statusCode?: number; meta?: { statusCode?: number; body?: unknown } };
+  const status = details.statusCode ?? details.meta?.statusCode;
+  const body = details.meta?.body as { error?: { type?: string } | string } | undefined;
+  const type = typeof body?.error === 'object' ? body.error.type : undefined;
+  if (status === undefined) return new EngineError('failed', undefined, name || undefined, error);
+  if (UNAVAILABLE_STATUSES.has(status) || type === 'cluster_block_exception') {
+    return new EngineError('unavailable', status, type, error);
+  }
+  if (status === 404) return new EngineError('not_found', status, type, error);
+  if (status >= 400 && status < 500) return new EngineError('rejected', status, type, error);
+  return new EngineError('failed', status, type, error);
+}
+
+/** Runs a client call, classifying whatever it throws. */
+export async function callEngine<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw classifyClientError(error);
+  }
+}
+
+/** Reads the per-operation outcomes of a bulk response (both engines share its shape). */
+export function readBulkItems(items: unknown): BulkItemResult[] {
+  return (
+    items as Record<
+      string,
+      { _id: string; status: number; result?: string; error?: { type: string; reason?: string } }
+    >[]
+  ).map((item) => {
+    const outcome = Object.values(item)[0];
+    return {
+      id: outcome._id,
+      status: outcome.status,
+      result: outcome.result,
+      error: outcome.error ? { type: outcome.error.type, reason: outcome.error.reason } : undefined,
+    };
+  });
+}

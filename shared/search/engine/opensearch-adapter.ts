@@ -1,0 +1,186 @@
+/**
+ * EngineAdapter over the OpenSearch client (@opensearch-project/opensearch 2.x). Request
+ * bodies are the engine-agnostic JSON the DSL compiler builds; this file only maps them onto
+ * the client's calls (which take a `body` and answer `{ body }`) and reads the answers.
+ */
+import { Client } from '@opensearch-project/opensearch';
+import type { ClientConnectionOptions } from './elasticsearch-adapter.js';
+import {
+  callEngine,
+  readBulkItems,
+  type AliasAction,
+  type BulkItemResult,
+  type EngineAdapter,
+  type EngineSearchRequest,
+  type EngineSearchResponse,
+  type JsonObject,
+  type RefreshPolicy,
+} from './engine-adapter.js';
+
+/** OpenSearch 2 through @opensearch-project/opensearch. */
+export class OpenSearchAdapter implements EngineAdapter {
+  readonly engine = 'opensearch' as const;
+  private readonly client: Client;
+
+  constructor(options: ClientConnectionOptions) {
+    this.client = new Client({
+      node: options.url,
+      requestTimeout: options.requestTimeout ?? 30_000,
+      maxRetries: options.maxRetries ?? 2,
+    });
+  }
+
+  search({ index, body, filterPath }: EngineSearchRequest): Promise<EngineSearchResponse> {
+    return callEngine(async () => {
+      const response = await this.client.search({ index, body, filter_path: filterPath });
+      return response.body as unknown as EngineSearchResponse;
+    });
+  }
+
+  count(index: string, query?: JsonObject): Promise<number> {
+    return callEngine(async () => {
+      const response = await this.client.count({ index, body: query ? { query } : undefined });
+      return (response.body as { count: number }).count;
+    });
+  }
+
+  bulk(operations: JsonObject[], refresh: RefreshPolicy): Promise<BulkItemResult[]> {
+    return callEngine(async () => {
+      const response = await this.client.bulk({
+        body: operations,
+        refresh,
+      });
+      return readBulkItems((response.body as { items: unknown }).items);
+    });
+  }
+
+  getSource(index: string, id: string, includes: string[]): Promise<JsonObject | null> {
+    return callEngine(async () => {
+      const response = await this.client.get(
+        { index, id, _source_includes: includes },
+        { ignore: [404] },
+      );
+      const body = response.body as { found?: boolean; _source?: JsonObject };
+      return body.found ? (body._source ?? {}) : null;
+    });
+  }
+
+  indexDocument(
+    index: string,
+    id: string,
+    document: JsonObject,
+    refresh: RefreshPolicy,
+  ): Promise<void> {
+    return callEngine(async () => {
+      await this.client.index({
+        index,
+        id,
+        body: document,
+        refresh,
+      });
+    });
+  }
+
+  openPointInTime(index: string, keepAlive: string): Promise<string> {
+    return callEngine(async () => {
+      const response = await this.client.createPit({ index, keep_alive: keepAlive });
+      return (response.body as { pit_id: string }).pit_id;
+    });
+  }
+
+  closePointInTime(id: string): Promise<void> {
+    return callEngine(async () => {
+      await this.client.deletePit({ body: { pit_id: [id] } }, { ignore: [404] });
+    });
+  }
+
+  putComponentTemplate(name: string, body: JsonObject): Promise<void> {
+    return callEngine(async () => {
+      await this.client.cluster.putComponentTemplate({ name, body });
+    });
+  }
+
+  putIndexTemplate(name: string, body: JsonObject): Promise<void> {
+    return callEngine(async () => {
+      await this.client.indices.putIndexTemplate({ name, body });
+    });
+  }
+
+  deleteIndexTemplate(name: string): Promise<void> {
+    return callEngine(async () => {
+      await this.client.indices.deleteIndexTemplate({ name }, { ignore: [404] });
+    });
+  }
+
+  deleteComponentTemplate(name: string): Promise<void> {
+    return callEngine(async () => {
+      await this.client.cluster.deleteComponentTemplate({ name }, { ignore: [404] });
+    });
+  }
+
+  indexExists(index: string): Promise<boolean> {
+    return callEngine(async () => {
+      const response = await this.client.indices.exists({ index });
+      return response.body === true;
+    });
+  }
+
+  createIndex(index: string, body: JsonObject): Promise<void> {
+    return callEngine(async () => {
+      await this.client.indices.create({ index, body });
+    });
+  }
+
+  deleteIndex(index: string): Promise<void> {
+    return callEngine(async () => {
+      await this.client.indices.delete({ index }, { ignore: [404] });
+    });
+  }
+
+  aliasTargets(alias: string): Promise<string[]> {
+    return callEngine(async () => {
+      const response = await this.client.indices.getAlias({ name: alias }, { ignore: [404] });
+      const indices = response.body as Record<string, { aliases?: JsonObject }>;
+      return Object.keys(indices).filter((index) => indices[index]?.aliases?.[alias] !== undefined);
+    });
+  }
+
+  updateAliases(actions: AliasAction[]): Promise<void> {
+    return callEngine(async () => {
+      await this.client.indices.updateAliases({ body: { actions } });
+    });
+  }
+
+  getMappings(index: string): Promise<Record<string, JsonObject>> {
+    return callEngine(async () => {
+      const response = await this.client.indices.getMapping({ index });
+      const body = response.body as Record<string, { mappings: JsonObject }>;
+      return Object.fromEntries(
+        Object.entries(body).map(([name, value]) => [name, value.mappings]),
+      );
+    });
+  }
+
+  putSettings(index: string, settings: JsonObject): Promise<void> {
+    return callEngine(async () => {
+      await this.client.indices.putSettings({ index, body: settings });
+    });
+  }
+
+  refresh(index: string): Promise<void> {
+    return callEngine(async () => {
+      await this.client.indices.refresh({ index });
+    });
+  }
+
+  clusterHealth(): Promise<{ status: string }> {
+    return callEngine(async () => {
+      const response = await this.client.cluster.health();
+      return { status: (response.body as { status: string }).status };
+    });
+  }
+
+  close(): Promise<void> {
+    return this.client.close();
+  }
+}
