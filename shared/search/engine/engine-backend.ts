@@ -1,0 +1,803 @@
+/**
+ * The SearchBackend on Elasticsearch 8 or OpenSearch 2: one class for both, talking to a thin
+ * EngineAdapter. Reads go through an alias (`cairn-records`) over a versioned index
+ * (`cairn-records-v1`, …) created from the templates in `es-mappings/`; writes are batched
+ * bulk requests keyed by record id; pages beyond the result window continue with
+ * `search_after` from cached sort checkpoints; `reindex()` builds the next version from the
+ * stored source documents and moves the alias atomically.
+ */
+import { InternalError, ServiceUnavailableError } from '../../errors/index.js';
+import type { SearchQuery } from '../../query/search-query.js';
+import type { CoreRecord } from '../../records/core-record.js';
+import { buildIndexDocument } from '../../records/index-document.js';
+import type {
+  BackendHealth,
+  CatalogueExtent,
+  DomainOptions,
+  DomainValue,
+  SearchBackend,
+  SearchResult,
+  UpsertResult,
+  WriteFailure,
+} from '../backend.js';
+import type { FilterContext } from './compile-filter.js';
+import { compileSearchQuery, ID_FIELD, type CompiledSearch } from './compile-search.js';
+import { matchAll, type Query } from './dsl.js';
+import {
+  classifyClientError,
+  type BulkItemResult,
+  type EngineAdapter,
+  type EngineHit,
+  type EngineName,
+  type JsonObject,
+  type RefreshPolicy,
+  type SortValue,
+} from './engine-adapter.js';
+import {
+  buildEngineDocument,
+  readStoredRecord,
+  type EngineDocument,
+  type StoredParts,
+} from './engine-document.js';
+import { toReadError, toWriteError, RETRY_AFTER_SECONDS } from './engine-errors.js';
+import { fieldOf, type FieldKind } from './engine-fields.js';
+import { canonicalPropertyName } from '../../query/queryables.js';
+import { ElasticsearchAdapter } from './elasticsearch-adapter.js';
+import {
+  buildIngestLogTemplate,
+  buildRecordsTemplates,
+  MAPPING_VERSION,
+  parseIndexVersion,
+  versionedIndexName,
+  type RecordsIndexMeta,
+  type SpatialMode,
+  type TextAnalysis,
+} from './index-templates.js';
+import { OpenSearchAdapter } from './opensearch-adapter.js';
+import { rebuildIndex, type ReindexResult } from './reindex.js';
+import { SortCheckpoints, type CheckpointStats } from './sort-checkpoints.js';
+
+export interface EngineBackendOptions {
+  engine: EngineName;
+  /** The engine's URL; required unless an adapter is given. */
+  url?: string;
+  /** A ready adapter (tests); otherwise one is built for `engine` and `url`. */
+  adapter?: EngineAdapter;
+  /** The alias clients use. Default `cairn-records`. */
+  alias?: string;
+  /** The ingest log index. Default: the alias with `records` replaced by `ingest-log`. */
+  ingestLog?: string;
+  /** Spatial indexing. Default `shape` on OpenSearch, `envelope` on Elasticsearch. */
+  spatial?: SpatialMode;
+  /** Text analysis of searched text; `full` needs analysis-common. Default `standard`. */
+  analysis?: TextAnalysis;
+  /** Refresh after writes: false (default), true, or `wait_for` (tests). */
+  refresh?: RefreshPolicy;
+  /** Largest bulk request, in records and in bytes. Defaults 500 and 5 MiB. */
+  bulkMaxRecords?: number;
+  bulkMaxBytes?: number;
+  /** The index's max_result_window (es-mappings/records.base.json). Default 10,000. */
+  maxResultWindow?: number;
+  /** Hits per request when walking to a deep offset. Default: the result window. */
+  walkBatchSize?: number;
+  /** Queries whose deep-paging checkpoints are kept. Default 1,000. */
+  checkpointQueries?: number;
+  /** Keep the previous index version (write-blocked) after a reindex. Default false. */
+  keepPreviousIndex?: boolean;
+  requestTimeout?: number;
+  maxRetries?: number;
+}
+
+/** One ingest job's outcome, as operators see it in the ingest log index. */
+export interface IngestLogEntry {
+  jobId: string;
+  kind?: string;
+  source?: string;
+  status: 'succeeded' | 'partial' | 'failed';
+  startedAt: string;
+  finishedAt: string;
+  read: number;
+  written: number;
+  rejected: number;
+  failures: WriteFailure[];
+}
+
+const STORED_FIELDS = ['record', 'source'];
+const POINT_IN_TIME_KEEP_ALIVE = '2m';
+const MAPPING_RELOAD_INTERVAL_MS = 2_000;
+const TRANSIENT_RETRIES = 5;
+
+/** The names the engine uses in messages to clients. */
+const ENGINE_TITLES: Record<EngineName, string> = {
+  elasticsearch: 'Elasticsearch',
+  opensearch: 'OpenSearch',
+};
+
+function sleep(milliseconds: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, milliseconds));
+}
+
+/** A short, engine-message-free reason for a record the engine refused. */
+export function describeBulkFailure(error: { type: string; reason?: string }): string {
+  const field = /failed to parse field \[([^\]]+)\]/.exec(error.reason ?? '')?.[1];
+  const property = field?.startsWith('props.')
+    ? decodeURIComponent(field.slice('props.'.length).replace(/\.keyword$/, ''))
+    : field;
+  return `rejected by the search engine (${error.type}${property ? ` at "${property}"` : ''})`;
+}
+
+function isTransient(item: BulkItemResult): boolean {
+  return (
+    item.status === 429 ||
+    item.status === 502 ||
+    item.status === 503 ||
+    item.status === 504 ||
+    item.error?.type === 'cluster_block_exception'
+  );
+}
+
+/** Flattens the mapping of `props.*` into the kinds of its fields. */
+function readPropertyKinds(mappings: JsonObject): Map<string, FieldKind> {
+  const kinds = new Map<string, FieldKind>();
+  const props = (mappings.properties as Record<string, JsonObject> | undefined)?.props;
+  const fields = (props?.properties ?? {}) as Record<string, { type?: string }>;
+  for (const [name, field] of Object.entries(fields)) {
+    const kind: FieldKind =
+      field.type === 'double' || field.type === 'long' || field.type === 'float'
+        ? 'number'
+        : field.type === 'date'
+          ? 'time'
+          : 'string';
+    kinds.set(`props.${name}`, kind);
+  }
+  return kinds;
+}
+
+/** Elasticsearch and OpenSearch SearchBackend. */
+export class EngineBackend implements SearchBackend {
+  readonly kind: EngineName;
+  readonly alias: string;
+  readonly ingestLog: string;
+  /** The spatial mode new index versions are built with. */
+  readonly spatial: SpatialMode;
+  readonly analysis: TextAnalysis;
+  private readonly adapter: EngineAdapter;
+  private readonly refreshPolicy: RefreshPolicy;
+  private readonly bulkMaxRecords: number;
+  private readonly bulkMaxBytes: number;
+  private readonly maxResultWindow: number;
+  private readonly walkBatchSize: number;
+  private readonly keepPreviousIndex: boolean;
+  private readonly checkpoints: SortCheckpoints;
+  /** The physical index behind the alias, and what it was built with. */
+  private live: { index: string; spatial: SpatialMode } | undefined;
+  private propertyKinds = new Map<string, FieldKind>();
+  private kindsLoadedAt = 0;
+  /** While a reindex runs: the index being built, which in-process writes also reach. */
+  private building: { index: string; spatial: SpatialMode } | undefined;
+
+  constructor(options: EngineBackendOptions) {
+    this.kind = options.engine;
+    this.alias = options.alias ?? 'cairn-records';
+    this.ingestLog =
+      options.ingestLog ??
+      (this.alias.endsWith('records')
+        ? `${this.alias.slice(0, -'records'.length)}ingest-log`
+        : `${this.alias}-ingest-log`);
+    this.spatial = options.spatial ?? (options.engine === 'opensearch' ? 'shape' : 'envelope');
+    this.analysis = options.analysis ?? 'standard';
+    this.refreshPolicy = options.refresh ?? false;
+    this.bulkMaxRecords = options.bulkMaxRecords ?? 500;
+    this.bulkMaxBytes = options.bulkMaxBytes ?? 5 * 1024 * 1024;
+    this.maxResultWindow = options.maxResultWindow ?? 10_000;
+    this.walkBatchSize = Math.min(
+      options.walkBatchSize ?? this.maxResultWindow,
+      this.maxResultWindow,
+    );
+    this.keepPreviousIndex = options.keepPreviousIndex ?? false;
+    this.checkpoints = new SortCheckpoints(options.checkpointQueries ?? 1000);
+    if (options.adapter) {
+      this.adapter = options.adapter;
+    } else {
+      if (!options.url) throw new InternalError(`The ${options.engine} backend needs a URL`);
+      const connection = {
+        url: options.url,
+        requestTimeout: options.requestTimeout,
+        maxRetries: options.maxRetries,
+      };
+      this.adapter =
+        options.engine === 'elasticsearch'
+          ? new ElasticsearchAdapter(connection)
+          : new OpenSearchAdapter(connection);
+    }
+  }
+
+  /** Deep paging counters (for tests and metrics). */
+  get pagingStats(): Readonly<CheckpointStats> {
+    return this.checkpoints.stats;
+  }
+
+  /** The physical index the alias points to (after init). */
+  get liveIndex(): string | undefined {
+    return this.live?.index;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Set-up
+
+  /** Installs (or updates) the index templates from `es-mappings/`. */
+  async installTemplates(): Promise<void> {
+    const records = buildRecordsTemplates(this.alias, {
+      spatial: this.spatial,
+      analysis: this.analysis,
+    });
+    try {
+      for (const component of records.components) {
+        await this.adapter.putComponentTemplate(component.name, component.body);
+      }
+      await this.adapter.putIndexTemplate(records.indexTemplate.name, records.indexTemplate.body);
+      const ingestLog = buildIngestLogTemplate(this.ingestLog);
+      await this.adapter.putIndexTemplate(ingestLog.name, ingestLog.body);
+    } catch (error) {
+      const engineError = classifyClientError(error);
+      if (engineError.kind === 'rejected' && this.spatial === 'shape') {
+        throw new InternalError(
+          `The ${ENGINE_TITLES[this.kind]} at this URL refused the records templates; spatial mode "shape" needs the geo_shape field type (OpenSearch: the geo module; Elasticsearch: x-pack spatial), which minimal distributions lack. Use spatial mode "envelope" there.`,
+          { cause: engineError },
+        );
+      }
+      throw toWriteError(error);
+    }
+  }
+
+  async init(): Promise<void> {
+    await this.installTemplates();
+    try {
+      let targets = await this.adapter.aliasTargets(this.alias);
+      if (targets.length === 0) {
+        const first = versionedIndexName(this.alias, 1);
+        if (!(await this.adapter.indexExists(first))) {
+          await this.adapter.createIndex(first, {
+            aliases: { [this.alias]: { is_write_index: true } },
+          });
+        } else {
+          await this.adapter.updateAliases([
+            { add: { index: first, alias: this.alias, is_write_index: true } },
+          ]);
+        }
+        targets = [first];
+      }
+      if (targets.length !== 1) {
+        throw new InternalError(`The alias ${this.alias} points to ${targets.length} indices`);
+      }
+      if (!(await this.adapter.indexExists(this.ingestLog))) {
+        await this.adapter.createIndex(this.ingestLog, {}).catch((error: unknown) => {
+          // Another process may have created it in between.
+          if (classifyClientError(error).kind !== 'rejected') throw error;
+        });
+      }
+      await this.loadLiveIndex(targets[0]);
+    } catch (error) {
+      throw toWriteError(error);
+    }
+  }
+
+  /** Reads what the live index was built with, and its dynamic property kinds. */
+  private async loadLiveIndex(index: string): Promise<void> {
+    const mappings = (await this.adapter.getMappings(index))[index] ?? {};
+    const meta = ((mappings._meta as JsonObject | undefined)?.cairn ??
+      {}) as Partial<RecordsIndexMeta>;
+    this.live = { index, spatial: meta.spatial ?? this.spatial };
+    this.propertyKinds = readPropertyKinds(mappings);
+    this.kindsLoadedAt = Date.now();
+  }
+
+  private async reloadPropertyKinds(): Promise<void> {
+    if (!this.live) return;
+    const mappings = (await this.adapter.getMappings(this.live.index))[this.live.index] ?? {};
+    this.propertyKinds = readPropertyKinds(mappings);
+    this.kindsLoadedAt = Date.now();
+  }
+
+  /**
+   * The live index. When init() could not reach the engine (it was down at start-up), the
+   * first use tries again, so the backend recovers without a restart.
+   */
+  private async requireLive(): Promise<{ index: string; spatial: SpatialMode }> {
+    if (!this.live) {
+      const targets = await this.adapter.aliasTargets(this.alias);
+      if (targets.length !== 1) {
+        throw new InternalError(`The alias ${this.alias} points to ${targets.length} indices`);
+      }
+      await this.loadLiveIndex(targets[0]);
+    }
+    return this.live!;
+  }
+
+  /** Makes everything written so far visible to search (after bulk loads with refresh off). */
+  async refresh(): Promise<void> {
+    try {
+      await this.adapter.refresh(this.alias);
+    } catch (error) {
+      throw toWriteError(error);
+    }
+  }
+
+  /** The index mapping version the live index was built with (for operators). */
+  get mappingVersion(): number {
+    return MAPPING_VERSION;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Compiling
+
+  private filterContext(spatial: SpatialMode, missing: Set<string>): FilterContext {
+    return {
+      spatial,
+      engineName: ENGINE_TITLES[this.kind],
+      mappedKind: (path) => {
+        const kind = this.propertyKinds.get(path);
+        if (kind) return kind;
+        missing.add(path);
+        return 'absent';
+      },
+    };
+  }
+
+  /**
+   * Compiles a query against the live index. A property the cached mapping does not know may
+   * have appeared since (another process wrote it): the mapping is re-read, at most every
+   * couple of seconds, and the query compiled again.
+   */
+  private async compile(query: SearchQuery): Promise<CompiledSearch> {
+    const { spatial } = await this.requireLive();
+    const missing = new Set<string>();
+    const compiled = compileSearchQuery(query, this.filterContext(spatial, missing));
+    if (missing.size === 0 || Date.now() - this.kindsLoadedAt < MAPPING_RELOAD_INTERVAL_MS) {
+      return compiled;
+    }
+    await this.reloadPropertyKinds();
+    return compileSearchQuery(query, this.filterContext(spatial, new Set()));
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Writes
+
+  /** Sends one bulk request, retrying operations the engine refused for transient reasons. */
+  private async sendBulk(
+    operations: { action: JsonObject; document?: JsonObject }[],
+    index: string,
+    refresh: RefreshPolicy = this.refreshPolicy,
+  ): Promise<BulkItemResult[]> {
+    const results: BulkItemResult[] = new Array(operations.length);
+    let pending = operations.map((_, position) => position);
+    for (let attempt = 0; pending.length > 0; attempt += 1) {
+      if (attempt > 0) await sleep(200 * 2 ** (attempt - 1));
+      const lines = pending.flatMap((position) => {
+        const { action, document } = operations[position];
+        const [[verb, meta]] = Object.entries(action);
+        const line = { [verb]: { ...(meta as JsonObject), _index: index } };
+        return document ? [line, document] : [line];
+      });
+      const items = await this.adapter.bulk(lines, refresh);
+      const retry: number[] = [];
+      items.forEach((item, i) => {
+        if (isTransient(item)) retry.push(pending[i]);
+        else results[pending[i]] = item;
+      });
+      if (retry.length > 0 && attempt + 1 >= TRANSIENT_RETRIES) {
+        // Still refused after backing off: an infrastructure problem the caller should retry.
+        throw new ServiceUnavailableError('The search engine is not accepting writes', {
+          retryAfter: RETRY_AFTER_SECONDS,
+        });
+      }
+      pending = retry;
+    }
+    return results;
+  }
+
+  /** Splits operations into bulk requests bounded by count and bytes. */
+  private *batches<T extends { bytes: number }>(items: T[]): Generator<T[]> {
+    let batch: T[] = [];
+    let bytes = 0;
+    for (const item of items) {
+      if (
+        batch.length > 0 &&
+        (batch.length >= this.bulkMaxRecords || bytes + item.bytes > this.bulkMaxBytes)
+      ) {
+        yield batch;
+        batch = [];
+        bytes = 0;
+      }
+      batch.push(item);
+      bytes += item.bytes;
+    }
+    if (batch.length > 0) yield batch;
+  }
+
+  /**
+   * Writes documents built for `spatial` into `index`; returns the failures. An index being
+   * built by reindex has refresh off, so writes to it never wait for a refresh.
+   */
+  private async writeDocuments(
+    records: CoreRecord[],
+    index: string,
+    spatial: SpatialMode,
+    refresh: RefreshPolicy = this.refreshPolicy,
+  ): Promise<{ written: number; failures: WriteFailure[] }> {
+    const failures: WriteFailure[] = [];
+    const prepared: { id: string; document: EngineDocument; bytes: number }[] = [];
+    for (const record of records) {
+      try {
+        const document = buildEngineDocument(buildIndexDocument(record), record, spatial);
+        prepared.push({
+          id: record.id,
+          document,
+          bytes: Buffer.byteLength(JSON.stringify(document)),
+        });
+      } catch (error) {
+        failures.push({ id: record.id, reason: (error as Error).message });
+      }
+    }
+    let written = 0;
+    for (const batch of this.batches(prepared)) {
+      const items = await this.sendBulk(
+        batch.map(({ id, document }) => ({ action: { index: { _id: id } }, document })),
+        index,
+        refresh,
+      );
+      items.forEach((item, position) => {
+        if (item.error)
+          failures.push({ id: batch[position].id, reason: describeBulkFailure(item.error) });
+        else written += 1;
+      });
+    }
+    return { written, failures };
+  }
+
+  async upsert(records: CoreRecord[]): Promise<UpsertResult> {
+    try {
+      const live = await this.requireLive();
+      const building = this.building;
+      const result = await this.writeDocuments(records, this.alias, live.spatial);
+      if (building) await this.writeDocuments(records, building.index, building.spatial, false);
+      // New properties may have extended the mapping: let the next query re-read it if needed.
+      this.kindsLoadedAt = 0;
+      return result;
+    } catch (error) {
+      throw toWriteError(error);
+    }
+  }
+
+  async delete(ids: string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    try {
+      await this.requireLive();
+      const operations = [...new Set(ids)].map((id) => ({
+        action: { delete: { _id: id } },
+        bytes: 64,
+      }));
+      let deleted = 0;
+      for (const batch of this.batches(operations)) {
+        const items = await this.sendBulk(batch, this.alias);
+        deleted += items.filter((item) => item.result === 'deleted').length;
+        if (this.building) await this.sendBulk(batch, this.building.index, false);
+      }
+      return deleted;
+    } catch (error) {
+      throw toWriteError(error);
+    }
+  }
+
+  /** Records one ingest job's outcome in the ingest log index. */
+  async logIngest(entry: IngestLogEntry): Promise<void> {
+    try {
+      await this.adapter.indexDocument(
+        this.ingestLog,
+        entry.jobId,
+        { ...entry },
+        this.refreshPolicy,
+      );
+    } catch (error) {
+      throw toWriteError(error);
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Reads
+
+  async get(id: string): Promise<CoreRecord | null> {
+    try {
+      await this.requireLive();
+      const stored = await this.adapter.getSource(this.alias, id, STORED_FIELDS);
+      return stored ? readStoredRecord(stored as unknown as StoredParts) : null;
+    } catch (error) {
+      throw toReadError(error);
+    }
+  }
+
+  private toRecords(hits: EngineHit[]): CoreRecord[] {
+    return hits.map((hit) => readStoredRecord(hit._source as unknown as StoredParts));
+  }
+
+  /** The sort values of a hit, without an engine-added tiebreaker (ES adds `_shard_doc` under a PIT). */
+  private sortValues(hit: EngineHit, sortLength: number): SortValue[] {
+    return (hit.sort ?? []).slice(0, sortLength);
+  }
+
+  async search(query: SearchQuery): Promise<SearchResult> {
+    const hasFilter = query.filter !== undefined;
+    try {
+      const compiled = await this.compile(query);
+      const key = JSON.stringify([this.alias, compiled.query, compiled.sort]);
+      const { offset, limit } = query;
+      const base = { query: compiled.query, sort: compiled.sort, track_total_hits: true };
+      if (offset + limit <= this.maxResultWindow || limit === 0) {
+        const response = await this.adapter.search({
+          index: this.alias,
+          body: { ...base, from: limit === 0 ? 0 : offset, size: limit, _source: STORED_FIELDS },
+        });
+        const hits = response.hits.hits;
+        if (hits.length === limit && limit > 0) {
+          this.checkpoints.set(
+            key,
+            offset + limit,
+            this.sortValues(hits[hits.length - 1], compiled.sort.length),
+          );
+        }
+        return { total: response.hits.total?.value ?? 0, records: this.toRecords(hits) };
+      }
+      let after = this.checkpoints.get(key, offset);
+      if (after) this.checkpoints.stats.hits += 1;
+      else after = await this.walkTo(key, compiled, offset);
+      if (after === undefined) {
+        // The offset lies beyond the last hit: only the count is needed.
+        const response = await this.adapter.search({
+          index: this.alias,
+          body: { query: compiled.query, size: 0, track_total_hits: true },
+        });
+        return { total: response.hits.total?.value ?? 0, records: [] };
+      }
+      const response = await this.adapter.search({
+        index: this.alias,
+        body: { ...base, size: limit, search_after: after, _source: STORED_FIELDS },
+      });
+      const hits = response.hits.hits;
+      if (hits.length === limit) {
+        this.checkpoints.set(
+          key,
+          offset + limit,
+          this.sortValues(hits[hits.length - 1], compiled.sort.length),
+        );
+      }
+      return { total: response.hits.total?.value ?? 0, records: this.toRecords(hits) };
+    } catch (error) {
+      throw toReadError(error, hasFilter);
+    }
+  }
+
+  /**
+   * Finds the sort values of the hit just before `offset`: from the nearest checkpoint below
+   * (or the start), through a point in time, in batches of sort values only, leaving
+   * checkpoints behind. Undefined when the offset lies beyond the last hit.
+   */
+  private async walkTo(
+    key: string,
+    compiled: CompiledSearch,
+    offset: number,
+  ): Promise<SortValue[] | undefined> {
+    this.checkpoints.stats.walks += 1;
+    const start = this.checkpoints.nearestBelow(key, offset);
+    if (!start && offset <= this.maxResultWindow) {
+      // Inside the window: one request for the boundary hit.
+      const response = await this.adapter.search({
+        index: this.alias,
+        body: {
+          query: compiled.query,
+          sort: compiled.sort,
+          from: offset - 1,
+          size: 1,
+          _source: false,
+        },
+        filterPath: ['hits.hits.sort'],
+      });
+      const hit = response.hits?.hits?.[0];
+      this.checkpoints.stats.walkedHits += offset;
+      return hit ? this.sortValues(hit, compiled.sort.length) : undefined;
+    }
+    let position = start?.offset ?? 0;
+    let after = start?.after;
+    const pit = await this.adapter.openPointInTime(this.alias, POINT_IN_TIME_KEEP_ALIVE);
+    try {
+      while (position < offset) {
+        const size = Math.min(this.walkBatchSize, offset - position);
+        const response = await this.adapter.search({
+          body: {
+            query: compiled.query,
+            sort: compiled.sort,
+            size,
+            _source: false,
+            track_total_hits: false,
+            pit: { id: pit, keep_alive: POINT_IN_TIME_KEEP_ALIVE },
+            ...(after ? { search_after: after } : {}),
+          },
+          filterPath: ['hits.hits.sort'],
+        });
+        const hits = response.hits?.hits ?? [];
+        if (hits.length === 0) return undefined;
+        after = this.sortValues(hits[hits.length - 1], compiled.sort.length);
+        position += hits.length;
+        this.checkpoints.stats.walkedHits += hits.length;
+        this.checkpoints.set(key, position, after);
+        if (hits.length < size && position < offset) return undefined;
+      }
+      return after;
+    } finally {
+      await this.adapter.closePointInTime(pit).catch(() => undefined);
+    }
+  }
+
+  async domain(field: string, options: DomainOptions = {}): Promise<DomainValue[]> {
+    const hasFilter = options.query?.filter !== undefined;
+    try {
+      const query: Query = options.query ? (await this.compile(options.query)).query : matchAll();
+      const engineField = fieldOf(canonicalPropertyName(field));
+      const size = options.limit ?? 100;
+      const response = await this.adapter.search({
+        index: this.alias,
+        body: {
+          query,
+          size: 0,
+          aggs: {
+            values: {
+              terms: {
+                field: engineField.path,
+                size,
+                shard_size: Math.max(size * 2, 100),
+                order: [{ _count: 'desc' }, { _key: 'asc' }],
+              },
+            },
+          },
+        },
+      });
+      const buckets = ((response.aggregations?.values as JsonObject | undefined)?.buckets ??
+        []) as {
+        key: string | number;
+        key_as_string?: string;
+        doc_count: number;
+      }[];
+      return buckets.map((bucket) => ({
+        value: bucket.key_as_string ?? String(bucket.key),
+        count: bucket.doc_count,
+      }));
+    } catch (error) {
+      throw toReadError(error, hasFilter);
+    }
+  }
+
+  async extent(): Promise<CatalogueExtent> {
+    try {
+      await this.requireLive();
+      const aggs: JsonObject = {};
+      for (const part of [0, 1]) {
+        aggs[`west${part}`] = { min: { field: `box${part}.minx` } };
+        aggs[`south${part}`] = { min: { field: `box${part}.miny` } };
+        aggs[`east${part}`] = { max: { field: `box${part}.maxx` } };
+        aggs[`north${part}`] = { max: { field: `box${part}.maxy` } };
+      }
+      aggs.start = { min: { field: 'time.start' } };
+      aggs.end = { max: { field: 'time.end' } };
+      const response = await this.adapter.search({
+        index: this.alias,
+        body: { size: 0, query: matchAll(), aggs },
+      });
+      const values = (response.aggregations ?? {}) as Record<
+        string,
+        { value: number | null; value_as_string?: string }
+      >;
+      const pick = (name: string, choose: (a: number, b: number) => number): number | undefined => {
+        const found = [values[`${name}0`]?.value, values[`${name}1`]?.value].filter(
+          (value): value is number => typeof value === 'number',
+        );
+        return found.length === 0 ? undefined : found.reduce((a, b) => choose(a, b));
+      };
+      const extent: CatalogueExtent = {};
+      const west = pick('west', Math.min);
+      if (west !== undefined) {
+        extent.bbox = [
+          west,
+          pick('south', Math.min)!,
+          pick('east', Math.max)!,
+          pick('north', Math.max)!,
+        ];
+      }
+      if (values.start?.value !== null && values.start?.value !== undefined) {
+        extent.start = new Date(values.start.value).toISOString();
+      }
+      if (values.end?.value !== null && values.end?.value !== undefined) {
+        extent.end = new Date(values.end.value).toISOString();
+      }
+      return extent;
+    } catch (error) {
+      throw toReadError(error);
+    }
+  }
+
+  async health(): Promise<BackendHealth> {
+    try {
+      const { status } = await this.adapter.clusterHealth();
+      const records = await this.adapter.count(this.alias);
+      return { ok: status !== 'red', kind: this.kind, records, detail: `cluster ${status}` };
+    } catch (error) {
+      const engineError = classifyClientError(error);
+      return {
+        ok: false,
+        kind: this.kind,
+        detail:
+          engineError.kind === 'unavailable' ? 'search engine unavailable' : 'search engine error',
+      };
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Reindex
+
+  /**
+   * Builds the next index version from the stored source documents with the current parsers
+   * and mapping, then moves the alias to it atomically; reads never see a half-built index.
+   */
+  async reindex(): Promise<ReindexResult> {
+    if (this.building) throw new InternalError('A reindex is already running');
+    try {
+      const live = await this.requireLive();
+      await this.installTemplates();
+      const existing = Object.keys(await this.adapter.getMappings(`${this.alias}-v*`));
+      const version =
+        Math.max(0, ...existing.map((index) => parseIndexVersion(this.alias, index) ?? 0)) + 1;
+      const target = { index: versionedIndexName(this.alias, version), spatial: this.spatial };
+      return await rebuildIndex({
+        adapter: this.adapter,
+        alias: this.alias,
+        from: live.index,
+        to: target.index,
+        keepPrevious: this.keepPreviousIndex,
+        write: (records) => this.writeDocuments(records, target.index, target.spatial, false),
+        onBuildStart: () => {
+          this.building = target;
+        },
+        onSwapped: async () => {
+          this.building = undefined;
+          await this.loadLiveIndex(target.index);
+          this.checkpoints.clear();
+        },
+      });
+    } catch (error) {
+      throw toWriteError(error);
+    } finally {
+      this.building = undefined;
+    }
+  }
+
+  /** Removes the alias, every index version and the templates (tests, teardown). */
+  async destroy(): Promise<void> {
+    try {
+      const indices = Object.keys(await this.adapter.getMappings(`${this.alias}-v*`));
+      for (const index of indices) await this.adapter.deleteIndex(index);
+      await this.adapter.deleteIndex(this.ingestLog);
+      await this.adapter.deleteIndexTemplate(this.alias);
+      await this.adapter.deleteIndexTemplate(this.ingestLog);
+      for (const suffix of ['base', 'shape', 'analysis-full']) {
+        await this.adapter.deleteComponentTemplate(`${this.alias}-${suffix}`);
+      }
+    } catch (error) {
+      throw toWriteError(error);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.adapter.close();
+  }
+
+  /** The sort field every query ends in (for tests). */
+  static readonly idField = ID_FIELD;
+}
