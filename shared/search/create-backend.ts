@@ -4,13 +4,18 @@
  */
 import type { Config } from '../config/index.js';
 import type { SearchBackend } from './backend.js';
+import { EngineBackend } from './engine/engine-backend.js';
 import { SqliteBackend } from './sqlite/sqlite-backend.js';
 
 /** Builds (and initialises) the backend the configuration names. */
 export async function createBackend(config: Pick<Config, 'search'>): Promise<SearchBackend> {
   const { search } = config;
   if (search.kind !== 'sqlite') {
-    throw new Error(`The ${search.kind} backend is not available in this build`);
+    // Elasticsearch / OpenSearch: spatial mode defaults per engine (shape on OpenSearch,
+    // envelope on Elasticsearch) until configuration names one.
+    const engine = new EngineBackend({ engine: search.kind, url: search.url });
+    await engine.init();
+    return engine;
   }
   const backend = new SqliteBackend({ path: search.path });
   await backend.init();
