@@ -115,11 +115,11 @@ function identifierText(d: IsoDialect, property: XmlElement | undefined): string
   const identifier = property.children.find(
     (item) => item.local === 'MD_Identifier' || item.local === 'RS_Identifier',
   );
-  return identifier ? valueOf(child(identifier, d.mcc('code'))) : valueOf(property);
+  return identifier ? valueOf(child(identifier, d.mcc.code)) : valueOf(property);
 }
 
 function identificationElements(root: XmlElement, d: IsoDialect): XmlElement[] {
-  return children(root, d.mdb('identificationInfo')).flatMap((info) =>
+  return children(root, d.mdb.identificationInfo).flatMap((info) =>
     info.children.length > 0 ? [info.children[0]] : [],
   );
 }
@@ -128,8 +128,8 @@ function identificationElements(root: XmlElement, d: IsoDialect): XmlElement[] {
 export function readIsoRecord(root: XmlElement, d: IsoDialect, content: string): CoreRecord {
   const id =
     d.format === 'iso19139'
-      ? valueOf(child(root, d.mdb('fileIdentifier')))
-      : valueOf(find(root, d.mdb('metadataIdentifier'), ANY_ELEMENT, d.mcc('code')));
+      ? valueOf(child(root, d.mdb.fileIdentifier))
+      : valueOf(find(root, d.mdb.metadataIdentifier, ANY_ELEMENT, d.mcc.code));
   if (id === undefined) {
     const element = d.format === 'iso19139' ? 'gmd:fileIdentifier' : 'mdb:metadataIdentifier';
     throw new InvalidRecordError(
@@ -144,31 +144,26 @@ export function readIsoRecord(root: XmlElement, d: IsoDialect, content: string):
 
   readMetadataLevel(record, root, d, isService);
   if (primary !== undefined) readCitation(record, primary, d);
-  record.description = valueOf(child(primary, d.mri('abstract')));
+  record.description = valueOf(child(primary, d.mri.abstract));
   readIdentificationExtras(record, primary, d);
   readKeywords(record, idents, d);
   readConstraints(record, idents, d);
   readExtents(record, idents, d);
   record.contacts = dedupe([
-    ...children(root, d.mdb('contact')).flatMap((item) => readParties(item, d, 'metadata')),
+    ...children(root, d.mdb.contact).flatMap((item) => readParties(item, d, 'metadata')),
     ...idents.flatMap((ident) => [
-      ...findAll(
-        ident,
-        d.mri('citation'),
-        d.cit('CI_Citation'),
-        d.cit('citedResponsibleParty'),
-      ).flatMap((item) => readParties(item, d, 'resource')),
-      ...children(ident, d.mri('pointOfContact')).flatMap((item) =>
-        readParties(item, d, 'resource'),
+      ...findAll(ident, d.mri.citation, d.cit.CI_Citation, d.cit.citedResponsibleParty).flatMap(
+        (item) => readParties(item, d, 'resource'),
       ),
+      ...children(ident, d.mri.pointOfContact).flatMap((item) => readParties(item, d, 'resource')),
     ]),
     ...findAll(
       root,
-      d.mdb('distributionInfo'),
-      d.mrd('MD_Distribution'),
-      d.mrd('distributor'),
-      d.mrd('MD_Distributor'),
-      d.mrd('distributorContact'),
+      d.mdb.distributionInfo,
+      d.mrd.MD_Distribution,
+      d.mrd.distributor,
+      d.mrd.MD_Distributor,
+      d.mrd.distributorContact,
     ).flatMap((item) => readParties(item, d, 'distribution')),
   ]);
   readDistribution(record, root, idents, d);
@@ -184,49 +179,43 @@ function readMetadataLevel(
 ): void {
   const extra = record.extra;
   if (d.format === 'iso19139') {
-    record.language = valueOf(child(root, d.mdb('language')));
-    record.parentId = valueOf(child(root, d.mdb('parentIdentifier')));
-    record.type = valueOf(child(root, d.mdb('hierarchyLevel')));
-    record.updated = normaliseInstant(valueOf(child(root, d.mdb('dateStamp'))));
-    setExtra(extra, 'dataSetUri', valueOf(child(root, d.mdb('dataSetURI'))));
-    setExtra(extra, 'metadataStandardName', valueOf(child(root, d.mdb('metadataStandardName'))));
-    setExtra(
-      extra,
-      'metadataStandardVersion',
-      valueOf(child(root, d.mdb('metadataStandardVersion'))),
-    );
+    record.language = valueOf(child(root, d.mdb.language));
+    record.parentId = valueOf(child(root, d.mdb.parentIdentifier));
+    record.type = valueOf(child(root, d.mdb.hierarchyLevel));
+    record.updated = normaliseInstant(valueOf(child(root, d.mdb.dateStamp)));
+    setExtra(extra, 'dataSetUri', valueOf(child(root, d.mdb.dataSetURI)));
+    setExtra(extra, 'metadataStandardName', valueOf(child(root, d.mdb.metadataStandardName)));
+    setExtra(extra, 'metadataStandardVersion', valueOf(child(root, d.mdb.metadataStandardVersion)));
     const lineage = findAll(
       root,
-      d.mdb('dataQualityInfo'),
+      d.mdb.dataQualityInfo,
       ANY_ELEMENT,
-      d.mdb('lineage'),
+      d.mdb.lineage,
       ANY_ELEMENT,
-      d.mdb('statement'),
+      d.mdb.statement,
     )
       .map(valueOf)
       .find((value) => value !== undefined);
     setExtra(extra, 'lineage', lineage);
   } else {
-    record.language = valueOf(find(root, d.mdb('defaultLocale'), ANY_ELEMENT, d.lan('language')));
-    const parent = child(root, d.mdb('parentMetadata'));
+    record.language = valueOf(find(root, d.mdb.defaultLocale, ANY_ELEMENT, d.lan.language));
+    const parent = child(root, d.mdb.parentMetadata);
     record.parentId =
       attr(parent, '', 'uuidref') ??
-      valueOf(
-        find(parent, d.cit('CI_Citation'), d.cit('identifier'), ANY_ELEMENT, d.mcc('code')),
-      ) ??
-      valueOf(find(parent, d.cit('CI_Citation'), d.cit('title')));
-    record.type = valueOf(find(root, d.mdb('metadataScope'), ANY_ELEMENT, d.mdb('resourceScope')));
-    const dates = readDates(children(root, d.mdb('dateInfo')), d);
+      valueOf(find(parent, d.cit.CI_Citation, d.cit.identifier, ANY_ELEMENT, d.mcc.code)) ??
+      valueOf(find(parent, d.cit.CI_Citation, d.cit.title));
+    record.type = valueOf(find(root, d.mdb.metadataScope, ANY_ELEMENT, d.mdb.resourceScope));
+    const dates = readDates(children(root, d.mdb.dateInfo), d);
     record.created = dates.creation;
     record.updated = dates.revision ?? dates.lastUpdate ?? dates.creation;
-    const standard = find(root, d.mdb('metadataStandard'), d.cit('CI_Citation'));
-    setExtra(extra, 'metadataStandardName', valueOf(child(standard, d.cit('title'))));
-    setExtra(extra, 'metadataStandardVersion', valueOf(child(standard, d.cit('edition'))));
-    const lineage = findAll(root, d.mdb('resourceLineage'), ANY_ELEMENT, d.mrl('statement'))
+    const standard = find(root, d.mdb.metadataStandard, d.cit.CI_Citation);
+    setExtra(extra, 'metadataStandardName', valueOf(child(standard, d.cit.title)));
+    setExtra(extra, 'metadataStandardVersion', valueOf(child(standard, d.cit.edition)));
+    const lineage = findAll(root, d.mdb.resourceLineage, ANY_ELEMENT, d.mrl.statement)
       .map(valueOf)
       .find((value) => value !== undefined);
     setExtra(extra, 'lineage', lineage);
-    for (const linkage of findAll(root, d.mdb('metadataLinkage'), d.cit('CI_OnlineResource'))) {
+    for (const linkage of findAll(root, d.mdb.metadataLinkage, d.cit.CI_OnlineResource)) {
       const link = readOnlineResource(linkage, d);
       if (link) record.links.push(link);
     }
@@ -234,9 +223,9 @@ function readMetadataLevel(
   record.type ??= isService ? 'service' : 'dataset';
   const referenceSystems = findAll(
     root,
-    d.mdb('referenceSystemInfo'),
+    d.mdb.referenceSystemInfo,
     ANY_ELEMENT,
-    d.mdb('referenceSystemIdentifier'),
+    d.mdb.referenceSystemIdentifier,
   )
     .map((item) => identifierText(d, item))
     .filter((code): code is string => code !== undefined);
@@ -254,9 +243,9 @@ interface CitationDates {
 function readDates(holders: XmlElement[], d: IsoDialect): CitationDates {
   const dates: CitationDates = {};
   for (const holder of holders) {
-    const ciDate = child(holder, d.cit('CI_Date'));
-    const value = normaliseInstant(valueOf(child(ciDate, d.cit('date'))));
-    const type = valueOf(child(ciDate, d.cit('dateType')));
+    const ciDate = child(holder, d.cit.CI_Date);
+    const value = normaliseInstant(valueOf(child(ciDate, d.cit.date)));
+    const type = valueOf(child(ciDate, d.cit.dateType));
     if (value === undefined) continue;
     switch (type) {
       case 'creation':
@@ -282,17 +271,17 @@ function readDates(holders: XmlElement[], d: IsoDialect): CitationDates {
 }
 
 function readCitation(record: CoreRecord, ident: XmlElement, d: IsoDialect): void {
-  const citation = find(ident, d.mri('citation'), d.cit('CI_Citation'));
-  record.title = valueOf(child(citation, d.cit('title')));
-  setExtra(record.extra, 'alternateTitle', valueOf(child(citation, d.cit('alternateTitle'))));
-  const dates = readDates(children(citation, d.cit('date')), d);
+  const citation = find(ident, d.mri.citation, d.cit.CI_Citation);
+  record.title = valueOf(child(citation, d.cit.title));
+  setExtra(record.extra, 'alternateTitle', valueOf(child(citation, d.cit.alternateTitle)));
+  const dates = readDates(children(citation, d.cit.date), d);
   record.resourceCreated = dates.creation;
   record.resourceUpdated = dates.revision ?? dates.lastUpdate;
   record.resourcePublished = dates.publication;
-  for (const identifier of findAll(citation, d.cit('identifier'), ANY_ELEMENT)) {
-    const value = valueOf(child(identifier, d.mcc('code')));
+  for (const identifier of findAll(citation, d.cit.identifier, ANY_ELEMENT)) {
+    const value = valueOf(child(identifier, d.mcc.code));
     if (value === undefined) continue;
-    const scheme = valueOf(child(identifier, d.mcc('codeSpace')));
+    const scheme = valueOf(child(identifier, d.mcc.codeSpace));
     record.externalIds.push(scheme === undefined ? { value } : { scheme, value });
   }
 }
@@ -304,36 +293,32 @@ function readIdentificationExtras(
 ): void {
   if (ident === undefined) return;
   const extra = record.extra;
-  setExtra(extra, 'status', valueOf(child(ident, d.mri('status'))));
-  setExtra(extra, 'purpose', valueOf(child(ident, d.mri('purpose'))));
-  setExtra(
-    extra,
-    'supplementalInformation',
-    valueOf(child(ident, d.mri('supplementalInformation'))),
-  );
+  setExtra(extra, 'status', valueOf(child(ident, d.mri.status)));
+  setExtra(extra, 'purpose', valueOf(child(ident, d.mri.purpose)));
+  setExtra(extra, 'supplementalInformation', valueOf(child(ident, d.mri.supplementalInformation)));
   const denominator = numberOf(
     find(
       ident,
-      d.mri('spatialResolution'),
+      d.mri.spatialResolution,
       ANY_ELEMENT,
-      d.mri('equivalentScale'),
+      d.mri.equivalentScale,
       ANY_ELEMENT,
-      d.mri('denominator'),
+      d.mri.denominator,
     ),
   );
   if (denominator !== undefined) extra.scaleDenominator = denominator;
   const resourceLanguage =
     d.format === 'iso19139'
-      ? valueOf(child(ident, d.mri('language')))
-      : valueOf(find(ident, d.mri('defaultLocale'), ANY_ELEMENT, d.lan('language')));
+      ? valueOf(child(ident, d.mri.language))
+      : valueOf(find(ident, d.mri.defaultLocale, ANY_ELEMENT, d.lan.language));
   if (record.language === undefined) record.language = resourceLanguage;
   if (resourceLanguage !== undefined && resourceLanguage !== record.language) {
     extra.resourceLanguage = resourceLanguage;
   }
   if (ident.local === 'SV_ServiceIdentification') {
-    setExtra(extra, 'serviceType', valueOf(child(ident, d.srv('serviceType'))));
-    setExtra(extra, 'couplingType', valueOf(child(ident, d.srv('couplingType'))));
-    const operatesOn = children(ident, d.srv('operatesOn'))
+    setExtra(extra, 'serviceType', valueOf(child(ident, d.srv.serviceType)));
+    setExtra(extra, 'couplingType', valueOf(child(ident, d.srv.couplingType)));
+    const operatesOn = children(ident, d.srv.operatesOn)
       .map((item) => attr(item, '', 'uuidref') ?? attr(item, NS.xlink, 'href'))
       .filter((value): value is string => value !== undefined && value.trim() !== '');
     if (operatesOn.length > 0) extra.operatesOn = operatesOn;
@@ -344,15 +329,10 @@ function readKeywords(record: CoreRecord, idents: XmlElement[], d: IsoDialect): 
   const themes = new Map<string, Theme>();
   const topics: Theme = { scheme: TOPIC_CATEGORY_SCHEME, concepts: [] };
   for (const ident of idents) {
-    for (const group of findAll(ident, d.mri('descriptiveKeywords'), d.mri('MD_Keywords'))) {
-      const thesaurusTitle = find(
-        group,
-        d.mri('thesaurusName'),
-        d.cit('CI_Citation'),
-        d.cit('title'),
-      );
+    for (const group of findAll(ident, d.mri.descriptiveKeywords, d.mri.MD_Keywords)) {
+      const thesaurusTitle = find(group, d.mri.thesaurusName, d.cit.CI_Citation, d.cit.title);
       const scheme = hrefOf(thesaurusTitle) ?? valueOf(thesaurusTitle);
-      for (const keyword of children(group, d.mri('keyword'))) {
+      for (const keyword of children(group, d.mri.keyword)) {
         const word = valueOf(keyword);
         if (word === undefined) continue;
         if (applyEoKeyword(record, word)) continue;
@@ -369,7 +349,7 @@ function readKeywords(record: CoreRecord, idents: XmlElement[], d: IsoDialect): 
         }
       }
     }
-    for (const category of children(ident, d.mri('topicCategory'))) {
+    for (const category of children(ident, d.mri.topicCategory)) {
       const code = valueOf(category);
       if (code !== undefined && !topics.concepts.some((concept) => concept.id === code)) {
         topics.concepts.push({ id: code });
@@ -400,9 +380,9 @@ function readConstraints(record: CoreRecord, idents: XmlElement[], d: IsoDialect
     otherConstraints: [],
   };
   for (const ident of idents) {
-    for (const constraints of findAll(ident, d.mri('resourceConstraints'), ANY_ELEMENT)) {
+    for (const constraints of findAll(ident, d.mri.resourceConstraints, ANY_ELEMENT)) {
       for (const key of Object.keys(values) as (keyof ConstraintValues)[]) {
-        for (const item of children(constraints, d.mco(key)))
+        for (const item of children(constraints, d.mco[key]))
           pushUnique(values[key], valueOf(item));
       }
     }
@@ -417,25 +397,25 @@ function readExtents(record: CoreRecord, idents: XmlElement[], d: IsoDialect): v
   const geometries: Geometry[] = [];
   const times: TimeExtent[] = [];
   const extents = idents.flatMap((ident) =>
-    [...children(ident, d.mri('extent')), ...children(ident, d.srv('extent'))].flatMap((item) =>
-      children(item, d.gex('EX_Extent')),
+    [...children(ident, d.mri.extent), ...children(ident, d.srv.extent)].flatMap((item) =>
+      children(item, d.gex.EX_Extent),
     ),
   );
   for (const extent of extents) {
-    for (const element of findAll(extent, d.gex('geographicElement'), ANY_ELEMENT)) {
-      const exclusion = valueOf(child(element, d.gex('extentTypeCode')));
+    for (const element of findAll(extent, d.gex.geographicElement, ANY_ELEMENT)) {
+      const exclusion = valueOf(child(element, d.gex.extentTypeCode));
       if (exclusion === '0' || exclusion === 'false') continue;
       if (element.local === 'EX_GeographicBoundingBox') {
         const box: Bbox = [
-          numberOf(child(element, d.gex('westBoundLongitude'))) ?? NaN,
-          numberOf(child(element, d.gex('southBoundLatitude'))) ?? NaN,
-          numberOf(child(element, d.gex('eastBoundLongitude'))) ?? NaN,
-          numberOf(child(element, d.gex('northBoundLatitude'))) ?? NaN,
+          numberOf(child(element, d.gex.westBoundLongitude)) ?? NaN,
+          numberOf(child(element, d.gex.southBoundLatitude)) ?? NaN,
+          numberOf(child(element, d.gex.eastBoundLongitude)) ?? NaN,
+          numberOf(child(element, d.gex.northBoundLatitude)) ?? NaN,
         ];
         if (isValidBbox(box) && !boxes.some((known) => known.every((n, i) => n === box[i])))
           boxes.push(box);
       } else if (element.local === 'EX_BoundingPolygon') {
-        for (const polygon of children(element, d.gex('polygon'))) {
+        for (const polygon of children(element, d.gex.polygon)) {
           for (const shape of polygon.children) {
             const geometry = parseGmlGeometry(shape);
             if (geometry) geometries.push(geometry);
@@ -443,12 +423,7 @@ function readExtents(record: CoreRecord, idents: XmlElement[], d: IsoDialect): v
         }
       }
     }
-    for (const temporal of findAll(
-      extent,
-      d.gex('temporalElement'),
-      ANY_ELEMENT,
-      d.gex('extent'),
-    )) {
+    for (const temporal of findAll(extent, d.gex.temporalElement, ANY_ELEMENT, d.gex.extent)) {
       for (const primitive of temporal.children) {
         const time = parseGmlTime(primitive);
         if (time) times.push(time);
@@ -480,29 +455,29 @@ function readParties(property: XmlElement, d: IsoDialect, scope: Contact['scope'
   for (const party of property.children) {
     if (party.local === 'CI_ResponsibleParty') {
       const contact: Contact = {};
-      setField(contact, 'name', valueOf(child(party, d.cit('individualName'))));
-      setField(contact, 'organization', valueOf(child(party, d.cit('organisationName'))));
-      setField(contact, 'position', valueOf(child(party, d.cit('positionName'))));
-      fillContactInfo(contact, find(party, d.cit('contactInfo'), d.cit('CI_Contact')), d);
-      finishContact(contacts, contact, valueOf(child(party, d.cit('role'))), scope);
+      setField(contact, 'name', valueOf(child(party, d.cit.individualName)));
+      setField(contact, 'organization', valueOf(child(party, d.cit.organisationName)));
+      setField(contact, 'position', valueOf(child(party, d.cit.positionName)));
+      fillContactInfo(contact, find(party, d.cit.contactInfo, d.cit.CI_Contact), d);
+      finishContact(contacts, contact, valueOf(child(party, d.cit.role)), scope);
     } else if (party.local === 'CI_Responsibility') {
-      const role = valueOf(child(party, d.cit('role')));
-      for (const holder of children(party, d.cit('party'))) {
+      const role = valueOf(child(party, d.cit.role));
+      for (const holder of children(party, d.cit.party)) {
         for (const entity of holder.children) {
           const contact: Contact = {};
           if (entity.local === 'CI_Organisation') {
-            setField(contact, 'organization', valueOf(child(entity, d.cit('name'))));
-            const individual = find(entity, d.cit('individual'), d.cit('CI_Individual'));
-            setField(contact, 'name', valueOf(child(individual, d.cit('name'))));
-            setField(contact, 'position', valueOf(child(individual, d.cit('positionName'))));
+            setField(contact, 'organization', valueOf(child(entity, d.cit.name)));
+            const individual = find(entity, d.cit.individual, d.cit.CI_Individual);
+            setField(contact, 'name', valueOf(child(individual, d.cit.name)));
+            setField(contact, 'position', valueOf(child(individual, d.cit.positionName)));
             const info =
-              find(individual, d.cit('contactInfo'), d.cit('CI_Contact')) ??
-              find(entity, d.cit('contactInfo'), d.cit('CI_Contact'));
+              find(individual, d.cit.contactInfo, d.cit.CI_Contact) ??
+              find(entity, d.cit.contactInfo, d.cit.CI_Contact);
             fillContactInfo(contact, info, d);
           } else if (entity.local === 'CI_Individual') {
-            setField(contact, 'name', valueOf(child(entity, d.cit('name'))));
-            setField(contact, 'position', valueOf(child(entity, d.cit('positionName'))));
-            fillContactInfo(contact, find(entity, d.cit('contactInfo'), d.cit('CI_Contact')), d);
+            setField(contact, 'name', valueOf(child(entity, d.cit.name)));
+            setField(contact, 'position', valueOf(child(entity, d.cit.positionName)));
+            fillContactInfo(contact, find(entity, d.cit.contactInfo, d.cit.CI_Contact), d);
           }
           finishContact(contacts, contact, role, scope);
         }
@@ -527,33 +502,33 @@ function finishContact(
 function fillContactInfo(contact: Contact, info: XmlElement | undefined, d: IsoDialect): void {
   if (info === undefined) return;
   const phones: string[] = [];
-  for (const telephone of findAll(info, d.cit('phone'), d.cit('CI_Telephone'))) {
-    for (const voice of children(telephone, d.cit('voice'))) pushUnique(phones, valueOf(voice));
-    for (const number of children(telephone, d.cit('number'))) {
-      const type = valueOf(child(telephone, d.cit('numberType')));
+  for (const telephone of findAll(info, d.cit.phone, d.cit.CI_Telephone)) {
+    for (const voice of children(telephone, d.cit.voice)) pushUnique(phones, valueOf(voice));
+    for (const number of children(telephone, d.cit.number)) {
+      const type = valueOf(child(telephone, d.cit.numberType));
       if (type !== 'facsimile') pushUnique(phones, valueOf(number));
     }
   }
   if (phones.length > 0) contact.phones = phones.map((value) => ({ value }));
   const emails: string[] = [];
   const addresses: NonNullable<Contact['addresses']> = [];
-  for (const address of findAll(info, d.cit('address'), d.cit('CI_Address'))) {
-    for (const mail of children(address, d.cit('electronicMailAddress')))
+  for (const address of findAll(info, d.cit.address, d.cit.CI_Address)) {
+    for (const mail of children(address, d.cit.electronicMailAddress))
       pushUnique(emails, valueOf(mail));
     const entry: NonNullable<Contact['addresses']>[number] = {};
-    const deliveryPoint = children(address, d.cit('deliveryPoint'))
+    const deliveryPoint = children(address, d.cit.deliveryPoint)
       .map(valueOf)
       .filter((value): value is string => value !== undefined);
     if (deliveryPoint.length > 0) entry.deliveryPoint = deliveryPoint;
-    setField(entry, 'city', valueOf(child(address, d.cit('city'))));
-    setField(entry, 'administrativeArea', valueOf(child(address, d.cit('administrativeArea'))));
-    setField(entry, 'postalCode', valueOf(child(address, d.cit('postalCode'))));
-    setField(entry, 'country', valueOf(child(address, d.cit('country'))));
+    setField(entry, 'city', valueOf(child(address, d.cit.city)));
+    setField(entry, 'administrativeArea', valueOf(child(address, d.cit.administrativeArea)));
+    setField(entry, 'postalCode', valueOf(child(address, d.cit.postalCode)));
+    setField(entry, 'country', valueOf(child(address, d.cit.country)));
     if (Object.keys(entry).length > 0) addresses.push(entry);
   }
   if (emails.length > 0) contact.emails = emails.map((value) => ({ value }));
   if (addresses.length > 0) contact.addresses = addresses;
-  const links = findAll(info, d.cit('onlineResource'), d.cit('CI_OnlineResource'))
+  const links = findAll(info, d.cit.onlineResource, d.cit.CI_OnlineResource)
     .map((item) => readOnlineResource(item, d))
     .filter((link): link is Link => link !== undefined);
   if (links.length > 0) contact.links = links;
@@ -561,19 +536,19 @@ function fillContactInfo(contact: Contact, info: XmlElement | undefined, d: IsoD
 
 /** Converts a CI_OnlineResource to a link (relation from its function, type from its protocol). */
 function readOnlineResource(resource: XmlElement, d: IsoDialect): Link | undefined {
-  const href = valueOf(child(resource, d.cit('linkage')));
+  const href = valueOf(child(resource, d.cit.linkage));
   if (href === undefined) return undefined;
-  const protocol = valueOf(child(resource, d.cit('protocol')));
-  const profile = valueOf(child(resource, d.cit('applicationProfile')));
-  const func = valueOf(child(resource, d.cit('function')));
+  const protocol = valueOf(child(resource, d.cit.protocol));
+  const profile = valueOf(child(resource, d.cit.applicationProfile));
+  const func = valueOf(child(resource, d.cit.function));
   const link: Link = { href, rel: relationForOnlineResource(func, protocol) };
   setField(
     link,
     'type',
     mediaTypeForProtocol(protocol) ?? (isMediaType(profile) ? profile : undefined),
   );
-  setField(link, 'title', valueOf(child(resource, d.cit('name'))));
-  setField(link, 'description', valueOf(child(resource, d.cit('description'))));
+  setField(link, 'title', valueOf(child(resource, d.cit.name)));
+  setField(link, 'description', valueOf(child(resource, d.cit.description)));
   setField(link, 'protocol', protocol);
   return link;
 }
@@ -585,20 +560,20 @@ function readDistribution(
   d: IsoDialect,
 ): void {
   for (const ident of idents) {
-    for (const graphic of findAll(ident, d.mri('graphicOverview'), d.mcc('MD_BrowseGraphic'))) {
-      const href = valueOf(child(graphic, d.mcc('fileName')));
+    for (const graphic of findAll(ident, d.mri.graphicOverview, d.mcc.MD_BrowseGraphic)) {
+      const href = valueOf(child(graphic, d.mcc.fileName));
       if (href === undefined) continue;
       const link: Link = { href, rel: 'preview' };
-      setField(link, 'type', mediaTypeForGraphic(valueOf(child(graphic, d.mcc('fileType'))), href));
-      setField(link, 'title', valueOf(child(graphic, d.mcc('fileDescription'))));
+      setField(link, 'type', mediaTypeForGraphic(valueOf(child(graphic, d.mcc.fileType)), href));
+      setField(link, 'title', valueOf(child(graphic, d.mcc.fileDescription)));
       record.links.push(link);
     }
     const endpoints = findAll(
       ident,
-      d.srv('containsOperations'),
-      d.srv('SV_OperationMetadata'),
-      d.srv('connectPoint'),
-      d.cit('CI_OnlineResource'),
+      d.srv.containsOperations,
+      d.srv.SV_OperationMetadata,
+      d.srv.connectPoint,
+      d.cit.CI_OnlineResource,
     );
     for (const endpoint of endpoints) {
       const link = readOnlineResource(endpoint, d);
@@ -606,15 +581,15 @@ function readDistribution(
     }
   }
   const formats: Format[] = [];
-  for (const distribution of findAll(root, d.mdb('distributionInfo'), d.mrd('MD_Distribution'))) {
+  for (const distribution of findAll(root, d.mdb.distributionInfo, d.mrd.MD_Distribution)) {
     const formatElements = [
-      ...findAll(distribution, d.mrd('distributionFormat'), d.mrd('MD_Format')),
+      ...findAll(distribution, d.mrd.distributionFormat, d.mrd.MD_Format),
       ...findAll(
         distribution,
-        d.mrd('distributor'),
-        d.mrd('MD_Distributor'),
-        d.mrd('distributorFormat'),
-        d.mrd('MD_Format'),
+        d.mrd.distributor,
+        d.mrd.MD_Distributor,
+        d.mrd.distributorFormat,
+        d.mrd.MD_Format,
       ),
     ];
     for (const element of formatElements) {
@@ -629,19 +604,19 @@ function readDistribution(
     const onLines = [
       ...findAll(
         distribution,
-        d.mrd('distributor'),
-        d.mrd('MD_Distributor'),
-        d.mrd('distributorTransferOptions'),
-        d.mrd('MD_DigitalTransferOptions'),
-        d.mrd('onLine'),
-        d.cit('CI_OnlineResource'),
+        d.mrd.distributor,
+        d.mrd.MD_Distributor,
+        d.mrd.distributorTransferOptions,
+        d.mrd.MD_DigitalTransferOptions,
+        d.mrd.onLine,
+        d.cit.CI_OnlineResource,
       ),
       ...findAll(
         distribution,
-        d.mrd('transferOptions'),
-        d.mrd('MD_DigitalTransferOptions'),
-        d.mrd('onLine'),
-        d.cit('CI_OnlineResource'),
+        d.mrd.transferOptions,
+        d.mrd.MD_DigitalTransferOptions,
+        d.mrd.onLine,
+        d.cit.CI_OnlineResource,
       ),
     ];
     for (const onLine of onLines) {
@@ -655,14 +630,14 @@ function readDistribution(
 function readFormat(element: XmlElement, d: IsoDialect): Format | undefined {
   const format: Format = {};
   if (d.format === 'iso19139') {
-    setField(format, 'name', valueOf(child(element, d.mrd('name'))));
-    setField(format, 'version', valueOf(child(element, d.mrd('version'))));
+    setField(format, 'name', valueOf(child(element, d.mrd.name)));
+    setField(format, 'version', valueOf(child(element, d.mrd.version)));
     if (isMediaType(format.name)) format.mediaType = format.name;
   } else {
-    const citation = find(element, d.mrd('formatSpecificationCitation'), d.cit('CI_Citation'));
-    const title = child(citation, d.cit('title'));
+    const citation = find(element, d.mrd.formatSpecificationCitation, d.cit.CI_Citation);
+    const title = child(citation, d.cit.title);
     setField(format, 'name', valueOf(title));
-    setField(format, 'version', valueOf(child(citation, d.cit('edition'))));
+    setField(format, 'version', valueOf(child(citation, d.cit.edition)));
     setField(
       format,
       'mediaType',
@@ -675,40 +650,38 @@ function readFormat(element: XmlElement, d: IsoDialect): Format | undefined {
 function readEo(record: CoreRecord, root: XmlElement, d: IsoDialect): void {
   const found: EoProperties = {};
   const acquisition =
-    d.format === 'iso19139' ? d.mac('acquisitionInformation') : d.mdb('acquisitionInformation');
-  for (const info of findAll(root, acquisition, d.mac('MI_AcquisitionInformation'))) {
-    const platforms = findAll(info, d.mac('platform'), d.mac('MI_Platform'));
+    d.format === 'iso19139' ? d.mac.acquisitionInformation : d.mdb.acquisitionInformation;
+  for (const info of findAll(root, acquisition, d.mac.MI_AcquisitionInformation)) {
+    const platforms = findAll(info, d.mac.platform, d.mac.MI_Platform);
     for (const platform of platforms) {
       found.platform ??=
-        identifierText(d, child(platform, d.mac('identifier'))) ??
-        valueOf(child(platform, d.mac('description')));
+        identifierText(d, child(platform, d.mac.identifier)) ??
+        valueOf(child(platform, d.mac.description));
     }
     const instruments = [
-      ...platforms.flatMap((platform) =>
-        findAll(platform, d.mac('instrument'), d.mac('MI_Instrument')),
-      ),
-      ...findAll(info, d.mac('instrument'), d.mac('MI_Instrument')),
+      ...platforms.flatMap((platform) => findAll(platform, d.mac.instrument, d.mac.MI_Instrument)),
+      ...findAll(info, d.mac.instrument, d.mac.MI_Instrument),
     ];
     for (const instrument of instruments) {
-      found.instrument ??= identifierText(d, child(instrument, d.mac('identifier')));
-      found.sensorType ??= valueOf(child(instrument, d.mac('type')));
+      found.instrument ??= identifierText(d, child(instrument, d.mac.identifier));
+      found.sensorType ??= valueOf(child(instrument, d.mac.type));
     }
   }
-  for (const content of children(root, d.mdb('contentInfo'))) {
+  for (const content of children(root, d.mdb.contentInfo)) {
     for (const description of content.children) {
       if (
         description.local !== 'MD_ImageDescription' &&
         description.local !== 'MI_ImageDescription'
       )
         continue;
-      found.cloudCover ??= numberOf(child(description, d.mrc('cloudCoverPercentage')));
+      found.cloudCover ??= numberOf(child(description, d.mrc.cloudCoverPercentage));
       found.illuminationElevationAngle ??= numberOf(
-        child(description, d.mrc('illuminationElevationAngle')),
+        child(description, d.mrc.illuminationElevationAngle),
       );
       found.illuminationAzimuthAngle ??= numberOf(
-        child(description, d.mrc('illuminationAzimuthAngle')),
+        child(description, d.mrc.illuminationAzimuthAngle),
       );
-      found.processingLevel ??= identifierText(d, child(description, d.mrc('processingLevelCode')));
+      found.processingLevel ??= identifierText(d, child(description, d.mrc.processingLevelCode));
     }
   }
   // Structured values win over the keyword-encoded ones already in record.eo.
