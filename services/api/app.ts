@@ -10,6 +10,9 @@ import type { SearchBackend } from '../../shared/search/backend.js';
 import { renderJsonError } from './middleware/errors.js';
 import { requestContext } from './middleware/request-context.js';
 import { createRecordsRouter } from './protocols/records/routes.js';
+import { renderCswError } from './protocols/csw/errors.js';
+import { createCswRouter } from './protocols/csw/routes.js';
+import { createOpenSearchRouter } from './protocols/opensearch/routes.js';
 import { createStacRouter } from './protocols/stac/routes.js';
 
 export interface AppDependencies {
@@ -41,6 +44,10 @@ export function createApp({ config, backend, logger }: AppDependencies): Express
       .json({ status: health.ok ? 'ready' : 'unavailable', backend: health });
   });
 
+  // CSW 2.0.2/3.0.0 and its OpenSearch description (errors: OWS ExceptionReports, below).
+  app.use('/catalogue/csw', createCswRouter({ config, backend }));
+  app.use('/catalogue/opensearch', createOpenSearchRouter({ config, backend }));
+
   // STAC API (search, queryables, `f=stac` collection) first; the Records router owns the rest.
   app.use('/catalogue', createStacRouter({ config, backend }));
   app.use('/catalogue', createRecordsRouter({ config, backend }));
@@ -48,6 +55,7 @@ export function createApp({ config, backend, logger }: AppDependencies): Express
   app.use((request) => {
     throw new NotFoundError(`No resource at ${request.path}`);
   });
+  app.use(['/catalogue/csw', '/catalogue/opensearch'], renderCswError);
   app.use(renderJsonError);
   return app;
 }

@@ -69,6 +69,20 @@ export function presentLandingPage(
         title: service.title,
       },
       ...stac.links,
+      // CSW 2.0.2/3.0.0 (services/api/protocols/csw) and its OpenSearch description; rel
+      // "service" (not "search", which STAC clients take for the item search endpoint).
+      {
+        rel: 'service',
+        type: 'application/xml',
+        href: `${root}/csw?service=CSW&version=3.0.0&request=GetCapabilities`,
+        title: 'CSW 3.0 / 2.0.2 capabilities',
+      },
+      {
+        rel: 'service',
+        type: 'application/opensearchdescription+xml',
+        href: `${root}/opensearch`,
+        title: 'OpenSearch description',
+      },
     ],
   };
 }

@@ -1,0 +1,488 @@
+/**
+ * CSW constraints and sort keys → SearchQuery parts. Pure.
+ *
+ * - FILTER: FES 1.1 (`ogc:`) or 2.0 (`fes:`) through shared/query/fes. A namespaced filter is
+ *   read as its namespace says (OWSLib's CSW 3.0 client labels FES 2.0 filters "1.1.0"); an
+ *   unqualified one as `constraint_language_version` says, or as either version.
+ * - CQL_TEXT: classic OGC CQL has no parser of its own yet, so it is read with the CQL2 text
+ *   parser, after rewriting the classic `BBOX(property, minx, miny, maxx, maxy[, crs])` form and
+ *   the classic spatial function names (INTERSECTS, WITHIN, …). Temporal CQL (BEFORE, AFTER,
+ *   DURING) and ILIKE are not read.
+ * - Property names are queryable names or aliases (dc:title, apiso:Modified, ows:BoundingBox …),
+ *   optionally as a minimal XPath (`/csw:Record/dc:title`); a prefixed name that is not a
+ *   queryable is an InvalidParameterValue. Names are replaced by their canonical name.
+ * - csw:AnyText is free text: each word of the literal (wildcards removed) must occur in the
+ *   record, accent- and case-insensitively, like `q`. Where AnyText predicates are ANDed or
+ *   ORed only with each other they become the query's free text (the backend's full-text
+ *   index); elsewhere (under NOT, or ORed with other predicates) a word matches the title,
+ *   abstract or a keyword.
+ * - List-valued queryables (dc:subject, dc:format, …) compare by membership: `=` is "one of the
+ *   values equals", `<>` "none equals". Case-insensitive or LIKE comparisons on them are not
+ *   supported (OptionNotSupported).
+ */
+import { FilterError } from '../../../../shared/errors/index.js';
+import { parseCql2Text } from '../../../../shared/query/cql2/index.js';
+import {
+  parseFesFilter,
+  parseFesVersion,
+  toTimeLiteral,
+  type FesVersion,
+} from '../../../../shared/query/fes/index.js';
+import {
+  literal,
+  operator,
+  propertyRef,
+  type Expression,
+} from '../../../../shared/query/filter-ast.js';
+import { findQueryable, type Queryable } from '../../../../shared/query/queryables.js';
+import type { SortKey } from '../../../../shared/query/search-query.js';
+import {
+  parseXml,
+  XmlParseError,
+  type XmlElement,
+  type XmlLimits,
+} from '../../../../shared/xml/index.js';
+import { invalidParameter, optionNotSupported } from './csw-errors.js';
+import type { ConstraintLanguage } from './csw-model.js';
+
+const LOCATOR = 'Constraint';
+
+/** Most free-text alternatives a combination of AnyText predicates and `q` may produce. */
+const MAX_TEXT_TERMS = 64;
+
+/** A constraint as a request carries it. */
+export type ConstraintInput =
+  | { language: 'FILTER'; xml: string | XmlElement; version?: string }
+  | { language: 'CQL_TEXT'; text: string };
+
+/** The parts of a SearchQuery a constraint fills in. */
+export interface ConstraintParts {
+  text?: string[][];
+  filter?: Expression;
+}
+
+function filterElementOf(root: XmlElement): XmlElement | undefined {
+  if (root.local === 'Filter') return root;
+  return root.children.find((item) => item.local === 'Filter');
+}
+
+function parseFilter(
+  xml: string | XmlElement,
+  announced: string | undefined,
+  limits: Partial<XmlLimits>,
+): Expression {
+  let root: XmlElement;
+  if (typeof xml === 'string') {
+    try {
+      root = parseXml(xml, limits).root;
+    } catch (error) {
+      if (error instanceof XmlParseError) {
+        throw invalidParameter(
+          LOCATOR,
+          `The FILTER constraint is not usable XML: ${error.message}`,
+        );
+      }
+      throw error;
+    }
+  } else {
+    root = xml;
+  }
+  const filter = filterElementOf(root);
+  let version: FesVersion | undefined;
+  if (announced !== undefined && filter !== undefined && filter.ns === '') {
+    version = parseFesVersion(announced);
+  }
+  return parseFesFilter(root, version);
+}
+
+const CLASSIC_SPATIAL: Readonly<Record<string, string>> = {
+  intersects: 's_intersects',
+  disjoint: 's_disjoint',
+  contains: 's_contains',
+  within: 's_within',
+  touches: 's_touches',
+  crosses: 's_crosses',
+  overlaps: 's_overlaps',
+  equals: 's_equals',
+};
+
+const NUMBER = String.raw`[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?`;
+const CLASSIC_BBOX = new RegExp(
+  String.raw`\bBBOX\s*\(\s*([A-Za-z_][\w:./-]*)\s*,\s*(${NUMBER})\s*,\s*(${NUMBER})\s*,\s*(${NUMBER})\s*,\s*(${NUMBER})\s*(?:,\s*'([^']*)'\s*)?\)`,
+  'gi',
+);
+
+/**
+ * Rewrites classic CQL `BBOX(property, minx, miny, maxx, maxy[, 'crs'])` outside string
+ * literals into CQL2 `S_INTERSECTS(property, BBOX(…))`.
+ */
+export function rewriteClassicCql(text: string): string {
+  let result = '';
+  let index = 0;
+  // Walk the text, copying quoted strings untouched.
+  while (index < text.length) {
+    const quote = text.indexOf("'", index);
+    const end = quote < 0 ? text.length : quote;
+    result += text.slice(index, end).replace(CLASSIC_BBOX, (...match: string[]) => {
+      const [, property, minx, miny, maxx, maxy, crs] = match;
+      if (crs !== undefined && crs !== '' && !/^(EPSG:4326|CRS:?84|OGC:CRS84)$/i.test(crs)) {
+        throw invalidParameter(LOCATOR, `BBOX: unsupported CRS "${crs}"; use EPSG:4326`);
+      }
+      return `S_INTERSECTS(${property}, BBOX(${minx},${miny},${maxx},${maxy}))`;
+    });
+    if (quote < 0) break;
+    let close = quote + 1;
+    while (close < text.length) {
+      if (text[close] === "'" && text[close + 1] === "'") close += 2;
+      else if (text[close] === "'") break;
+      else close += 1;
+    }
+    result += text.slice(quote, close + 1);
+    index = close + 1;
+  }
+  return result;
+}
+
+function parseCqlText(text: string): Expression {
+  const expression = parseCql2Text(rewriteClassicCql(text));
+  return mapExpression(expression, (node) => {
+    if (node.kind !== 'op') return node;
+    const spatial = CLASSIC_SPATIAL[node.op.toLowerCase()];
+    return spatial !== undefined && node.op.toLowerCase() !== spatial
+      ? { ...node, op: spatial }
+      : node;
+  });
+}
+
+/** Applies `fn` bottom-up to every node of an expression. */
+function mapExpression(expression: Expression, fn: (node: Expression) => Expression): Expression {
+  switch (expression.kind) {
+    case 'op':
+      return fn({ ...expression, args: expression.args.map((item) => mapExpression(item, fn)) });
+    case 'interval':
+      return fn({
+        ...expression,
+        start: mapExpression(expression.start, fn),
+        end: mapExpression(expression.end, fn),
+      });
+    case 'array':
+      return fn({ ...expression, items: expression.items.map((item) => mapExpression(item, fn)) });
+    default:
+      return fn(expression);
+  }
+}
+
+/** Strips a minimal XPath (`/csw:Record/dc:title`, `csw30:Record/dc:title`) to the name. */
+export function stripRecordPath(name: string): string {
+  return name.replace(/^\/?(?:[A-Za-z][\w.-]*:)?(?:Record|MD_Metadata)\//, '').replace(/^\//, '');
+}
+
+/** True for csw:AnyText in any of its spellings. */
+export function isAnyTextName(name: string): boolean {
+  return /^(?:[A-Za-z][\w.-]*:)?anytext$/i.test(stripRecordPath(name));
+}
+
+/** The registered queryable for a property name (XPath form allowed), if any. */
+function queryableOf(name: string): Queryable | undefined {
+  const stripped = stripRecordPath(name);
+  return findQueryable(CSW_ALIASES[stripped] ?? stripped);
+}
+
+function unwrapFolds(expression: Expression): { inner: Expression; folded: boolean } {
+  let inner = expression;
+  let folded = false;
+  while (
+    inner.kind === 'op' &&
+    (inner.op === 'casei' || inner.op === 'accenti') &&
+    inner.args.length === 1
+  ) {
+    if (inner.op === 'casei') folded = true;
+    inner = inner.args[0];
+  }
+  return { inner, folded };
+}
+
+/** The words of a literal or LIKE pattern: wildcards separate words, `\x` is a literal x. */
+function wordsOf(value: string, pattern: boolean): string[] {
+  let plain = '';
+  for (let index = 0; index < value.length; index += 1) {
+    const character = value[index];
+    if (pattern && character === '\\' && index + 1 < value.length) {
+      plain += value[index + 1];
+      index += 1;
+    } else if (pattern && (character === '%' || character === '_')) {
+      plain += ' ';
+    } else {
+      plain += character;
+    }
+  }
+  return plain.split(/\s+/u).filter((word) => word !== '');
+}
+
+/** The words of an AnyText predicate, or undefined when the node is not one. */
+function anyTextWords(node: Expression): string[] | undefined {
+  if (node.kind !== 'op' || node.args.length !== 2) return undefined;
+  if (node.op !== 'like' && node.op !== '=') return undefined;
+  const [first, second] = node.args.map((item) => unwrapFolds(item).inner);
+  const [property, value] =
+    first.kind === 'property' ? [first, second] : second.kind === 'property' ? [second, first] : [];
+  if (property?.kind !== 'property' || !isAnyTextName(property.name)) return undefined;
+  if (value?.kind !== 'literal' || typeof value.value !== 'string') {
+    throw invalidParameter(LOCATOR, `csw:AnyText can only be compared with a text literal`);
+  }
+  return wordsOf(value.value, node.op === 'like');
+}
+
+const TRUE: Expression = operator('=', literal(1), literal(1));
+
+/** A word as a filter: in the title, the abstract, or equal to a keyword. */
+function wordFilter(word: string): Expression {
+  const escaped = word.replace(/[\\%_]/g, (character) => `\\${character}`);
+  const fold = (expression: Expression): Expression =>
+    operator('casei', operator('accenti', expression));
+  const pattern = fold(literal(`%${escaped}%`));
+  return operator(
+    'or',
+    operator('like', fold(propertyRef('title')), pattern),
+    operator('like', fold(propertyRef('description')), pattern),
+    operator('a_contains', propertyRef('keywords'), { kind: 'array', items: [literal(word)] }),
+  );
+}
+
+function anyTextFilter(words: string[]): Expression {
+  if (words.length === 0) return TRUE;
+  return words.length === 1 ? wordFilter(words[0]) : operator('and', ...words.map(wordFilter));
+}
+
+/**
+ * CSW names for queryables the registry spells differently: dc:date (and the CSW 3.0
+ * TemporalExtent) is the record's time extent.
+ */
+const CSW_ALIASES: Readonly<Record<string, string>> = {
+  'dc:date': 'datetime',
+  'dct:temporal': 'datetime',
+  'csw:TemporalExtent': 'datetime',
+  'csw30:TemporalExtent': 'datetime',
+};
+
+/** A property name as the backends read it: an exact registry name or alias is kept. */
+function normaliseName(written: string): string {
+  const stripped = stripRecordPath(written);
+  const name = CSW_ALIASES[stripped] ?? stripped;
+  const queryable = findQueryable(name);
+  if (queryable !== undefined) {
+    return queryable.name === name || queryable.aliases.includes(name) ? name : queryable.name;
+  }
+  if (name.includes(':') || name.includes('/')) {
+    throw invalidParameter(LOCATOR, `"${written}" is not a queryable of this catalogue`);
+  }
+  return name;
+}
+
+const COMPARISONS = new Set(['=', '<>', '<', '<=', '>', '>=', 'between']);
+
+/** Text literals compared with a date-time queryable become DATE / TIMESTAMP literals. */
+function typeTimeLiterals(node: Expression): Expression {
+  if (node.kind !== 'op' || !COMPARISONS.has(node.op)) return node;
+  const isTime = node.args.some(
+    (item) => item.kind === 'property' && findQueryable(item.name)?.type === 'datetime',
+  );
+  if (!isTime) return node;
+  return {
+    ...node,
+    args: node.args.map((item) => {
+      if (item.kind !== 'literal' || typeof item.value !== 'string') return item;
+      const time = toTimeLiteral(item.value);
+      if (time === undefined) {
+        throw invalidParameter(LOCATOR, `"${item.value}" is not an ISO 8601 date or date-time`);
+      }
+      return time;
+    }),
+  };
+}
+
+/** Checks and canonicalises property names; list-valued comparisons become membership tests. */
+function normaliseNode(node: Expression): Expression {
+  if (node.kind === 'property') {
+    if (isAnyTextName(node.name)) return node;
+    return { kind: 'property', name: normaliseName(node.name) };
+  }
+  if (node.kind !== 'op') return node;
+  node = typeTimeLiterals(node);
+  if (node.kind !== 'op') return node;
+  const anyText = node.args
+    .map((item) => unwrapFolds(item).inner)
+    .find((inner) => inner.kind === 'property' && isAnyTextName(inner.name));
+  if (anyText !== undefined) {
+    throw invalidParameter(
+      LOCATOR,
+      'csw:AnyText can only be used with PropertyIsLike or PropertyIsEqualTo and a text literal',
+    );
+  }
+  const arrayProperty = node.args
+    .map((item) => unwrapFolds(item))
+    .find(({ inner }) => inner.kind === 'property' && findQueryable(inner.name)?.type === 'array');
+  if (arrayProperty === undefined || arrayProperty.inner.kind !== 'property') return node;
+  const name = arrayProperty.inner.name;
+  if (node.op === '=' || node.op === '<>') {
+    const value = node.args
+      .map((item) => unwrapFolds(item))
+      .find(({ inner }) => inner !== arrayProperty.inner);
+    if (arrayProperty.folded || value?.folded) {
+      throw optionNotSupported(
+        LOCATOR,
+        `"${name}" holds a list of values; only case-sensitive comparison (matchCase="true") is supported on it`,
+      );
+    }
+    if (value?.inner.kind !== 'literal') {
+      throw invalidParameter(LOCATOR, `"${name}" can only be compared with a literal`);
+    }
+    const membership = operator('a_contains', propertyRef(name), {
+      kind: 'array',
+      items: [value.inner],
+    });
+    return node.op === '=' ? membership : operator('not', membership);
+  }
+  if (node.op === 'like') {
+    throw optionNotSupported(
+      LOCATOR,
+      `"${name}" holds a list of values; PropertyIsLike is not supported on it (use PropertyIsEqualTo, or csw:AnyText)`,
+    );
+  }
+  return node;
+}
+
+/** Rewrites AnyText predicates nested anywhere into word filters, and normalises names. */
+function normaliseFilter(expression: Expression): Expression {
+  return mapExpression(expression, (node) => {
+    const words = anyTextWords(node);
+    if (words !== undefined) return anyTextFilter(words);
+    return normaliseNode(node);
+  });
+}
+
+/** ANDs two free-text conditions (each an OR of word lists). */
+export function andText(
+  a: string[][] | undefined,
+  b: string[][] | undefined,
+): string[][] | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  const terms = a.flatMap((left) => b.map((right) => [...left, ...right]));
+  if (terms.length > MAX_TEXT_TERMS) {
+    throw invalidParameter(LOCATOR, 'The free-text conditions combine into too many alternatives');
+  }
+  return terms;
+}
+
+function splitTop(expression: Expression): ConstraintParts {
+  const words = anyTextWords(expression);
+  if (words !== undefined) return words.length === 0 ? {} : { text: [words] };
+  if (expression.kind === 'op' && expression.op === 'and') {
+    let text: string[][] | undefined;
+    const filters: Expression[] = [];
+    for (const argument of expression.args) {
+      const part = splitTop(argument);
+      text = andText(text, part.text);
+      if (part.filter !== undefined) filters.push(part.filter);
+    }
+    const filter =
+      filters.length === 0
+        ? undefined
+        : filters.length === 1
+          ? filters[0]
+          : operator('and', ...filters);
+    return { text, filter };
+  }
+  if (expression.kind === 'op' && expression.op === 'or') {
+    const alternatives = expression.args.map(anyTextWords);
+    if (alternatives.every((item) => item !== undefined)) {
+      const terms = alternatives as string[][];
+      return terms.some((item) => item.length === 0) ? {} : { text: terms };
+    }
+  }
+  return { filter: normaliseFilter(expression) };
+}
+
+/**
+ * Applies the CSW reading of a filter tree: AnyText predicates become free text where they are
+ * plain conjuncts (or alternatives), property names are checked and canonicalised, and
+ * list-valued comparisons become membership tests.
+ */
+export function splitCswFilter(expression: Expression): ConstraintParts {
+  return splitTop(expression);
+}
+
+/**
+ * Parses a CSW constraint (FILTER or CQL_TEXT) into free text and a filter expression.
+ * Parse failures are InvalidParameterValue errors located at `Constraint`.
+ */
+export function parseConstraint(
+  input: ConstraintInput,
+  limits: Partial<XmlLimits> = {},
+): ConstraintParts {
+  try {
+    const expression =
+      input.language === 'FILTER'
+        ? parseFilter(input.xml, input.version, limits)
+        : parseCqlText(input.text);
+    return splitCswFilter(expression);
+  } catch (error) {
+    if (error instanceof FilterError) {
+      throw invalidParameter(LOCATOR, `Invalid ${languageName(input.language)}: ${error.message}`);
+    }
+    throw error;
+  }
+}
+
+function languageName(language: ConstraintLanguage): string {
+  return language === 'FILTER' ? 'Filter' : 'CQL text';
+}
+
+/** Resolves sort key names (aliases, XPath forms) to sortable canonical queryables. */
+export function resolveSortKeys(keys: SortKey[], locator = 'SortBy'): SortKey[] {
+  return keys.map(({ field, direction }) => {
+    const queryable = queryableOf(field);
+    if (queryable === undefined || !queryable.sortable) {
+      throw invalidParameter(locator, `"${field}" is not a sortable property`);
+    }
+    return { field: queryable.name, direction };
+  });
+}
+
+/** Parses the KVP `sortBy=name[:A|D],…` (ASC/DESC accepted too). */
+export function parseKvpSortBy(value: string): SortKey[] {
+  const keys = value
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .map((part): SortKey => {
+      const match = /^(.*?)(?::(A|D|ASC|DESC))?$/i.exec(part);
+      const field = match?.[1] ?? part;
+      const order = (match?.[2] ?? 'A').toUpperCase();
+      return { field, direction: order.startsWith('D') ? 'desc' : 'asc' };
+    });
+  if (keys.length === 0) throw invalidParameter('SortBy', 'SortBy names no property');
+  return resolveSortKeys(keys);
+}
+
+/**
+ * The backend field of a GetDomain valueReference / PropertyName: a queryable (CSW spellings
+ * and XPath forms accepted) or a record property. Geometries and AnyText have no value domain.
+ */
+export function resolveDomainProperty(name: string, locator = 'valueReference'): string {
+  if (isAnyTextName(name)) {
+    throw invalidParameter(locator, 'csw:AnyText has no list of values');
+  }
+  let field: string;
+  try {
+    field = normaliseName(name);
+  } catch {
+    throw invalidParameter(locator, `"${name}" is not a queryable of this catalogue`);
+  }
+  const queryable = findQueryable(field);
+  if (queryable?.type === 'geometry') {
+    throw invalidParameter(locator, `"${name}" is a geometry; it has no list of values`);
+  }
+  return queryable?.name ?? field;
+}

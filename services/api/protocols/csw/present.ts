@@ -1,0 +1,354 @@
+/**
+ * CSW responses: GetRecords (CSW 2.0.2 / 3.0, Dublin Core element sets or chosen elements,
+ * ISO 19139 or Atom entries), the 2.0.2 validate Acknowledgement, GetRecordById (2.0.2 wrapper,
+ * 3.0 bare record), GetDomain, and the ExceptionReport of each version. Pure: records and
+ * request in, a media type and a body out. JSON output is the same document rendered by
+ * xmlbuilder2's object conversion (`@` attributes, `#` text).
+ */
+import type { CoreRecord } from '../../../../shared/records/core-record.js';
+import {
+  appendAtomEntry,
+  appendCswRecord,
+  appendIso19139,
+  appendParsedElement,
+  createDocument,
+  serialise,
+  writeCswRecord,
+} from '../../../../shared/records/writers/xml/index.js';
+import {
+  declareNamespaces,
+  xmlAttributes,
+  xmlText,
+  type XMLBuilder,
+} from '../../../../shared/records/writers/xml/xml-builder.js';
+import type { DomainValue } from '../../../../shared/search/backend.js';
+import { parseXml } from '../../../../shared/xml/index.js';
+import type { OwsException } from './csw-errors.js';
+import {
+  ATOM,
+  CSW_NAMESPACE,
+  CSW_NS,
+  CSW_PREFIX,
+  JSON_FORMAT,
+  OWS_NAMESPACE,
+  OWS_PREFIX,
+  SCHEMA_LOCATION,
+  type CswVersion,
+} from './csw-model.js';
+import type { GetRecordsRequest, OutputFormat, RecordPresentation } from './request.js';
+
+/** A response body with its media type and HTTP status. */
+export interface CswResponse {
+  status: number;
+  mediaType: string;
+  body: string;
+}
+
+/** Links and times a presenter needs. */
+export interface PresentContext {
+  timeStamp: string;
+  /** Milliseconds the search took (CSW 3.0 elapsedTime). */
+  elapsedMs?: number;
+}
+
+function finish(document: XMLBuilder, format: OutputFormat, xmlMediaType: string): CswResponse {
+  if (format === 'json') {
+    return {
+      status: 200,
+      mediaType: JSON_FORMAT,
+      body: document.end({ format: 'json', prettyPrint: true }),
+    };
+  }
+  return { status: 200, mediaType: xmlMediaType, body: serialise(document) };
+}
+
+function rootElement(document: XMLBuilder, version: CswVersion, local: string): XMLBuilder {
+  const prefix = CSW_PREFIX[version];
+  const root = document.ele(CSW_NAMESPACE[version], `${prefix}:${local}`);
+  declareNamespaces(root, {
+    [prefix]: CSW_NAMESPACE[version],
+    dc: CSW_NS.dc,
+    dct: CSW_NS.dct,
+    [OWS_PREFIX[version]]: OWS_NAMESPACE[version],
+    xsi: CSW_NS.xsi,
+  });
+  root.att(
+    CSW_NS.xsi,
+    'xsi:schemaLocation',
+    `${CSW_NAMESPACE[version]} ${SCHEMA_LOCATION[version]}`,
+  );
+  return root;
+}
+
+/** Namespace equivalences for choosing elements (the record writer uses its version's OWS). */
+function sameElement(
+  wanted: { ns: string; local: string },
+  element: { ns: string; local: string },
+): boolean {
+  if (wanted.local !== element.local) return false;
+  const ows: string[] = [CSW_NS.ows, CSW_NS.ows20];
+  const csw: string[] = [CSW_NS.csw202, CSW_NS.csw30];
+  return (
+    wanted.ns === element.ns ||
+    (ows.includes(wanted.ns) && ows.includes(element.ns)) ||
+    (csw.includes(wanted.ns) && csw.includes(element.ns))
+  );
+}
+
+/** Appends one record in the requested schema and presentation. */
+function appendRecord(
+  parent: XMLBuilder,
+  record: CoreRecord,
+  version: CswVersion,
+  outputSchema: string,
+  presentation: RecordPresentation,
+  declare: boolean,
+): void {
+  if (outputSchema === CSW_NS.gmd) {
+    appendIso19139(parent, record);
+    return;
+  }
+  if (outputSchema === CSW_NS.atom) {
+    appendAtomEntry(parent, record);
+    return;
+  }
+  if (presentation.kind === 'elementSet') {
+    appendCswRecord(parent, record, {
+      version,
+      elementSet: presentation.elementSet,
+      declareNamespaces: declare,
+    });
+    return;
+  }
+  // Chosen elements: the full record, reduced to the requested children.
+  const full = parseXml(
+    writeCswRecord(record, { version, elementSet: 'full', prettyPrint: false, declaration: false }),
+  ).root;
+  const prefix = CSW_PREFIX[version];
+  const reduced = parent.ele(CSW_NAMESPACE[version], `${prefix}:Record`);
+  if (declare) {
+    declareNamespaces(reduced, {
+      [prefix]: CSW_NAMESPACE[version],
+      dc: CSW_NS.dc,
+      dct: CSW_NS.dct,
+      [OWS_PREFIX[version]]: OWS_NAMESPACE[version],
+    });
+  }
+  for (const child of full.children) {
+    if (presentation.names.some((name) => sameElement(name, child))) {
+      appendParsedElement(reduced, child);
+    }
+  }
+}
+
+/** The position of the next record, or 0 when the last record has been returned. */
+export function computeNextRecord(
+  startPosition: number,
+  returned: number,
+  matched: number,
+): number {
+  const next = startPosition + returned;
+  return next <= matched ? next : 0;
+}
+
+/** Writes a GetRecords response (XML or its JSON rendering). */
+export function presentGetRecords(
+  request: GetRecordsRequest,
+  records: CoreRecord[],
+  matched: number,
+  context: PresentContext,
+): CswResponse {
+  const { version } = request;
+  const prefix = CSW_PREFIX[version];
+  const ns = CSW_NAMESPACE[version];
+  const document = createDocument();
+  const root = rootElement(document, version, 'GetRecordsResponse');
+  root.att('version', version);
+  if (request.outputSchema === CSW_NS.gmd) {
+    declareNamespaces(root, { gmd: CSW_NS.gmd, gco: CSW_NS.gco });
+  }
+  if (request.requestId !== undefined) {
+    root.ele(ns, `${prefix}:RequestId`).txt(xmlText(request.requestId)).up();
+  }
+  root.ele(ns, `${prefix}:SearchStatus`, { timestamp: context.timeStamp }).up();
+  const nextRecord = computeNextRecord(request.startPosition, records.length, matched);
+  const attributes: Record<string, string> = {
+    numberOfRecordsMatched: String(matched),
+    numberOfRecordsReturned: String(records.length),
+    nextRecord: String(nextRecord),
+    recordSchema: request.outputSchema,
+  };
+  if (request.presentation.kind === 'elementSet') {
+    // ISO 19139 records are always written whole.
+    attributes.elementSet =
+      request.outputSchema === CSW_NS.gmd ? 'full' : request.presentation.elementSet;
+  }
+  if (version === '3.0.0') {
+    if (context.elapsedMs !== undefined)
+      attributes.elapsedTime = String(Math.round(context.elapsedMs));
+    attributes.status = records.length === matched ? 'complete' : 'subset';
+  }
+  const results = root.ele(ns, `${prefix}:SearchResults`, attributes);
+  for (const record of records) {
+    appendRecord(results, record, version, request.outputSchema, request.presentation, false);
+  }
+  return finish(document, request.outputFormat, request.xmlMediaType);
+}
+
+/** Writes the 2.0.2 `resultType=validate` answer: the request, echoed. */
+export function presentAcknowledgement(
+  request: GetRecordsRequest,
+  context: PresentContext,
+): CswResponse {
+  const { version } = request;
+  const prefix = CSW_PREFIX[version];
+  const ns = CSW_NAMESPACE[version];
+  const document = createDocument();
+  const root = rootElement(document, version, 'Acknowledgement');
+  root.att('timeStamp', context.timeStamp);
+  const echoed = root.ele(ns, `${prefix}:EchoedRequest`);
+  if (request.echo !== undefined) {
+    appendParsedElement(echoed, request.echo);
+  } else {
+    // A KVP request, echoed as the equivalent XML request (without its constraint).
+    const getRecords = echoed.ele(ns, `${prefix}:GetRecords`, {
+      service: 'CSW',
+      version,
+      resultType: request.resultType,
+      outputSchema: request.outputSchema,
+      startPosition: String(request.startPosition),
+      maxRecords: String(request.maxRecords),
+    });
+    declareNamespaces(getRecords, { gmd: CSW_NS.gmd });
+    const query = getRecords.ele(ns, `${prefix}:Query`, { typeNames: request.typeNames.join(' ') });
+    if (request.presentation.kind === 'elementSet') {
+      query.ele(ns, `${prefix}:ElementSetName`).txt(request.presentation.elementSet).up();
+    } else {
+      for (const name of request.presentation.names) {
+        query.ele(ns, `${prefix}:ElementName`).txt(xmlText(name.written)).up();
+      }
+    }
+  }
+  if (request.requestId !== undefined) {
+    root.ele(ns, `${prefix}:RequestId`).txt(xmlText(request.requestId)).up();
+  }
+  return finish(document, request.outputFormat === 'json' ? 'json' : 'xml', request.xmlMediaType);
+}
+
+/** What GetRecordById writes. */
+export interface RecordByIdOptions {
+  version: CswVersion;
+  presentation: RecordPresentation;
+  outputSchema: string;
+  outputFormat: OutputFormat;
+  xmlMediaType: string;
+}
+
+/**
+ * Writes a GetRecordById response: CSW 2.0.2 wraps the records found in
+ * csw:GetRecordByIdResponse; CSW 3.0 answers with the one record itself.
+ */
+export function presentGetRecordById(
+  records: CoreRecord[],
+  options: RecordByIdOptions,
+): CswResponse {
+  const { version } = options;
+  const document = createDocument();
+  if (options.outputFormat === 'atom') {
+    if (version === '3.0.0' && records.length === 1) appendAtomEntry(document, records[0]);
+    else {
+      const feed = document.ele(CSW_NS.atom, 'feed');
+      for (const record of records) appendAtomEntry(feed, record);
+    }
+    return { status: 200, mediaType: ATOM, body: serialise(document) };
+  }
+  if (version === '3.0.0') {
+    appendRecord(document, records[0], version, options.outputSchema, options.presentation, true);
+  } else {
+    const root = rootElement(document, version, 'GetRecordByIdResponse');
+    if (options.outputSchema === CSW_NS.gmd) {
+      declareNamespaces(root, { gmd: CSW_NS.gmd, gco: CSW_NS.gco });
+    }
+    for (const record of records) {
+      appendRecord(root, record, version, options.outputSchema, options.presentation, false);
+    }
+  }
+  return finish(document, options.outputFormat, options.xmlMediaType);
+}
+
+/** One DomainValues entry. */
+export type DomainEntry =
+  | { kind: 'parameter'; name: string; values: readonly string[] }
+  | { kind: 'property'; name: string; values: DomainValue[] };
+
+/** Writes a GetDomain response. */
+export function presentGetDomain(version: CswVersion, entries: DomainEntry[]): CswResponse {
+  const prefix = CSW_PREFIX[version];
+  const ns = CSW_NAMESPACE[version];
+  const document = createDocument();
+  const root = rootElement(document, version, 'GetDomainResponse');
+  for (const entry of entries) {
+    const attributes: Record<string, string> = { type: `${prefix}:Record` };
+    if (version === '3.0.0') attributes.resultType = 'available';
+    const domain = root.ele(ns, `${prefix}:DomainValues`, attributes);
+    const nameElement =
+      entry.kind === 'parameter'
+        ? 'ParameterName'
+        : version === '2.0.2'
+          ? 'PropertyName'
+          : 'ValueReference';
+    domain.ele(ns, `${prefix}:${nameElement}`).txt(xmlText(entry.name)).up();
+    if (entry.values.length > 0) {
+      const list = domain.ele(ns, `${prefix}:ListOfValues`);
+      for (const value of entry.values) {
+        if (typeof value === 'string') {
+          list.ele(ns, `${prefix}:Value`).txt(xmlText(value)).up();
+        } else {
+          list
+            .ele(ns, `${prefix}:Value`, { count: String(value.count) })
+            .txt(xmlText(value.value))
+            .up();
+        }
+      }
+    }
+  }
+  return { status: 200, mediaType: 'application/xml', body: serialise(document) };
+}
+
+/**
+ * Writes an ExceptionReport: OWS 1.0.0 (`http://www.opengis.net/ows`) for CSW 2.0.2, OWS 2.0
+ * for CSW 3.0. The report's version attribute is the CSW version of the request.
+ */
+export function presentExceptionReport(version: CswVersion, exception: OwsException): string {
+  const ows = OWS_NAMESPACE[version];
+  const prefix = OWS_PREFIX[version];
+  const document = createDocument();
+  const root = document.ele(ows, `${prefix}:ExceptionReport`, { version });
+  declareNamespaces(root, { [prefix]: ows, xsi: CSW_NS.xsi });
+  if (version === '2.0.2') {
+    root.att('language', 'en');
+    root.att(
+      CSW_NS.xsi,
+      'xsi:schemaLocation',
+      `${ows} http://schemas.opengis.net/ows/1.0.0/owsExceptionReport.xsd`,
+    );
+  } else {
+    root.att(CSW_NS.xml, 'xml:lang', 'en');
+    root.att(
+      CSW_NS.xsi,
+      'xsi:schemaLocation',
+      `${ows} http://schemas.opengis.net/ows/2.0/owsExceptionReport.xsd`,
+    );
+  }
+  const attributes: Record<string, string> = { exceptionCode: exception.exceptionCode };
+  if (exception.locator !== undefined && exception.locator !== '') {
+    attributes.locator = exception.locator;
+  }
+  root
+    .ele(ows, `${prefix}:Exception`, xmlAttributes(attributes))
+    .ele(ows, `${prefix}:ExceptionText`)
+    .txt(xmlText(exception.text))
+    .up()
+    .up();
+  return serialise(document);
+}

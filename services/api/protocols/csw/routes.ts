@@ -1,0 +1,109 @@
+/**
+ * CSW 2.0.2 / 3.0.0 at /catalogue/csw: GET with KVP, POST with an XML request (or a form with
+ * KVP). Thin: read the request, parse, execute, send. A GET without parameters returns the
+ * capabilities, or the OpenSearch description when the Accept header prefers it.
+ */
+import express, { Router, type Request, type Response } from 'express';
+import type { Config } from '../../../../shared/config/index.js';
+import type { SearchBackend } from '../../../../shared/search/backend.js';
+import { parseXml, XmlParseError } from '../../../../shared/xml/index.js';
+import { CswError } from './csw-errors.js';
+import { DEFAULT_VERSION, OPENSEARCH_DESCRIPTION } from './csw-model.js';
+import { setCswVersion } from './errors.js';
+import { describeOpenSearch, executeCswRequest } from './operations.js';
+import { guessKvpVersion, parseCswKvp, readKvp, type Kvp } from './parse.js';
+import { parseCswXml, versionOfDocument } from './parse-post.js';
+import type { CswResponse } from './present.js';
+import type { CswParseContext } from './request.js';
+
+export interface CswRouteDependencies {
+  config: Readonly<Config>;
+  backend: SearchBackend;
+}
+
+const OPENSEARCH_TYPES = [OPENSEARCH_DESCRIPTION, 'application/vnd.a9.opensearchdescription+xml'];
+const XML_TYPES = ['application/xml', 'text/xml'];
+
+/** True when the Accept header ranks an OpenSearch description above CSW XML. */
+export function prefersOpenSearch(accept: string | undefined): boolean {
+  if (accept === undefined) return false;
+  const ranked = accept
+    .split(',')
+    .map((part, index) => {
+      const [type, ...parameters] = part.split(';').map((item) => item.trim().toLowerCase());
+      const q = parameters.find((item) => item.startsWith('q='));
+      return { type, q: q === undefined ? 1 : Number(q.slice(2)) || 0, index };
+    })
+    .filter(({ type, q }) => q > 0 && [...OPENSEARCH_TYPES, ...XML_TYPES].includes(type))
+    .sort((a, b) => b.q - a.q || a.index - b.index);
+  return ranked.length > 0 && OPENSEARCH_TYPES.includes(ranked[0].type);
+}
+
+function send(response: Response, answer: CswResponse): void {
+  response.status(answer.status).type(answer.mediaType).send(answer.body);
+}
+
+/** Builds the CSW router. */
+export function createCswRouter({ config, backend }: CswRouteDependencies): Router {
+  const router = Router();
+  const dependencies = { config, backend };
+  const readBody = express.text({ type: () => true, limit: config.limits.bodyBytes });
+
+  const context = (request: Request): CswParseContext => ({
+    defaultLimit: config.limits.defaultLimit,
+    maxLimit: config.limits.maxLimit,
+    maxBytes: config.limits.bodyBytes,
+    accept: request.headers.accept,
+  });
+
+  const handleKvp = async (request: Request, response: Response, kvp: Kvp): Promise<void> => {
+    setCswVersion(response, guessKvpVersion(kvp.values));
+    const facts = { baseUrl: request.publicBaseUrl };
+    if (kvp.entries.length === 0 && prefersOpenSearch(request.headers.accept)) {
+      return send(response, await describeOpenSearch(dependencies, facts));
+    }
+    const parsed = parseCswKvp(kvp, context(request));
+    setCswVersion(response, parsed.version);
+    send(response, await executeCswRequest(parsed, dependencies, facts));
+  };
+
+  router.get('/', async (request, response) => {
+    setCswVersion(response, DEFAULT_VERSION);
+    await handleKvp(request, response, readKvp(request.query));
+  });
+
+  router.post('/', readBody, async (request, response) => {
+    setCswVersion(response, DEFAULT_VERSION);
+    const body: unknown = request.body;
+    if (request.is('application/x-www-form-urlencoded') && typeof body === 'string') {
+      const query: Record<string, string[]> = {};
+      for (const [name, value] of new URLSearchParams(body)) (query[name] ??= []).push(value);
+      return handleKvp(request, response, readKvp(query));
+    }
+    if (typeof body !== 'string' || body.trim() === '') {
+      throw new CswError('NoApplicableCode', 'request', 'POST needs a CSW request as an XML body');
+    }
+    let document;
+    try {
+      document = parseXml(body, { maxBytes: config.limits.bodyBytes });
+    } catch (error) {
+      if (error instanceof XmlParseError) {
+        throw new CswError(
+          'NoApplicableCode',
+          'request',
+          `The request body was refused: ${error.message}`,
+        );
+      }
+      throw error;
+    }
+    setCswVersion(response, versionOfDocument(document) ?? DEFAULT_VERSION);
+    const parsed = parseCswXml(document, context(request));
+    setCswVersion(response, parsed.version);
+    send(
+      response,
+      await executeCswRequest(parsed, dependencies, { baseUrl: request.publicBaseUrl }),
+    );
+  });
+
+  return router;
+}
