@@ -751,7 +751,8 @@ function compareEnds(
   // Values of the field are instants; compare them with the fixed span's bounds. A fixed end
   // is either a finite span or open (±Infinity), which every instant compares with alike.
   // (The clause is only used where every end is defined, so "true for every value" is match_all.)
-  const openTruth = field.open !== undefined && compareSpans(comparison, instant(field.open), fixed);
+  const openTruth =
+    field.open !== undefined && compareSpans(comparison, instant(field.open), fixed);
   const missingOpen = allOf([exists(TIME_RANGE_FIELD), not(exists(field.path))]);
   if (typeof fixed.lo !== 'string' || typeof fixed.hi !== 'string') {
     const valueTruth = compareSpans(comparison, instant(''), fixed);

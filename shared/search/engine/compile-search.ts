@@ -120,6 +120,7 @@ function kindOf(field: EngineField, context: FilterContext): FieldKind | 'absent
   if (queryable?.name === field.name) {
     if (queryable.type === 'number' || queryable.type === 'integer') return 'number';
     if (queryable.type === 'datetime') return 'time';
+    if (queryable.type !== 'geometry') return 'string';
   }
   return field.declared ?? context.mappedKind(field.existsPath);
 }

@@ -1,0 +1,477 @@
+import { expect } from 'chai';
+import { FilterError } from '../../../shared/errors/index.js';
+import { parseCql2Text } from '../../../shared/query/cql2/index.js';
+import { operator, propertyRef } from '../../../shared/query/filter-ast.js';
+import {
+  compileFilterDsl,
+  likeToWildcard,
+  type FilterContext,
+} from '../../../shared/search/engine/compile-filter.js';
+import type { Query } from '../../../shared/search/engine/dsl.js';
+import type { FieldKind } from '../../../shared/search/engine/engine-fields.js';
+import type { SpatialMode } from '../../../shared/search/engine/index-templates.js';
+
+const MAPPED: Record<string, FieldKind> = {
+  'props.score': 'number',
+  'props.tags': 'string',
+  'props.flag': 'string',
+};
+
+function context(spatial: SpatialMode = 'envelope'): FilterContext {
+  return {
+    spatial,
+    engineName: 'OpenSearch',
+    mappedKind: (path) => MAPPED[path] ?? 'absent',
+  };
+}
+
+const compile = (text: string, spatial: SpatialMode = 'envelope'): Query =>
+  compileFilterDsl(parseCql2Text(text), context(spatial));
+
+const fails = (text: string, pattern: RegExp, spatial: SpatialMode = 'envelope'): void => {
+  expect(() => compile(text, spatial)).to.throw(FilterError, pattern);
+};
+
+const exists = (field: string): Query => ({ exists: { field } });
+const term = (field: string, value: unknown): Query => ({ term: { [field]: value } });
+const all = (...filter: Query[]): Query => ({ bool: { filter } });
+const any = (...should: Query[]): Query => ({ bool: { should, minimum_should_match: 1 } });
+const not = (query: Query): Query => ({ bool: { must_not: [query] } });
+
+describe('engine DSL: filter compiler', () => {
+  describe('comparisons', () => {
+    it('= on a keyword is a term, guarded by the property existing', () => {
+      expect(compile("type = 'dataset'")).to.deep.equal(
+        all(exists('props.type'), term('props.type', 'dataset')),
+      );
+    });
+
+    it('text properties compare on their keyword sub-field', () => {
+      expect(compile("title = 'A'")).to.deep.equal(
+        all(exists('props.title'), term('props.title.keyword', 'A')),
+      );
+    });
+
+    it('<> excludes records lacking the property', () => {
+      expect(compile("type <> 'dataset'")).to.deep.equal(
+        all(exists('props.type'), not(term('props.type', 'dataset'))),
+      );
+    });
+
+    it('<, <=, >, >= are ranges; a literal on the left flips the operator', () => {
+      expect(compile('cloudCover < 10')).to.deep.equal(
+        all(exists('props.cloudCover'), { range: { 'props.cloudCover': { lt: 10 } } }),
+      );
+      expect(compile('cloudCover <= 10')).to.deep.equal(
+        all(exists('props.cloudCover'), { range: { 'props.cloudCover': { lte: 10 } } }),
+      );
+      expect(compile('10 > cloudCover')).to.deep.equal(compile('cloudCover < 10'));
+      expect(compile('10 <= cloudCover')).to.deep.equal(compile('cloudCover >= 10'));
+    });
+
+    it('time values compare as the spans they stand for (a date is its whole day)', () => {
+      expect(compile("updated = DATE('2022-04-16')")).to.deep.equal(
+        all(exists('props.updated'), {
+          range: {
+            'props.updated': { gte: '2022-04-16T00:00:00.000Z', lte: '2022-04-16T23:59:59.999Z' },
+          },
+        }),
+      );
+      expect(compile("updated > DATE('2022-04-16')")).to.deep.equal(
+        all(exists('props.updated'), {
+          range: { 'props.updated': { gt: '2022-04-16T23:59:59.999Z' } },
+        }),
+      );
+      expect(compile("updated = TIMESTAMP('2022-04-16T10:00:00Z')")).to.deep.equal(
+        all(exists('props.updated'), term('props.updated', '2022-04-16T10:00:00.000Z')),
+      );
+      expect(compile("start_datetime < TIMESTAMP('2022-04-16T10:00:00Z')")).to.deep.equal(
+        all(exists('time.start'), { range: { 'time.start': { lt: '2022-04-16T10:00:00.000Z' } } }),
+      );
+    });
+
+    it('a dynamic property compares only with values of its mapped kind', () => {
+      expect(compile('score > 5')).to.deep.equal(
+        all(exists('props.score'), { range: { 'props.score': { gt: 5 } } }),
+      );
+      // A number property against a string: unknown (never TRUE, and NOT of it neither).
+      expect(compile("score = 'five'")).to.deep.equal({ match_none: {} });
+      expect(compile("NOT (score = 'five')")).to.deep.equal({ match_none: {} });
+      // A property no record has: unknown.
+      expect(compile("nothing = 'x'")).to.deep.equal({ match_none: {} });
+      expect(compile("NOT (nothing = 'x')")).to.deep.equal({ match_none: {} });
+    });
+
+    it('refuses mismatched types of registered queryables, like the SQLite compiler', () => {
+      fails("cloudCover = 'high'", /Cannot compare/);
+      fails('title = 3', /Cannot compare/);
+      fails('keywords = 3', /is an array/);
+      fails("geometry = 'x'", /is a geometry/);
+    });
+
+    it('folds comparisons between literals', () => {
+      expect(compile('1 = 1')).to.deep.equal({ match_all: {} });
+      expect(compile("'a' > 'b'")).to.deep.equal({ match_none: {} });
+      expect(compile('2 + 3 = 5')).to.deep.equal({ match_all: {} });
+      expect(compile("DATE('2020-01-01') < TIMESTAMP('2020-01-02T00:00:00Z')")).to.deep.equal({
+        match_all: {},
+      });
+    });
+
+    it('refuses comparisons that need engine scripts, naming the backend', () => {
+      fails(
+        'cloudCover > snowCover',
+        /OpenSearch backend does not support comparing two properties/,
+      );
+      fails('cloudCover + 1 > 2', /does not support arithmetic on properties/);
+      fails("like_me(title) = 'x'", /Unknown function "like_me"/);
+    });
+  });
+
+  describe('three-valued logic', () => {
+    it('NOT of a comparison selects only records that have the property', () => {
+      expect(compile('NOT (cloudCover = 1)')).to.deep.equal(
+        all(exists('props.cloudCover'), not(term('props.cloudCover', 1))),
+      );
+    });
+
+    it('AND and OR swap under NOT (De Morgan), keeping unknowns out', () => {
+      expect(compile("NOT (type = 'a' AND platform = 'b')")).to.deep.equal(
+        any(
+          all(exists('props.type'), not(term('props.type', 'a'))),
+          all(exists('props.platform'), not(term('props.platform', 'b'))),
+        ),
+      );
+      expect(compile("NOT (type = 'a' OR platform = 'b')")).to.deep.equal(
+        all(
+          exists('props.type'),
+          not(term('props.type', 'a')),
+          exists('props.platform'),
+          not(term('props.platform', 'b')),
+        ),
+      );
+    });
+
+    it('double negation is the predicate itself', () => {
+      expect(compile("NOT (NOT (type = 'a'))")).to.deep.equal(compile("type = 'a'"));
+    });
+
+    it('boolean literals and empty IN lists are constants, not unknowns', () => {
+      expect(compile('true')).to.deep.equal({ match_all: {} });
+      expect(compile('NOT true')).to.deep.equal({ match_none: {} });
+    });
+  });
+
+  describe('LIKE, BETWEEN, IN, IS NULL', () => {
+    it('LIKE is a case-sensitive wildcard with CQL2 escapes translated', () => {
+      expect(likeToWildcard('a%b_c')).to.equal('a*b?c');
+      expect(likeToWildcard('100\\%')).to.equal('100%');
+      expect(likeToWildcard('\\_x')).to.equal('_x');
+      expect(likeToWildcard('what?*\\\\')).to.equal('what\\?\\*\\\\');
+      expect(compile("title LIKE 'Gla%'")).to.deep.equal(
+        all(exists('props.title'), { wildcard: { 'props.title.keyword': { value: 'Gla*' } } }),
+      );
+    });
+
+    it('LIKE refuses non-strings and computed patterns', () => {
+      fails("cloudCover LIKE '1%'", /LIKE needs strings/);
+      expect(() =>
+        compileFilterDsl(
+          operator('like', propertyRef('title'), propertyRef('description')),
+          context(),
+        ),
+      ).to.throw(FilterError, /does not support LIKE with a computed pattern/);
+    });
+
+    it('BETWEEN is an inclusive range', () => {
+      expect(compile('cloudCover BETWEEN 1 AND 5')).to.deep.equal(
+        all(
+          exists('props.cloudCover'),
+          { range: { 'props.cloudCover': { gte: 1 } } },
+          { range: { 'props.cloudCover': { lte: 5 } } },
+        ),
+      );
+    });
+
+    it('IN is a terms clause; NOT IN keeps records lacking the property out', () => {
+      expect(compile("type IN ('a', 'b')")).to.deep.equal(
+        all(exists('props.type'), { terms: { 'props.type': ['a', 'b'] } }),
+      );
+      expect(compile("NOT (type IN ('a', 'b'))")).to.deep.equal(
+        all(exists('props.type'), not({ terms: { 'props.type': ['a', 'b'] } })),
+      );
+    });
+
+    it('IS NULL uses the list of present properties (empty arrays are present)', () => {
+      expect(compile('platform IS NULL')).to.deep.equal(not(term('has', 'platform')));
+      expect(compile('platform IS NOT NULL')).to.deep.equal(term('has', 'platform'));
+      expect(compile('geometry IS NULL')).to.deep.equal(not(exists('box0.minx')));
+      expect(compile('geometry IS NULL', 'shape')).to.deep.equal(not(exists('geometry')));
+    });
+  });
+
+  describe('CASEI and ACCENTI', () => {
+    const view = (copy: string, raw: string, build: (field: string) => Query): Query =>
+      any(build(copy), all(not(exists(copy)), build(raw)));
+
+    it('compare the folded copy, falling back to the raw value where folding changed nothing', () => {
+      expect(compile("CASEI(title) = casei('ÉTÉ')")).to.deep.equal(
+        all(
+          exists('props.title'),
+          view('ci.title', 'props.title.keyword', (f) => term(f, 'été')),
+        ),
+      );
+      expect(compile("ACCENTI(title) = accenti('Été')")).to.deep.equal(
+        all(
+          exists('props.title'),
+          view('ai.title', 'props.title.keyword', (f) => term(f, 'Ete')),
+        ),
+      );
+      expect(compile("CASEI(ACCENTI(title)) = 'ete'")).to.deep.equal(
+        all(
+          exists('props.title'),
+          view('cai.title', 'props.title.keyword', (f) => term(f, 'ete')),
+        ),
+      );
+      expect(compile("ACCENTI(CASEI(title)) LIKE 'et%'")).to.deep.equal(
+        all(
+          exists('props.title'),
+          view('cai.title', 'props.title.keyword', (f) => ({
+            wildcard: { [f]: { value: 'et*' } },
+          })),
+        ),
+      );
+    });
+
+    it('refuse non-strings', () => {
+      fails('CASEI(cloudCover) = 1', /CASEI needs a string/);
+    });
+  });
+
+  describe('spatial operators', () => {
+    const envelopeIntersects = (part: number, [w, s, e, n]: number[]): Query =>
+      all(
+        { range: { [`box${part}.minx`]: { lte: e } } },
+        { range: { [`box${part}.maxx`]: { gte: w } } },
+        { range: { [`box${part}.miny`]: { lte: n } } },
+        { range: { [`box${part}.maxy`]: { gte: s } } },
+      );
+
+    it('shape mode: intersects, within, contains, disjoint are geo_shape relations', () => {
+      const shape = {
+        type: 'envelope',
+        coordinates: [
+          [0, 10],
+          [10, 0],
+        ],
+      };
+      for (const relation of ['intersects', 'within', 'contains', 'disjoint']) {
+        expect(
+          compile(`S_${relation.toUpperCase()}(geometry, BBOX(0, 0, 10, 10))`, 'shape'),
+        ).to.deep.equal(all(exists('geometry'), { geo_shape: { geometry: { shape, relation } } }));
+      }
+      expect(compile('S_WITHIN(BBOX(0, 0, 10, 10), geometry)', 'shape')).to.deep.equal(
+        all(exists('geometry'), { geo_shape: { geometry: { shape, relation: 'contains' } } }),
+      );
+      expect(compile('S_INTERSECTS(geometry, POINT(1 2))', 'shape')).to.deep.equal(
+        all(exists('geometry'), {
+          geo_shape: {
+            geometry: { shape: { type: 'Point', coordinates: [1, 2] }, relation: 'intersects' },
+          },
+        }),
+      );
+    });
+
+    it('envelope mode: relations on the record box halves, antimeridian boxes split', () => {
+      expect(compile('S_INTERSECTS(geometry, BBOX(0, 0, 10, 10))')).to.deep.equal(
+        all(
+          exists('box0.minx'),
+          any(envelopeIntersects(0, [0, 0, 10, 10]), envelopeIntersects(1, [0, 0, 10, 10])),
+        ),
+      );
+      expect(compile('S_INTERSECTS(geometry, BBOX(170, 0, -170, 10))')).to.deep.equal(
+        all(
+          exists('box0.minx'),
+          any(
+            envelopeIntersects(0, [170, 0, 180, 10]),
+            envelopeIntersects(0, [-180, 0, -170, 10]),
+            envelopeIntersects(1, [170, 0, 180, 10]),
+            envelopeIntersects(1, [-180, 0, -170, 10]),
+          ),
+        ),
+      );
+      expect(compile('S_DISJOINT(geometry, BBOX(0, 0, 10, 10))')).to.deep.equal(
+        all(
+          exists('box0.minx'),
+          not(any(envelopeIntersects(0, [0, 0, 10, 10]), envelopeIntersects(1, [0, 0, 10, 10]))),
+        ),
+      );
+    });
+
+    it('NOT of a spatial relation needs a footprint', () => {
+      const query = compile('NOT S_INTERSECTS(geometry, BBOX(0, 0, 10, 10))', 'shape');
+      expect(query).to.deep.equal(
+        all(
+          exists('geometry'),
+          not(
+            all(exists('geometry'), {
+              geo_shape: {
+                geometry: {
+                  shape: {
+                    type: 'envelope',
+                    coordinates: [
+                      [0, 10],
+                      [10, 0],
+                    ],
+                  },
+                  relation: 'intersects',
+                },
+              },
+            }),
+          ),
+        ),
+      );
+    });
+
+    it('refuses relations the engines lack, and invalid geometries', () => {
+      fails('S_TOUCHES(geometry, BBOX(0, 0, 1, 1))', /does not support S_TOUCHES/, 'shape');
+      fails('S_CROSSES(geometry, BBOX(0, 0, 1, 1))', /does not support S_CROSSES/);
+      fails('S_INTERSECTS(geometry, BBOX(0, 0, 200, 1))', /outside CRS84/);
+      fails('S_INTERSECTS(title, BBOX(0, 0, 1, 1))', /not a spatial property/);
+      fails('S_INTERSECTS(geometry, geometry)', /two record geometries/);
+    });
+
+    it('evaluates relations between two literals in Node', () => {
+      expect(compile('S_INTERSECTS(BBOX(0, 0, 2, 2), POINT(1 1))')).to.deep.equal({
+        match_all: {},
+      });
+      expect(compile('S_WITHIN(POINT(5 5), BBOX(0, 0, 2, 2))')).to.deep.equal({ match_none: {} });
+    });
+  });
+
+  describe('temporal operators', () => {
+    const hasTime = exists('time.range');
+    const open = (field: string): Query => all(hasTime, not(exists(field)));
+
+    it('the record interval (datetime) has open ends where a bound is missing', () => {
+      // An open end is after every instant: never before one.
+      expect(compile("T_BEFORE(datetime, TIMESTAMP('2020-01-01T00:00:00Z'))")).to.deep.equal(
+        all(hasTime, { range: { 'time.end': { lt: '2020-01-01T00:00:00.000Z' } } }),
+      );
+      expect(compile("T_AFTER(datetime, TIMESTAMP('2020-01-01T00:00:00Z'))")).to.deep.equal(
+        all(hasTime, { range: { 'time.start': { gt: '2020-01-01T00:00:00.000Z' } } }),
+      );
+    });
+
+    it('T_INTERSECTS compares both ends; an open end counts as unbounded', () => {
+      expect(compile("T_INTERSECTS(datetime, INTERVAL('2020-01-01', '2020-12-31'))")).to.deep.equal(
+        all(
+          hasTime,
+          any({ range: { 'time.start': { lte: '2020-12-31T23:59:59.999Z' } } }, open('time.start')),
+          any({ range: { 'time.end': { gte: '2020-01-01T00:00:00.000Z' } } }, open('time.end')),
+        ),
+      );
+    });
+
+    it('an open interval end in the literal compares with every instant alike', () => {
+      expect(compile("T_INTERSECTS(datetime, INTERVAL('2020-01-01', '..'))")).to.deep.equal(
+        all(
+          hasTime,
+          any({ range: { 'time.end': { gte: '2020-01-01T00:00:00.000Z' } } }, open('time.end')),
+        ),
+      );
+      expect(compile("T_INTERSECTS(datetime, INTERVAL('..', '..'))")).to.deep.equal(hasTime);
+      expect(compile("NOT T_INTERSECTS(datetime, INTERVAL('..', '..'))")).to.deep.equal({
+        match_none: {},
+      });
+    });
+
+    it('instants of other properties are unknown when missing', () => {
+      expect(compile("T_EQUALS(updated, TIMESTAMP('2024-01-01T00:00:00Z'))")).to.deep.equal(
+        all(exists('props.updated'), term('props.updated', '2024-01-01T00:00:00.000Z')),
+      );
+      expect(compile("NOT T_EQUALS(updated, TIMESTAMP('2024-01-01T00:00:00Z'))")).to.deep.equal(
+        all(exists('props.updated'), not(term('props.updated', '2024-01-01T00:00:00.000Z'))),
+      );
+    });
+
+    it('covers every relation (checked on constants) and refuses instants where intervals are needed', () => {
+      const relations: Record<string, boolean> = {
+        T_BEFORE: false,
+        T_AFTER: false,
+        T_MEETS: false,
+        T_METBY: false,
+        T_OVERLAPS: true,
+        T_OVERLAPPEDBY: false,
+        T_STARTS: false,
+        T_STARTEDBY: false,
+        T_DURING: false,
+        T_CONTAINS: false,
+        T_FINISHES: false,
+        T_FINISHEDBY: false,
+        T_EQUALS: false,
+        T_DISJOINT: false,
+        T_INTERSECTS: true,
+      };
+      for (const [op, expected] of Object.entries(relations)) {
+        const text = `${op}(INTERVAL('2020-01-01', '2020-06-30'), INTERVAL('2020-03-01', '2020-12-31'))`;
+        expect(compile(text), op).to.deep.equal(expected ? { match_all: {} } : { match_none: {} });
+      }
+      fails("T_DURING(updated, INTERVAL('2020-01-01', '2020-12-31'))", /compares intervals/);
+      fails(
+        'T_INTERSECTS(INTERVAL(start_datetime, end_datetime), INTERVAL(created, updated))',
+        /temporal operators between two properties/,
+      );
+    });
+  });
+
+  describe('array operators', () => {
+    it('A_OVERLAPS is terms, A_CONTAINS a term per item', () => {
+      expect(compile("A_OVERLAPS(keywords, ('a', 'b'))")).to.deep.equal(
+        all(term('has', 'keywords'), { terms: { 'props.keywords.keyword': ['a', 'b'] } }),
+      );
+      expect(compile("A_CONTAINS(keywords, ('a', 'b'))")).to.deep.equal(
+        all(
+          term('has', 'keywords'),
+          term('props.keywords.keyword', 'a'),
+          term('props.keywords.keyword', 'b'),
+        ),
+      );
+    });
+
+    it('A_CONTAINEDBY excludes records with a value between or outside the items', () => {
+      expect(compile("A_CONTAINEDBY(tags, ('b', 'a'))")).to.deep.equal(
+        all(
+          term('has', 'tags'),
+          not(
+            any(
+              { range: { 'props.tags': { lt: 'a' } } },
+              { range: { 'props.tags': { gt: 'a', lt: 'b' } } },
+              { range: { 'props.tags': { gt: 'b' } } },
+            ),
+          ),
+        ),
+      );
+    });
+
+    it('A_EQUALS is set equality; a literal first turns the relation around', () => {
+      expect(compile("A_EQUALS(tags, ('a'))")).to.deep.equal(
+        all(
+          term('has', 'tags'),
+          term('props.tags', 'a'),
+          not(
+            any({ range: { 'props.tags': { lt: 'a' } } }, { range: { 'props.tags': { gt: 'a' } } }),
+          ),
+        ),
+      );
+      expect(compile("A_CONTAINS(('a', 'b'), tags)")).to.deep.equal(
+        compile("A_CONTAINEDBY(tags, ('a', 'b'))"),
+      );
+    });
+
+    it('evaluates literal arrays in Node and refuses two properties', () => {
+      expect(compile("A_CONTAINS(('a', 'b'), ('a'))")).to.deep.equal({ match_all: {} });
+      fails('A_OVERLAPS(keywords, themes)', /array relations between two properties/);
+    });
+  });
+});

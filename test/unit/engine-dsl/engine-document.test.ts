@@ -1,0 +1,187 @@
+import { expect } from 'chai';
+import { QUERYABLES } from '../../../shared/query/queryables.js';
+import { parseDocuments } from '../../../shared/records/formats/index.js';
+import type { CoreRecord } from '../../../shared/records/core-record.js';
+import { buildIndexDocument } from '../../../shared/records/index-document.js';
+import {
+  buildEngineDocument,
+  readStoredRecord,
+  type StoredParts,
+} from '../../../shared/search/engine/engine-document.js';
+import {
+  encodeFieldName,
+  resolveFilterProperty,
+} from '../../../shared/search/engine/engine-fields.js';
+import {
+  buildIngestLogTemplate,
+  buildRecordsTemplates,
+  parseIndexVersion,
+  readDeclaredPropertyTypes,
+  readMappingFile,
+  versionedIndexName,
+} from '../../../shared/search/engine/index-templates.js';
+
+function record(feature: Record<string, unknown>): CoreRecord {
+  const parsed = parseDocuments(JSON.stringify(feature));
+  expect(parsed.failures).to.deep.equal([]);
+  return parsed.records[0];
+}
+
+const CROSSING = record({
+  type: 'Feature',
+  id: 'x1',
+  conformsTo: [],
+  geometry: {
+    type: 'Polygon',
+    coordinates: [
+      [
+        [170, -20],
+        [190, -20],
+        [190, -10],
+        [170, -10],
+        [170, -20],
+      ],
+    ],
+  },
+  bbox: [170, -20, -170, -10],
+  time: { interval: ['2015-01-01T00:00:00Z', '..'] },
+  properties: {
+    type: 'dataset',
+    title: 'Île de Pâques',
+    keywords: ['océan', 'ocean'],
+    'proj.epsg': 4326,
+    tags: [],
+    cloudCover: 3,
+  },
+});
+
+describe('engine document layout', () => {
+  it('places every property under props, with dotted names escaped', () => {
+    const document = buildEngineDocument(buildIndexDocument(CROSSING), CROSSING, 'envelope');
+    const props = document.props as Record<string, unknown>;
+    expect(props.title).to.equal('Île de Pâques');
+    expect(props['proj%2Eepsg']).to.equal(4326);
+    expect(props.cloudCover).to.equal(3);
+    expect(props).not.to.have.property('tags');
+    expect(props).not.to.have.property('start_datetime');
+    expect(document.has).to.include.members(['title', 'tags', 'start_datetime', 'cloudCover']);
+    expect(document.has).not.to.include('end_datetime');
+  });
+
+  it('writes folded copies only where folding changes the value', () => {
+    const document = buildEngineDocument(buildIndexDocument(CROSSING), CROSSING, 'envelope');
+    expect((document.ci as Record<string, unknown>).title).to.equal('île de pâques');
+    expect((document.ai as Record<string, unknown>).title).to.equal('Ile de Paques');
+    expect((document.cai as Record<string, unknown>).title).to.equal('ile de paques');
+    expect((document.ai as Record<string, unknown>).keywords).to.deep.equal(['ocean', 'ocean']);
+    expect(document.ci as Record<string, unknown>).not.to.have.property('keywords');
+    expect(document.anytext).to.contain('Ile de Paques');
+  });
+
+  it('keeps the box as written, its antimeridian halves and an open-ended date_range', () => {
+    const document = buildEngineDocument(buildIndexDocument(CROSSING), CROSSING, 'envelope');
+    expect(document.bbox).to.deep.equal({ west: 170, south: -20, east: -170, north: -10 });
+    expect(document.box0).to.deep.equal({ minx: 170, miny: -20, maxx: 180, maxy: -10 });
+    expect(document.box1).to.deep.equal({ minx: -180, miny: -20, maxx: -170, maxy: -10 });
+    expect(document.time).to.deep.equal({
+      start: '2015-01-01T00:00:00.000Z',
+      range: { gte: '2015-01-01T00:00:00.000Z' },
+    });
+    expect(document).not.to.have.property('geometry');
+  });
+
+  it('adds the geo_shape footprint in shape mode (the bbox when there is no geometry)', () => {
+    const shaped = buildEngineDocument(buildIndexDocument(CROSSING), CROSSING, 'shape');
+    expect(shaped.geometry).to.deep.equal(CROSSING.geometry);
+    const boxOnly = { ...CROSSING, geometry: undefined };
+    expect(
+      buildEngineDocument(buildIndexDocument(boxOnly), boxOnly, 'shape').geometry,
+    ).to.deep.equal({
+      type: 'envelope',
+      coordinates: [
+        [170, -10],
+        [-170, -20],
+      ],
+    });
+  });
+
+  it('stores the record and its source verbatim, and gives them back', () => {
+    const document = buildEngineDocument(buildIndexDocument(CROSSING), CROSSING, 'envelope');
+    expect((document.record as unknown as { source: object }).source).not.to.have.property(
+      'content',
+    );
+    expect(readStoredRecord(document as unknown as StoredParts)).to.deep.equal(CROSSING);
+  });
+
+  it('resolves filter properties like the SQLite compiler (exact names, then own names)', () => {
+    expect(resolveFilterProperty('dc:title').path).to.equal('props.title.keyword');
+    expect(resolveFilterProperty('eo:cloudCover').path).to.equal('props.cloudCover');
+    expect(resolveFilterProperty('TITLE').path).to.equal('props.TITLE');
+    expect(resolveFilterProperty('datetime').path).to.equal('time.start');
+    expect(resolveFilterProperty('proj.epsg').path).to.equal('props.proj%2Eepsg');
+    expect(encodeFieldName('a*b%c')).to.equal('a%2Ab%25c');
+  });
+});
+
+describe('index templates from es-mappings', () => {
+  it('declares the numeric and date-time queryables with their engine types', () => {
+    const declared = readDeclaredPropertyTypes();
+    for (const queryable of QUERYABLES) {
+      if (queryable.type === 'number' || queryable.type === 'integer') {
+        expect(declared.get(queryable.name), queryable.name).to.equal('double');
+      }
+      if (queryable.type === 'datetime' && !queryable.name.endsWith('_datetime')) {
+        expect(declared.get(queryable.name), queryable.name).to.equal('date');
+      }
+    }
+    for (const name of ['title', 'description', 'keywords', 'themes', 'organisations']) {
+      expect(declared.get(name), name).to.equal('text');
+    }
+  });
+
+  it('composes the records template from the components the options select', () => {
+    const envelope = buildRecordsTemplates('cairn-records', {
+      spatial: 'envelope',
+      analysis: 'standard',
+    });
+    expect(envelope.components.map((component) => component.name)).to.deep.equal([
+      'cairn-records-base',
+    ]);
+    expect(envelope.indexTemplate.body).to.deep.include({
+      index_patterns: ['cairn-records-v*'],
+      composed_of: ['cairn-records-base'],
+    });
+    const full = buildRecordsTemplates('cairn-records', { spatial: 'shape', analysis: 'full' });
+    expect(full.components.map((component) => component.name)).to.deep.equal([
+      'cairn-records-base',
+      'cairn-records-shape',
+      'cairn-records-analysis-full',
+    ]);
+    expect(
+      (full.indexTemplate.body.template as { mappings: { _meta: unknown } }).mappings._meta,
+    ).to.deep.equal({ cairn: { mappingVersion: 1, spatial: 'shape', analysis: 'full' } });
+  });
+
+  it('uses no analysis-common feature in the base mapping', () => {
+    const text = JSON.stringify(readMappingFile('records.base.json'));
+    for (const feature of [
+      'asciifolding',
+      'stemmer',
+      'porter_stem',
+      'normalizer',
+      'geo_shape',
+      '"script"',
+    ]) {
+      expect(text, feature).not.to.contain(feature);
+    }
+  });
+
+  it('names versioned indices and the ingest log', () => {
+    expect(versionedIndexName('cairn-records', 3)).to.equal('cairn-records-v3');
+    expect(parseIndexVersion('cairn-records', 'cairn-records-v12')).to.equal(12);
+    expect(parseIndexVersion('cairn-records', 'other-v1')).to.equal(undefined);
+    expect(buildIngestLogTemplate('cairn-ingest-log').body.index_patterns).to.deep.equal([
+      'cairn-ingest-log',
+    ]);
+  });
+});
