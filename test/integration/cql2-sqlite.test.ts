@@ -1110,6 +1110,30 @@ describe('CQL2 filters on SQLite, against the CQL2 test dataset', function () {
       ),
       rel('countries', 'contains', 'POINT(7.02 49.92)', point(7.02, 49.92), p(7.02, 49.92), 1),
       rel('countries', 'overlaps', 'BBOX(-180,-90,0,90)', bbox(-180, -90, 0, 90), WEST, 11),
+      // On the edges of the box: a corner point intersects it but is not within it; a diagonal
+      // is within its own bounding box; a margin smaller than the R*Tree's rounding.
+      rel('extras', 'within', 'BBOX(0,0,10,10)', bbox(0, 0, 10, 10), boxPolygon(0, 0, 10, 10)),
+      rel(
+        'extras',
+        'intersects',
+        'BBOX(10,10,20,20)',
+        bbox(10, 10, 20, 20),
+        boxPolygon(10, 10, 20, 20),
+      ),
+      rel(
+        'extras',
+        'within',
+        'BBOX(-10,-10,10.00001,10.00001)',
+        bbox(-10, -10, 10.00001, 10.00001),
+        boxPolygon(-10, -10, 10.00001, 10.00001),
+      ),
+      rel(
+        'extras',
+        'within',
+        'BBOX(-10,-10,10,10)',
+        bbox(-10, -10, 10, 10),
+        boxPolygon(-10, -10, 10, 10),
+      ),
       rel('countries', 'within', 'BBOX(150,-90,-150,90)', bbox(150, -90, -150, 90), {
         type: 'MultiPolygon',
         coordinates: [[boxRing(150, -90, 180, 90)], [boxRing(-180, -90, -150, 90)]],

@@ -965,10 +965,41 @@ function compileSpatial(node: OperatorNode, op: string, negated: boolean): Fragm
   if (recordRelation === 'disjoint') {
     return sql`(CASE WHEN ${prefilter} THEN NOT ${intersects} WHEN ${HAS_FOOTPRINT} THEN 1 END)`;
   }
-  const check = recordRelation === 'intersects' ? intersects : exact(recordRelation);
+  let check = recordRelation === 'intersects' ? intersects : exact(recordRelation);
+  if (recordRelation === 'within') {
+    // Within needs the record's box inside the query's envelope (a margin covers the R*Tree's
+    // float32 rounding); a box strictly inside a query box proves it without an exact test.
+    const envelope: Bbox = [
+      Math.min(...query.boxes.map((box) => box[0])),
+      Math.min(...query.boxes.map((box) => box[1])),
+      Math.max(...query.boxes.map((box) => box[2])),
+      Math.max(...query.boxes.map((box) => box[3])),
+    ];
+    const inside = boxesInside(padBoxes([envelope], RTREE_MARGIN));
+    const strictly = padBoxes(query.boxes, -RTREE_MARGIN);
+    check =
+      query.rectangle && strictly.length > 0
+        ? sql`(${inside} AND (${boxesInside(strictly)} OR ${check}))`
+        : sql`(${inside} AND ${check})`;
+  }
   // Outside NOT, FALSE and NULL both exclude a record, so the R*Tree can drive the query.
   if (!negated) return sql`(${prefilter} AND ${check})`;
   return sql`(CASE WHEN ${prefilter} THEN ${check} WHEN ${HAS_FOOTPRINT} THEN 0 END)`;
+}
+
+/** More than the rounding of R*Tree coordinates (32-bit floats, rounded outwards), in degrees. */
+const RTREE_MARGIN = 1e-4;
+
+/** Boxes grown (or, with a negative margin, shrunk) by degrees; boxes shrunk away are dropped. */
+function padBoxes(boxes: Bbox[], margin: number): Bbox[] {
+  return boxes
+    .map(([west, south, east, north]): Bbox => [
+      west - margin,
+      south - margin,
+      east + margin,
+      north + margin,
+    ])
+    .filter(([west, south, east, north]) => west < east && south < north);
 }
 
 /** Query boxes grown by a distance, wrapped at the antimeridian and clamped at the poles. */
@@ -1047,7 +1078,8 @@ function arrayItemValue(expression: Expression): unknown {
   return scalar.constant;
 }
 
-type ArrayOperand = { kind: 'literal'; items: unknown[] } | { kind: 'sql'; json: Fragment };
+type ArrayOperand =
+  { kind: 'literal'; items: unknown[] } | { kind: 'sql'; json: Fragment; path?: string };
 
 function compileArrayOperand(expression: Expression, node: OperatorNode): ArrayOperand {
   if (expression.kind === 'array') {
@@ -1061,17 +1093,15 @@ function compileArrayOperand(expression: Expression, node: OperatorNode): ArrayO
         `${opName(node.op)} needs arrays, but "${expression.name}" is a ${typeName(type)}`,
       );
     }
-    const json = property.column
-      ? raw(`json_quote(${property.column})`)
-      : sql`(r.props -> ${param(property.path)})`;
-    return { kind: 'sql', json };
+    if (property.column) return { kind: 'sql', json: raw(`json_quote(${property.column})`) };
+    return { kind: 'sql', json: sql`(r.props -> ${param(property.path)})`, path: property.path };
   }
   throw new FilterError(
     `${opName(node.op)} needs arrays, but ${describe(expression)} is not an array or a property`,
   );
 }
 
-function compileArrayRelation(node: OperatorNode, op: string): Fragment {
+function compileArrayRelation(node: OperatorNode, op: string, negated: boolean): Fragment {
   expectArity(node, 2);
   const [a, b] = node.args.map((argument) => compileArrayOperand(argument, node));
   const relation = ARRAY_OPS[op];
@@ -1080,7 +1110,19 @@ function compileArrayRelation(node: OperatorNode, op: string): Fragment {
   }
   const json = (operand: ArrayOperand): Fragment =>
     operand.kind === 'sql' ? operand.json : param(JSON.stringify(operand.items));
-  return sql`${raw(SQL_FUNCTIONS.arrays)}(${param(relation)}, ${json(a)}, ${json(b)})`;
+  const exact = sql`${raw(SQL_FUNCTIONS.arrays)}(${param(relation)}, ${json(a)}, ${json(b)})`;
+  // When the relation needs a shared element with a non-empty literal (overlaps, equals, or the
+  // property containing the literal), a native JSON scan finds the candidates first.
+  const [property, items, needsShared] =
+    a.kind === 'sql' && b.kind === 'literal'
+      ? [a, b.items, relation !== 'containedBy']
+      : a.kind === 'literal' && b.kind === 'sql'
+        ? [b, a.items, relation !== 'contains']
+        : [undefined, [], false];
+  const scalars = items.every((item) => ['string', 'number', 'boolean'].includes(typeof item));
+  if (negated || !property?.path || !needsShared || items.length === 0 || !scalars) return exact;
+  const shared = sql`EXISTS (SELECT 1 FROM json_each(r.props, ${param(property.path)}) e WHERE e.value IN (SELECT value FROM json_each(${param(JSON.stringify(items))})))`;
+  return sql`(${shared} AND ${exact})`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1135,7 +1177,7 @@ function compileOperator(node: OperatorNode, negated: boolean): Fragment {
   if (op in SPATIAL_OPS) return compileSpatial(node, op, negated);
   if (DISTANCE_OPS.has(op)) return compileDistance(node, op, negated);
   if (op in TEMPORAL_OPS) return compileTemporal(node, op);
-  if (op in ARRAY_OPS) return compileArrayRelation(node, op);
+  if (op in ARRAY_OPS) return compileArrayRelation(node, op, negated);
   if (op === 'casei' || op === 'accenti' || ARITHMETIC_OPS.has(op)) {
     throw new FilterError(`${describe(node)} is a value, not a condition`);
   }
