@@ -44,14 +44,23 @@ export function isElement(element: XmlElement, name: XmlName): boolean {
   return name.alternatives !== undefined && name.alternatives.includes(element.ns);
 }
 
+/** True when a name needs the general matcher (wildcards or alternative namespaces). */
+function isGeneral(name: XmlName): boolean {
+  return name.local === '*' || name.ns === '*' || name.alternatives !== undefined;
+}
+
 /** First child element with the given name, or undefined. */
 export function child(element: XmlElement | undefined, name: XmlName): XmlElement | undefined {
   if (element === undefined) return undefined;
   const list = element.children;
+  if (isGeneral(name)) {
+    for (let i = 0; i < list.length; i += 1) if (isElement(list[i], name)) return list[i];
+    return undefined;
+  }
+  const { local, ns } = name;
   for (let i = 0; i < list.length; i += 1) {
     const candidate = list[i];
-    if (candidate.local === name.local && candidate.ns === name.ns) return candidate;
-    if (isElement(candidate, name)) return candidate;
+    if (candidate.local === local && candidate.ns === ns) return candidate;
   }
   return undefined;
 }
@@ -61,8 +70,21 @@ export function children(element: XmlElement | undefined, name?: XmlName): XmlEl
   if (element === undefined) return [];
   if (name === undefined) return element.children.slice();
   const result: XmlElement[] = [];
-  for (const candidate of element.children) if (isElement(candidate, name)) result.push(candidate);
+  collectChildren(element, name, result);
   return result;
+}
+
+function collectChildren(element: XmlElement, name: XmlName, into: XmlElement[]): void {
+  const list = element.children;
+  if (isGeneral(name)) {
+    for (let i = 0; i < list.length; i += 1) if (isElement(list[i], name)) into.push(list[i]);
+    return;
+  }
+  const { local, ns } = name;
+  for (let i = 0; i < list.length; i += 1) {
+    const candidate = list[i];
+    if (candidate.local === local && candidate.ns === ns) into.push(candidate);
+  }
 }
 
 /** The element's own text, trimmed; undefined when the element is absent or the text empty. */
@@ -94,8 +116,14 @@ export function find(element: XmlElement | undefined, ...steps: XmlName[]): XmlE
 function findFrom(element: XmlElement, steps: XmlName[], index: number): XmlElement | undefined {
   if (index === steps.length) return element;
   const step = steps[index];
-  for (const candidate of element.children) {
-    if (!isElement(candidate, step)) continue;
+  const general = isGeneral(step);
+  const list = element.children;
+  for (let i = 0; i < list.length; i += 1) {
+    const candidate = list[i];
+    const matches = general
+      ? isElement(candidate, step)
+      : candidate.local === step.local && candidate.ns === step.ns;
+    if (!matches) continue;
     const found = findFrom(candidate, steps, index + 1);
     if (found !== undefined) return found;
   }
@@ -108,9 +136,7 @@ export function findAll(element: XmlElement | undefined, ...steps: XmlName[]): X
   let level: XmlElement[] = [element];
   for (const step of steps) {
     const next: XmlElement[] = [];
-    for (const node of level) {
-      for (const candidate of node.children) if (isElement(candidate, step)) next.push(candidate);
-    }
+    for (const node of level) collectChildren(node, step, next);
     if (next.length === 0) return next;
     level = next;
   }
