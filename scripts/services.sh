@@ -18,9 +18,11 @@
 #   ES_VERSION [8.19.21], CAIRN_ES_HTTP_PORT [9250], CAIRN_ES_TRANSPORT_PORT [9350]
 #   OPENSEARCH_VERSION [2.19.6], CAIRN_OPENSEARCH_HTTP_PORT [9251],
 #     CAIRN_OPENSEARCH_TRANSPORT_PORT [9351]
+#   ES_JAVA_OPTS, OPENSEARCH_JAVA_OPTS [-Xms512m -Xmx1g -XX:TieredStopAtLevel=1]
 #   KEYCLOAK_VERSION [26.5.6], CAIRN_KEYCLOAK_HTTP_PORT [8180],
 #     CAIRN_KEYCLOAK_MANAGEMENT_PORT [9180],
-#     KEYCLOAK_ADMIN_USERNAME / KEYCLOAK_ADMIN_PASSWORD [admin/admin]
+#     KEYCLOAK_ADMIN_USERNAME / KEYCLOAK_ADMIN_PASSWORD [admin/admin],
+#     JAVA_OPTS_APPEND [-XX:TieredStopAtLevel=1]
 set -euo pipefail
 
 CAIRN_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -39,19 +41,23 @@ start_one() {
     say "$svc" "already running (pid $pid) at $url"
     return 0
   fi
+  # A service found running but not yet healthy is waited for, not relaunched.
   if [[ -z "$pid" ]]; then
     port_open "${url##*:}" && die "$svc" "port ${url##*:} is taken by another process"
     "${svc}_install"
     rm -f "$(pid_file "$svc")"
-    : >"$(run_dir "$svc")/console.log"
-    pid="$("${svc}_launch")"
+    : >"$(console_log "$svc")"
+    pid="$("${svc}_launch")" || { fail_one "$svc"; return 1; }
   fi
-  if ! wait_healthy "$svc" "$pid"; then
-    show_logs "$svc" $("${svc}_logs")
-    stop_one "$svc"
-    return 1
-  fi
+  wait_healthy "$svc" "$pid" || { fail_one "$svc"; return 1; }
   say "$svc" "healthy at $url (pid $(service_pid "$svc"), $((SECONDS - began))s)"
+}
+
+# After a failed start: show the logs and stop whatever is left.
+fail_one() {
+  # shellcheck disable=SC2046 # one word per log file, none for some services
+  show_logs "$1" $("${1}_logs")
+  stop_one "$1"
 }
 
 stop_one() {
@@ -63,8 +69,8 @@ stop_one() {
     return 0
   fi
   signal_tree TERM "$pid"
-  while kill -0 "$pid" 2>/dev/null && ((SECONDS < deadline)); do sleep 0.5; done
-  if kill -0 "$pid" 2>/dev/null; then
+  while [[ -n "$(service_pid "$svc")" ]] && ((SECONDS < deadline)); do sleep 0.5; done
+  if [[ -n "$(service_pid "$svc")" ]]; then
     say "$svc" "still running after ${CAIRN_STOP_TIMEOUT}s, killing"
     signal_tree KILL "$pid"
   fi
@@ -92,7 +98,7 @@ in_parallel() {
   local action="$1" svc failed=0
   local -a jobs=()
   for svc in "${@:2}"; do
-    "${action}_one" "$svc" &
+    with_lock "$svc" "${action}_one" "$svc" &
     jobs+=("$!")
   done
   for job in "${jobs[@]}"; do wait "$job" || failed=1; done

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared helpers for scripts/services.sh (sourced, not executed). Progress
 # goes to stderr, so that stdout of `start` is only the export lines.
 #
@@ -32,7 +33,9 @@ ensure_cmd() {
   (
     flock 9
     command -v "$cmd" >/dev/null && exit 0
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$pkg" >/dev/null
+    # Lock fds closed: a daemon the package starts must not inherit them.
+    apt-get update -qq 8>&- 9>&- &&
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$pkg" >/dev/null 8>&- 9>&-
   ) 9>"$CAIRN_CACHE/.apt.lock"
 }
 
@@ -78,6 +81,11 @@ service_pid() {
   return 0
 }
 
+# True while a process group has a member that is not a zombie.
+group_alive() {
+  ps -e -o pgid=,stat= | awk -v g="$1" '$1 == g && $2 !~ /^Z/ { found = 1 } END { exit !found }'
+}
+
 port_open() { (: >"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 # Run a command detached in its own session, stdio to the service's console log.
@@ -85,7 +93,7 @@ port_open() { (: >"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 spawn() {
   local svc="$1"
   shift
-  setsid "$@" </dev/null >>"$(console_log "$svc")" 2>&1 &
+  setsid "$@" </dev/null >>"$(console_log "$svc")" 2>&1 8>&- 9>&- &
   printf '%s\n' "$!"
 }
 
@@ -106,18 +114,32 @@ signal_tree() {
   kill -s "$1" "$2" 2>/dev/null || true
 }
 
+# Run a command holding the service's lock (fd 8), so that concurrent
+# invocations of services.sh take turns on each service (a second `start`
+# waits for the first, then finds the service running). The holder's own
+# waits are bounded by the timeouts above.
+with_lock() {
+  local svc="$1"
+  (
+    exec 8>"$(run_dir "$svc")/.lock"
+    flock 8
+    "${@:2}"
+  )
+}
+
 # Poll until "<svc>_healthy" succeeds. Fails after the timeout, or early when
-# neither the launcher process nor the service's pid is alive any more.
+# the launcher's process group (see spawn) is gone and no pid file names a
+# live process.
 wait_healthy() {
-  local svc="$1" launcher="$2" deadline=$((SECONDS + CAIRN_START_TIMEOUT))
+  local svc="$1" group="$2" deadline=$((SECONDS + CAIRN_START_TIMEOUT))
   until "${svc}_healthy"; do
     if ((SECONDS >= deadline)); then
-      say "$svc" "not healthy after ${CAIRN_START_TIMEOUT}s" >&2
+      say "$svc" "not healthy after ${CAIRN_START_TIMEOUT}s"
       return 1
     fi
-    if ! kill -0 "$launcher" 2>/dev/null && [[ -z "$(service_pid "$svc")" ]]; then
-      sleep 2 # the pid file may lag the launcher's exit slightly
-      [[ -n "$(service_pid "$svc")" ]] || { say "$svc" "process exited" >&2; return 1; }
+    if ! group_alive "$group" && [[ -z "$(service_pid "$svc")" ]]; then
+      sleep 2 # a daemon that left the group may write its pid file a bit later
+      [[ -n "$(service_pid "$svc")" ]] || { say "$svc" "process exited"; return 1; }
     fi
     sleep 1
   done

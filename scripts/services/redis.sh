@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Redis 7 from Debian's redis-server package: a private instance, not the
 # system service. Append-only file on, so a restarted Redis keeps its jobs.
 

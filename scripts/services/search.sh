@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Elasticsearch 8 and OpenSearch 2 test distributions (integ-test-zip) from
 # Maven Central, single node on loopback, run on the machine's JDK 17.
 #
@@ -12,7 +13,8 @@ ES_TRANSPORT_PORT="${CAIRN_ES_TRANSPORT_PORT:-9350}"
 OPENSEARCH_VERSION="${OPENSEARCH_VERSION:-2.19.6}"
 OPENSEARCH_HTTP_PORT="${CAIRN_OPENSEARCH_HTTP_PORT:-9251}"
 OPENSEARCH_TRANSPORT_PORT="${CAIRN_OPENSEARCH_TRANSPORT_PORT:-9351}"
-SEARCH_JAVA_OPTS_DEFAULT="-Xms512m -Xmx1g"
+# JIT limited to C1: half the CPU time to start, ample speed for test loads.
+SEARCH_JAVA_OPTS_DEFAULT="-Xms512m -Xmx1g -XX:TieredStopAtLevel=1"
 
 # Start one engine: svc, dist dir, launcher name, http port, transport port,
 # extra -E settings. The JVM options and JDK come from the caller's env.
@@ -21,8 +23,9 @@ search_launch() {
   local dir
   dir="$(run_dir "$svc")"
   mkdir -p "$dir/data" "$dir/logs" "$dir/tmp"
-  # Relative JVM paths in the shipped jvm.options (logs/gc.log) resolve here.
-  cd "$dir"
+  # Relative JVM paths in the shipped jvm.options (logs/gc.log) resolve here;
+  # launch functions run in a subshell, so the caller's directory is kept.
+  cd "$dir" || return
   spawn_non_root "$svc" "$home/bin/$bin" -d -p "$(pid_file "$svc")" \
     -Ediscovery.type=single-node -Enetwork.host=127.0.0.1 \
     -Ehttp.port="$http" -Etransport.port="$transport" \
