@@ -407,7 +407,11 @@ export interface GetRecordsParts {
   constraint?: ConstraintInput;
   sort: SortKey[];
   /** OpenSearch-style parameters (KVP only). */
-  openSearch?: { kvp: Readonly<Record<string, string>>; echo: OpenSearchEcho };
+  openSearch?: {
+    kvp: Readonly<Record<string, string>>;
+    spelling: Readonly<Record<string, string>>;
+    echo: OpenSearchEcho;
+  };
   requestId?: string;
 }
 
@@ -420,7 +424,7 @@ export function buildGetRecordsRequest(
   const filters: Expression[] = [];
   let notFoundLocator: string | undefined;
   if (parts.openSearch !== undefined) {
-    const search = parseOpenSearchSearch(parts.openSearch.kvp);
+    const search = parseOpenSearchSearch(parts.openSearch.kvp, parts.openSearch.spelling);
     const { text, spatial, temporal, ids, filter } = search.fragment;
     if (text !== undefined) query.text = text;
     if (spatial !== undefined) query.spatial = spatial;
@@ -562,7 +566,11 @@ function parseGetRecordsKvp(
         values.sortby !== undefined && values.sortby.trim() !== ''
           ? parseKvpSortBy(values.sortby)
           : [],
-      openSearch: { kvp: values, echo },
+      openSearch: {
+        kvp: values,
+        spelling: Object.fromEntries(kvp.entries.map(([name]) => [name.toLowerCase(), name])),
+        echo,
+      },
       ...(values.requestid !== undefined ? { requestId: values.requestid } : {}),
     },
     context,

@@ -117,9 +117,13 @@ function splitTime(value: string, name: string): [string | undefined, string | u
 /**
  * Parses the search parameters of an OpenSearch-style request (keys lower-cased) into the
  * text, spatial, temporal, ids and EO filter parts of a SearchQuery. `time=start/end` is read
- * as time:start and time:end; a bbox may carry a CRS.
+ * as time:start and time:end; a bbox may carry a CRS. `spelling` maps lower-cased names to the
+ * names as the client wrote them, for error locators.
  */
-export function parseOpenSearchSearch(kvp: Readonly<Record<string, string>>): OpenSearchSearch {
+export function parseOpenSearchSearch(
+  kvp: Readonly<Record<string, string>>,
+  spelling: Readonly<Record<string, string>> = {},
+): OpenSearchSearch {
   const params: Record<string, string> = {};
   const written: Record<string, string> = {};
   for (const [key, value] of Object.entries(kvp)) {
@@ -128,8 +132,9 @@ export function parseOpenSearchSearch(kvp: Readonly<Record<string, string>>): Op
     if (params[template] !== undefined && params[template] !== value) {
       throw new InvalidParameterError(key, `"${written[template]}" and "${key}" are both given`);
     }
-    params[template] = template === 'geo:box' ? normaliseBboxParameter(value, key) : value;
-    written[template] = key;
+    const name = spelling[key] ?? key;
+    params[template] = template === 'geo:box' ? normaliseBboxParameter(value, name) : value;
+    written[template] = name;
   }
   const time = kvp.time;
   if (time !== undefined && time.trim() !== '') {
