@@ -49,7 +49,17 @@ finish_suite() {
   fi
 }
 
+# Debian tools the tests use: xmllint validates written XML against the OGC/ISO schemas.
+install_system_tools() {
+  local missing=()
+  command -v xmllint >/dev/null || missing+=(libxml2-utils)
+  ((${#missing[@]} == 0)) && return 0
+  step "apt-get install ${missing[*]}"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
 install_dependencies || { echo "0 passed, 1 failed"; exit 1; }
+install_system_tools || { echo "0 passed, 1 failed"; exit 1; }
 
 # The real services start in the background while lint and unit tests run.
 step "starting services (redis, elasticsearch, opensearch, keycloak) in the background"
