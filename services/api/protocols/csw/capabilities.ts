@@ -219,7 +219,7 @@ function appendOperationsMetadata(
 }
 
 /** Spatial operators the FES parser reads and every backend evaluates. */
-const SPATIAL_OPERATORS = [
+const SPATIAL_OPERATORS: readonly string[] = [
   'BBOX',
   'Equals',
   'Disjoint',
@@ -250,6 +250,14 @@ const TEMPORAL_OPERATORS = [
 
 const GEOMETRY_OPERANDS = ['Envelope', 'Point', 'LineString', 'Polygon'];
 
+/**
+ * The spatial operators a backend evaluates: DWithin and Beyond (great-circle distances) only
+ * on the embedded SQLite backend so far.
+ */
+function spatialOperatorNames(backend: BackendKind): readonly string[] {
+  return backend === 'sqlite' ? [...SPATIAL_OPERATORS, 'Beyond', 'DWithin'] : SPATIAL_OPERATORS;
+}
+
 function appendFilterCapabilities11(root: XMLBuilder, context: CapabilitiesContext): void {
   const ogc = (
     parent: XMLBuilder,
@@ -263,7 +271,9 @@ function appendFilterCapabilities11(root: XMLBuilder, context: CapabilitiesConte
     ogc(operands, 'GeometryOperand').txt(`gml:${operand}`).up();
   operands.up();
   const spatialOperators = ogc(spatial, 'SpatialOperators');
-  for (const name of SPATIAL_OPERATORS) ogc(spatialOperators, 'SpatialOperator', { name }).up();
+  for (const name of spatialOperatorNames(context.backend)) {
+    ogc(spatialOperators, 'SpatialOperator', { name }).up();
+  }
   spatialOperators.up();
   spatial.up();
   const scalar = ogc(capabilities, 'Scalar_Capabilities');
@@ -313,7 +323,7 @@ const FES_CONFORMANCE: readonly [string, boolean][] = [
   ['ImplementsSchemaElementFunc', false],
 ];
 
-function appendFilterCapabilities20(root: XMLBuilder): void {
+function appendFilterCapabilities20(root: XMLBuilder, context: CapabilitiesContext): void {
   const fes = (
     parent: XMLBuilder,
     local: string,
@@ -359,7 +369,9 @@ function appendFilterCapabilities20(root: XMLBuilder): void {
     fes(operands, 'GeometryOperand', { name: `gml32:${operand}` }).up();
   operands.up();
   const spatialOperators = fes(spatial, 'SpatialOperators');
-  for (const name of SPATIAL_OPERATORS) fes(spatialOperators, 'SpatialOperator', { name }).up();
+  for (const name of spatialOperatorNames(context.backend)) {
+    fes(spatialOperators, 'SpatialOperator', { name }).up();
+  }
   spatialOperators.up();
   spatial.up();
   const temporal = fes(capabilities, 'Temporal_Capabilities');
@@ -409,7 +421,7 @@ export function presentCapabilities(
   }
   if (sections.filterCapabilities) {
     if (version === '2.0.2') appendFilterCapabilities11(root, context);
-    else appendFilterCapabilities20(root);
+    else appendFilterCapabilities20(root, context);
   }
   return serialise(document);
 }

@@ -280,6 +280,31 @@ function normaliseName(written: string): string {
 }
 
 const COMPARISONS = new Set(['=', '<>', '<', '<=', '>', '>=', 'between']);
+const ARITHMETIC = new Set(['+', '-', '*', '/']);
+const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+
+function isArithmetic(node: Expression): boolean {
+  return node.kind === 'op' && ARITHMETIC.has(node.op);
+}
+
+/**
+ * FES literals are untyped text: operands of arithmetic, and literals compared with an
+ * arithmetic expression, are numbers when they read as numbers.
+ */
+function typeNumericLiterals(node: Expression): Expression {
+  if (node.kind !== 'op') return node;
+  const numeric =
+    ARITHMETIC.has(node.op) || (COMPARISONS.has(node.op) && node.args.some(isArithmetic));
+  if (!numeric) return node;
+  return {
+    ...node,
+    args: node.args.map((item) =>
+      item.kind === 'literal' && typeof item.value === 'string' && DECIMAL.test(item.value.trim())
+        ? { kind: 'literal', value: Number(item.value) }
+        : item,
+    ),
+  };
+}
 
 /** Text literals compared with a date-time queryable become DATE / TIMESTAMP literals. */
 function typeTimeLiterals(node: Expression): Expression {
@@ -308,7 +333,7 @@ function normaliseNode(node: Expression): Expression {
     return { kind: 'property', name: normaliseName(node.name) };
   }
   if (node.kind !== 'op') return node;
-  node = typeTimeLiterals(node);
+  node = typeNumericLiterals(typeTimeLiterals(node));
   if (node.kind !== 'op') return node;
   const anyText = node.args
     .map((item) => unwrapFolds(item).inner)
