@@ -14,6 +14,7 @@ import {
   createDocument,
   serialise,
   writeCswRecord,
+  writeIso19139,
 } from '../../../../shared/records/writers/xml/index.js';
 import {
   declareNamespaces,
@@ -263,6 +264,10 @@ export function presentGetRecordById(
     return { status: 200, mediaType: ATOM, body: serialise(document) };
   }
   if (version === '3.0.0') {
+    if (options.outputSchema === CSW_NS.gmd && options.outputFormat === 'xml') {
+      // The whole ISO 19139 document: a record that came as ISO 19139 is its source, verbatim.
+      return { status: 200, mediaType: options.xmlMediaType, body: writeIso19139(records[0]) };
+    }
     appendRecord(document, records[0], version, options.outputSchema, options.presentation, true);
   } else {
     const root = rootElement(document, version, 'GetRecordByIdResponse');
