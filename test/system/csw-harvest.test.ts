@@ -1,0 +1,171 @@
+/**
+ * Harvest-grade paging through CSW: a harvester that follows nextRecord page by page (GET 3.0,
+ * POST 2.0.2, with and without a constraint or a sort, at several page sizes) sees every
+ * matching record exactly once, in the stable default order (by identifier).
+ */
+import { expect } from 'chai';
+import { createCatalogueApp, generatedDocuments, readDocuments } from '../support/catalogue-app.js';
+import {
+  cswGet,
+  cswPost,
+  getRecords30,
+  NS,
+  searchResultsOf,
+  type SearchResults,
+} from '../support/csw-client.js';
+import { requireSharedData, sharedPath } from '../support/shared-data.js';
+import type { TestApp } from '../support/test-app.js';
+
+const GENERATED = 230;
+
+describe('CSW harvesting (paging with nextRecord)', () => {
+  let test: TestApp;
+  let total: number;
+
+  before(async function () {
+    requireSharedData(this);
+    test = await createCatalogueApp([
+      ...readDocuments(sharedPath('samples', 'dublin-core-cite')),
+      ...readDocuments(sharedPath('samples', 'iso19139')),
+      ...generatedDocuments(GENERATED),
+    ]);
+    total = searchResultsOf(
+      (await cswGet(test.app, getRecords30({ maxRecords: '0' })).expect(200)).text,
+    ).matched;
+  });
+  after(async () => {
+    await test?.close();
+  });
+
+  /** Follows nextRecord from position 1; returns every id seen and the matched counts. */
+  async function harvest(
+    page: (start: number) => Promise<SearchResults>,
+  ): Promise<{ ids: string[]; matched: number[] }> {
+    const ids: string[] = [];
+    const matched: number[] = [];
+    let start = 1;
+    for (let guard = 0; guard < 1000; guard += 1) {
+      const results = await page(start);
+      ids.push(...results.ids);
+      matched.push(results.matched);
+      expect(results.returned).to.equal(results.records.length);
+      if (results.next === 0) return { ids, matched };
+      expect(results.next).to.equal(start + results.returned);
+      start = results.next;
+    }
+    throw new Error('harvest did not end');
+  }
+
+  it('sees every record exactly once, by GET (3.0), in identifier order, at several page sizes', async () => {
+    expect(total).to.equal(12 + 18 + GENERATED);
+    for (const size of [1, 7, 25, 100]) {
+      if (size === 1) {
+        // One record per page is slow on a loaded machine; walk the first 40 only.
+        const first = await cswGet(
+          test.app,
+          getRecords30({ maxRecords: '40', elementSetName: 'brief' }),
+        ).expect(200);
+        const ids: string[] = [];
+        for (let start = 1; start <= 40; start += 1) {
+          const page = searchResultsOf(
+            (
+              await cswGet(
+                test.app,
+                getRecords30({
+                  startPosition: String(start),
+                  maxRecords: '1',
+                  elementSetName: 'brief',
+                }),
+              ).expect(200)
+            ).text,
+          );
+          ids.push(...page.ids);
+        }
+        expect(ids).to.deep.equal(searchResultsOf(first.text).ids);
+        continue;
+      }
+      const { ids, matched } = await harvest(async (start) =>
+        searchResultsOf(
+          (
+            await cswGet(
+              test.app,
+              getRecords30({
+                startPosition: String(start),
+                maxRecords: String(size),
+                elementSetName: 'brief',
+              }),
+            ).expect(200)
+          ).text,
+        ),
+      );
+      expect(ids, `page size ${size}`).to.have.length(total);
+      expect(new Set(ids).size).to.equal(total);
+      expect(ids).to.deep.equal([...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+      expect(new Set(matched)).to.deep.equal(new Set([total]));
+    }
+  });
+
+  it('sees every record exactly once by POST (2.0.2, resultType=results), in ISO 19139', async () => {
+    const { ids } = await harvest(async (start) => {
+      const body = `<csw:GetRecords xmlns:csw="${NS.csw202}" service="CSW" version="2.0.2" resultType="results"
+          startPosition="${start}" maxRecords="50" outputSchema="${NS.gmd}">
+        <csw:Query typeNames="gmd:MD_Metadata"><csw:ElementSetName>full</csw:ElementSetName></csw:Query>
+      </csw:GetRecords>`;
+      return searchResultsOf((await cswPost(test.app, body).expect(200)).text);
+    });
+    expect(ids).to.have.length(total);
+    expect(new Set(ids).size).to.equal(total);
+  });
+
+  it('a filtered, sorted harvest sees each matching record once', async () => {
+    const filter = { q: 'climate,ocean,forest,lorem', sortBy: 'dc:title:D' };
+    const expected = searchResultsOf(
+      (await cswGet(test.app, getRecords30({ ...filter, maxRecords: '0' })).expect(200)).text,
+    ).matched;
+    expect(expected).to.be.greaterThan(20);
+    const { ids } = await harvest(async (start) =>
+      searchResultsOf(
+        (
+          await cswGet(
+            test.app,
+            getRecords30({
+              ...filter,
+              startPosition: String(start),
+              maxRecords: '9',
+              elementSetName: 'brief',
+            }),
+          ).expect(200)
+        ).text,
+      ),
+    );
+    expect(ids).to.have.length(expected);
+    expect(new Set(ids).size).to.equal(expected);
+  });
+
+  it('pages at any startPosition are served directly (no walk needed)', async () => {
+    const all = searchResultsOf(
+      (
+        await cswGet(
+          test.app,
+          getRecords30({ maxRecords: String(total), elementSetName: 'brief' }),
+        ).expect(200)
+      ).text,
+    );
+    for (const start of [2, 137, total - 3, total]) {
+      const page = searchResultsOf(
+        (
+          await cswGet(
+            test.app,
+            getRecords30({
+              startPosition: String(start),
+              maxRecords: '5',
+              elementSetName: 'brief',
+            }),
+          ).expect(200)
+        ).text,
+      );
+      expect(page.ids).to.deep.equal(all.ids.slice(start - 1, start - 1 + 5));
+      expect(page.next).to.equal(start + 5 <= total ? start + 5 : 0);
+    }
+  });
+});
