@@ -4,9 +4,10 @@
  *   npx tsx scripts/build-grammars.ts          write every generated parser
  *   npx tsx scripts/build-grammars.ts --check  exit 1 when a generated file is stale
  *
- * Each grammar gives an ES module (`*.generated.js`, with result caching so nested
- * parentheses parse in linear time) and a `.d.ts` beside it. The output depends only on the
- * grammar and the peggy version, so a unit test can regenerate it and compare.
+ * Each grammar gives an ES module (`*.generated.js`, with result caching on the rules that
+ * need it, so nested parentheses parse in linear time) and a `.d.ts` beside it. The output
+ * depends only on the grammar, this script and the peggy version, so a unit test can
+ * regenerate it and compare.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -20,6 +21,12 @@ export interface GrammarSpec {
   grammar: string;
   parser: string;
   declarations: string;
+  /**
+   * The rules whose results are memoised. Caching every rule (peggy's `cache` option) makes
+   * each character cost a dozen cache entries; caching only the rules that several
+   * alternatives try at the same position keeps parsing linear at a fraction of the cost.
+   */
+  cachedRules: readonly string[];
 }
 
 /** Every grammar the project generates a parser from. */
@@ -28,6 +35,30 @@ export const GRAMMARS: readonly GrammarSpec[] = [
     grammar: 'shared/query/cql2/cql2-text.peggy',
     parser: 'shared/query/cql2/cql2-text-parser.generated.js',
     declarations: 'shared/query/cql2/cql2-text-parser.generated.d.ts',
+    cachedRules: [
+      'booleanExpression',
+      'booleanPrimary',
+      'predicate',
+      'comparisonPredicate',
+      'scalarExpression',
+      'characterExpression',
+      'characterClause',
+      'isNullOperand',
+      'spatialPredicate',
+      'temporalPredicate',
+      'arrayPredicate',
+      'arithmeticExpression',
+      'function',
+      'argument',
+      'arrayExpression',
+      'arrayElement',
+      'propertyName',
+      'numericLiteral',
+      'booleanLiteral',
+      'instantInstance',
+      'temporalInstance',
+      'spatialInstance',
+    ],
   },
 ];
 
@@ -66,6 +97,8 @@ export class SyntaxError extends Error {
   expected: ParserExpectation[] | null;
   found: string | null;
   location: { start: ParserLocation; end: ParserLocation };
+  /** Formats peggy's own English message for a syntax error. */
+  static buildMessage(expected: ParserExpectation[], found: string | null): string;
 }
 
 /** The rules parsing may start from. */
@@ -74,6 +107,57 @@ export const StartRules: string[];
 /** Parses a complete input into a filter expression. */
 export function parse(input: string, options?: { startRule?: string }): Expression;
 `;
+}
+
+/**
+ * Makes the generated parser keep its result cache in a Map. peggy keys the cache by
+ * `position * ruleCount + ruleIndex` in a plain object; such sparse integer keys put the
+ * object in V8's slow dictionary mode, which made parsing 3 to 5 times slower. Throws when
+ * peggy's output no longer has the expected shape, so an upgrade cannot skip this silently.
+ */
+function useMapForResultsCache(source: string): string {
+  const replacements: [RegExp, string][] = [
+    [/let peg\$resultsCache = \{\};/g, 'let peg$resultsCache = new Map();'],
+    [/peg\$resultsCache\[key\] = (\{[^;]*\});/g, 'peg$resultsCache.set(key, $1);'],
+    [/peg\$resultsCache\[key\]/g, 'peg$resultsCache.get(key)'],
+  ];
+  let result = source;
+  for (const [pattern, replacement] of replacements) {
+    if (!pattern.test(result)) {
+      throw new Error(
+        `peggy output changed: ${String(pattern)} not found; revisit the cache rewrite`,
+      );
+    }
+    result = result.replace(pattern, replacement);
+  }
+  if (/peg\$resultsCache\[/.test(result))
+    throw new Error('peggy output changed: cache access left');
+  return result;
+}
+
+/**
+ * Removes the result cache from every rule function not listed in `cachedRules`. Throws when
+ * a rule function does not have the cache code peggy is expected to write, or a listed rule
+ * does not exist, so that a peggy upgrade cannot change the outcome silently.
+ */
+function cacheOnly(source: string, cachedRules: readonly string[]): string {
+  const header =
+    /\n {4}const key = peg\$currPos \* \d+ \+ \d+;\n {4}const cached = peg\$resultsCache\.get\(key\);\n\n {4}if \(cached\) \{\n {6}peg\$currPos = cached\.nextPos;\n\n {6}return cached\.result;\n {4}\}\n/;
+  const footer = /\n {4}peg\$resultsCache\.set\(key, \{ nextPos: peg\$currPos, result: s0 \}\);\n/;
+  const seen = new Set<string>();
+  const result = source.replace(
+    /^ {2}function peg\$parse(\w+)\(\) \{\n[\s\S]*?\n {2}\}\n/gm,
+    (rule: string, name: string) => {
+      seen.add(name);
+      if (!header.test(rule) || !footer.test(rule)) {
+        throw new Error(`peggy output changed: no cache code in rule ${name}`);
+      }
+      return cachedRules.includes(name) ? rule : rule.replace(header, '\n').replace(footer, '\n');
+    },
+  );
+  const missing = cachedRules.filter((name) => !seen.has(name));
+  if (missing.length > 0) throw new Error(`unknown cached rules: ${missing.join(', ')}`);
+  return result;
 }
 
 /** Generates the parser module and its declarations for one grammar. */
@@ -87,7 +171,10 @@ export async function generateGrammar(spec: GrammarSpec): Promise<GeneratedFile[
   });
   const header = `// Generated by scripts/build-grammars.ts from ${spec.grammar}. Do not edit.\n`;
   return [
-    { path: spec.parser, content: header + source },
+    {
+      path: spec.parser,
+      content: header + cacheOnly(useMapForResultsCache(source), spec.cachedRules),
+    },
     { path: spec.declarations, content: declarationsFor(spec) },
   ];
 }

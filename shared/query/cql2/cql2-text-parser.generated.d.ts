@@ -21,6 +21,8 @@ export class SyntaxError extends Error {
   expected: ParserExpectation[] | null;
   found: string | null;
   location: { start: ParserLocation; end: ParserLocation };
+  /** Formats peggy's own English message for a syntax error. */
+  static buildMessage(expected: ParserExpectation[], found: string | null): string;
 }
 
 /** The rules parsing may start from. */

@@ -558,7 +558,7 @@ function peg$parse(input, options) {
   let peg$maxFailExpected = options.peg$maxFailExpected || [];
   let peg$silentFails = options.peg$silentFails | 0;
 
-  let peg$resultsCache = {};
+  let peg$resultsCache = new Map();
 
   let peg$result;
 
@@ -726,14 +726,6 @@ function peg$parse(input, options) {
   function peg$parsestart() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 0;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = peg$parse_();
@@ -746,7 +738,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -755,7 +746,7 @@ function peg$parse(input, options) {
     let s0, s1, s2, s3, s4, s5, s6, s7;
 
     const key = peg$currPos * 156 + 1;
-    const cached = peg$resultsCache[key];
+    const cached = peg$resultsCache.get(key);
 
     if (cached) {
       peg$currPos = cached.nextPos;
@@ -809,7 +800,7 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
+    peg$resultsCache.set(key, { nextPos: peg$currPos, result: s0 });
 
     return s0;
   }
@@ -817,14 +808,6 @@ function peg$parse(input, options) {
   function peg$parsebooleanTerm() {
     let s0, s1, s2, s3, s4, s5, s6, s7;
 
-    const key = peg$currPos * 156 + 2;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = peg$parsebooleanFactor();
@@ -872,7 +855,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -880,14 +862,6 @@ function peg$parse(input, options) {
   function peg$parsebooleanFactor() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 3;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = peg$parseNOT();
@@ -909,7 +883,6 @@ function peg$parse(input, options) {
       s0 = peg$parsebooleanPrimary();
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -918,7 +891,7 @@ function peg$parse(input, options) {
     let s0, s1, s2, s3, s4, s5;
 
     const key = peg$currPos * 156 + 4;
-    const cached = peg$resultsCache[key];
+    const cached = peg$resultsCache.get(key);
 
     if (cached) {
       peg$currPos = cached.nextPos;
@@ -970,7 +943,7 @@ function peg$parse(input, options) {
       }
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
+    peg$resultsCache.set(key, { nextPos: peg$currPos, result: s0 });
 
     return s0;
   }
@@ -979,7 +952,7 @@ function peg$parse(input, options) {
     let s0;
 
     const key = peg$currPos * 156 + 5;
-    const cached = peg$resultsCache[key];
+    const cached = peg$resultsCache.get(key);
 
     if (cached) {
       peg$currPos = cached.nextPos;
@@ -998,7 +971,7 @@ function peg$parse(input, options) {
       }
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
+    peg$resultsCache.set(key, { nextPos: peg$currPos, result: s0 });
 
     return s0;
   }
@@ -1007,7 +980,7 @@ function peg$parse(input, options) {
     let s0;
 
     const key = peg$currPos * 156 + 6;
-    const cached = peg$resultsCache[key];
+    const cached = peg$resultsCache.get(key);
 
     if (cached) {
       peg$currPos = cached.nextPos;
@@ -1029,7 +1002,7 @@ function peg$parse(input, options) {
       }
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
+    peg$resultsCache.set(key, { nextPos: peg$currPos, result: s0 });
 
     return s0;
   }
@@ -1037,14 +1010,6 @@ function peg$parse(input, options) {
   function peg$parsebinaryComparisonPredicate() {
     let s0, s1, s2, s3, s4, s5;
 
-    const key = peg$currPos * 156 + 7;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = peg$parsescalarExpression();
@@ -1070,7 +1035,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -1079,7 +1043,7 @@ function peg$parse(input, options) {
     let s0;
 
     const key = peg$currPos * 156 + 8;
-    const cached = peg$resultsCache[key];
+    const cached = peg$resultsCache.get(key);
 
     if (cached) {
       peg$currPos = cached.nextPos;
@@ -1098,7 +1062,7 @@ function peg$parse(input, options) {
       }
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
+    peg$resultsCache.set(key, { nextPos: peg$currPos, result: s0 });
 
     return s0;
   }
@@ -1106,14 +1070,6 @@ function peg$parse(input, options) {
   function peg$parsecomparisonOperator() {
     let s0, s1;
 
-    const key = peg$currPos * 156 + 9;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     peg$silentFails++;
     if (input.substr(peg$currPos, 2) === peg$c2) {
@@ -1156,7 +1112,6 @@ function peg$parse(input, options) {
       if (peg$silentFails === 0) { peg$fail(peg$e2); }
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -1164,14 +1119,6 @@ function peg$parse(input, options) {
   function peg$parseisLikePredicate() {
     let s0, s1, s2, s3, s4, s5, s6;
 
-    const key = peg$currPos * 156 + 10;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = peg$parsecharacterExpression();
@@ -1210,7 +1157,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -1218,14 +1164,6 @@ function peg$parse(input, options) {
   function peg$parsepatternExpression() {
     let s0, s1, s2, s3, s4, s5, s6, s7;
 
-    const key = peg$currPos * 156 + 11;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = peg$parseCASEI();
@@ -1323,7 +1261,6 @@ function peg$parse(input, options) {
       }
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -1331,14 +1268,6 @@ function peg$parse(input, options) {
   function peg$parseisBetweenPredicate() {
     let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10;
 
-    const key = peg$currPos * 156 + 12;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = peg$parsearithmeticExpression();
@@ -1391,7 +1320,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -1399,14 +1327,6 @@ function peg$parse(input, options) {
   function peg$parseisInListPredicate() {
     let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10;
 
-    const key = peg$currPos * 156 + 13;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = peg$parsescalarExpression();
@@ -1471,7 +1391,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -1479,14 +1398,6 @@ function peg$parse(input, options) {
   function peg$parseinList() {
     let s0, s1, s2, s3, s4, s5, s6, s7;
 
-    const key = peg$currPos * 156 + 14;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = peg$parsescalarExpression();
@@ -1546,7 +1457,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -1554,14 +1464,6 @@ function peg$parse(input, options) {
   function peg$parseisNullPredicate() {
     let s0, s1, s2, s3, s4, s5, s6, s7;
 
-    const key = peg$currPos * 156 + 15;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = peg$parseisNullOperand();
@@ -1600,7 +1502,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -1609,7 +1510,7 @@ function peg$parse(input, options) {
     let s0, s1, s2, s3, s4, s5, s6, s7;
 
     const key = peg$currPos * 156 + 16;
-    const cached = peg$resultsCache[key];
+    const cached = peg$resultsCache.get(key);
 
     if (cached) {
       peg$currPos = cached.nextPos;
@@ -1867,7 +1768,7 @@ function peg$parse(input, options) {
       }
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
+    peg$resultsCache.set(key, { nextPos: peg$currPos, result: s0 });
 
     return s0;
   }
@@ -1875,14 +1776,6 @@ function peg$parse(input, options) {
   function peg$parseisNullOperandEnd() {
     let s0, s1, s2;
 
-    const key = peg$currPos * 156 + 17;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = peg$parse_();
@@ -1895,7 +1788,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -1904,7 +1796,7 @@ function peg$parse(input, options) {
     let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11;
 
     const key = peg$currPos * 156 + 18;
-    const cached = peg$resultsCache[key];
+    const cached = peg$resultsCache.get(key);
 
     if (cached) {
       peg$currPos = cached.nextPos;
@@ -1975,7 +1867,7 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
+    peg$resultsCache.set(key, { nextPos: peg$currPos, result: s0 });
 
     return s0;
   }
@@ -1983,14 +1875,6 @@ function peg$parse(input, options) {
   function peg$parsespatialFunction() {
     let s0, s1;
 
-    const key = peg$currPos * 156 + 19;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     peg$silentFails++;
     s0 = peg$currPos;
@@ -2069,7 +1953,6 @@ function peg$parse(input, options) {
       if (peg$silentFails === 0) { peg$fail(peg$e8); }
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -2077,14 +1960,6 @@ function peg$parse(input, options) {
   function peg$parsegeomExpression() {
     let s0;
 
-    const key = peg$currPos * 156 + 20;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$parsespatialInstance();
     if (s0 === peg$FAILED) {
@@ -2094,7 +1969,6 @@ function peg$parse(input, options) {
       }
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -2103,7 +1977,7 @@ function peg$parse(input, options) {
     let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11;
 
     const key = peg$currPos * 156 + 21;
-    const cached = peg$resultsCache[key];
+    const cached = peg$resultsCache.get(key);
 
     if (cached) {
       peg$currPos = cached.nextPos;
@@ -2174,7 +2048,7 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
+    peg$resultsCache.set(key, { nextPos: peg$currPos, result: s0 });
 
     return s0;
   }
@@ -2182,14 +2056,6 @@ function peg$parse(input, options) {
   function peg$parsetemporalExpression() {
     let s0;
 
-    const key = peg$currPos * 156 + 22;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$parsetemporalInstance();
     if (s0 === peg$FAILED) {
@@ -2199,7 +2065,6 @@ function peg$parse(input, options) {
       }
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -2207,14 +2072,6 @@ function peg$parse(input, options) {
   function peg$parsetemporalFunction() {
     let s0, s1;
 
-    const key = peg$currPos * 156 + 23;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     peg$silentFails++;
     s0 = peg$currPos;
@@ -2356,7 +2213,6 @@ function peg$parse(input, options) {
       if (peg$silentFails === 0) { peg$fail(peg$e9); }
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -2365,7 +2221,7 @@ function peg$parse(input, options) {
     let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11;
 
     const key = peg$currPos * 156 + 24;
-    const cached = peg$resultsCache[key];
+    const cached = peg$resultsCache.get(key);
 
     if (cached) {
       peg$currPos = cached.nextPos;
@@ -2436,7 +2292,7 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
+    peg$resultsCache.set(key, { nextPos: peg$currPos, result: s0 });
 
     return s0;
   }
@@ -2444,14 +2300,6 @@ function peg$parse(input, options) {
   function peg$parsearrayOperand() {
     let s0;
 
-    const key = peg$currPos * 156 + 25;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$parsearrayExpression();
     if (s0 === peg$FAILED) {
@@ -2461,7 +2309,6 @@ function peg$parse(input, options) {
       }
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -2470,7 +2317,7 @@ function peg$parse(input, options) {
     let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9;
 
     const key = peg$currPos * 156 + 26;
-    const cached = peg$resultsCache[key];
+    const cached = peg$resultsCache.get(key);
 
     if (cached) {
       peg$currPos = cached.nextPos;
@@ -2592,7 +2439,7 @@ function peg$parse(input, options) {
       }
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
+    peg$resultsCache.set(key, { nextPos: peg$currPos, result: s0 });
 
     return s0;
   }
@@ -2601,7 +2448,7 @@ function peg$parse(input, options) {
     let s0, s1, s2, s3;
 
     const key = peg$currPos * 156 + 27;
-    const cached = peg$resultsCache[key];
+    const cached = peg$resultsCache.get(key);
 
     if (cached) {
       peg$currPos = cached.nextPos;
@@ -2783,7 +2630,7 @@ function peg$parse(input, options) {
       }
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
+    peg$resultsCache.set(key, { nextPos: peg$currPos, result: s0 });
 
     return s0;
   }
@@ -2791,14 +2638,6 @@ function peg$parse(input, options) {
   function peg$parselistItemEnd() {
     let s0, s1, s2;
 
-    const key = peg$currPos * 156 + 28;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = peg$parse_();
@@ -2817,7 +2656,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -2825,14 +2663,6 @@ function peg$parse(input, options) {
   function peg$parsearrayFunction() {
     let s0, s1;
 
-    const key = peg$currPos * 156 + 29;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     peg$silentFails++;
     s0 = peg$currPos;
@@ -2875,7 +2705,6 @@ function peg$parse(input, options) {
       if (peg$silentFails === 0) { peg$fail(peg$e11); }
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -2884,7 +2713,7 @@ function peg$parse(input, options) {
     let s0, s1, s2, s3, s4, s5, s6, s7;
 
     const key = peg$currPos * 156 + 30;
-    const cached = peg$resultsCache[key];
+    const cached = peg$resultsCache.get(key);
 
     if (cached) {
       peg$currPos = cached.nextPos;
@@ -2938,7 +2767,7 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
+    peg$resultsCache.set(key, { nextPos: peg$currPos, result: s0 });
 
     return s0;
   }
@@ -2946,14 +2775,6 @@ function peg$parse(input, options) {
   function peg$parsearithmeticOperatorPlusMinus() {
     let s0;
 
-    const key = peg$currPos * 156 + 31;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = input.charAt(peg$currPos);
     if (peg$r2.test(s0)) {
@@ -2963,7 +2784,6 @@ function peg$parse(input, options) {
       if (peg$silentFails === 0) { peg$fail(peg$e12); }
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -2971,14 +2791,6 @@ function peg$parse(input, options) {
   function peg$parsearithmeticTerm() {
     let s0, s1, s2, s3, s4, s5, s6, s7;
 
-    const key = peg$currPos * 156 + 32;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = peg$parsepowerTerm();
@@ -3026,7 +2838,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -3034,14 +2845,6 @@ function peg$parse(input, options) {
   function peg$parsearithmeticOperatorMultDiv() {
     let s0, s1;
 
-    const key = peg$currPos * 156 + 33;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = input.charAt(peg$currPos);
     if (peg$r3.test(s0)) {
@@ -3060,7 +2863,6 @@ function peg$parse(input, options) {
       s0 = s1;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -3068,14 +2870,6 @@ function peg$parse(input, options) {
   function peg$parsepowerTerm() {
     let s0, s1, s2, s3, s4, s5, s6;
 
-    const key = peg$currPos * 156 + 34;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = peg$parsearithmeticFactor();
@@ -3112,7 +2906,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -3120,14 +2913,6 @@ function peg$parse(input, options) {
   function peg$parsearithmeticFactor() {
     let s0, s1, s2, s3, s4, s5;
 
-    const key = peg$currPos * 156 + 35;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     if (input.charCodeAt(peg$currPos) === 40) {
@@ -3191,7 +2976,6 @@ function peg$parse(input, options) {
       }
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -3199,14 +2983,6 @@ function peg$parse(input, options) {
   function peg$parsearithmeticOperand() {
     let s0;
 
-    const key = peg$currPos * 156 + 36;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$parsenumericLiteral();
     if (s0 === peg$FAILED) {
@@ -3216,7 +2992,6 @@ function peg$parse(input, options) {
       }
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -3225,7 +3000,7 @@ function peg$parse(input, options) {
     let s0, s1, s2, s3, s4, s5, s6;
 
     const key = peg$currPos * 156 + 37;
-    const cached = peg$resultsCache[key];
+    const cached = peg$resultsCache.get(key);
 
     if (cached) {
       peg$currPos = cached.nextPos;
@@ -3366,7 +3141,7 @@ function peg$parse(input, options) {
       if (peg$silentFails === 0) { peg$fail(peg$e16); }
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
+    peg$resultsCache.set(key, { nextPos: peg$currPos, result: s0 });
 
     return s0;
   }
@@ -3374,14 +3149,6 @@ function peg$parse(input, options) {
   function peg$parseidentifier() {
     let s0, s1, s2, s3, s4, s5;
 
-    const key = peg$currPos * 156 + 38;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     peg$silentFails++;
     s0 = peg$currPos;
@@ -3430,7 +3197,6 @@ function peg$parse(input, options) {
       if (peg$silentFails === 0) { peg$fail(peg$e19); }
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -3438,14 +3204,6 @@ function peg$parse(input, options) {
   function peg$parseidentifierPart() {
     let s0;
 
-    const key = peg$currPos * 156 + 39;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$parseidentifierStart();
     if (s0 === peg$FAILED) {
@@ -3470,7 +3228,6 @@ function peg$parse(input, options) {
       }
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -3478,14 +3235,6 @@ function peg$parse(input, options) {
   function peg$parseidentifierStart() {
     let s0, s1, s2;
 
-    const key = peg$currPos * 156 + 40;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = input.charAt(peg$currPos);
     if (peg$r6.test(s0)) {
@@ -3524,7 +3273,6 @@ function peg$parse(input, options) {
       }
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -3533,7 +3281,7 @@ function peg$parse(input, options) {
     let s0, s1, s2, s3, s4, s5, s6, s7;
 
     const key = peg$currPos * 156 + 41;
-    const cached = peg$resultsCache[key];
+    const cached = peg$resultsCache.get(key);
 
     if (cached) {
       peg$currPos = cached.nextPos;
@@ -3582,7 +3330,7 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
+    peg$resultsCache.set(key, { nextPos: peg$currPos, result: s0 });
 
     return s0;
   }
@@ -3590,14 +3338,6 @@ function peg$parse(input, options) {
   function peg$parseargumentList() {
     let s0, s1, s2, s3, s4, s5, s6, s7;
 
-    const key = peg$currPos * 156 + 42;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = peg$parseargument();
@@ -3657,7 +3397,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -3666,7 +3405,7 @@ function peg$parse(input, options) {
     let s0, s1, s2, s3;
 
     const key = peg$currPos * 156 + 43;
-    const cached = peg$resultsCache[key];
+    const cached = peg$resultsCache.get(key);
 
     if (cached) {
       peg$currPos = cached.nextPos;
@@ -3848,7 +3587,7 @@ function peg$parse(input, options) {
       }
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
+    peg$resultsCache.set(key, { nextPos: peg$currPos, result: s0 });
 
     return s0;
   }
@@ -3857,7 +3596,7 @@ function peg$parse(input, options) {
     let s0;
 
     const key = peg$currPos * 156 + 44;
-    const cached = peg$resultsCache[key];
+    const cached = peg$resultsCache.get(key);
 
     if (cached) {
       peg$currPos = cached.nextPos;
@@ -3873,7 +3612,7 @@ function peg$parse(input, options) {
       }
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
+    peg$resultsCache.set(key, { nextPos: peg$currPos, result: s0 });
 
     return s0;
   }
@@ -3882,7 +3621,7 @@ function peg$parse(input, options) {
     let s0, s1, s2, s3, s4, s5, s6, s7;
 
     const key = peg$currPos * 156 + 45;
-    const cached = peg$resultsCache[key];
+    const cached = peg$resultsCache.get(key);
 
     if (cached) {
       peg$currPos = cached.nextPos;
@@ -3986,7 +3725,7 @@ function peg$parse(input, options) {
       }
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
+    peg$resultsCache.set(key, { nextPos: peg$currPos, result: s0 });
 
     return s0;
   }
@@ -3994,14 +3733,6 @@ function peg$parse(input, options) {
   function peg$parsecharacterLiteral() {
     let s0, s1, s2, s3, s4;
 
-    const key = peg$currPos * 156 + 46;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     peg$silentFails++;
     s0 = peg$currPos;
@@ -4122,7 +3853,6 @@ function peg$parse(input, options) {
       if (peg$silentFails === 0) { peg$fail(peg$e25); }
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -4130,14 +3860,6 @@ function peg$parse(input, options) {
   function peg$parsecharacter() {
     let s0;
 
-    const key = peg$currPos * 156 + 47;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$parseescapeQuote();
     if (s0 === peg$FAILED) {
@@ -4153,7 +3875,6 @@ function peg$parse(input, options) {
       }
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -4161,14 +3882,6 @@ function peg$parse(input, options) {
   function peg$parseescapeQuote() {
     let s0, s1;
 
-    const key = peg$currPos * 156 + 48;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     if (input.substr(peg$currPos, 2) === peg$c11) {
@@ -4199,7 +3912,6 @@ function peg$parse(input, options) {
       s0 = s1;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -4207,14 +3919,6 @@ function peg$parse(input, options) {
   function peg$parseescapedCharacter() {
     let s0, s1;
 
-    const key = peg$currPos * 156 + 49;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     if (input.substr(peg$currPos, 2) === peg$c13) {
@@ -4335,7 +4039,6 @@ function peg$parse(input, options) {
       }
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -4343,14 +4046,6 @@ function peg$parse(input, options) {
   function peg$parsealpha() {
     let s0;
 
-    const key = peg$currPos * 156 + 50;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = input.charAt(peg$currPos);
     if (peg$r9.test(s0)) {
@@ -4363,7 +4058,6 @@ function peg$parse(input, options) {
       s0 = peg$parsesupplementaryCharacter();
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -4371,14 +4065,6 @@ function peg$parse(input, options) {
   function peg$parsesupplementaryCharacter() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 51;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = peg$currPos;
@@ -4414,7 +4100,6 @@ function peg$parse(input, options) {
       s0 = s1;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -4422,14 +4107,6 @@ function peg$parse(input, options) {
   function peg$parsedigit() {
     let s0, s1;
 
-    const key = peg$currPos * 156 + 52;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     peg$silentFails++;
     s0 = input.charAt(peg$currPos);
@@ -4445,7 +4122,6 @@ function peg$parse(input, options) {
       if (peg$silentFails === 0) { peg$fail(peg$e40); }
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -4453,14 +4129,6 @@ function peg$parse(input, options) {
   function peg$parsewhitespace() {
     let s0, s1;
 
-    const key = peg$currPos * 156 + 53;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     peg$silentFails++;
     s0 = input.charAt(peg$currPos);
@@ -4476,7 +4144,6 @@ function peg$parse(input, options) {
       if (peg$silentFails === 0) { peg$fail(peg$e42); }
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -4485,7 +4152,7 @@ function peg$parse(input, options) {
     let s0, s1, s2;
 
     const key = peg$currPos * 156 + 54;
-    const cached = peg$resultsCache[key];
+    const cached = peg$resultsCache.get(key);
 
     if (cached) {
       peg$currPos = cached.nextPos;
@@ -4513,7 +4180,7 @@ function peg$parse(input, options) {
       if (peg$silentFails === 0) { peg$fail(peg$e44); }
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
+    peg$resultsCache.set(key, { nextPos: peg$currPos, result: s0 });
 
     return s0;
   }
@@ -4521,14 +4188,6 @@ function peg$parse(input, options) {
   function peg$parsesignedNumericLiteral() {
     let s0, s1, s2;
 
-    const key = peg$currPos * 156 + 55;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = peg$parsesign();
@@ -4544,7 +4203,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -4552,21 +4210,12 @@ function peg$parse(input, options) {
   function peg$parseunsignedNumericLiteral() {
     let s0;
 
-    const key = peg$currPos * 156 + 56;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$parsescientificNumericLiteral();
     if (s0 === peg$FAILED) {
       s0 = peg$parsedecimalNumericLiteral();
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -4574,14 +4223,6 @@ function peg$parse(input, options) {
   function peg$parsedecimalNumericLiteral() {
     let s0, s1, s2, s3, s4;
 
-    const key = peg$currPos * 156 + 57;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = peg$parseunsignedInteger();
@@ -4638,7 +4279,6 @@ function peg$parse(input, options) {
       }
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -4646,14 +4286,6 @@ function peg$parse(input, options) {
   function peg$parsescientificNumericLiteral() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 58;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = peg$parsedecimalNumericLiteral();
@@ -4683,7 +4315,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -4691,14 +4322,6 @@ function peg$parse(input, options) {
   function peg$parsesignedInteger() {
     let s0, s1, s2;
 
-    const key = peg$currPos * 156 + 59;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = peg$parsesign();
@@ -4714,7 +4337,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -4722,14 +4344,6 @@ function peg$parse(input, options) {
   function peg$parseunsignedInteger() {
     let s0, s1;
 
-    const key = peg$currPos * 156 + 60;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = [];
     s1 = peg$parsedigit();
@@ -4742,7 +4356,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -4750,14 +4363,6 @@ function peg$parse(input, options) {
   function peg$parsesign() {
     let s0;
 
-    const key = peg$currPos * 156 + 61;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = input.charAt(peg$currPos);
     if (peg$r2.test(s0)) {
@@ -4767,7 +4372,6 @@ function peg$parse(input, options) {
       if (peg$silentFails === 0) { peg$fail(peg$e12); }
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -4776,7 +4380,7 @@ function peg$parse(input, options) {
     let s0, s1;
 
     const key = peg$currPos * 156 + 62;
-    const cached = peg$resultsCache[key];
+    const cached = peg$resultsCache.get(key);
 
     if (cached) {
       peg$currPos = cached.nextPos;
@@ -4801,7 +4405,7 @@ function peg$parse(input, options) {
       s0 = s1;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
+    peg$resultsCache.set(key, { nextPos: peg$currPos, result: s0 });
 
     return s0;
   }
@@ -4810,7 +4414,7 @@ function peg$parse(input, options) {
     let s0;
 
     const key = peg$currPos * 156 + 63;
-    const cached = peg$resultsCache[key];
+    const cached = peg$resultsCache.get(key);
 
     if (cached) {
       peg$currPos = cached.nextPos;
@@ -4826,7 +4430,7 @@ function peg$parse(input, options) {
       }
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
+    peg$resultsCache.set(key, { nextPos: peg$currPos, result: s0 });
 
     return s0;
   }
@@ -4834,14 +4438,6 @@ function peg$parse(input, options) {
   function peg$parsegeometryLiteral() {
     let s0, s1;
 
-    const key = peg$currPos * 156 + 64;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = peg$parsepointTaggedText();
@@ -4866,7 +4462,6 @@ function peg$parse(input, options) {
     }
     s0 = s1;
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -4874,14 +4469,6 @@ function peg$parse(input, options) {
   function peg$parsepointTaggedText() {
     let s0, s1, s2, s3, s4, s5;
 
-    const key = peg$currPos * 156 + 65;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = peg$parsePOINT();
@@ -4913,7 +4500,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -4921,14 +4507,6 @@ function peg$parse(input, options) {
   function peg$parselinestringTaggedText() {
     let s0, s1, s2, s3, s4, s5;
 
-    const key = peg$currPos * 156 + 66;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = peg$parseLINESTRING();
@@ -4960,7 +4538,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -4968,14 +4545,6 @@ function peg$parse(input, options) {
   function peg$parsepolygonTaggedText() {
     let s0, s1, s2, s3, s4, s5;
 
-    const key = peg$currPos * 156 + 67;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = peg$parsePOLYGON();
@@ -5007,7 +4576,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -5015,14 +4583,6 @@ function peg$parse(input, options) {
   function peg$parsemultipointTaggedText() {
     let s0, s1, s2, s3, s4, s5;
 
-    const key = peg$currPos * 156 + 68;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = peg$parseMULTIPOINT();
@@ -5054,7 +4614,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -5062,14 +4621,6 @@ function peg$parse(input, options) {
   function peg$parsemultilinestringTaggedText() {
     let s0, s1, s2, s3, s4, s5;
 
-    const key = peg$currPos * 156 + 69;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = peg$parseMULTILINESTRING();
@@ -5101,7 +4652,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -5109,14 +4659,6 @@ function peg$parse(input, options) {
   function peg$parsemultipolygonTaggedText() {
     let s0, s1, s2, s3, s4, s5;
 
-    const key = peg$currPos * 156 + 70;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = peg$parseMULTIPOLYGON();
@@ -5148,7 +4690,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -5156,14 +4697,6 @@ function peg$parse(input, options) {
   function peg$parsegeometryCollectionTaggedText() {
     let s0, s1, s2, s3, s4, s5;
 
-    const key = peg$currPos * 156 + 71;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = peg$parseGEOMETRYCOLLECTION();
@@ -5195,7 +4728,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -5203,14 +4735,6 @@ function peg$parse(input, options) {
   function peg$parsepointText() {
     let s0, s1, s2, s3, s4, s5;
 
-    const key = peg$currPos * 156 + 72;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     if (input.charCodeAt(peg$currPos) === 40) {
@@ -5247,7 +4771,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -5255,14 +4778,6 @@ function peg$parse(input, options) {
   function peg$parsepoint() {
     let s0, s1, s2, s3, s4, s5, s6;
 
-    const key = peg$currPos * 156 + 73;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = peg$parsecoordinate();
@@ -5303,7 +4818,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -5311,14 +4825,6 @@ function peg$parse(input, options) {
   function peg$parsecoordinate() {
     let s0, s1, s2;
 
-    const key = peg$currPos * 156 + 74;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     peg$silentFails++;
     s0 = peg$currPos;
@@ -5340,7 +4846,6 @@ function peg$parse(input, options) {
       if (peg$silentFails === 0) { peg$fail(peg$e46); }
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -5348,14 +4853,6 @@ function peg$parse(input, options) {
   function peg$parselineStringText() {
     let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10;
 
-    const key = peg$currPos * 156 + 75;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     if (input.charCodeAt(peg$currPos) === 40) {
@@ -5453,7 +4950,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -5461,14 +4957,6 @@ function peg$parse(input, options) {
   function peg$parselinearRingText() {
     let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10;
 
-    const key = peg$currPos * 156 + 76;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$parseemptySet();
     if (s0 === peg$FAILED) {
@@ -5569,7 +5057,6 @@ function peg$parse(input, options) {
       }
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -5577,14 +5064,6 @@ function peg$parse(input, options) {
   function peg$parseemptySet() {
     let s0, s1;
 
-    const key = peg$currPos * 156 + 77;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = peg$parseEMPTY();
@@ -5594,7 +5073,6 @@ function peg$parse(input, options) {
     }
     s0 = s1;
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -5602,14 +5080,6 @@ function peg$parse(input, options) {
   function peg$parsepolygonText() {
     let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9;
 
-    const key = peg$currPos * 156 + 78;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     if (input.charCodeAt(peg$currPos) === 40) {
@@ -5695,7 +5165,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -5703,14 +5172,6 @@ function peg$parse(input, options) {
   function peg$parsemultiPointText() {
     let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9;
 
-    const key = peg$currPos * 156 + 79;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     if (input.charCodeAt(peg$currPos) === 40) {
@@ -5796,7 +5257,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -5804,14 +5264,6 @@ function peg$parse(input, options) {
   function peg$parsemultiLineStringText() {
     let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9;
 
-    const key = peg$currPos * 156 + 80;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     if (input.charCodeAt(peg$currPos) === 40) {
@@ -5897,7 +5349,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -5905,14 +5356,6 @@ function peg$parse(input, options) {
   function peg$parsemultiPolygonText() {
     let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9;
 
-    const key = peg$currPos * 156 + 81;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     if (input.charCodeAt(peg$currPos) === 40) {
@@ -5998,7 +5441,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -6006,14 +5448,6 @@ function peg$parse(input, options) {
   function peg$parsegeometryCollectionText() {
     let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9;
 
-    const key = peg$currPos * 156 + 82;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     if (input.charCodeAt(peg$currPos) === 40) {
@@ -6099,7 +5533,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -6107,14 +5540,6 @@ function peg$parse(input, options) {
   function peg$parsebboxTaggedText() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 83;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = peg$parseBBOX();
@@ -6132,7 +5557,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -6140,14 +5564,6 @@ function peg$parse(input, options) {
   function peg$parsebboxText() {
     let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10;
 
-    const key = peg$currPos * 156 + 84;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     if (input.charCodeAt(peg$currPos) === 40) {
@@ -6249,7 +5665,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -6258,7 +5673,7 @@ function peg$parse(input, options) {
     let s0;
 
     const key = peg$currPos * 156 + 85;
-    const cached = peg$resultsCache[key];
+    const cached = peg$resultsCache.get(key);
 
     if (cached) {
       peg$currPos = cached.nextPos;
@@ -6271,7 +5686,7 @@ function peg$parse(input, options) {
       s0 = peg$parseintervalInstance();
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
+    peg$resultsCache.set(key, { nextPos: peg$currPos, result: s0 });
 
     return s0;
   }
@@ -6280,7 +5695,7 @@ function peg$parse(input, options) {
     let s0;
 
     const key = peg$currPos * 156 + 86;
-    const cached = peg$resultsCache[key];
+    const cached = peg$resultsCache.get(key);
 
     if (cached) {
       peg$currPos = cached.nextPos;
@@ -6293,7 +5708,7 @@ function peg$parse(input, options) {
       s0 = peg$parsetimestampInstant();
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
+    peg$resultsCache.set(key, { nextPos: peg$currPos, result: s0 });
 
     return s0;
   }
@@ -6301,14 +5716,6 @@ function peg$parse(input, options) {
   function peg$parsedateInstant() {
     let s0, s1, s2, s3, s4, s5, s6, s7;
 
-    const key = peg$currPos * 156 + 87;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = peg$parseDATE();
@@ -6353,7 +5760,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -6361,14 +5767,6 @@ function peg$parse(input, options) {
   function peg$parsedateInstantString() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 88;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     if (input.charCodeAt(peg$currPos) === 39) {
@@ -6403,7 +5801,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -6411,14 +5808,6 @@ function peg$parse(input, options) {
   function peg$parsetimestampInstant() {
     let s0, s1, s2, s3, s4, s5, s6, s7;
 
-    const key = peg$currPos * 156 + 89;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = peg$parseTIMESTAMP();
@@ -6463,7 +5852,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -6471,14 +5859,6 @@ function peg$parse(input, options) {
   function peg$parsetimestampInstantString() {
     let s0, s1, s2, s3, s4, s5;
 
-    const key = peg$currPos * 156 + 90;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     if (input.charCodeAt(peg$currPos) === 39) {
@@ -6532,7 +5912,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -6540,14 +5919,6 @@ function peg$parse(input, options) {
   function peg$parseintervalInstance() {
     let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11;
 
-    const key = peg$currPos * 156 + 91;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = peg$parseINTERVAL();
@@ -6612,7 +5983,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -6620,14 +5990,6 @@ function peg$parse(input, options) {
   function peg$parseinstantParameter() {
     let s0, s1;
 
-    const key = peg$currPos * 156 + 92;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = peg$parsetimestampInstantString();
@@ -6667,7 +6029,6 @@ function peg$parse(input, options) {
       }
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -6675,14 +6036,6 @@ function peg$parse(input, options) {
   function peg$parsefullDate() {
     let s0, s1, s2, s3, s4, s5, s6, s7;
 
-    const key = peg$currPos * 156 + 93;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = peg$currPos;
@@ -6742,7 +6095,6 @@ function peg$parse(input, options) {
     }
     s0 = s1;
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -6750,14 +6102,6 @@ function peg$parse(input, options) {
   function peg$parsedateYear() {
     let s0, s1, s2, s3, s4;
 
-    const key = peg$currPos * 156 + 94;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = peg$parsedigit();
@@ -6787,7 +6131,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -6795,14 +6138,6 @@ function peg$parse(input, options) {
   function peg$parsedateMonth() {
     let s0, s1, s2;
 
-    const key = peg$currPos * 156 + 95;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = peg$parsedigit();
@@ -6820,7 +6155,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -6828,14 +6162,6 @@ function peg$parse(input, options) {
   function peg$parsedateDay() {
     let s0, s1, s2;
 
-    const key = peg$currPos * 156 + 96;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = peg$parsedigit();
@@ -6853,7 +6179,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -6861,14 +6186,6 @@ function peg$parse(input, options) {
   function peg$parseutcTime() {
     let s0, s1, s2, s3, s4, s5, s6;
 
-    const key = peg$currPos * 156 + 97;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = peg$currPos;
@@ -6946,7 +6263,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -6954,14 +6270,6 @@ function peg$parse(input, options) {
   function peg$parsetimeHour() {
     let s0, s1, s2;
 
-    const key = peg$currPos * 156 + 98;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = peg$parsedigit();
@@ -6979,7 +6287,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -6987,14 +6294,6 @@ function peg$parse(input, options) {
   function peg$parsetimeMinute() {
     let s0, s1, s2;
 
-    const key = peg$currPos * 156 + 99;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = peg$parsedigit();
@@ -7012,7 +6311,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -7020,14 +6318,6 @@ function peg$parse(input, options) {
   function peg$parsetimeSecond() {
     let s0, s1, s2, s3, s4, s5, s6;
 
-    const key = peg$currPos * 156 + 100;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = peg$parsedigit();
@@ -7078,7 +6368,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -7086,14 +6375,6 @@ function peg$parse(input, options) {
   function peg$parse_() {
     let s0, s1;
 
-    const key = peg$currPos * 156 + 101;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = [];
     s1 = peg$parsewhitespace();
@@ -7102,7 +6383,6 @@ function peg$parse(input, options) {
       s1 = peg$parsewhitespace();
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -7110,14 +6390,6 @@ function peg$parse(input, options) {
   function peg$parse__() {
     let s0, s1;
 
-    const key = peg$currPos * 156 + 102;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = [];
     s1 = peg$parsewhitespace();
@@ -7130,7 +6402,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -7138,14 +6409,6 @@ function peg$parse(input, options) {
   function peg$parseA_CONTAINEDBY() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 103;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 13);
@@ -7178,7 +6441,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -7186,14 +6448,6 @@ function peg$parse(input, options) {
   function peg$parseA_CONTAINS() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 104;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 10);
@@ -7226,7 +6480,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -7234,14 +6487,6 @@ function peg$parse(input, options) {
   function peg$parseA_EQUALS() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 105;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 8);
@@ -7274,7 +6519,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -7282,14 +6526,6 @@ function peg$parse(input, options) {
   function peg$parseA_OVERLAPS() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 106;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 10);
@@ -7322,7 +6558,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -7330,14 +6565,6 @@ function peg$parse(input, options) {
   function peg$parseACCENTI() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 107;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 7);
@@ -7370,7 +6597,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -7378,14 +6604,6 @@ function peg$parse(input, options) {
   function peg$parseAND() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 108;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 3);
@@ -7418,7 +6636,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -7426,14 +6643,6 @@ function peg$parse(input, options) {
   function peg$parseBBOX() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 109;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 4);
@@ -7466,7 +6675,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -7474,14 +6682,6 @@ function peg$parse(input, options) {
   function peg$parseBETWEEN() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 110;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 7);
@@ -7514,7 +6714,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -7522,14 +6721,6 @@ function peg$parse(input, options) {
   function peg$parseCASEI() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 111;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 5);
@@ -7562,7 +6753,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -7570,14 +6760,6 @@ function peg$parse(input, options) {
   function peg$parseDATE() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 112;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 4);
@@ -7610,7 +6792,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -7618,14 +6799,6 @@ function peg$parse(input, options) {
   function peg$parseDIV() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 113;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 3);
@@ -7658,7 +6831,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -7666,14 +6838,6 @@ function peg$parse(input, options) {
   function peg$parseEMPTY() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 114;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 5);
@@ -7706,7 +6870,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -7714,14 +6877,6 @@ function peg$parse(input, options) {
   function peg$parseFALSE() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 115;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 5);
@@ -7754,7 +6909,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -7762,14 +6916,6 @@ function peg$parse(input, options) {
   function peg$parseGEOMETRYCOLLECTION() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 116;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 18);
@@ -7802,7 +6948,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -7810,14 +6955,6 @@ function peg$parse(input, options) {
   function peg$parseIN() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 117;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 2);
@@ -7850,7 +6987,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -7858,14 +6994,6 @@ function peg$parse(input, options) {
   function peg$parseINTERVAL() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 118;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 8);
@@ -7898,7 +7026,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -7906,14 +7033,6 @@ function peg$parse(input, options) {
   function peg$parseIS() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 119;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 2);
@@ -7946,7 +7065,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -7954,14 +7072,6 @@ function peg$parse(input, options) {
   function peg$parseLIKE() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 120;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 4);
@@ -7994,7 +7104,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -8002,14 +7111,6 @@ function peg$parse(input, options) {
   function peg$parseLINESTRING() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 121;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 10);
@@ -8042,7 +7143,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -8050,14 +7150,6 @@ function peg$parse(input, options) {
   function peg$parseMULTILINESTRING() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 122;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 15);
@@ -8090,7 +7182,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -8098,14 +7189,6 @@ function peg$parse(input, options) {
   function peg$parseMULTIPOINT() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 123;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 10);
@@ -8138,7 +7221,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -8146,14 +7228,6 @@ function peg$parse(input, options) {
   function peg$parseMULTIPOLYGON() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 124;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 12);
@@ -8186,7 +7260,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -8194,14 +7267,6 @@ function peg$parse(input, options) {
   function peg$parseNOT() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 125;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 3);
@@ -8234,7 +7299,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -8242,14 +7306,6 @@ function peg$parse(input, options) {
   function peg$parseNULL() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 126;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 4);
@@ -8282,7 +7338,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -8290,14 +7345,6 @@ function peg$parse(input, options) {
   function peg$parseOR() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 127;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 2);
@@ -8330,7 +7377,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -8338,14 +7384,6 @@ function peg$parse(input, options) {
   function peg$parsePOINT() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 128;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 5);
@@ -8378,7 +7416,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -8386,14 +7423,6 @@ function peg$parse(input, options) {
   function peg$parsePOLYGON() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 129;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 7);
@@ -8426,7 +7455,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -8434,14 +7462,6 @@ function peg$parse(input, options) {
   function peg$parseS_CONTAINS() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 130;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 10);
@@ -8474,7 +7494,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -8482,14 +7501,6 @@ function peg$parse(input, options) {
   function peg$parseS_CROSSES() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 131;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 9);
@@ -8522,7 +7533,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -8530,14 +7540,6 @@ function peg$parse(input, options) {
   function peg$parseS_DISJOINT() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 132;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 10);
@@ -8570,7 +7572,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -8578,14 +7579,6 @@ function peg$parse(input, options) {
   function peg$parseS_EQUALS() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 133;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 8);
@@ -8618,7 +7611,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -8626,14 +7618,6 @@ function peg$parse(input, options) {
   function peg$parseS_INTERSECTS() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 134;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 12);
@@ -8666,7 +7650,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -8674,14 +7657,6 @@ function peg$parse(input, options) {
   function peg$parseS_OVERLAPS() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 135;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 10);
@@ -8714,7 +7689,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -8722,14 +7696,6 @@ function peg$parse(input, options) {
   function peg$parseS_TOUCHES() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 136;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 9);
@@ -8762,7 +7728,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -8770,14 +7735,6 @@ function peg$parse(input, options) {
   function peg$parseS_WITHIN() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 137;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 8);
@@ -8810,7 +7767,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -8818,14 +7774,6 @@ function peg$parse(input, options) {
   function peg$parseT_AFTER() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 138;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 7);
@@ -8858,7 +7806,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -8866,14 +7813,6 @@ function peg$parse(input, options) {
   function peg$parseT_BEFORE() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 139;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 8);
@@ -8906,7 +7845,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -8914,14 +7852,6 @@ function peg$parse(input, options) {
   function peg$parseT_CONTAINS() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 140;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 10);
@@ -8954,7 +7884,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -8962,14 +7891,6 @@ function peg$parse(input, options) {
   function peg$parseT_DISJOINT() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 141;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 10);
@@ -9002,7 +7923,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -9010,14 +7930,6 @@ function peg$parse(input, options) {
   function peg$parseT_DURING() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 142;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 8);
@@ -9050,7 +7962,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -9058,14 +7969,6 @@ function peg$parse(input, options) {
   function peg$parseT_EQUALS() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 143;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 8);
@@ -9098,7 +8001,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -9106,14 +8008,6 @@ function peg$parse(input, options) {
   function peg$parseT_FINISHEDBY() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 144;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 12);
@@ -9146,7 +8040,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -9154,14 +8047,6 @@ function peg$parse(input, options) {
   function peg$parseT_FINISHES() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 145;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 10);
@@ -9194,7 +8079,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -9202,14 +8086,6 @@ function peg$parse(input, options) {
   function peg$parseT_INTERSECTS() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 146;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 12);
@@ -9242,7 +8118,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -9250,14 +8125,6 @@ function peg$parse(input, options) {
   function peg$parseT_MEETS() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 147;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 7);
@@ -9290,7 +8157,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -9298,14 +8164,6 @@ function peg$parse(input, options) {
   function peg$parseT_METBY() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 148;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 7);
@@ -9338,7 +8196,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -9346,14 +8203,6 @@ function peg$parse(input, options) {
   function peg$parseT_OVERLAPPEDBY() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 149;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 14);
@@ -9386,7 +8235,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -9394,14 +8242,6 @@ function peg$parse(input, options) {
   function peg$parseT_OVERLAPS() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 150;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 10);
@@ -9434,7 +8274,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -9442,14 +8281,6 @@ function peg$parse(input, options) {
   function peg$parseT_STARTEDBY() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 151;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 11);
@@ -9482,7 +8313,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -9490,14 +8320,6 @@ function peg$parse(input, options) {
   function peg$parseT_STARTS() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 152;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 8);
@@ -9530,7 +8352,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -9538,14 +8359,6 @@ function peg$parse(input, options) {
   function peg$parseTIMESTAMP() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 153;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 9);
@@ -9578,7 +8391,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -9586,14 +8398,6 @@ function peg$parse(input, options) {
   function peg$parseTRUE() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 154;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 4);
@@ -9626,7 +8430,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }
@@ -9634,14 +8437,6 @@ function peg$parse(input, options) {
   function peg$parseZ() {
     let s0, s1, s2, s3;
 
-    const key = peg$currPos * 156 + 155;
-    const cached = peg$resultsCache[key];
-
-    if (cached) {
-      peg$currPos = cached.nextPos;
-
-      return cached.result;
-    }
 
     s0 = peg$currPos;
     s1 = input.charAt(peg$currPos);
@@ -9674,7 +8469,6 @@ function peg$parse(input, options) {
       s0 = peg$FAILED;
     }
 
-    peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 };
 
     return s0;
   }

@@ -154,121 +154,129 @@ const spatialLiteral = fc.oneof(
   },
 );
 
-/** The recursive part: every schema context as its own arbitrary. */
-const tree = fc.letrec((tie) => {
-  const t = (name: string): fc.Arbitrary<Expression> => tie(name) as fc.Arbitrary<Expression>;
-  const choice = { depthSize: 'small' as const, maxDepth: 4, withCrossShrink: true };
-  return {
-    booleanExpression: fc.oneof(
-      choice,
-      t('comparison'),
-      booleanLiteral,
-      t('spatialPredicate'),
-      t('temporalPredicate'),
-      t('arrayPredicate'),
-      t('function'),
-      fc
+/** Valid CQL2 filter trees nested up to about `maxDepth` levels, one arbitrary per schema context. */
+export function filterExpressionOfDepth(maxDepth: number): fc.Arbitrary<Expression> {
+  const tree = fc.letrec((tie) => {
+    const t = (name: string): fc.Arbitrary<Expression> => tie(name) as fc.Arbitrary<Expression>;
+    const choice = { depthSize: 'small' as const, maxDepth, withCrossShrink: true };
+    return {
+      booleanExpression: fc.oneof(
+        choice,
+        t('comparison'),
+        booleanLiteral,
+        t('spatialPredicate'),
+        t('temporalPredicate'),
+        t('arrayPredicate'),
+        t('function'),
+        fc
+          .tuple(
+            fc.constantFrom('and', 'or'),
+            fc.array(t('booleanExpression'), { minLength: 2, maxLength: 3 }),
+          )
+          .map(([name, args]) => op(name, ...args)),
+        t('booleanExpression').map((e) => op('not', e)),
+      ),
+      comparison: fc.oneof(
+        choice,
+        fc
+          .tuple(fc.constantFrom(...COMPARISON_OPS), t('scalar'), t('scalar'))
+          .map(([name, a, b]) => op(name, a, b)),
+        fc.tuple(t('character'), t('pattern')).map(([a, b]) => op('like', a, b)),
+        fc
+          .tuple(t('numeric'), t('numeric'), t('numeric'))
+          .map(([a, b, c]) => op('between', a, b, c)),
+        fc
+          .tuple(t('scalar'), fc.array(t('scalar'), { minLength: 1, maxLength: 3 }))
+          .map(([a, items]) => op('in', a, { kind: 'array', items })),
+        t('isNullOperand').map((a) => op('isNull', a)),
+      ),
+      scalar: fc.oneof(
+        choice,
+        stringLiteral,
+        numberLiteral,
+        booleanLiteral,
+        instant,
+        property,
+        t('character'),
+        t('arithmetic'),
+        t('function'),
+      ),
+      character: fc.oneof(
+        choice,
+        stringLiteral,
+        property,
+        t('function'),
+        fc
+          .tuple(fc.constantFrom('casei', 'accenti'), t('character'))
+          .map(([name, a]) => op(name, a)),
+      ),
+      pattern: fc.oneof(
+        choice,
+        stringLiteral,
+        fc.tuple(fc.constantFrom('casei', 'accenti'), t('pattern')).map(([name, a]) => op(name, a)),
+      ),
+      numeric: fc.oneof(choice, numberLiteral, property, t('function'), t('arithmetic')),
+      arithmetic: fc
         .tuple(
-          fc.constantFrom('and', 'or'),
-          fc.array(t('booleanExpression'), { minLength: 2, maxLength: 3 }),
+          fc.constantFrom('+', '-', '*', '/', '%', 'div', '^'),
+          t('arithmeticOperand'),
+          t('arithmeticOperand'),
         )
-        .map(([name, args]) => op(name, ...args)),
-      t('booleanExpression').map((e) => op('not', e)),
-    ),
-    comparison: fc.oneof(
-      choice,
-      fc
-        .tuple(fc.constantFrom(...COMPARISON_OPS), t('scalar'), t('scalar'))
         .map(([name, a, b]) => op(name, a, b)),
-      fc.tuple(t('character'), t('pattern')).map(([a, b]) => op('like', a, b)),
-      fc.tuple(t('numeric'), t('numeric'), t('numeric')).map(([a, b, c]) => op('between', a, b, c)),
-      fc
-        .tuple(t('scalar'), fc.array(t('scalar'), { minLength: 1, maxLength: 3 }))
-        .map(([a, items]) => op('in', a, { kind: 'array', items })),
-      t('isNullOperand').map((a) => op('isNull', a)),
-    ),
-    scalar: fc.oneof(
-      choice,
-      stringLiteral,
-      numberLiteral,
-      booleanLiteral,
-      instant,
-      property,
-      t('character'),
-      t('arithmetic'),
-      t('function'),
-    ),
-    character: fc.oneof(
-      choice,
-      stringLiteral,
-      property,
-      t('function'),
-      fc.tuple(fc.constantFrom('casei', 'accenti'), t('character')).map(([name, a]) => op(name, a)),
-    ),
-    pattern: fc.oneof(
-      choice,
-      stringLiteral,
-      fc.tuple(fc.constantFrom('casei', 'accenti'), t('pattern')).map(([name, a]) => op(name, a)),
-    ),
-    numeric: fc.oneof(choice, numberLiteral, property, t('function'), t('arithmetic')),
-    arithmetic: fc
-      .tuple(
-        fc.constantFrom('+', '-', '*', '/', '%', 'div', '^'),
-        t('arithmeticOperand'),
-        t('arithmeticOperand'),
-      )
-      .map(([name, a, b]) => op(name, a, b)),
-    arithmeticOperand: fc.oneof(choice, numberLiteral, property, t('function'), t('arithmetic')),
-    isNullOperand: fc.oneof(
-      choice,
-      t('character'),
-      t('numeric'),
-      t('booleanExpression'),
-      spatialLiteral,
-      t('temporalInstance'),
-      property,
-    ),
-    spatialPredicate: fc
-      .tuple(fc.constantFrom(...SPATIAL_OPS), t('geometryOperand'), t('geometryOperand'))
-      .map(([name, a, b]) => op(name, a, b)),
-    geometryOperand: fc.oneof(choice, spatialLiteral, property, t('function')),
-    temporalPredicate: fc
-      .tuple(fc.constantFrom(...TEMPORAL_OPS), t('temporalOperand'), t('temporalOperand'))
-      .map(([name, a, b]) => op(name, a, b)),
-    temporalOperand: fc.oneof(choice, t('temporalInstance'), property, t('function')),
-    temporalInstance: fc.oneof(
-      choice,
-      instant,
-      fc
-        .tuple(t('intervalEnd'), t('intervalEnd'))
-        .map(([start, end]): Expression => ({ kind: 'interval', start, end })),
-    ),
-    intervalEnd: fc.oneof(choice, instant, fc.constant(lit('..')), property, t('function')),
-    arrayPredicate: fc
-      .tuple(fc.constantFrom(...ARRAY_OPS), t('arrayOperand'), t('arrayOperand'))
-      .map(([name, a, b]) => op(name, a, b)),
-    arrayOperand: fc.oneof(choice, t('array'), property, t('function')),
-    array: fc
-      .array(t('value'), { maxLength: 3 })
-      .map((items): Expression => ({ kind: 'array', items })),
-    value: fc.oneof(
-      choice,
-      t('character'),
-      t('numeric'),
-      t('booleanExpression'),
-      spatialLiteral,
-      t('temporalInstance'),
-      t('array'),
-      property,
-    ),
-    function: fc
-      .tuple(functionName, fc.array(t('value'), { maxLength: 3 }))
-      .map(([name, args]) => op(name, ...args)),
-  };
-});
+      arithmeticOperand: fc.oneof(choice, numberLiteral, property, t('function'), t('arithmetic')),
+      isNullOperand: fc.oneof(
+        choice,
+        t('character'),
+        t('numeric'),
+        t('booleanExpression'),
+        spatialLiteral,
+        t('temporalInstance'),
+        property,
+      ),
+      spatialPredicate: fc
+        .tuple(fc.constantFrom(...SPATIAL_OPS), t('geometryOperand'), t('geometryOperand'))
+        .map(([name, a, b]) => op(name, a, b)),
+      geometryOperand: fc.oneof(choice, spatialLiteral, property, t('function')),
+      temporalPredicate: fc
+        .tuple(fc.constantFrom(...TEMPORAL_OPS), t('temporalOperand'), t('temporalOperand'))
+        .map(([name, a, b]) => op(name, a, b)),
+      temporalOperand: fc.oneof(choice, t('temporalInstance'), property, t('function')),
+      temporalInstance: fc.oneof(
+        choice,
+        instant,
+        fc
+          .tuple(t('intervalEnd'), t('intervalEnd'))
+          .map(([start, end]): Expression => ({ kind: 'interval', start, end })),
+      ),
+      intervalEnd: fc.oneof(choice, instant, fc.constant(lit('..')), property, t('function')),
+      arrayPredicate: fc
+        .tuple(fc.constantFrom(...ARRAY_OPS), t('arrayOperand'), t('arrayOperand'))
+        .map(([name, a, b]) => op(name, a, b)),
+      arrayOperand: fc.oneof(choice, t('array'), property, t('function')),
+      array: fc
+        .array(t('value'), { maxLength: 3 })
+        .map((items): Expression => ({ kind: 'array', items })),
+      value: fc.oneof(
+        choice,
+        t('character'),
+        t('numeric'),
+        t('booleanExpression'),
+        spatialLiteral,
+        t('temporalInstance'),
+        t('array'),
+        property,
+      ),
+      function: fc
+        .tuple(functionName, fc.array(t('value'), { maxLength: 3 }))
+        .map(([name, args]) => op(name, ...args)),
+    };
+  });
+
+  return tree.booleanExpression as fc.Arbitrary<Expression>;
+}
 
 /** Valid CQL2 filter trees. */
-export const filterExpression = tree.booleanExpression as fc.Arbitrary<Expression>;
+export const filterExpression = filterExpressionOfDepth(4);
 
 /** Tokens CQL2 text is made of, for grammar-shaped soups. */
 const TOKENS = [
@@ -404,10 +412,23 @@ export function mutateJson(value: unknown): fc.Arbitrary<unknown> {
     });
 }
 
-/** Objects shaped like CQL2 JSON nodes with random contents. */
-export const jsonSoup: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
-  node: fc.oneof(
-    { depthSize: 'small', maxDepth: 4 },
+/** Objects shaped like CQL2 JSON nodes with random contents, nested up to `depth` levels. */
+function jsonSoupOfDepth(depth: number): fc.Arbitrary<unknown> {
+  const leaf = fc.oneof(
+    fc.jsonValue({ maxDepth: 1 }),
+    fc.record({ property: fc.oneof(identifier, fc.string({ maxLength: 4 })) }),
+    fc.record({ date: fc.oneof(dateString, fc.string({ maxLength: 10 })) }),
+    fc.record({ timestamp: fc.oneof(timestampString, fc.string({ maxLength: 10 })) }),
+    fc.record({ bbox: fc.array(finiteNumber, { maxLength: 7 }) }),
+    fc.record({
+      type: fc.constantFrom('Point', 'LineString', 'Polygon', 'MultiPoint', 'GeometryCollection'),
+      coordinates: fc.jsonValue({ maxDepth: 3 }),
+    }),
+  );
+  if (depth === 0) return leaf;
+  const child = jsonSoupOfDepth(depth - 1);
+  return fc.oneof(
+    leaf,
     fc.record({
       op: fc.oneof(
         fc.constantFrom(
@@ -430,20 +451,14 @@ export const jsonSoup: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
         ),
         fc.string({ maxLength: 4 }),
       ),
-      args: fc.array(tie('node'), { maxLength: 3 }),
+      args: fc.array(child, { maxLength: 3 }),
     }),
-    fc.record({ property: fc.oneof(identifier, fc.string({ maxLength: 4 })) }),
-    fc.record({ date: fc.oneof(dateString, fc.string({ maxLength: 10 })) }),
-    fc.record({ timestamp: fc.oneof(timestampString, fc.string({ maxLength: 10 })) }),
     fc.record({
-      interval: fc.array(fc.oneof(fc.constant('..'), dateString, tie('node')), { maxLength: 3 }),
+      interval: fc.array(fc.oneof(fc.constant('..'), dateString, child), { maxLength: 3 }),
     }),
-    fc.record({ bbox: fc.array(finiteNumber, { maxLength: 7 }) }),
-    fc.record({
-      type: fc.constantFrom('Point', 'LineString', 'GeometryCollection'),
-      coordinates: fc.jsonValue({ maxDepth: 3 }),
-    }),
-    fc.array(tie('node'), { maxLength: 3 }),
-    fc.jsonValue({ maxDepth: 1 }),
-  ),
-})).node;
+    fc.array(child, { maxLength: 3 }),
+  );
+}
+
+/** Objects shaped like CQL2 JSON nodes with random contents. */
+export const jsonSoup = jsonSoupOfDepth(3);

@@ -347,3 +347,25 @@ describe('parseCql2Text', function () {
     });
   });
 });
+
+describe('parseCql2Text on pathological nesting', function () {
+  this.timeout(20_000);
+
+  // Without memoisation these take exponential time; a generous bound still catches that.
+  const cases: [string, string][] = [
+    ['parentheses', `${'('.repeat(300)}a = 1${')'.repeat(300)}`],
+    ['IS NULL of parentheses', `${'('.repeat(60)}a = 1${') IS NULL'.repeat(60)}`],
+    ['function calls', `x = ${'f('.repeat(60)}a = 1${')'.repeat(60)}`],
+    ['arrays', `A_EQUALS(x, ${'('.repeat(60)}1${')'.repeat(60)})`],
+    ['NOT and parentheses', `${'NOT ('.repeat(100)}a = 1${')'.repeat(100)}`],
+    ['arithmetic', `x = ${'(1 + '.repeat(200)}1${')'.repeat(200)}`],
+    ['CASEI', `${'CASEI('.repeat(100)}a${')'.repeat(100)} LIKE 'x'`],
+  ];
+  for (const [name, text] of cases) {
+    it(`parses deeply nested ${name} quickly`, function () {
+      const started = performance.now();
+      parseCql2Text(text);
+      expect(performance.now() - started).to.be.below(5_000);
+    });
+  }
+});
