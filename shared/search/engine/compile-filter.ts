@@ -884,14 +884,14 @@ const CONVERSE: Readonly<Record<SpatialRelationName, SpatialRelationName>> = {
   contains: 'within',
 };
 
-/** The relations each spatial mode evaluates (`equals` on envelopes in both). */
-const ENGINE_RELATIONS = new Set<SpatialRelationName>([
-  'intersects',
-  'disjoint',
-  'within',
-  'contains',
-  'equals',
-]);
+/**
+ * The relations each spatial mode evaluates: the engine's exact geo_shape relations in `shape`
+ * mode; in `envelope` mode the same on bounding boxes, plus equality of the boxes.
+ */
+const ENGINE_RELATIONS: Record<SpatialMode, ReadonlySet<SpatialRelationName>> = {
+  shape: new Set(['intersects', 'disjoint', 'within', 'contains']),
+  envelope: new Set(['intersects', 'disjoint', 'within', 'contains', 'equals']),
+};
 
 type SpatialOperand =
   { kind: 'record' } | { kind: 'literal'; geometry: Geometry; bbox: Bbox; isBox: boolean };
@@ -999,9 +999,10 @@ function compileSpatial(node: OperatorNode, op: string, context: FilterContext):
   }
   const literal = (a.kind === 'literal' ? a : b) as Extract<SpatialOperand, { kind: 'literal' }>;
   const recordRelation = a.kind === 'record' ? relation : CONVERSE[relation];
-  if (!ENGINE_RELATIONS.has(recordRelation)) {
+  const relations = ENGINE_RELATIONS[context.spatial];
+  if (!relations.has(recordRelation)) {
     throw new FilterError(
-      `The ${context.engineName} backend does not support ${opName(op)} (the engine offers intersects, disjoint, within, contains, and equals on envelopes)`,
+      `The ${context.engineName} backend does not support ${opName(op)} in spatial mode "${context.spatial}" (it offers ${[...relations].map((name) => `S_${name.toUpperCase()}`).join(', ')})`,
     );
   }
   const operand =

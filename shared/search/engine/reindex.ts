@@ -49,6 +49,12 @@ export interface RebuildOptions {
 
 const BATCH = 1000;
 const KEEP_ALIVE = '5m';
+/**
+ * How far back a catch-up pass looks before it started: `indexedAt` is set before a write is
+ * sent, and the write becomes visible only later (request time plus a refresh), so a write in
+ * flight when the snapshot was taken carries an earlier timestamp.
+ */
+const IN_FLIGHT_MARGIN_MS = 120_000;
 
 /** Reads a stored record again from its source document; undefined when that fails. */
 export function reparseStored(stored: StoredParts): CoreRecord | undefined {
@@ -161,17 +167,17 @@ export async function rebuildIndex(options: RebuildOptions): Promise<ReindexResu
     removed: 0,
     durationMs: 0,
   };
-  const since = (iso: string): Query => allOf([range('indexedAt', { gte: iso })]);
+  const since = (time: number): Query =>
+    allOf([range('indexedAt', { gte: new Date(time - IN_FLIGHT_MARGIN_MS).toISOString() })]);
   await adapter.createIndex(to, { settings: { index: { refresh_interval: '-1' } } });
   let blocked = false;
   try {
     options.onBuildStart();
-    const startedAt = new Date(began).toISOString();
     await copy(options, matchAll(), result);
     // Catch up with other writers, then stop them (they retry) and catch up once more.
-    const secondPass = new Date().toISOString();
+    const secondPass = Date.now();
     await adapter.refresh(from);
-    await copy(options, since(startedAt), result);
+    await copy(options, since(began), result);
     await adapter.putSettings(from, { index: { blocks: { write: true } } });
     blocked = true;
     await adapter.refresh(from);

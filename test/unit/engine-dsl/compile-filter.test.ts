@@ -335,6 +335,14 @@ describe('engine DSL: filter compiler', () => {
 
     it('refuses relations the engines lack, and invalid geometries', () => {
       fails('S_TOUCHES(geometry, BBOX(0, 0, 1, 1))', /does not support S_TOUCHES/, 'shape');
+      fails(
+        'S_EQUALS(geometry, BBOX(0, 0, 1, 1))',
+        /does not support S_EQUALS in spatial mode "shape"/,
+        'shape',
+      );
+      expect(JSON.stringify(compile('S_EQUALS(geometry, BBOX(0, 0, 1, 1))'))).to.contain(
+        'bbox.west',
+      );
       fails('S_CROSSES(geometry, BBOX(0, 0, 1, 1))', /does not support S_CROSSES/);
       fails('S_INTERSECTS(geometry, BBOX(0, 0, 200, 1))', /outside CRS84/);
       fails('S_INTERSECTS(title, BBOX(0, 0, 1, 1))', /not a spatial property/);
