@@ -1,0 +1,19 @@
+/**
+ * The backend contract and the engine-specific cases on Elasticsearch 8, in spatial mode
+ * `envelope` (the integ-test-zip distribution has no geo_shape). Needs ELASTICSEARCH_URL.
+ */
+import { describeBackendContract } from './backend-contract.js';
+import {
+  createTestBackend,
+  describeEngineCases,
+  requireEngineUrl,
+} from './engine-backend-cases.js';
+
+const url = requireEngineUrl('elasticsearch');
+
+if (url) {
+  describeBackendContract('elasticsearch (envelope)', () =>
+    createTestBackend('elasticsearch', url, { spatial: 'envelope' }),
+  );
+  describeEngineCases('elasticsearch', url, 'envelope');
+}

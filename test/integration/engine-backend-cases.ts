@@ -1,0 +1,548 @@
+/**
+ * What the Elasticsearch and OpenSearch test files share: the engine URL (required: the suite
+ * fails loudly without it), a factory for backends over a fresh, uniquely named alias that is
+ * deleted afterwards, and the engine-specific cases (CQL2 filters against the SQLite answers,
+ * deep paging, reindex with an alias swap, engine errors).
+ */
+import { randomBytes } from 'node:crypto';
+import { expect } from 'chai';
+import { generateRecords } from '../../scripts/corpus/generator.js';
+import {
+  FilterError,
+  InvalidParameterError,
+  ServiceUnavailableError,
+} from '../../shared/errors/index.js';
+import { parseCql2Text } from '../../shared/query/cql2/index.js';
+import type { SearchQuery } from '../../shared/query/search-query.js';
+import type { CoreRecord } from '../../shared/records/core-record.js';
+import { parseDocuments } from '../../shared/records/formats/index.js';
+import type { SearchBackend } from '../../shared/search/backend.js';
+import type {
+  EngineAdapter,
+  EngineName,
+  SortValue,
+} from '../../shared/search/engine/engine-adapter.js';
+import { ElasticsearchAdapter } from '../../shared/search/engine/elasticsearch-adapter.js';
+import { OpenSearchAdapter } from '../../shared/search/engine/opensearch-adapter.js';
+import {
+  EngineBackend,
+  type EngineBackendOptions,
+} from '../../shared/search/engine/engine-backend.js';
+import type { SpatialMode } from '../../shared/search/engine/index-templates.js';
+import { SqliteBackend } from '../../shared/search/sqlite/sqlite-backend.js';
+import { CONTRACT_RECORDS } from '../fixtures/contract-records.js';
+
+const URL_VARIABLES: Record<EngineName, string> = {
+  elasticsearch: 'ELASTICSEARCH_URL',
+  opensearch: 'OPENSEARCH_URL',
+};
+
+/**
+ * The engine URL from the environment. When it is missing, registers one failing test that
+ * says how to provide it, and returns undefined: the suite never passes by skipping.
+ */
+export function requireEngineUrl(engine: EngineName): string | undefined {
+  const variable = URL_VARIABLES[engine];
+  const url = process.env[variable];
+  if (!url) {
+    describe(`${engine} backend`, () => {
+      it(`needs ${variable}`, () => {
+        throw new Error(
+          `${variable} is not set. Start the engine with \`bash scripts/services.sh start ${engine}\` and export the URL (the script writes it to $CAIRN_CACHE/run/env.sh).`,
+        );
+      });
+    });
+  }
+  return url;
+}
+
+/**
+ * Fails (once, for the whole enclosing suite) when the engine has no geo_shape field type,
+ * which spatial mode `shape` needs: the minimal OpenSearch distribution lacks the geo module.
+ */
+export async function requireGeoShape(engine: EngineName, url: string): Promise<void> {
+  const adapter = createAdapter(engine, url);
+  const probe = `cairn-test-geo-probe-${randomBytes(4).toString('hex')}`;
+  try {
+    await adapter.createIndex(probe, { mappings: { properties: { g: { type: 'geo_shape' } } } });
+    await adapter.deleteIndex(probe);
+  } catch (error) {
+    throw new Error(
+      `The ${engine} at ${url} has no geo_shape field type, which spatial mode "shape" (the OpenSearch default) needs. ` +
+        'The integ-test-zip distribution ships without the geo module: install it as modules/geo ' +
+        '(org.opensearch.plugin:geo jar from Maven Central plus a plugin-descriptor.properties with ' +
+        'classname=org.opensearch.geo.GeoModulePlugin) before starting the engine.',
+      { cause: error },
+    );
+  } finally {
+    await adapter.close();
+  }
+}
+
+/** A unique alias for one test run, so parallel runs never share an index. */
+export function uniqueAlias(label: string): string {
+  return `cairn-test-${label}-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}-records`;
+}
+
+/** Builds and initialises a backend over a fresh alias; closing it deletes its indices. */
+export async function createTestBackend(
+  engine: EngineName,
+  url: string,
+  options: Partial<EngineBackendOptions> & { spatial: SpatialMode },
+): Promise<EngineBackend> {
+  const backend = new EngineBackend({
+    engine,
+    url,
+    alias: uniqueAlias(options.spatial),
+    refresh: 'wait_for',
+    ...options,
+  });
+  const close = backend.close.bind(backend);
+  backend.close = async () => {
+    try {
+      await backend.destroy();
+    } finally {
+      await close();
+    }
+  };
+  try {
+    await backend.init();
+  } catch (error) {
+    await backend.close().catch(() => undefined);
+    throw error;
+  }
+  return backend;
+}
+
+/** A client adapter of its own, to look at the engine independently of the backend. */
+export function createAdapter(engine: EngineName, url: string): EngineAdapter {
+  return engine === 'elasticsearch'
+    ? new ElasticsearchAdapter({ url })
+    : new OpenSearchAdapter({ url });
+}
+
+/** Every id behind an alias in id order, by a plain search_after walk. */
+async function walkIds(adapter: EngineAdapter, alias: string): Promise<string[]> {
+  const ids: string[] = [];
+  let after: SortValue[] | undefined;
+  for (;;) {
+    const response = await adapter.search({
+      index: alias,
+      body: {
+        sort: [{ id: 'asc' }],
+        size: 5000,
+        _source: false,
+        ...(after ? { search_after: after } : {}),
+      },
+    });
+    const hits = response.hits.hits;
+    if (hits.length === 0) return ids;
+    ids.push(...hits.map((hit) => hit._id));
+    after = hits[hits.length - 1].sort;
+  }
+}
+
+function parseAll(content: string): CoreRecord[] {
+  const parsed = parseDocuments(content);
+  expect(parsed.failures).to.deep.equal([]);
+  return parsed.records;
+}
+
+/** Extra records for the filter cases: accents, case, arrays, numbers, open intervals. */
+const FILTER_RECORDS = [
+  {
+    type: 'Feature',
+    id: 'f1',
+    conformsTo: [],
+    geometry: { type: 'Point', coordinates: [2.35, 48.85] },
+    time: { interval: ['2019-01-01', '2019-12-31'] },
+    properties: {
+      type: 'dataset',
+      title: 'Qualité de l’eau à Paris',
+      keywords: ['Eau', 'qualité', 'rivière'],
+      orbitNumber: 42,
+      instrument: 'MSI',
+      acquired: 'yes',
+      score: 7,
+      updated: '2022-04-16T10:00:00Z',
+    },
+  },
+  {
+    type: 'Feature',
+    id: 'f2',
+    conformsTo: [],
+    geometry: {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [0, 40],
+          [10, 40],
+          [10, 50],
+          [0, 50],
+          [0, 40],
+        ],
+      ],
+    },
+    time: { interval: ['..', '2000-01-01'] },
+    properties: {
+      type: 'series',
+      title: 'QUALITE DE L’EAU',
+      keywords: ['eau'],
+      score: 3,
+      tags: ['a', 'b'],
+      updated: '2022-04-16T00:00:00Z',
+    },
+  },
+];
+
+/** CQL2 text filters whose answers must equal the SQLite backend's on the same records. */
+export const DIFFERENTIAL_FILTERS = [
+  "type = 'dataset'",
+  "type <> 'dataset'",
+  "NOT (platform = 'Sentinel-2A')",
+  'NOT (cloudCover > 10)',
+  'cloudCover >= 12.5 AND cloudCover < 13',
+  'cloudCover BETWEEN 10 AND 20',
+  'NOT (cloudCover BETWEEN 20 AND 30)',
+  "type IN ('series', 'service')",
+  "NOT (type IN ('series', 'service'))",
+  'platform IS NULL',
+  'platform IS NOT NULL',
+  "title LIKE 'Glacier%'",
+  "title LIKE '%glacier%'",
+  "title LIKE 'C_astal%'",
+  "NOT (title LIKE '%a%')",
+  "CASEI(title) LIKE casei('%GLACIER%')",
+  "CASEI(title) = casei('qualite de l’eau')",
+  "ACCENTI(title) = accenti('Qualite de l’eau à Paris')",
+  "CASEI(ACCENTI(title)) = casei(accenti('QUALITÉ DE L’EAU'))",
+  "ACCENTI(CASEI(title)) LIKE accenti(casei('%qualite%'))",
+  "updated = DATE('2022-04-16')",
+  "updated > TIMESTAMP('2023-06-01T00:00:00Z')",
+  "updated <= DATE('2022-04-16')",
+  "T_INTERSECTS(datetime, INTERVAL('2011-01-01', '2011-12-31'))",
+  "T_INTERSECTS(datetime, INTERVAL('2020-01-01', '..'))",
+  "T_BEFORE(datetime, DATE('1995-01-01'))",
+  "T_AFTER(datetime, TIMESTAMP('2019-06-01T00:00:00Z'))",
+  "T_DURING(datetime, INTERVAL('2009-01-01', '2013-01-01'))",
+  "T_CONTAINS(datetime, INTERVAL('2016-01-01', '2017-01-01'))",
+  "T_DISJOINT(datetime, INTERVAL('2000-01-01', '2020-01-01'))",
+  "NOT T_DISJOINT(datetime, INTERVAL('2000-01-01', '2020-01-01'))",
+  "T_EQUALS(updated, TIMESTAMP('2024-01-01T00:00:00Z'))",
+  "T_STARTS(datetime, INTERVAL('2015-01-01T00:00:00Z', '..'))",
+  "T_FINISHEDBY(datetime, INTERVAL('2019-12-31', '2019-12-31'))",
+  "T_OVERLAPS(datetime, INTERVAL('2012-06-01', '2014-01-01'))",
+  "T_METBY(datetime, INTERVAL('1900-01-01', '1949-12-31T23:59:59.999Z'))",
+  "A_CONTAINS(keywords, ('glacier'))",
+  "A_OVERLAPS(keywords, ('ice', 'climate'))",
+  "A_CONTAINEDBY(keywords, ('glacier', 'ice', 'snow'))",
+  "A_EQUALS(keywords, ('climate', 'stations'))",
+  "NOT A_OVERLAPS(keywords, ('eau'))",
+  "A_CONTAINS(tags, ('a'))",
+  'S_INTERSECTS(geometry, BBOX(5, 44, 12, 49))',
+  'S_INTERSECTS(geometry, BBOX(175, -25, -175, -5))',
+  'S_WITHIN(geometry, BBOX(0, 30, 20, 60))',
+  'S_CONTAINS(geometry, POINT(7.5 46))',
+  'S_DISJOINT(geometry, BBOX(0, 30, 20, 60))',
+  'NOT S_INTERSECTS(geometry, BBOX(0, 30, 20, 60))',
+  'S_INTERSECTS(geometry, POLYGON((0 44, 12 44, 12 52, 0 52, 0 44)))',
+  'orbitNumber = 42',
+  "acquired = 'yes'",
+  'score > 5',
+  'NOT (score > 5)',
+  "NOT (undefinedProperty = 'x')",
+  "undefinedProperty = 'x' OR type = 'service'",
+  'true',
+  'NOT (1 = 2)',
+];
+
+/** Registers the engine-specific cases for one engine and spatial mode. */
+export function describeEngineCases(engine: EngineName, url: string, spatial: SpatialMode): void {
+  describe(`${engine} backend (${spatial}): engine-specific cases`, function () {
+    this.timeout(180_000);
+
+    describe('filters give the SQLite answers', () => {
+      let backend: EngineBackend;
+      let reference: SqliteBackend;
+
+      before(async () => {
+        const records = parseAll(JSON.stringify([...CONTRACT_RECORDS, ...FILTER_RECORDS]));
+        backend = await createTestBackend(engine, url, { spatial });
+        reference = new SqliteBackend({ path: ':memory:' });
+        expect((await backend.upsert(records)).failures).to.deep.equal([]);
+        expect((await reference.upsert(records)).failures).to.deep.equal([]);
+      });
+
+      after(async () => {
+        await backend?.close();
+        await reference?.close();
+      });
+
+      const ids = async (target: SearchBackend, query: Partial<SearchQuery>): Promise<string[]> =>
+        (await target.search({ sort: [], offset: 0, limit: 100, ...query })).records
+          .map((record) => record.id)
+          .sort();
+
+      for (const text of DIFFERENTIAL_FILTERS) {
+        it(text, async () => {
+          const filter = parseCql2Text(text);
+          expect(await ids(backend, { filter })).to.deep.equal(await ids(reference, { filter }));
+        });
+      }
+
+      it('refuses, with a 400 naming the backend, what needs engine scripts', async () => {
+        for (const text of ['cloudCover > snowCover', 'cloudCover + 1 > 2']) {
+          const error = await backend
+            .search({ sort: [], offset: 0, limit: 1, filter: parseCql2Text(text) })
+            .catch((caught: unknown) => caught);
+          expect(error).to.be.instanceOf(FilterError);
+          expect((error as FilterError).status).to.equal(400);
+          expect((error as Error).message).to.match(
+            /(Elasticsearch|OpenSearch) backend does not support/,
+          );
+        }
+      });
+
+      it('turns an engine refusal into a generic 400 without the engine message', async () => {
+        const manyIds = Array.from({ length: 70_000 }, (_, i) => `id-${i}`);
+        const error = await backend
+          .search({ sort: [], offset: 0, limit: 1, ids: manyIds })
+          .catch((caught: unknown) => caught);
+        expect(error).to.be.instanceOf(InvalidParameterError);
+        expect((error as InvalidParameterError).message).to.equal(
+          'The search engine could not evaluate this query',
+        );
+      });
+
+      it('records ingest job outcomes in the ingest log index', async () => {
+        await backend.logIngest({
+          jobId: 'job-1',
+          kind: 'harvest',
+          status: 'partial',
+          startedAt: '2026-01-01T00:00:00.000Z',
+          finishedAt: '2026-01-01T00:00:05.000Z',
+          read: 3,
+          written: 2,
+          rejected: 1,
+          failures: [{ id: 'x', reason: 'not a known JSON metadata format' }],
+        });
+        const adapter = createAdapter(engine, url);
+        const response = await adapter.search({
+          index: backend.ingestLog,
+          body: { query: { term: { status: 'partial' } } },
+        });
+        await adapter.close();
+        expect(response.hits.hits.map((hit) => hit._source)).to.deep.equal([
+          {
+            jobId: 'job-1',
+            kind: 'harvest',
+            status: 'partial',
+            startedAt: '2026-01-01T00:00:00.000Z',
+            finishedAt: '2026-01-01T00:00:05.000Z',
+            read: 3,
+            written: 2,
+            rejected: 1,
+            failures: [{ id: 'x', reason: 'not a known JSON metadata format' }],
+          },
+        ]);
+      });
+
+      it('counts distinct values of dynamic and numeric properties', async () => {
+        expect(await backend.domain('score')).to.deep.equal(await reference.domain('score'));
+        expect(await backend.domain('instrument')).to.deep.equal(
+          await reference.domain('instrument'),
+        );
+      });
+    });
+
+    describe('paging at any depth', () => {
+      const COUNT = 12_000;
+      let backend: EngineBackend;
+      let generated: CoreRecord[];
+
+      before(async () => {
+        backend = await createTestBackend(engine, url, { spatial, refresh: false });
+        generated = parseAll(JSON.stringify([...generateRecords(COUNT, 7)]));
+        const result = await backend.upsert(generated);
+        expect(result.failures).to.deep.equal([]);
+        expect(result.written).to.equal(COUNT);
+        await backend.refresh();
+      });
+
+      after(async () => {
+        await backend?.close();
+      });
+
+      const page = async (
+        query: Partial<SearchQuery>,
+      ): Promise<{ total: number; ids: string[] }> => {
+        const result = await backend.search({ sort: [], offset: 0, limit: 10, ...query });
+        return { total: result.total, ids: result.records.map((record) => record.id) };
+      };
+
+      const byBytes = (a: string, b: string): number =>
+        Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+      it('pages at offsets 0, 10,000 and 11,990 equal a full search_after walk', async () => {
+        const adapter = createAdapter(engine, url);
+        const walk = await walkIds(adapter, backend.alias);
+        await adapter.close();
+        expect(walk).to.have.length(COUNT);
+        expect(walk).to.deep.equal(generated.map((record) => record.id).sort(byBytes));
+        for (const offset of [0, 10_000, 11_990]) {
+          const result = await page({ offset });
+          expect(result.total).to.equal(COUNT);
+          expect(result.ids, `offset ${offset}`).to.deep.equal(walk.slice(offset, offset + 10));
+        }
+        expect((await page({ offset: 12_000 })).ids).to.deep.equal([]);
+        expect((await page({ offset: 50_000 })).total).to.equal(COUNT);
+      });
+
+      it('continues sequential deep pages from the cached sort values, without walking', async () => {
+        const sort: SearchQuery['sort'] = [{ field: 'updated', direction: 'desc' }];
+        const expected = [...generated]
+          .sort((a, b) => (b.updated ?? '').localeCompare(a.updated ?? '') || byBytes(a.id, b.id))
+          .map((record) => record.id);
+        const first = await page({ sort, offset: 10_500, limit: 50 });
+        expect(first.ids).to.deep.equal(expected.slice(10_500, 10_550));
+        const walks = backend.pagingStats.walks;
+        const hits = backend.pagingStats.hits;
+        for (let offset = 10_550; offset < 11_050; offset += 50) {
+          const next = await page({ sort, offset, limit: 50 });
+          expect(next.ids, `offset ${offset}`).to.deep.equal(expected.slice(offset, offset + 50));
+        }
+        expect(backend.pagingStats.walks).to.equal(walks);
+        expect(backend.pagingStats.hits).to.equal(hits + 10);
+      });
+
+      it('crosses the result window sequentially from from/size pages', async () => {
+        const sort: SearchQuery['sort'] = [{ field: 'title', direction: 'asc' }];
+        const expected = [...generated]
+          .sort((a, b) => byBytes(a.title ?? '', b.title ?? '') || byBytes(a.id, b.id))
+          .map((record) => record.id);
+        const walks = backend.pagingStats.walks;
+        for (let offset = 9_980; offset < 10_040; offset += 20) {
+          const next = await page({ sort, offset, limit: 20 });
+          expect(next.ids, `offset ${offset}`).to.deep.equal(expected.slice(offset, offset + 20));
+        }
+        expect(backend.pagingStats.walks).to.equal(walks);
+      });
+
+      it('sorts missing values last in both directions at depth', async () => {
+        for (const direction of ['asc', 'desc'] as const) {
+          const sort: SearchQuery['sort'] = [{ field: 'cloudCover', direction }];
+          const withValue = generated.filter((record) => record.eo.cloudCover !== undefined);
+          const expected = [
+            ...withValue.sort(
+              (a, b) =>
+                (direction === 'asc' ? 1 : -1) * (a.eo.cloudCover! - b.eo.cloudCover!) ||
+                byBytes(a.id, b.id),
+            ),
+            ...generated
+              .filter((record) => record.eo.cloudCover === undefined)
+              .sort((a, b) => byBytes(a.id, b.id)),
+          ].map((record) => record.id);
+          const offset = withValue.length - 5;
+          const result = await page({ sort, offset, limit: 10 });
+          expect(result.ids).to.deep.equal(expected.slice(offset, offset + 10));
+          const deep = await page({ sort, offset: 11_000, limit: 10 });
+          expect(deep.ids).to.deep.equal(expected.slice(11_000, 11_010));
+        }
+      });
+    });
+
+    describe('reindex', () => {
+      let backend: EngineBackend;
+      let records: CoreRecord[];
+
+      before(async () => {
+        backend = await createTestBackend(engine, url, { spatial });
+        records = parseAll(JSON.stringify([...generateRecords(1500, 11)]));
+        expect((await backend.upsert(records)).failures).to.deep.equal([]);
+      });
+
+      after(async () => {
+        await backend?.close();
+      });
+
+      it('builds the next version and moves the alias while reads keep seeing every record', async () => {
+        const before = backend.liveIndex;
+        expect(before).to.match(/-v1$/);
+        const totals: number[] = [];
+        let done = false;
+        const reads = (async () => {
+          while (!done) {
+            totals.push((await backend.search({ sort: [], offset: 0, limit: 1 })).total);
+          }
+        })();
+        const writer = new EngineBackend({
+          engine,
+          url,
+          alias: backend.alias,
+          spatial,
+          refresh: 'wait_for',
+        });
+        await writer.init();
+        const [extra] = parseAll(JSON.stringify([...generateRecords(1, 99)]));
+        const [result] = await Promise.all([
+          backend.reindex().finally(() => {
+            done = true;
+          }),
+          (async () => {
+            await new Promise((resolve) => setTimeout(resolve, 50));
+            await writer.upsert([extra]);
+          })(),
+        ]);
+        await reads;
+        await writer.close();
+        expect(result.from).to.equal(before);
+        expect(result.to).to.match(/-v2$/);
+        expect(backend.liveIndex).to.equal(result.to);
+        expect(result.failures).to.deep.equal([]);
+        expect(result.reparsed).to.be.at.least(records.length);
+        expect(totals.length).to.be.greaterThan(0);
+        expect(
+          totals.every((total) => total === records.length || total === records.length + 1),
+        ).to.equal(true);
+        expect((await backend.search({ sort: [], offset: 0, limit: 1 })).total).to.equal(
+          records.length + 1,
+        );
+        expect((await backend.get(extra.id))?.title).to.equal(extra.title);
+        const adapter = createAdapter(engine, url);
+        expect(await adapter.indexExists(result.from)).to.equal(false);
+        expect(await adapter.aliasTargets(backend.alias)).to.deep.equal([result.to]);
+        await adapter.close();
+      });
+
+      it('reindexes again to v3 and keeps every record searchable', async () => {
+        const result = await backend.reindex();
+        expect(result.to).to.match(/-v3$/);
+        const glacier = await backend.search({
+          sort: [],
+          offset: 0,
+          limit: 5,
+          text: [['elevation']],
+        });
+        expect(glacier.total).to.be.greaterThan(0);
+      });
+    });
+
+    describe('an unreachable engine', () => {
+      it('is a 503 with Retry-After, and unhealthy', async () => {
+        const backend = new EngineBackend({
+          engine,
+          url: 'http://127.0.0.1:9',
+          spatial,
+          maxRetries: 0,
+          requestTimeout: 2000,
+        });
+        const error = await backend.init().catch((caught: unknown) => caught);
+        expect(error).to.be.instanceOf(ServiceUnavailableError);
+        expect((error as ServiceUnavailableError).retryAfter).to.equal(5);
+        expect((error as Error).message).not.to.match(/127\.0\.0\.1|ECONNREFUSED/);
+        expect(await backend.health()).to.deep.include({ ok: false });
+        await backend.close();
+      });
+    });
+  });
+}
