@@ -6,7 +6,11 @@
  * `search_after` from cached sort checkpoints; `reindex()` builds the next version from the
  * stored source documents and moves the alias atomically.
  */
-import { InternalError, ServiceUnavailableError } from '../../errors/index.js';
+import {
+  InternalError,
+  InvalidParameterError,
+  ServiceUnavailableError,
+} from '../../errors/index.js';
 import type { SearchQuery } from '../../query/search-query.js';
 import type { CoreRecord } from '../../records/core-record.js';
 import { buildIndexDocument } from '../../records/index-document.js';
@@ -531,6 +535,12 @@ export class EngineBackend implements SearchBackend {
       const compiled = await this.compile(query);
       const key = JSON.stringify([this.alias, compiled.query, compiled.sort]);
       const { offset, limit } = query;
+      if (limit > this.maxResultWindow) {
+        throw new InvalidParameterError(
+          'limit',
+          `A page holds at most ${this.maxResultWindow} records on this backend`,
+        );
+      }
       const base = { query: compiled.query, sort: compiled.sort, track_total_hits: true };
       if (offset + limit <= this.maxResultWindow || limit === 0) {
         const response = await this.adapter.search({

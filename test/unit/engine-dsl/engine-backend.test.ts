@@ -279,6 +279,13 @@ describe('engine backend (fake adapter)', () => {
     expect(adapter.searches.at(-1)?.body).to.deep.include({ search_after: ['r24999'] });
   });
 
+  it('refuses pages larger than the result window', async () => {
+    const error = await backend
+      .search({ sort: [], offset: 0, limit: 10_001 })
+      .catch((caught: unknown) => caught);
+    expect(error).to.be.instanceOf(InvalidParameterError);
+  });
+
   it('keeps checkpoints in a bounded LRU', () => {
     const checkpoints = new SortCheckpoints(2, 2);
     checkpoints.set('a', 10, ['x']);
