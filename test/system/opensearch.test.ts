@@ -365,6 +365,19 @@ describe('OpenSearch over HTTP', () => {
       ).to.equal('0,40,20,70');
     });
 
+    it('GetRecords&mode=opensearch returns results in CSW 2.0.2 too', async () => {
+      const response = await cswGet(test.app, {
+        service: 'CSW',
+        version: '2.0.2',
+        request: 'GetRecords',
+        mode: 'opensearch',
+        q: 'lorem',
+      }).expect(200);
+      const feed = feedOf(response.text);
+      expect(feed.total).to.equal(5);
+      expect(feed.entries).to.have.length(5);
+    });
+
     it('refuses bad parameters with ExceptionReports: an unknown geo:uid is 404', async () => {
       const notFound = exceptionOf((await search({ 'geo:uid': 'urn:nothing' }, 404)).text);
       expect(notFound).to.include({ code: 'NotFound', locator: 'recordIds' });

@@ -558,7 +558,11 @@ function parseGetRecordsKvp(
       presentation: presentationKvp(values, resolvePrefix),
       outputSchema: parseOutputSchema(version, values.outputschema),
       format,
-      resultType: version === '2.0.2' ? parseResultType(values.resulttype) : 'results',
+      // An OpenSearch search returns results whatever the version (2.0.2 defaults to hits).
+      resultType:
+        version === '2.0.2' && !(openSearchMode && values.resulttype === undefined)
+          ? parseResultType(values.resulttype)
+          : 'results',
       startPosition: paging.startPosition,
       maxRecords: paging.maxRecords,
       constraint,
