@@ -1169,6 +1169,9 @@ function compileOperator(node: OperatorNode, context: FilterContext): Predicate 
   if (op in SPATIAL_OPS) return compileSpatial(node, op, context);
   if (op in TEMPORAL_OPS) return compileTemporal(node, op, context);
   if (op in ARRAY_OPS) return compileArrayRelation(node, op, context);
+  if (op === 's_dwithin' || op === 's_beyond') {
+    throw unsupported(context, 'distance operators (DWithin, Beyond)', node);
+  }
   if (op === 'casei' || op === 'accenti' || ARITHMETIC_OPS.has(op)) {
     throw new FilterError(`${describe(node)} is a value, not a condition`);
   }

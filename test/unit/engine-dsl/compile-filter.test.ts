@@ -349,6 +349,21 @@ describe('engine DSL: filter compiler', () => {
       fails('S_INTERSECTS(geometry, geometry)', /two record geometries/);
     });
 
+    it('refuses the FES distance operators', () => {
+      expect(() =>
+        compileFilterDsl(
+          operator(
+            's_dwithin',
+            propertyRef('geometry'),
+            { kind: 'geometry', geometry: { type: 'Point', coordinates: [1, 2] } },
+            { kind: 'literal', value: 1000 },
+            { kind: 'literal', value: 'm' },
+          ),
+          context('shape'),
+        ),
+      ).to.throw(FilterError, /does not support distance operators/);
+    });
+
     it('evaluates relations between two literals in Node', () => {
       expect(compile('S_INTERSECTS(BBOX(0, 0, 2, 2), POINT(1 1))')).to.deep.equal({
         match_all: {},
