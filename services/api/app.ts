@@ -14,6 +14,12 @@ import { renderCswError } from './protocols/csw/errors.js';
 import { createCswRouter } from './protocols/csw/routes.js';
 import { createOpenSearchRouter } from './protocols/opensearch/routes.js';
 import { createStacRouter } from './protocols/stac/routes.js';
+// OGC API – Records HTML interface, static files and OpenAPI request validation.
+import { PACKAGE_VERSION, STATIC_DIR, STATIC_PATH, VENDOR_DIRS } from './html/assets.js';
+import { renderHtmlError } from './html/errors.js';
+import { redirectEmptyFormFields } from './html/form-redirect.js';
+import { buildValidationDocument } from './openapi/document.js';
+import { createRequestValidator } from './openapi/validator.js';
 
 export interface AppDependencies {
   config: Readonly<Config>;
@@ -32,6 +38,28 @@ export function createApp({ config, backend, logger }: AppDependencies): Express
       limit: config.limits.bodyBytes,
       type: ['application/json', 'application/*+json'],
     }),
+  );
+
+  // Static files of the HTML interface: Cairn's own, and browser libraries from node_modules.
+  for (const [name, directory] of Object.entries(VENDOR_DIRS)) {
+    app.use(
+      `${STATIC_PATH}/vendor/${name}`,
+      express.static(directory, { index: false, maxAge: '1d' }),
+    );
+  }
+  app.use(STATIC_PATH, express.static(STATIC_DIR, { index: false, maxAge: '1h' }));
+  // HTML search forms send empty fields: redirect to the URL without them.
+  app.use('/catalogue', redirectEmptyFormFields);
+  // Records and STAC requests are validated against the OpenAPI document (CSW is not).
+  app.use(
+    createRequestValidator(
+      buildValidationDocument({
+        serverUrl: '/catalogue',
+        rootUrl: '/',
+        service: config.service,
+        version: PACKAGE_VERSION,
+      }),
+    ),
   );
 
   app.get('/healthz', (_request, response) => {
@@ -56,6 +84,7 @@ export function createApp({ config, backend, logger }: AppDependencies): Express
     throw new NotFoundError(`No resource at ${request.path}`);
   });
   app.use(['/catalogue/csw', '/catalogue/opensearch'], renderCswError);
+  app.use('/catalogue', renderHtmlError(config.service)); // HTML error pages for browsers
   app.use(renderJsonError);
   return app;
 }

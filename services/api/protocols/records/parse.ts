@@ -5,6 +5,7 @@ import {
   FilterError,
   InvalidParameterError,
   UnknownParameterError,
+  UnsupportedFormatError,
 } from '../../../../shared/errors/index.js';
 import { parseCql2Json, parseCql2Text } from '../../../../shared/query/cql2/index.js';
 import type { Expression } from '../../../../shared/query/filter-ast.js';
@@ -44,6 +45,7 @@ const ITEMS_PARAMETERS = new Set([
   'filter',
   'filter-lang',
   'filter-crs',
+  'facets',
 ]);
 
 /** The filter encodings the items endpoint reads (`filter-lang`). */
@@ -72,6 +74,176 @@ export function singleParameter(query: QueryParameters, name: string): string | 
 /** Reads the output format from `f`, or undefined. */
 export function parseFormatParameter(query: QueryParameters): string | undefined {
   return singleParameter(query, 'f');
+}
+
+/** The encodings the Records endpoints offer (`f` values). */
+export type OutputFormat = 'json' | 'html' | 'xml';
+
+/** Media types that select each encoding through the Accept header. */
+const FORMAT_MEDIA_TYPES: Readonly<Record<OutputFormat, readonly string[]>> = {
+  json: [
+    'application/json',
+    'application/geo+json',
+    'application/schema+json',
+    'application/ogc-catalog+json',
+    'application/vnd.oai.openapi+json',
+    'application/facets+json',
+  ],
+  html: ['text/html', 'application/xhtml+xml'],
+  xml: ['application/xml', 'text/xml'],
+};
+
+interface MediaRange {
+  type: string;
+  subtype: string;
+  q: number;
+  index: number;
+}
+
+/** Parses an Accept header into media ranges (invalid parts are skipped). */
+function parseAccept(accept: string): MediaRange[] {
+  const ranges: MediaRange[] = [];
+  accept.split(',').forEach((part, index) => {
+    const [range, ...parameters] = part.split(';').map((item) => item.trim().toLowerCase());
+    const match = /^([a-z0-9!#$&^_.+*-]+)\/([a-z0-9!#$&^_.+*-]+)$/.exec(range ?? '');
+    if (!match) return;
+    const qParameter = parameters.find((item) => item.startsWith('q='));
+    const q = qParameter === undefined ? 1 : Number(qParameter.slice(2));
+    ranges.push({ type: match[1], subtype: match[2], q: Number.isFinite(q) ? q : 0, index });
+  });
+  return ranges;
+}
+
+/** How well one media range matches a media type: 3 exact, 2 type/*, 1 * /*, 0 none. */
+function specificity(range: MediaRange, mediaType: string): number {
+  const [type, subtype] = mediaType.split('/');
+  if (range.type === type && range.subtype === subtype) return 3;
+  if (range.type === type && range.subtype === '*') return 2;
+  if (range.type === '*' && range.subtype === '*') return 1;
+  return 0;
+}
+
+/**
+ * Chooses the encoding of a response: `f` when given (it must be one of `offered`, else 400),
+ * otherwise the Accept header ranked by quality (text/html → HTML, JSON types → JSON), falling
+ * back to the first offered encoding (JSON) when nothing offered is acceptable.
+ */
+export function parseOutputFormat<T extends OutputFormat>(
+  query: QueryParameters,
+  accept: string | undefined,
+  offered: readonly T[],
+): T {
+  const f = parseFormatParameter(query);
+  if (f !== undefined) {
+    if ((offered as readonly string[]).includes(f)) return f as T;
+    throw new UnsupportedFormatError(
+      `Unsupported format "f=${f}"; supported: ${offered.join(', ')}`,
+    );
+  }
+  if (accept === undefined || accept.trim() === '') return offered[0];
+  const ranges = parseAccept(accept);
+  let best: { format: T; q: number; specificity: number; index: number } | undefined;
+  for (const format of offered) {
+    for (const mediaType of FORMAT_MEDIA_TYPES[format]) {
+      // The most specific range that matches decides the quality of this media type.
+      let chosen: MediaRange | undefined;
+      let chosenSpecificity = 0;
+      for (const range of ranges) {
+        const score = specificity(range, mediaType);
+        if (score > chosenSpecificity) {
+          chosen = range;
+          chosenSpecificity = score;
+        }
+      }
+      if (!chosen || chosen.q <= 0) continue;
+      const better =
+        !best ||
+        chosen.q > best.q ||
+        (chosen.q === best.q && chosenSpecificity > best.specificity) ||
+        (chosen.q === best.q &&
+          chosenSpecificity === best.specificity &&
+          chosen.index < best.index);
+      if (better) {
+        best = { format, q: chosen.q, specificity: chosenSpecificity, index: chosen.index };
+      }
+    }
+  }
+  return best?.format ?? offered[0];
+}
+
+/** One facet asked for by `facets`: the property, how many buckets, and their order. */
+export interface FacetRequest {
+  name: string;
+  /** Canonical queryable name the counts are taken from. */
+  property: string;
+  bucketCount: number;
+  sortedBy: 'count_desc' | 'count_asc' | 'value_asc' | 'value_desc';
+}
+
+/** Queryables offered as facets (term facets over distinct values). */
+export const FACET_PROPERTIES: readonly string[] = [
+  'type',
+  'keywords',
+  'themes',
+  'formats',
+  'organisations',
+  'language',
+  'license',
+  'parentId',
+  'platform',
+  'instrument',
+  'sensorType',
+  'productType',
+  'processingLevel',
+  'orbitDirection',
+];
+
+/** Buckets per facet unless the request says otherwise, and the most it may ask for. */
+export const DEFAULT_BUCKET_COUNT = 10;
+export const MAX_BUCKET_COUNT = 100;
+const FACET_ORDERS = ['count_desc', 'count_asc', 'value_asc', 'value_desc'] as const;
+
+/**
+ * Parses `facets`: a comma-separated list of `property[:bucketCount[:order]]` (Records Part 2
+ * syntax), where property is one of FACET_PROPERTIES (by name or alias) and order one of
+ * count_desc (default), count_asc, value_asc, value_desc.
+ */
+export function parseFacetsParameter(value: string): FacetRequest[] {
+  const requests: FacetRequest[] = [];
+  for (const item of parseList(value)) {
+    const [name, count, order, ...rest] = item.split(':');
+    const queryable = findQueryable(name);
+    if (!queryable || !FACET_PROPERTIES.includes(queryable.name) || rest.length > 0) {
+      throw new InvalidParameterError(
+        'facets',
+        `facets: "${item}" is not a facet; use one of ${FACET_PROPERTIES.join(', ')}, optionally with :bucketCount[:order]`,
+      );
+    }
+    let bucketCount = DEFAULT_BUCKET_COUNT;
+    if (count !== undefined && count !== '') {
+      if (!/^\d+$/.test(count) || Number(count) < 1) {
+        throw new InvalidParameterError(
+          'facets',
+          `facets: the bucket count of "${name}" must be a positive integer, got "${count}"`,
+        );
+      }
+      bucketCount = Math.min(Number(count), MAX_BUCKET_COUNT);
+    }
+    if (order !== undefined && !(FACET_ORDERS as readonly string[]).includes(order)) {
+      throw new InvalidParameterError(
+        'facets',
+        `facets: order "${order}" of "${name}" is not one of ${FACET_ORDERS.join(', ')}`,
+      );
+    }
+    if (requests.some((request) => request.name === name)) continue;
+    requests.push({
+      name,
+      property: queryable.name,
+      bucketCount,
+      sortedBy: (order as FacetRequest['sortedBy'] | undefined) ?? 'count_desc',
+    });
+  }
+  return requests;
 }
 
 function parseFilterLanguage(value: string | undefined): FilterLanguage | undefined {
@@ -196,4 +368,10 @@ export function parseItemsQuery(
     ];
   }
   return result;
+}
+
+/** The facets an items request asks for (none when `facets` is absent or empty). */
+export function parseFacetsQuery(query: QueryParameters): FacetRequest[] {
+  const value = singleParameter(query, 'facets');
+  return value === undefined ? [] : parseFacetsParameter(value);
 }

@@ -8,6 +8,10 @@ import type { SearchResult } from '../../../../shared/search/backend.js';
 export const COLLECTION_ID = 'metadata:main';
 export const RECORD_PROFILE = 'http://www.opengis.net/def/profile/OGC/0/ogc-record';
 export const GEOJSON = 'application/geo+json';
+export const HTML = 'text/html';
+export const XML = 'application/xml';
+export const SCHEMA_JSON = 'application/schema+json';
+export const OPENAPI_JSON = 'application/vnd.oai.openapi+json;version=3.0';
 
 /** Path of the catalogue collection under a base URL. */
 export function collectionUrl(baseUrl: string): string {
@@ -75,11 +79,25 @@ export function presentProperties(record: CoreRecord): Record<string, unknown> {
   });
 }
 
+/** True when the record's stored source document is XML (ISO 19139, ISO 19115-3, csw:Record). */
+export function hasXmlSource(record: CoreRecord): boolean {
+  return /[/+]xml$/.test(record.source.mediaType);
+}
+
 /** Renders one record as an OGC API – Records GeoJSON feature with its links. */
 export function presentRecord(record: CoreRecord, baseUrl: string): Record<string, unknown> {
   const self = recordUrl(baseUrl, record.id);
   const links: Link[] = [
     { rel: 'self', type: GEOJSON, href: `${self}?f=json`, title: 'This record as GeoJSON' },
+    { rel: 'alternate', type: HTML, href: `${self}?f=html`, title: 'This record as HTML' },
+    {
+      rel: 'alternate',
+      type: XML,
+      href: `${self}?f=xml`,
+      title: hasXmlSource(record)
+        ? 'The source metadata document (XML)'
+        : 'This record as csw:Record (CSW 3.0, full)',
+    },
     {
       rel: 'collection',
       type: 'application/json',
@@ -110,25 +128,47 @@ export interface PageContext {
   timeStamp: string;
 }
 
-function itemsLink(context: PageContext, overrides: Record<string, string>): string {
+/** One facet of an items response: distinct values of a property with their counts. */
+export interface FacetResult {
+  name: string;
+  property: string;
+  buckets: { value: string; count: number }[];
+}
+
+/** URL of the items endpoint with the request's parameters and the given overrides. */
+export function itemsLink(context: PageContext, overrides: Record<string, string>): string {
   const parameters = new URLSearchParams({ ...context.query, ...overrides });
   parameters.delete('startindex');
   return `${collectionUrl(context.baseUrl)}/items?${parameters.toString()}`;
 }
 
-/** Renders a search result as a GeoJSON FeatureCollection with self, next and prev links. */
-export function presentItems(result: SearchResult, context: PageContext): Record<string, unknown> {
+/**
+ * Renders a search result as a GeoJSON FeatureCollection with self, alternate (HTML),
+ * collection, next and prev links, and the requested facets (Records Part 2).
+ */
+export function presentItems(
+  result: SearchResult,
+  context: PageContext,
+  facets: FacetResult[] = [],
+): Record<string, unknown> {
   const { offset, limit } = context;
-  const paging = (at: number): Record<string, string> => ({
+  const page = (at: number, f: string): Record<string, string> => ({
     limit: String(limit),
     offset: String(at),
+    f,
   });
   const links: Link[] = [
     {
       rel: 'self',
       type: GEOJSON,
-      href: itemsLink(context, { ...paging(offset), f: 'json' }),
+      href: itemsLink(context, page(offset, 'json')),
       title: 'This page',
+    },
+    {
+      rel: 'alternate',
+      type: HTML,
+      href: itemsLink(context, page(offset, 'html')),
+      title: 'This page as HTML',
     },
     {
       rel: 'collection',
@@ -141,7 +181,7 @@ export function presentItems(result: SearchResult, context: PageContext): Record
     links.push({
       rel: 'next',
       type: GEOJSON,
-      href: itemsLink(context, { ...paging(offset + limit), f: 'json' }),
+      href: itemsLink(context, page(offset + limit, 'json')),
       title: 'Next page',
     });
   }
@@ -149,7 +189,7 @@ export function presentItems(result: SearchResult, context: PageContext): Record
     links.push({
       rel: 'prev',
       type: GEOJSON,
-      href: itemsLink(context, { ...paging(Math.max(0, offset - limit)), f: 'json' }),
+      href: itemsLink(context, page(Math.max(0, offset - limit), 'json')),
       title: 'Previous page',
     });
   }
@@ -159,6 +199,14 @@ export function presentItems(result: SearchResult, context: PageContext): Record
     numberReturned: result.records.length,
     timeStamp: context.timeStamp,
     features: result.records.map((record) => presentRecord(record, context.baseUrl)),
+    ...(facets.length > 0 && {
+      facets: Object.fromEntries(
+        facets.map((facet) => [
+          facet.name,
+          { type: 'term', property: facet.property, buckets: facet.buckets },
+        ]),
+      ),
+    }),
     links,
   };
 }

@@ -1,22 +1,56 @@
 /**
- * OGC API – Records routes under /catalogue: thin handlers that parse, search and present.
+ * OGC API – Records routes under /catalogue: thin handlers that negotiate the encoding
+ * (`f`, else Accept), parse, search and present as JSON, HTML or (for one record) XML.
  */
 import { Router, type Request, type Response } from 'express';
 import type { Config } from '../../../../shared/config/index.js';
-import {
-  InvalidParameterError,
-  NotFoundError,
-  UnsupportedFormatError,
-} from '../../../../shared/errors/index.js';
+import { InvalidParameterError, NotFoundError } from '../../../../shared/errors/index.js';
+import { QUERYABLES } from '../../../../shared/query/queryables.js';
+import type { SearchQuery } from '../../../../shared/query/search-query.js';
+import { writeCswRecord } from '../../../../shared/records/writers/xml/index.js';
 import type { SearchBackend } from '../../../../shared/search/backend.js';
+import { PACKAGE_VERSION } from '../../html/assets.js';
 import {
+  renderOpenApiPage,
+  renderCollectionPage,
+  renderCollectionsPage,
+  renderConformancePage,
+  renderFacetsPage,
+  renderItemsPage,
+  renderLandingPage,
+  renderRecordPage,
+  renderSchemaPage,
+  type PageRequest,
+} from '../../html/pages.js';
+import {
+  FACETS_MEDIA_TYPE,
   presentCollection,
   presentCollections,
   presentConformance,
+  presentFacetDefinitions,
   presentLandingPage,
+  presentQueryables,
+  presentSortables,
 } from './capabilities.js';
-import { parseFormatParameter, parseItemsQuery, type FilterBody } from './parse.js';
-import { COLLECTION_ID, GEOJSON, presentItems, presentRecord } from './present.js';
+import {
+  parseFacetsParameter,
+  parseFacetsQuery,
+  parseItemsQuery,
+  parseOutputFormat,
+  type FacetRequest,
+  type FilterBody,
+  type OutputFormat,
+} from './parse.js';
+import {
+  COLLECTION_ID,
+  GEOJSON,
+  SCHEMA_JSON,
+  hasXmlSource,
+  presentItems,
+  presentRecord,
+  type FacetResult,
+} from './present.js';
+import { buildOpenApiDocument, OPENAPI_MEDIA_TYPE } from '../../openapi/document.js';
 import { isStacItemRequest } from '../stac/parse.js';
 import { presentStacItem } from '../stac/present.js';
 
@@ -25,16 +59,27 @@ export interface RecordsRouteDependencies {
   backend: SearchBackend;
 }
 
-/** Checks the requested output format; only JSON encodings are offered on these routes. */
-function requireJson(request: Request): void {
-  const format = parseFormatParameter(request.query);
-  if (format !== undefined && format !== 'json') {
-    throw new UnsupportedFormatError(`Unsupported format "f=${format}"; supported: json`);
-  }
+const JSON_OR_HTML = ['json', 'html'] as const;
+const SORTABLES = QUERYABLES.filter((queryable) => queryable.sortable).map((q) => q.name);
+/** Values fetched when facet buckets are ordered by value rather than by count. */
+const VALUE_ORDER_WINDOW = 1000;
+
+/** Chooses JSON or HTML for a request (`f`, else Accept) and marks the response as negotiated. */
+function negotiate<T extends OutputFormat>(
+  request: Request,
+  response: Response,
+  offered: readonly T[],
+): T {
+  response.vary('Accept');
+  return parseOutputFormat(request.query, request.headers.accept, offered);
 }
 
 function sendJson(response: Response, body: unknown, type = 'application/json'): void {
   response.type(type).send(JSON.stringify(body));
+}
+
+function sendHtml(response: Response, html: string): void {
+  response.type('text/html; charset=utf-8').send(html);
 }
 
 function stringParameters(query: Request['query']): Record<string, string> {
@@ -45,35 +90,120 @@ function stringParameters(query: Request['query']): Record<string, string> {
   );
 }
 
+/** Counts the distinct values of each requested facet among the records the query matches. */
+async function countFacets(
+  backend: SearchBackend,
+  query: SearchQuery,
+  facets: FacetRequest[],
+): Promise<FacetResult[]> {
+  return Promise.all(
+    facets.map(async (facet) => {
+      const byValue = facet.sortedBy.startsWith('value');
+      const values = await backend.domain(facet.property, {
+        query,
+        limit: byValue || facet.sortedBy === 'count_asc' ? VALUE_ORDER_WINDOW : facet.bucketCount,
+      });
+      const sorted = [...values];
+      if (facet.sortedBy === 'value_asc') sorted.sort((a, b) => a.value.localeCompare(b.value));
+      if (facet.sortedBy === 'value_desc') sorted.sort((a, b) => b.value.localeCompare(a.value));
+      if (facet.sortedBy === 'count_asc') sorted.reverse();
+      return {
+        name: facet.name,
+        property: facet.property,
+        buckets: sorted.slice(0, facet.bucketCount),
+      };
+    }),
+  );
+}
+
 /** Builds the router for the landing page, conformance, collections and items. */
 export function createRecordsRouter({ config, backend }: RecordsRouteDependencies): Router {
   const router = Router();
   const collectionPath = `/collections/${COLLECTION_ID}`;
+  const pageRequest = (request: Request): PageRequest => ({
+    baseUrl: request.publicBaseUrl,
+    service: config.service,
+  });
 
   router.get('/', (request, response) => {
-    requireJson(request);
-    sendJson(response, presentLandingPage(request.publicBaseUrl, config.service));
+    const format = negotiate(request, response, JSON_OR_HTML);
+    const document = presentLandingPage(request.publicBaseUrl, config.service);
+    if (format === 'html')
+      return sendHtml(response, renderLandingPage(document, pageRequest(request)));
+    sendJson(response, document);
+  });
+
+  router.get('/openapi', (request, response) => {
+    const format = negotiate(request, response, JSON_OR_HTML);
+    if (format === 'html') return sendHtml(response, renderOpenApiPage(pageRequest(request)));
+    const document = buildOpenApiDocument({
+      serverUrl: `${request.publicBaseUrl}/catalogue`,
+      rootUrl: request.publicBaseUrl,
+      service: config.service,
+      version: PACKAGE_VERSION,
+    });
+    sendJson(response, document, OPENAPI_MEDIA_TYPE);
   });
 
   router.get('/conformance', (request, response) => {
-    requireJson(request);
-    sendJson(response, presentConformance());
+    const format = negotiate(request, response, JSON_OR_HTML);
+    const document = presentConformance();
+    if (format === 'html') {
+      return sendHtml(response, renderConformancePage(document, pageRequest(request)));
+    }
+    sendJson(response, document);
   });
 
   router.get('/collections', async (request, response) => {
-    requireJson(request);
-    sendJson(
-      response,
-      presentCollections(request.publicBaseUrl, config.service, await backend.extent()),
+    const format = negotiate(request, response, JSON_OR_HTML);
+    const document = presentCollections(
+      request.publicBaseUrl,
+      config.service,
+      await backend.extent(),
     );
+    if (format === 'html') {
+      return sendHtml(response, renderCollectionsPage(document, pageRequest(request)));
+    }
+    sendJson(response, document);
   });
 
   router.get(collectionPath, async (request, response) => {
-    requireJson(request);
-    sendJson(
-      response,
-      presentCollection(request.publicBaseUrl, config.service, await backend.extent()),
+    const format = negotiate(request, response, JSON_OR_HTML);
+    const document = presentCollection(
+      request.publicBaseUrl,
+      config.service,
+      await backend.extent(),
     );
+    if (format === 'html') {
+      return sendHtml(response, renderCollectionPage(document, pageRequest(request)));
+    }
+    sendJson(response, document);
+  });
+
+  router.get(`${collectionPath}/queryables`, (request, response) => {
+    const format = negotiate(request, response, JSON_OR_HTML);
+    const document = presentQueryables(request.publicBaseUrl);
+    if (format === 'html') {
+      return sendHtml(response, renderSchemaPage(document, pageRequest(request), 'queryables'));
+    }
+    sendJson(response, document, SCHEMA_JSON);
+  });
+
+  router.get(`${collectionPath}/sortables`, (request, response) => {
+    const format = negotiate(request, response, JSON_OR_HTML);
+    const document = presentSortables(request.publicBaseUrl);
+    if (format === 'html') {
+      return sendHtml(response, renderSchemaPage(document, pageRequest(request), 'sortables'));
+    }
+    sendJson(response, document, SCHEMA_JSON);
+  });
+
+  router.get(`${collectionPath}/facets`, (request, response) => {
+    const format = negotiate(request, response, JSON_OR_HTML);
+    const document = presentFacetDefinitions(request.publicBaseUrl);
+    if (format === 'html')
+      return sendHtml(response, renderFacetsPage(document, pageRequest(request)));
+    sendJson(response, document, FACETS_MEDIA_TYPE);
   });
 
   /** Searches and presents items; a POSTed filter is carried into paging links as cql2-json. */
@@ -82,22 +212,44 @@ export function createRecordsRouter({ config, backend }: RecordsRouteDependencie
     response: Response,
     filter?: FilterBody,
   ): Promise<void> {
-    requireJson(request);
+    const format = negotiate(request, response, JSON_OR_HTML);
     const query = parseItemsQuery(request.query, config.limits, filter);
-    const result = await backend.search(query);
+    let facets = parseFacetsQuery(request.query);
+    // The HTML search page shows resource types and keywords beside the results.
+    if (format === 'html' && request.query.facets === undefined) {
+      facets = parseFacetsParameter('type:10,keywords:15');
+    }
+    const [result, counts] = await Promise.all([
+      backend.search(query),
+      countFacets(backend, { ...query, offset: 0, sort: [] }, facets),
+    ]);
     const linkQuery = stringParameters(request.query);
     if (filter) {
       linkQuery.filter = JSON.stringify(filter.json);
       linkQuery['filter-lang'] = 'cql2-json';
     }
-    const body = presentItems(result, {
-      baseUrl: request.publicBaseUrl,
-      query: linkQuery,
-      offset: query.offset,
-      limit: query.limit,
-      timeStamp: new Date().toISOString(),
-    });
-    sendJson(response, body, GEOJSON);
+    const document = presentItems(
+      result,
+      {
+        baseUrl: request.publicBaseUrl,
+        query: linkQuery,
+        offset: query.offset,
+        limit: query.limit,
+        timeStamp: new Date().toISOString(),
+      },
+      counts,
+    );
+    if (format === 'html') {
+      return sendHtml(
+        response,
+        renderItemsPage(document, {
+          ...pageRequest(request),
+          query: linkQuery,
+          sortables: SORTABLES,
+        }),
+      );
+    }
+    sendJson(response, document, GEOJSON);
   }
 
   router.get(`${collectionPath}/items`, async (request, response) => {
@@ -118,14 +270,26 @@ export function createRecordsRouter({ config, backend }: RecordsRouteDependencie
   router.get(`${collectionPath}/items/:recordId`, async (request, response) => {
     // STAC API: `f=stac` (or Accept: application/geo+json with a STAC profile) → STAC Item.
     const stac = isStacItemRequest(request.query.f, request.headers.accept);
-    if (!stac) requireJson(request);
+    const format = stac ? 'json' : negotiate(request, response, ['json', 'html', 'xml'] as const);
     const record = await backend.get(request.params.recordId);
     if (!record) throw new NotFoundError(`No record with id "${request.params.recordId}"`);
     if (stac) return sendJson(response, presentStacItem(record, request.publicBaseUrl), GEOJSON);
-    sendJson(response, presentRecord(record, request.publicBaseUrl), GEOJSON);
+    if (format === 'xml') {
+      // The stored source document verbatim when it was XML; else a CSW 3.0 full csw:Record.
+      if (hasXmlSource(record)) {
+        return void response.type(record.source.mediaType).send(record.source.content);
+      }
+      return void response
+        .type('application/xml')
+        .send(writeCswRecord(record, { version: '3.0.0', elementSet: 'full' }));
+    }
+    const document = presentRecord(record, request.publicBaseUrl);
+    if (format === 'html')
+      return sendHtml(response, renderRecordPage(document, pageRequest(request)));
+    sendJson(response, document, GEOJSON);
   });
 
-  router.get('/collections/:collectionId', (request) => {
+  router.get('/collections/:collectionId{/*rest}', (request) => {
     throw new NotFoundError(
       `No collection "${request.params.collectionId}"; the catalogue is "${COLLECTION_ID}"`,
     );

@@ -54,6 +54,19 @@ export function presentStacLanding(baseUrl: string): {
     type: 'Catalog',
     links: [
       { rel: 'root', type: 'application/json', href: `${baseUrl}/catalogue`, title: 'Catalogue' },
+      // The OpenAPI document (services/api/openapi) and its Swagger UI page.
+      {
+        rel: 'service-desc',
+        type: 'application/vnd.oai.openapi+json;version=3.0',
+        href: `${baseUrl}/catalogue/openapi?f=json`,
+        title: 'The API definition (OpenAPI 3.0)',
+      },
+      {
+        rel: 'service-doc',
+        type: 'text/html',
+        href: `${baseUrl}/catalogue/openapi?f=html`,
+        title: 'The API documentation',
+      },
       { rel: 'search', type: GEOJSON, href: search, method: 'GET', title: 'STAC item search' },
       { rel: 'search', type: GEOJSON, href: search, method: 'POST', title: 'STAC item search' },
       {

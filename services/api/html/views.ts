@@ -1,0 +1,307 @@
+/**
+ * View helpers: turn the JSON documents the Records endpoints serve into what the HTML
+ * templates show. Pure; the templates only print what these build (and escape it).
+ */
+import type { ServiceMetadata } from '../../../shared/config/index.js';
+import { STATIC_PATH } from './assets.js';
+
+export interface ViewLink {
+  href: string;
+  rel?: string;
+  type?: string;
+  title?: string;
+}
+
+export interface Breadcrumb {
+  title: string;
+  href?: string;
+}
+
+/** What every page shows: titles, navigation, alternates and autodiscovery links. */
+export interface PageView {
+  title: string;
+  serviceTitle: string;
+  root: string;
+  staticPath: string;
+  breadcrumbs: Breadcrumb[];
+  /** Other representations of this resource (JSON, XML …). */
+  alternates: ViewLink[];
+  /** `<link>` elements for the head (autodiscovery, Records /req/autodiscovery). */
+  headLinks: ViewLink[];
+  nav: { title: string; href: string; current: boolean }[];
+}
+
+const OPENAPI_JSON = 'application/vnd.oai.openapi+json;version=3.0';
+const CATALOG_REL = 'http://www.opengis.net/def/rel/ogc/1.0/ogc-catalog';
+const NAMES: Readonly<Record<string, string>> = {
+  'application/json': 'JSON',
+  'application/geo+json': 'GeoJSON',
+  'application/schema+json': 'JSON Schema',
+  'application/facets+json': 'JSON',
+  'application/xml': 'XML',
+  'text/html': 'HTML',
+  [OPENAPI_JSON]: 'OpenAPI (JSON)',
+};
+
+/** A short human name for a media type. */
+export function describeMediaType(type: string | undefined): string {
+  if (type === undefined) return 'link';
+  return NAMES[type] ?? type;
+}
+
+function asLinks(value: unknown): ViewLink[] {
+  return Array.isArray(value)
+    ? value.filter(
+        (link): link is ViewLink =>
+          typeof link === 'object' && link !== null && typeof link.href === 'string',
+      )
+    : [];
+}
+
+export interface PageOptions {
+  baseUrl: string;
+  service: Pick<ServiceMetadata, 'title'>;
+  title: string;
+  /** The JSON document of the resource, whose self/alternate links give the alternates. */
+  links: unknown;
+  breadcrumbs?: Breadcrumb[];
+  /** Which navigation entry is current. */
+  section?: 'home' | 'search' | 'collections' | 'conformance' | 'api';
+}
+
+/** Builds the common page view of an HTML page. */
+export function buildPage(options: PageOptions): PageView {
+  const root = `${options.baseUrl}/catalogue`;
+  const collection = `${root}/collections/metadata:main`;
+  const alternates = asLinks(options.links)
+    .filter(
+      (link) => (link.rel === 'self' || link.rel === 'alternate') && link.type !== 'text/html',
+    )
+    .map((link) => ({ ...link, title: describeMediaType(link.type) }));
+  const headLinks: ViewLink[] = [
+    ...alternates.map((link) => ({ rel: 'alternate', type: link.type, href: link.href })),
+    { rel: 'service-desc', type: OPENAPI_JSON, href: `${root}/openapi?f=json` },
+    { rel: 'service-doc', type: 'text/html', href: `${root}/openapi?f=html` },
+    { rel: CATALOG_REL, type: 'application/geo+json', href: `${collection}/items` },
+  ];
+  const section = options.section;
+  return {
+    title: options.title,
+    serviceTitle: options.service.title,
+    root,
+    staticPath: `${options.baseUrl}${STATIC_PATH}`,
+    breadcrumbs: [{ title: 'Home', href: `${root}?f=html` }, ...(options.breadcrumbs ?? [])],
+    alternates,
+    headLinks,
+    nav: [
+      { title: 'Search', href: `${collection}/items?f=html`, current: section === 'search' },
+      {
+        title: 'Collections',
+        href: `${root}/collections?f=html`,
+        current: section === 'collections',
+      },
+      {
+        title: 'Conformance',
+        href: `${root}/conformance?f=html`,
+        current: section === 'conformance',
+      },
+      { title: 'API', href: `${root}/openapi?f=html`, current: section === 'api' },
+    ],
+  };
+}
+
+/** One displayed value: text, a list of texts, a link, or structured data shown as JSON. */
+export type DisplayValue =
+  | { kind: 'text'; text: string }
+  | { kind: 'list'; items: string[] }
+  | { kind: 'link'; href: string; text: string }
+  | { kind: 'json'; json: string };
+
+/** How a property value is shown on a record page. */
+export function buildDisplayValue(value: unknown): DisplayValue {
+  if (typeof value === 'string') {
+    if (/^https?:\/\/\S+$/.test(value)) return { kind: 'link', href: value, text: value };
+    return { kind: 'text', text: value };
+  }
+  if (typeof value === 'number' || typeof value === 'boolean') {
+    return { kind: 'text', text: String(value) };
+  }
+  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) {
+    return { kind: 'list', items: value as string[] };
+  }
+  return { kind: 'json', json: JSON.stringify(value, null, 2) };
+}
+
+/** Renders an OGC record `time` object as text. */
+export function describeTime(time: unknown): string | undefined {
+  if (typeof time !== 'object' || time === null) return undefined;
+  const { date, timestamp, interval } = time as {
+    date?: string;
+    timestamp?: string;
+    interval?: string[];
+  };
+  if (date) return date;
+  if (timestamp) return timestamp;
+  if (Array.isArray(interval) && interval.length === 2) {
+    return `${interval[0] === '..' ? 'open start' : interval[0]} – ${interval[1] === '..' ? 'open end' : interval[1]}`;
+  }
+  return undefined;
+}
+
+interface FeatureLike {
+  id: string | number;
+  geometry: unknown;
+  time?: unknown;
+  properties: Record<string, unknown> | null;
+  links?: unknown;
+}
+
+const PROPERTY_LABELS: Readonly<Record<string, string>> = {
+  type: 'Resource type',
+  title: 'Title',
+  description: 'Description',
+  keywords: 'Keywords',
+  themes: 'Themes',
+  formats: 'Formats',
+  contacts: 'Contacts',
+  externalIds: 'External identifiers',
+  language: 'Language',
+  license: 'License',
+  rights: 'Rights',
+  created: 'Record created',
+  updated: 'Record updated',
+  parentId: 'Parent',
+};
+
+/** What a record page shows: title, description, time, every property, links, footprint. */
+export interface RecordView {
+  id: string;
+  title: string;
+  description?: string;
+  time?: string;
+  properties: { name: string; label: string; value: DisplayValue }[];
+  links: (ViewLink & { typeName: string; safeHref?: string })[];
+  geometry: unknown;
+}
+
+/** The href when it is safe to make a link of (http, https, ftp, mailto), else undefined. */
+export function safeHref(href: string): string | undefined {
+  return /^(https?|ftp):\/\/|^mailto:/i.test(href.trim()) ? href : undefined;
+}
+
+/** Builds the record page view from a GeoJSON record. */
+export function buildRecordView(feature: FeatureLike): RecordView {
+  const properties = feature.properties ?? {};
+  return {
+    id: String(feature.id),
+    title: typeof properties.title === 'string' ? properties.title : String(feature.id),
+    description: typeof properties.description === 'string' ? properties.description : undefined,
+    time: describeTime(feature.time),
+    properties: Object.entries(properties)
+      .filter(([name]) => name !== 'title' && name !== 'description')
+      .map(([name, value]) => ({
+        name,
+        label: PROPERTY_LABELS[name] ?? name,
+        value: buildDisplayValue(value),
+      })),
+    links: asLinks(feature.links).map((link) => ({
+      ...link,
+      typeName: describeMediaType(link.type),
+      safeHref: safeHref(link.href),
+    })),
+    geometry: feature.geometry ?? null,
+  };
+}
+
+/** One search hit as the results list shows it. */
+export interface ResultView {
+  id: string;
+  title: string;
+  href: string;
+  type?: string;
+  time?: string;
+  snippet?: string;
+  keywords: string[];
+}
+
+const SNIPPET_LENGTH = 240;
+
+/** Shortens a description to a snippet on a word boundary. */
+export function buildSnippet(text: string | undefined): string | undefined {
+  if (!text) return undefined;
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= SNIPPET_LENGTH) return flat;
+  const cut = flat.slice(0, SNIPPET_LENGTH);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), SNIPPET_LENGTH / 2))} …`;
+}
+
+/** Builds one result of the search page. */
+export function buildResultView(feature: FeatureLike, recordHref: string): ResultView {
+  const properties = feature.properties ?? {};
+  return {
+    id: String(feature.id),
+    title: typeof properties.title === 'string' ? properties.title : String(feature.id),
+    href: recordHref,
+    type: typeof properties.type === 'string' ? properties.type : undefined,
+    time: describeTime(feature.time),
+    snippet: buildSnippet(
+      typeof properties.description === 'string' ? properties.description : undefined,
+    ),
+    keywords: Array.isArray(properties.keywords)
+      ? (properties.keywords as unknown[])
+          .filter((k): k is string => typeof k === 'string')
+          .slice(0, 8)
+      : [],
+  };
+}
+
+/** A footprint for the results map: the record's geometry (or its bbox) and where it links. */
+export interface Footprint {
+  id: string;
+  title: string;
+  href: string;
+  geometry: unknown;
+}
+
+/** The current values of the search form, as the request gave them. */
+export interface SearchFormView {
+  q: string;
+  bbox: string;
+  datetime: string;
+  sortby: string;
+  limit: string;
+  /** Other parameters of the request, kept as hidden fields. */
+  hidden: { name: string; value: string }[];
+}
+
+const FORM_FIELDS = new Set([
+  'q',
+  'bbox',
+  'datetime',
+  'sortby',
+  'limit',
+  'f',
+  'offset',
+  'startindex',
+]);
+
+/** Builds the search form's values from the request's query parameters. */
+export function buildSearchForm(query: Record<string, string>): SearchFormView {
+  return {
+    q: query.q ?? '',
+    bbox: query.bbox ?? '',
+    datetime: query.datetime ?? '',
+    sortby: query.sortby ?? '',
+    limit: query.limit ?? '',
+    hidden: Object.entries(query)
+      .filter(([name]) => !FORM_FIELDS.has(name))
+      .map(([name, value]) => ({ name, value })),
+  };
+}
+
+/** Rewrites a link of a JSON document to its HTML page (`f=json` → `f=html`). */
+export function toHtmlHref(href: string): string {
+  const url = new URL(href);
+  url.searchParams.set('f', 'html');
+  return url.toString();
+}
