@@ -61,7 +61,9 @@ install_system_tools() {
 install_dependencies || { echo "0 passed, 1 failed"; exit 1; }
 install_system_tools || { echo "0 passed, 1 failed"; exit 1; }
 
-# The real services start in the background while lint and unit tests run.
+# The real services start in the background while lint and unit tests run. A first Keycloak
+# start builds its server (minutes on a loaded machine), hence the generous timeout.
+export CAIRN_START_TIMEOUT="${CAIRN_START_TIMEOUT:-600}"
 step "starting services (redis, elasticsearch, opensearch, keycloak) in the background"
 # Services that were already running before this run are left running afterwards.
 bash scripts/services.sh status >/dev/null 2>&1 || services_started=1
