@@ -4,6 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
+import request from 'supertest';
+import { createApp } from '../../services/api/app.js';
+import { loadConfig } from '../../shared/config/index.js';
+import { createLogger } from '../../shared/logging/index.js';
 import { SqliteBackend } from '../../shared/search/sqlite/sqlite-backend.js';
 import { generateRecords } from '../../scripts/corpus/generator.js';
 import { REPO_ROOT, requireSharedData, sharedPath } from '../support/shared-data.js';
@@ -99,9 +103,25 @@ describe('ingest CLI', () => {
       expect(result.stdout).to.contain(`records written: ${files.length} into sqlite`);
       expect(result.stdout).to.contain('records rejected: 0');
       const backend = new SqliteBackend({ path: join(directory, 'out.sqlite') });
-      const byType = await backend.domain('type');
-      await backend.close();
-      expect(byType.reduce((sum, entry) => sum + entry.count, 0)).to.equal(files.length);
+      try {
+        const app = createApp({
+          config: loadConfig({ LOG_LEVEL: 'silent' }),
+          backend,
+          logger: createLogger('silent', 'test'),
+        });
+        const items = await request(app)
+          .get('/catalogue/collections/metadata:main/items?limit=100')
+          .expect(200);
+        expect(items.body.numberMatched).to.equal(files.length);
+        const ids = new Set((items.body.features as { id: string }[]).map((feature) => feature.id));
+        expect(ids.size).to.equal(files.length);
+        const iso = await request(app)
+          .get('/catalogue/collections/metadata:main/items?q=Sentinel&limit=100')
+          .expect(200);
+        expect(iso.body.numberMatched).to.be.greaterThan(0);
+      } finally {
+        await backend.close();
+      }
     });
   });
 });
