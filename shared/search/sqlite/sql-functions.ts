@@ -465,7 +465,6 @@ export const SQL_FUNCTIONS = {
   timeEnd: 'cairn_time_end',
   arrays: 'cairn_arrays',
   spatial: 'cairn_spatial',
-  spatialDynamic: 'cairn_spatial_dynamic',
   bboxGeometry: 'cairn_bbox_geometry',
   distance: 'cairn_distance',
 } as const;
@@ -501,15 +500,6 @@ export function registerSqlFunctions(db: Database.Database): void {
       if (typeof stored !== 'string' || typeof query !== 'string') return null;
       const queryGeometry = queryGeometryCache.get(query, readGeometryText);
       return toFlag(relateTexts(relation, readGeometryText(stored), queryGeometry));
-    },
-  );
-  // relation(a, b) for two geometries of the same row: nothing to reuse.
-  db.function(
-    SQL_FUNCTIONS.spatialDynamic,
-    options,
-    (relation: SqlScalar, a: SqlScalar, b: SqlScalar) => {
-      if (typeof a !== 'string' || typeof b !== 'string') return null;
-      return toFlag(relateTexts(relation, readGeometryText(a), readGeometryText(b)));
     },
   );
   // Metres between a stored geometry and a query geometry (parsed once and reused).

@@ -19,6 +19,7 @@ import { sharedPath } from '../../support/shared-data.js';
 
 export type LayerName = 'countries' | 'places' | 'rivers' | 'extras';
 
+/** The GeoJSON file of each dataset layer. */
 export const LAYER_FILES: Readonly<Record<Exclude<LayerName, 'extras'>, string>> = {
   countries: 'ne_110m_admin_0_countries.geojson',
   places: 'ne_110m_populated_places_simple.geojson',

@@ -21,9 +21,12 @@ export function value(properties: Record<string, unknown>, name: string): unknow
   return found === undefined ? null : found;
 }
 
+/** Three-valued NOT. */
 export const not3 = (a: Truth): Truth => (a === null ? null : !a);
+/** Three-valued AND (FALSE wins over NULL). */
 export const and3 = (...values: Truth[]): Truth =>
   values.includes(false) ? false : values.includes(null) ? null : true;
+/** Three-valued OR (TRUE wins over NULL). */
 export const or3 = (...values: Truth[]): Truth =>
   values.includes(true) ? true : values.includes(null) ? null : false;
 
@@ -143,18 +146,27 @@ export function spatial3(relation: SpatialName, geometry: Geometry | null, query
 
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 
+/** `{property}` */
 export const prop = (name: string): Json => ({ property: name });
+/** `{op, args}` */
 export const op = (name: string, ...args: Json[]): Json => ({ op: name, args });
+/** `{date}` */
 export const date = (text: string): Json => ({ date: text });
+/** `{timestamp}` */
 export const timestamp = (text: string): Json => ({ timestamp: text });
+/** `{bbox}` */
 export const bbox = (...numbers: number[]): Json => ({ bbox: numbers });
+/** A GeoJSON Point. */
 export const point = (x: number, y: number): Json => ({ type: 'Point', coordinates: [x, y] });
+/** A GeoJSON LineString. */
 export const line = (...coordinates: [number, number][]): Json => ({
   type: 'LineString',
   coordinates,
 });
+/** A GeoJSON Polygon with one ring. */
 export const polygon = (...ring: [number, number][]): Json => ({
   type: 'Polygon',
   coordinates: [ring],
 });
+/** `{interval: [start, end]}` */
 export const intervalJson = (start: Json, end: Json): Json => ({ interval: [start, end] });
