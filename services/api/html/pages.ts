@@ -5,6 +5,7 @@
 import type { ServiceMetadata } from '../../../shared/config/index.js';
 import { renderTemplate } from './render.js';
 import {
+  buildFootprint,
   buildPage,
   buildRecordView,
   buildResultView,
@@ -191,13 +192,13 @@ export function renderItemsPage(
     buildResultView(feature as never, recordHref(String(feature.id))),
   );
   const footprints: Footprint[] = features
-    .filter((feature) => feature.geometry)
     .map((feature) => ({
       id: String(feature.id),
       title: results.find((result) => result.id === String(feature.id))?.title ?? '',
       href: recordHref(String(feature.id)),
-      geometry: feature.geometry,
-    }));
+      geometry: buildFootprint(feature),
+    }))
+    .filter((footprint) => footprint.geometry !== null);
   const link = (rel: string) => linksOf(document).find((candidate) => candidate.rel === rel);
   const next = link('next');
   const prev = link('prev');

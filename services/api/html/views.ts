@@ -148,9 +148,37 @@ export function describeTime(time: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * The footprint to draw for a record: its geometry, or else a polygon of its bbox (two when
+ * the box crosses the antimeridian); null when it has neither.
+ */
+export function buildFootprint(feature: { geometry?: unknown; bbox?: unknown }): unknown {
+  if (feature.geometry) return feature.geometry;
+  const bbox = feature.bbox;
+  if (!Array.isArray(bbox) || bbox.length < 4 || !bbox.every((n) => typeof n === 'number')) {
+    return null;
+  }
+  const [west, south, east, north] =
+    bbox.length === 6 ? [bbox[0], bbox[1], bbox[3], bbox[4]] : (bbox as number[]);
+  const ring = (w: number, e: number) => [
+    [
+      [w, south],
+      [e, south],
+      [e, north],
+      [w, north],
+      [w, south],
+    ],
+  ];
+  if (west > east) {
+    return { type: 'MultiPolygon', coordinates: [ring(west, 180), ring(-180, east)] };
+  }
+  return { type: 'Polygon', coordinates: ring(west, east) };
+}
+
 interface FeatureLike {
   id: string | number;
   geometry: unknown;
+  bbox?: unknown;
   time?: unknown;
   properties: Record<string, unknown> | null;
   links?: unknown;
@@ -209,7 +237,7 @@ export function buildRecordView(feature: FeatureLike): RecordView {
       typeName: describeMediaType(link.type),
       safeHref: safeHref(link.href),
     })),
-    geometry: feature.geometry ?? null,
+    geometry: buildFootprint(feature),
   };
 }
 

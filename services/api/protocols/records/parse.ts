@@ -76,6 +76,16 @@ export function parseFormatParameter(query: QueryParameters): string | undefined
   return singleParameter(query, 'f');
 }
 
+/**
+ * Refuses every parameter but `f` (the landing page, conformance, collections, queryables …
+ * take no other): an unknown parameter is a 400 (Features /req/core/query-param-unknown).
+ */
+export function parseFormatOnlyQuery(query: QueryParameters): void {
+  for (const name of Object.keys(query)) {
+    if (name !== 'f') throw new UnknownParameterError(name);
+  }
+}
+
 /** The encodings the Records endpoints offer (`f` values). */
 export type OutputFormat = 'json' | 'html' | 'xml';
 

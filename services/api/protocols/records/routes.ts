@@ -35,6 +35,7 @@ import {
 import {
   parseFacetsParameter,
   parseFacetsQuery,
+  parseFormatOnlyQuery,
   parseItemsQuery,
   parseOutputFormat,
   type FacetRequest,
@@ -72,6 +73,13 @@ function negotiate<T extends OutputFormat>(
 ): T {
   response.vary('Accept');
   return parseOutputFormat(request.query, request.headers.accept, offered);
+}
+
+/** As negotiate, for resources that take no parameter but `f`. */
+function negotiateFormatOnly(request: Request, response: Response): 'json' | 'html' {
+  const format = negotiate(request, response, JSON_OR_HTML);
+  parseFormatOnlyQuery(request.query);
+  return format;
 }
 
 function sendJson(response: Response, body: unknown, type = 'application/json'): void {
@@ -126,7 +134,7 @@ export function createRecordsRouter({ config, backend }: RecordsRouteDependencie
   });
 
   router.get('/', (request, response) => {
-    const format = negotiate(request, response, JSON_OR_HTML);
+    const format = negotiateFormatOnly(request, response);
     const document = presentLandingPage(request.publicBaseUrl, config.service);
     if (format === 'html')
       return sendHtml(response, renderLandingPage(document, pageRequest(request)));
@@ -134,7 +142,7 @@ export function createRecordsRouter({ config, backend }: RecordsRouteDependencie
   });
 
   router.get('/openapi', (request, response) => {
-    const format = negotiate(request, response, JSON_OR_HTML);
+    const format = negotiateFormatOnly(request, response);
     if (format === 'html') return sendHtml(response, renderOpenApiPage(pageRequest(request)));
     const document = buildOpenApiDocument({
       serverUrl: `${request.publicBaseUrl}/catalogue`,
@@ -146,7 +154,7 @@ export function createRecordsRouter({ config, backend }: RecordsRouteDependencie
   });
 
   router.get('/conformance', (request, response) => {
-    const format = negotiate(request, response, JSON_OR_HTML);
+    const format = negotiateFormatOnly(request, response);
     const document = presentConformance();
     if (format === 'html') {
       return sendHtml(response, renderConformancePage(document, pageRequest(request)));
@@ -155,7 +163,7 @@ export function createRecordsRouter({ config, backend }: RecordsRouteDependencie
   });
 
   router.get('/collections', async (request, response) => {
-    const format = negotiate(request, response, JSON_OR_HTML);
+    const format = negotiateFormatOnly(request, response);
     const document = presentCollections(
       request.publicBaseUrl,
       config.service,
@@ -168,7 +176,7 @@ export function createRecordsRouter({ config, backend }: RecordsRouteDependencie
   });
 
   router.get(collectionPath, async (request, response) => {
-    const format = negotiate(request, response, JSON_OR_HTML);
+    const format = negotiateFormatOnly(request, response);
     const document = presentCollection(
       request.publicBaseUrl,
       config.service,
@@ -181,7 +189,7 @@ export function createRecordsRouter({ config, backend }: RecordsRouteDependencie
   });
 
   router.get(`${collectionPath}/queryables`, (request, response) => {
-    const format = negotiate(request, response, JSON_OR_HTML);
+    const format = negotiateFormatOnly(request, response);
     const document = presentQueryables(request.publicBaseUrl);
     if (format === 'html') {
       return sendHtml(response, renderSchemaPage(document, pageRequest(request), 'queryables'));
@@ -190,7 +198,7 @@ export function createRecordsRouter({ config, backend }: RecordsRouteDependencie
   });
 
   router.get(`${collectionPath}/sortables`, (request, response) => {
-    const format = negotiate(request, response, JSON_OR_HTML);
+    const format = negotiateFormatOnly(request, response);
     const document = presentSortables(request.publicBaseUrl);
     if (format === 'html') {
       return sendHtml(response, renderSchemaPage(document, pageRequest(request), 'sortables'));
@@ -199,7 +207,7 @@ export function createRecordsRouter({ config, backend }: RecordsRouteDependencie
   });
 
   router.get(`${collectionPath}/facets`, (request, response) => {
-    const format = negotiate(request, response, JSON_OR_HTML);
+    const format = negotiateFormatOnly(request, response);
     const document = presentFacetDefinitions(request.publicBaseUrl);
     if (format === 'html')
       return sendHtml(response, renderFacetsPage(document, pageRequest(request)));

@@ -1,0 +1,390 @@
+/**
+ * The OpenAPI 3.0 document at /catalogue/openapi: it describes every endpoint of Cairn
+ * (Records, STAC, CSW with every KVP parameter, OpenSearch, health), Swagger UI serves it as
+ * HTML from local files, requests are validated against it (errors as `{code, description}`
+ * naming the parameter), and real responses validate against its schemas (Ajv).
+ */
+import { Ajv, type ValidateFunction } from 'ajv';
+import { expect } from 'chai';
+import request from 'supertest';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+
+const ROOT = '/catalogue';
+const COLLECTION = `${ROOT}/collections/metadata:main`;
+const ITEMS = `${COLLECTION}/items`;
+
+type Json = Record<string, unknown>;
+
+interface Parameter {
+  name: string;
+  in: string;
+  description?: string;
+  schema?: Json;
+}
+
+describe('OpenAPI document and request validation', () => {
+  let test: TestApp;
+  let document: Json;
+  let ajv: Ajv;
+
+  before(async () => {
+    test = await createTestApp(60);
+    const response = await request(test.app).get(`${ROOT}/openapi`).expect(200);
+    document = response.body;
+    // The document's schemas under an id, every local reference rewritten to point there.
+    ajv = new Ajv({ strict: false, validateFormats: false, allErrors: true });
+    const copy = JSON.parse(
+      JSON.stringify(document).replaceAll('"#/components/', '"openapi.json#/components/'),
+    ) as Json;
+    ajv.addSchema({ $id: 'openapi.json', components: copy.components }, 'openapi.json');
+  });
+  after(async () => {
+    await test?.close();
+  });
+
+  const paths = () => document.paths as Record<string, Record<string, Json>>;
+  const resolve = <T>(value: unknown): T => {
+    const reference = (value as { $ref?: string }).$ref;
+    if (!reference) return value as T;
+    return reference
+      .slice(2)
+      .split('/')
+      .reduce<unknown>((node, key) => (node as Json)[key], document) as T;
+  };
+  const parametersOf = (path: string, method: string): Parameter[] =>
+    ((paths()[path][method].parameters as unknown[]) ?? []).map((p) => resolve<Parameter>(p));
+
+  /** The Ajv validator for a response of an operation, by status and media type. */
+  function responseValidator(
+    template: string,
+    method: string,
+    status: number,
+    contentType: string,
+  ): ValidateFunction {
+    const operation = paths()[template][method];
+    const responses = operation.responses as Record<string, unknown>;
+    const response = resolve<{ content: Record<string, { schema: Json }> }>(
+      responses[String(status)],
+    );
+    expect(response, `${method} ${template} ${status}`).to.not.equal(undefined);
+    const wanted = contentType.split(';')[0].trim();
+    const entry = Object.entries(response.content).find(
+      ([type]) => type.split(';')[0].trim() === wanted,
+    );
+    expect(entry, `${method} ${template} ${status} ${contentType}`).to.not.equal(undefined);
+    const schema = JSON.parse(
+      JSON.stringify(entry![1].schema).replaceAll('"#/components/', '"openapi.json#/components/'),
+    ) as Json;
+    return ajv.compile(schema);
+  }
+
+  /** Sends a request and checks the response body against the document. */
+  async function expectDocumented(
+    template: string,
+    method: 'get' | 'post',
+    url: string,
+    body?: unknown,
+  ): Promise<request.Response> {
+    const call =
+      method === 'get'
+        ? request(test.app).get(url)
+        : request(test.app)
+            .post(url)
+            .send(body as object);
+    const response = await call;
+    const validate = responseValidator(
+      template,
+      method,
+      response.status,
+      response.headers['content-type'],
+    );
+    const value = /json/.test(response.headers['content-type']) ? response.body : response.text;
+    expect(validate(value), `${method} ${url}: ${ajv.errorsText(validate.errors)}`).to.equal(true);
+    return response;
+  }
+
+  describe('the document', () => {
+    it('is OpenAPI 3.0 JSON with this deployment as its server', async () => {
+      const response = await request(test.app)
+        .get(`${ROOT}/openapi?f=json`)
+        .expect(200)
+        .expect('Content-Type', /^application\/vnd\.oai\.openapi\+json; ?version=3\.0/);
+      expect(response.body.openapi).to.match(/^3\.0\.\d$/);
+      expect(response.body.info).to.include({ title: test.config.service.title });
+      expect(response.body.servers[0].url).to.match(/^http:\/\/127\.0\.0\.1:\d+\/catalogue$/);
+    });
+
+    it('describes every endpoint of Cairn', () => {
+      const expected: [string, string[]][] = [
+        ['/', ['get']],
+        ['/openapi', ['get']],
+        ['/conformance', ['get']],
+        ['/collections', ['get']],
+        ['/collections/{collectionId}', ['get']],
+        ['/collections/{collectionId}/queryables', ['get']],
+        ['/collections/{collectionId}/sortables', ['get']],
+        ['/collections/{collectionId}/facets', ['get']],
+        ['/collections/{collectionId}/items', ['get', 'post']],
+        ['/collections/{collectionId}/items/{recordId}', ['get']],
+        ['/search', ['get', 'post']],
+        ['/queryables', ['get']],
+        ['/csw', ['get', 'post']],
+        ['/opensearch', ['get']],
+        ['/healthz', ['get']],
+        ['/readyz', ['get']],
+      ];
+      expect(Object.keys(paths()).sort()).to.deep.equal(expected.map(([path]) => path).sort());
+      for (const [path, methods] of expected) {
+        expect(Object.keys(paths()[path]).filter((key) => key !== 'servers')).to.deep.equal(
+          methods,
+        );
+        for (const method of methods) {
+          const operation = paths()[path][method];
+          expect(operation.summary, `${method} ${path}`).to.be.a('string');
+          expect(operation.responses, `${method} ${path}`).to.have.property('200');
+        }
+      }
+    });
+
+    it('lists every Records items parameter and lets other queryables through', () => {
+      const names = parametersOf('/collections/{collectionId}/items', 'get').map((p) => p.name);
+      expect(names).to.include.members([
+        'f',
+        'q',
+        'bbox',
+        'datetime',
+        'ids',
+        'type',
+        'externalIds',
+        'limit',
+        'offset',
+        'sortby',
+        'filter',
+        'filter-lang',
+        'filter-crs',
+        'facets',
+      ]);
+      expect(paths()['/collections/{collectionId}/items'].get).to.have.property(
+        'x-eov-allow-unknown-query-parameters',
+        true,
+      );
+      const bbox = parametersOf('/collections/{collectionId}/items', 'get').find(
+        (p) => p.name === 'bbox',
+      );
+      expect(bbox).to.deep.include({ style: 'form', explode: false });
+      expect(bbox!.schema).to.deep.include({ type: 'array', minItems: 4, maxItems: 6 });
+    });
+
+    it('lists every CSW KVP parameter, with id as the record identifier and start/stop for time', () => {
+      const parameters = parametersOf('/csw', 'get');
+      const names = parameters.map((p) => p.name);
+      expect(new Set(names).size).to.equal(names.length);
+      expect(names).to.include.members([
+        'service',
+        'version',
+        'request',
+        'acceptVersions',
+        'sections',
+        'acceptFormats',
+        'updateSequence',
+        'namespace',
+        'typeNames',
+        'ElementSetName',
+        'ElementName',
+        'outputFormat',
+        'outputSchema',
+        'startPosition',
+        'maxRecords',
+        'resultType',
+        'CONSTRAINTLANGUAGE',
+        'Constraint',
+        'constraint_language_version',
+        'SortBy',
+        'DistributedSearch',
+        'hopCount',
+        'ResponseHandler',
+        'id',
+        'parameterName',
+        'valueReference',
+        'mode',
+        'q',
+        'bbox',
+        'recordIds',
+        'time',
+        'start',
+        'stop',
+        'lat',
+        'lon',
+        'radius',
+        'geometry',
+        'relation',
+        'eo:cloudCover',
+        'eo:platform',
+      ]);
+      expect(names.filter((name) => name === 'start')).to.have.length(1);
+      const id = parameters.find((p) => p.name === 'id')!;
+      expect(id.description).to.match(/identifier of the record/);
+      expect(id.schema).to.not.have.property('enum');
+      expect(paths()['/csw'].post.requestBody).to.have.nested.property('content.application/xml');
+    });
+
+    it('describes the STAC search by GET and POST', () => {
+      const names = parametersOf('/search', 'get').map((p) => p.name);
+      expect(names).to.include.members([
+        'bbox',
+        'intersects',
+        'datetime',
+        'ids',
+        'collections',
+        'limit',
+        'q',
+        'filter',
+        'filter-lang',
+        'sortby',
+        'fields',
+        'token',
+      ]);
+      expect(paths()['/search'].post.requestBody).to.have.nested.property(
+        'content.application/json',
+      );
+    });
+  });
+
+  describe('Swagger UI', () => {
+    it('serves the document as HTML through Swagger UI from swagger-ui-dist, offline', async () => {
+      const response = await request(test.app)
+        .get(`${ROOT}/openapi?f=html`)
+        .expect(200)
+        .expect('Content-Type', /html/);
+      expect(response.text).to.match(
+        /<script src="[^"]+\/catalogue\/static\/vendor\/swagger-ui\/swagger-ui-bundle\.js">/,
+      );
+      expect(response.text).to.match(/data-spec-url="[^"]+\/catalogue\/openapi\?f=json"/);
+      const init = await request(test.app).get(`${ROOT}/static/swagger-init.js`).expect(200);
+      expect(init.text).to.contain('validatorUrl: null');
+      await request(test.app)
+        .get(`${ROOT}/openapi`)
+        .set('Accept', 'text/html')
+        .expect('Content-Type', /html/);
+    });
+  });
+
+  describe('request validation', () => {
+    const cases: [string, string, string][] = [
+      ['limit not an integer', `${ITEMS}?limit=ten`, 'limit'],
+      ['limit below the minimum', `${ITEMS}?limit=0`, 'limit'],
+      ['a negative offset', `${ITEMS}?offset=-1`, 'offset'],
+      ['bbox with a word', `${ITEMS}?bbox=1,2,three,4`, 'bbox'],
+      ['bbox with three numbers', `${ITEMS}?bbox=1,2,3`, 'bbox'],
+      ['an unknown f', `${ITEMS}?f=atom`, 'f=atom'],
+      ['an unknown parameter on the landing page', `${ROOT}?bogus=1`, 'bogus'],
+      ['an unknown parameter on a record', `${ITEMS}/x?bogus=1`, 'bogus'],
+      ['an unknown item parameter (not a queryable)', `${ITEMS}?bogus=1`, 'bogus'],
+      ['STAC limit not an integer', `${ROOT}/search?limit=many`, 'limit'],
+      ['STAC bbox with a word', `${ROOT}/search?bbox=a,b,c,d`, 'bbox'],
+      ['an unknown STAC parameter', `${ROOT}/search?bogus=1`, 'bogus'],
+      ['a parameter on the STAC queryables', `${ROOT}/queryables?bogus=1`, 'bogus'],
+    ];
+    for (const [name, url, parameter] of cases) {
+      it(`refuses ${name} with 400 {code, description} naming ${parameter}`, async () => {
+        const response = await expectDocumented(
+          url.startsWith(`${ROOT}/search`)
+            ? '/search'
+            : url.startsWith(`${ROOT}/queryables`)
+              ? '/queryables'
+              : url.startsWith(`${ITEMS}/`)
+                ? '/collections/{collectionId}/items/{recordId}'
+                : url.startsWith(ITEMS)
+                  ? '/collections/{collectionId}/items'
+                  : '/',
+          'get',
+          url,
+        );
+        expect(response.status).to.equal(400);
+        expect(response.body).to.have.all.keys('code', 'description');
+        expect(response.body.code).to.match(
+          /^(INVALID_PARAMETER|UNKNOWN_PARAMETER|UNSUPPORTED_FORMAT)$/,
+        );
+        expect(response.body.description).to.contain(parameter);
+      });
+    }
+
+    it('refuses a STAC POST body member of the wrong type, naming it', async () => {
+      const response = await expectDocumented('/search', 'post', `${ROOT}/search`, {
+        limit: 'lots',
+      });
+      expect(response.status).to.equal(400);
+      expect(response.body.description).to.contain('limit');
+    });
+
+    it('accepts reserved characters and empty values where the parsers allow them', async () => {
+      await request(test.app)
+        .get(
+          `${ITEMS}?datetime=2000-01-01T00:00:00Z/..&filter=updated >= TIMESTAMP('2001-01-01T00:00:00Z')`,
+        )
+        .expect(200);
+      await request(test.app).get(`${ROOT}/search?fields=`).expect(200);
+    });
+
+    it('leaves CSW requests to the CSW parser (case-insensitive KVP names)', async () => {
+      const response = await request(test.app)
+        .get(`${ROOT}/csw?SERVICE=CSW&REQUEST=GetCapabilities&aCcEpTvErSiOnS=3.0.0`)
+        .expect(200);
+      expect(response.headers['content-type']).to.match(/xml/);
+    });
+  });
+
+  describe('responses match the document', () => {
+    const gets: [string, string][] = [
+      ['/', ROOT],
+      ['/conformance', `${ROOT}/conformance`],
+      ['/collections', `${ROOT}/collections`],
+      ['/collections/{collectionId}', COLLECTION],
+      ['/collections/{collectionId}/queryables', `${COLLECTION}/queryables`],
+      ['/collections/{collectionId}/sortables', `${COLLECTION}/sortables`],
+      ['/collections/{collectionId}/facets', `${COLLECTION}/facets`],
+      ['/collections/{collectionId}/items', `${ITEMS}?limit=7&facets=type,keywords:4`],
+      ['/collections/{collectionId}/items', `${ITEMS}?q=land&sortby=-updated&f=html`],
+      ['/collections/{collectionId}/items', `${ITEMS}?bbox=0,40,20,60&datetime=2000-01-01/..`],
+      ['/collections/{collectionId}/items/{recordId}', `${ITEMS}/none`],
+      ['/collections/{collectionId}', `${ROOT}/collections/other`],
+      ['/search', `${ROOT}/search?limit=3`],
+      ['/queryables', `${ROOT}/queryables`],
+      ['/openapi', `${ROOT}/openapi?f=html`],
+      ['/', `${ROOT}?f=html`],
+    ];
+    for (const [template, url] of gets) {
+      it(`GET ${url}`, async () => {
+        await expectDocumented(template, 'get', url);
+      });
+    }
+
+    it('GET one record in JSON, HTML and XML', async () => {
+      const page = await request(test.app).get(`${ITEMS}?limit=1`).expect(200);
+      const id = encodeURIComponent(page.body.features[0].id as string);
+      for (const f of ['json', 'html', 'xml']) {
+        const response = await expectDocumented(
+          '/collections/{collectionId}/items/{recordId}',
+          'get',
+          `${ITEMS}/${id}?f=${f}`,
+        );
+        expect(response.status).to.equal(200);
+      }
+    });
+
+    it('POST a CQL2 JSON filter to the items and a STAC search', async () => {
+      const response = await expectDocumented(
+        '/collections/{collectionId}/items',
+        'post',
+        `${ITEMS}?limit=3`,
+        {
+          op: '=',
+          args: [{ property: 'type' }, 'dataset'],
+        },
+      );
+      expect(response.status).to.equal(200);
+      const search = await expectDocumented('/search', 'post', `${ROOT}/search`, { limit: 2 });
+      expect(search.status).to.equal(200);
+    });
+  });
+});
