@@ -28,5 +28,11 @@ export class SyntaxError extends Error {
 /** The rules parsing may start from. */
 export const StartRules: string[];
 
+/** Options of a parse: the start rule, and whatever the grammar's actions read. */
+export interface ParseOptions {
+  startRule?: string;
+  [option: string]: unknown;
+}
+
 /** Parses a complete input into a filter expression. */
-export function parse(input: string, options?: { startRule?: string }): Expression;
+export function parse(input: string, options?: ParseOptions): Expression;
