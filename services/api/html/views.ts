@@ -117,6 +117,51 @@ export type DisplayValue =
   | { kind: 'link'; href: string; text: string }
   | { kind: 'json'; json: string };
 
+type Item = Record<string, unknown>;
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' && value !== '' ? value : undefined;
+const items = (value: unknown): Item[] =>
+  Array.isArray(value) ? value.filter((v): v is Item => typeof v === 'object' && v !== null) : [];
+
+/** Readable one-line forms of the structured core properties (themes, contacts …). */
+const READABLE: Readonly<Record<string, (value: unknown) => string[] | undefined>> = {
+  themes: (value) =>
+    items(value).flatMap((theme) =>
+      items(theme.concepts).map((concept) => text(concept.title) ?? String(concept.id)),
+    ),
+  formats: (value) =>
+    items(value).map((format) =>
+      [text(format.name), text(format.mediaType)].filter(Boolean).join(' · '),
+    ),
+  contacts: (value) =>
+    items(value).map((contact) => {
+      const who = [text(contact.name), text(contact.organization)].filter(Boolean).join(', ');
+      const roles = Array.isArray(contact.roles) ? ` (${contact.roles.join(', ')})` : '';
+      const email = items(contact.emails)
+        .map((e) => text(e.value))
+        .filter(Boolean)
+        .join(', ');
+      return `${who || 'unnamed'}${roles}${email ? ` · ${email}` : ''}`;
+    }),
+  externalIds: (value) =>
+    items(value).map((id) => (text(id.scheme) ? `${id.scheme}: ${id.value}` : String(id.value))),
+  language: (value) =>
+    typeof value === 'object' && value !== null && text((value as Item).code)
+      ? [[text((value as Item).name), (value as Item).code].filter(Boolean).join(' ')]
+      : undefined,
+};
+
+/** How a named property is shown: a readable list for the structured core properties. */
+export function buildPropertyValue(name: string, value: unknown): DisplayValue {
+  const readable = READABLE[name]?.(value);
+  if (readable && readable.length > 0 && readable.every((item) => item !== '')) {
+    return readable.length === 1 && name === 'language'
+      ? { kind: 'text', text: readable[0] }
+      : { kind: 'list', items: readable };
+  }
+  return buildDisplayValue(value);
+}
+
 /** How a property value is shown on a record page. */
 export function buildDisplayValue(value: unknown): DisplayValue {
   if (typeof value === 'string') {
@@ -230,7 +275,7 @@ export function buildRecordView(feature: FeatureLike): RecordView {
       .map(([name, value]) => ({
         name,
         label: PROPERTY_LABELS[name] ?? name,
-        value: buildDisplayValue(value),
+        value: buildPropertyValue(name, value),
       })),
     links: asLinks(feature.links).map((link) => ({
       ...link,

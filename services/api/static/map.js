@@ -172,7 +172,7 @@
 
   if (box) extend(box);
   if (bounds) {
-    map.fitBounds(bounds.pad(0.2), { maxZoom: 6 });
+    map.fitBounds(bounds.pad(0.5), { maxZoom: 4 });
   } else {
     map.fitBounds([
       [-90, -180],
