@@ -74,6 +74,8 @@ export interface Config {
   service: ServiceMetadata;
   /** Bearer-token verification, route protection and outbound token exchange (shared/auth). */
   auth: AuthConfig;
+  /** Queue worker: concurrency, batch sizes and retry policy (shared/queue, services/worker). */
+  worker: WorkerConfig;
 }
 
 /** Thrown by loadConfig with every problem found, so start-up can list them all. */
@@ -116,6 +118,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
   const env = parsed.success ? parsed.data : undefined;
   const service = readServiceMetadata(env?.SERVICE_METADATA_FILE, problems);
   const auth = readAuthConfig(present, problems);
+  const worker = readWorkerConfig(present, problems);
   if (env && env.ELASTICSEARCH_URL && env.OPENSEARCH_URL) {
     problems.push('ELASTICSEARCH_URL and OPENSEARCH_URL: set at most one search engine');
   }
@@ -145,6 +148,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
     sampleRecords: env.SAMPLE_RECORDS,
     service,
     auth,
+    worker,
   };
   return deepFreeze(config);
 }
@@ -273,6 +277,64 @@ function readAuthConfig(
       env.AUTH_EXCHANGE_CLIENT_ID && env.AUTH_EXCHANGE_CLIENT_SECRET
         ? { clientId: env.AUTH_EXCHANGE_CLIENT_ID, clientSecret: env.AUTH_EXCHANGE_CLIENT_SECRET }
         : undefined,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Queue worker (WORKER_*), owned by shared/queue and services/worker. See .env.example.
+// ---------------------------------------------------------------------------------------------
+
+export interface WorkerConfig {
+  /** Jobs one worker process performs at the same time. */
+  concurrency: number;
+  /** Records per backend write inside a job. */
+  batchSize: number;
+  /** Records per job when the API splits a bulk request. */
+  jobRecords: number;
+  /** Attempts per job for infrastructure failures (bad data is never retried). */
+  attempts: number;
+  /** First retry delay; each later one doubles (exponential backoff). */
+  backoffMs: number;
+  /** How often the worker looks for stalled jobs (a worker that died holding them). */
+  stalledIntervalMs: number;
+  /** How long a job lock lasts without renewal before the job counts as stalled. */
+  lockDurationMs: number;
+  /** Prefix of every queue key in Redis. */
+  queuePrefix: string;
+  /** SQLite file of the ingest log (one entry per job), shared by the worker and the API. */
+  ingestLogPath: string;
+}
+
+const workerEnvironmentSchema = z.object({
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  WORKER_BATCH_SIZE: z.coerce.number().int().min(1).max(10000).default(500),
+  WORKER_JOB_RECORDS: z.coerce.number().int().min(1).max(10000).default(500),
+  WORKER_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(5),
+  WORKER_BACKOFF_MS: z.coerce.number().int().min(10).max(600000).default(1000),
+  WORKER_STALLED_INTERVAL_MS: z.coerce.number().int().min(100).max(600000).default(30000),
+  WORKER_LOCK_DURATION_MS: z.coerce.number().int().min(100).max(600000).default(30000),
+  WORKER_QUEUE_PREFIX: z.string().min(1).default('cairn'),
+  WORKER_INGEST_LOG_PATH: z.string().min(1).default('data/ingest-log.sqlite'),
+});
+
+function readWorkerConfig(
+  present: Record<string, string | undefined>,
+  problems: string[],
+): WorkerConfig {
+  const parsed = workerEnvironmentSchema.safeParse(present);
+  const fallback = workerEnvironmentSchema.parse({});
+  if (!parsed.success) problems.push(...describeIssues('', parsed.error));
+  const env = parsed.success ? parsed.data : fallback;
+  return {
+    concurrency: env.WORKER_CONCURRENCY,
+    batchSize: env.WORKER_BATCH_SIZE,
+    jobRecords: env.WORKER_JOB_RECORDS,
+    attempts: env.WORKER_ATTEMPTS,
+    backoffMs: env.WORKER_BACKOFF_MS,
+    stalledIntervalMs: env.WORKER_STALLED_INTERVAL_MS,
+    lockDurationMs: env.WORKER_LOCK_DURATION_MS,
+    queuePrefix: env.WORKER_QUEUE_PREFIX,
+    ingestLogPath: env.WORKER_INGEST_LOG_PATH,
   };
 }
 

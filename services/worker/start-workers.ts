@@ -1,0 +1,147 @@
+/**
+ * Runs the registered jobs: one BullMQ Worker per queue, each job's outcome in the ingest log,
+ * bad data unrecoverable, anything else retried with backoff, stalled jobs taken over.
+ */
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { WorkerConfig } from '../../shared/config/index.js';
+import { CairnError } from '../../shared/errors/index.js';
+import type { IngestLog, IngestLogEntry } from '../../shared/ingest/ingest-log.js';
+import type { Logger } from '../../shared/logging/index.js';
+import { buildConnection } from '../../shared/queue/connection.js';
+import { DeadLetterStore } from '../../shared/queue/dead-letter-store.js';
+import { deadLetterKey } from '../../shared/queue/job-queues.js';
+import type { JobResult, QueueName } from '../../shared/queue/job-payloads.js';
+import type { SearchBackend } from '../../shared/search/backend.js';
+import type { CairnJob, JobContext } from './cairn-job.js';
+import { buildJobRegistry } from './job-registry.js';
+
+export interface WorkerDependencies {
+  redisUrl: string;
+  config: WorkerConfig;
+  backend: SearchBackend;
+  logger: Logger;
+  ingestLog: IngestLog;
+  jobs?: readonly CairnJob[];
+}
+
+export interface RunningWorkers {
+  workers: Worker[];
+  /** Finishes in-flight jobs (or releases them to be taken over) and disconnects. */
+  close(): Promise<void>;
+}
+
+/** Turns bad-input project errors into BullMQ's UnrecoverableError; leaves the rest retryable. */
+export function classifyJobError(error: unknown): unknown {
+  if (error instanceof UnrecoverableError) return error;
+  if (error instanceof CairnError && error.status >= 400 && error.status < 500)
+    return new UnrecoverableError(error.message);
+  return error;
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof CairnError && !error.expose) return error.code;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Starts a worker for every registered job. */
+export function startWorkers(dependencies: WorkerDependencies): RunningWorkers {
+  const { redisUrl, config, backend, logger, ingestLog } = dependencies;
+  const registry = buildJobRegistry(dependencies.jobs);
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const deadLetters = new DeadLetterStore(redis, deadLetterKey(config));
+  const connection = buildConnection(redisUrl);
+
+  const perform = async (job: Job): Promise<JobResult> => {
+    const queue = job.queueName as QueueName;
+    const cairnJob = registry.get(queue);
+    const jobId = job.id ?? '';
+    const jobLogger = logger.child({ queue, jobId, attempt: job.attemptsMade + 1 });
+    const context: JobContext = {
+      jobId,
+      backend,
+      config,
+      logger: jobLogger,
+      deadLetter: (letters) =>
+        deadLetters.add(
+          letters.map((letter) => ({ ...letter, jobId, queue, at: new Date().toISOString() })),
+        ),
+    };
+    const started = new Date();
+    const base = {
+      jobId,
+      queue,
+      attempts: job.attemptsMade + 1,
+      startedAt: started.toISOString(),
+      requestedBy: (job.data as { requestedBy?: string }).requestedBy,
+    };
+    const finish = (): Pick<IngestLogEntry, 'finishedAt' | 'durationMs'> => ({
+      finishedAt: new Date().toISOString(),
+      durationMs: Date.now() - started.getTime(),
+    });
+    try {
+      if (!cairnJob) throw new UnrecoverableError(`no job is registered for queue "${queue}"`);
+      const result = await cairnJob.perform(job.data as never, context);
+      await ingestLog.record({
+        ...base,
+        ...finish(),
+        status: 'completed',
+        read: result.read,
+        written: result.written,
+        deleted: result.deleted,
+        rejected: result.rejected,
+        failures: result.records
+          .filter((record) => record.status === 'rejected')
+          .map((record) => ({ name: record.name, reason: record.reason ?? 'rejected' })),
+      });
+      jobLogger.info('job completed', { written: result.written, rejected: result.rejected });
+      return result;
+    } catch (caught) {
+      const error = classifyJobError(caught);
+      const final =
+        error instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      const reason = describeError(error);
+      await ingestLog
+        .record({
+          ...base,
+          ...finish(),
+          status: final ? 'failed' : 'retrying',
+          read: 0,
+          written: 0,
+          deleted: 0,
+          rejected: 0,
+          error: reason,
+          failures: [{ name: 'job', reason }],
+        })
+        .catch(() => undefined);
+      if (final && error instanceof UnrecoverableError)
+        await deadLetters.add([
+          { jobId, queue, name: 'job', reason, payload: job.data, at: new Date().toISOString() },
+        ]);
+      jobLogger.warn(final ? 'job failed' : 'job will be retried', { reason });
+      throw error;
+    }
+  };
+
+  const workers = [...registry.keys()].map(
+    (queue) =>
+      new Worker(queue, perform, {
+        connection,
+        prefix: config.queuePrefix,
+        concurrency: config.concurrency,
+        stalledInterval: config.stalledIntervalMs,
+        lockDuration: config.lockDurationMs,
+        maxStalledCount: config.attempts,
+      }),
+  );
+  for (const worker of workers)
+    worker.on('error', (error) => logger.error('worker error', { error: error.message }));
+
+  return {
+    workers,
+    close: async () => {
+      await Promise.all(workers.map((worker) => worker.close()));
+      redis.disconnect();
+    },
+  };
+}

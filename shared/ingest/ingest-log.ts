@@ -1,0 +1,48 @@
+/**
+ * The ingest log: one entry per job with its outcome (counts, timings, failures with reasons),
+ * written by the worker and read by the admin endpoints. Stores implement IngestLog; the
+ * SQLite one is in shared/search/sqlite/sqlite-ingest-log.ts.
+ */
+
+/** Where a job stands in the log. */
+export type IngestJobStatus = 'completed' | 'failed' | 'retrying';
+
+/** One failed record (or the whole job, when `name` is "job"). */
+export interface IngestFailure {
+  name: string;
+  reason: string;
+}
+
+export interface IngestLogEntry {
+  jobId: string;
+  queue: string;
+  status: IngestJobStatus;
+  /** Attempts made so far, this one included. */
+  attempts: number;
+  read: number;
+  written: number;
+  deleted: number;
+  rejected: number;
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  requestedBy?: string;
+  /** Why the job failed or is being retried. */
+  error?: string;
+  failures: IngestFailure[];
+}
+
+export interface IngestLogPage {
+  total: number;
+  entries: Omit<IngestLogEntry, 'failures'>[];
+}
+
+export interface IngestLog {
+  /** Adds or replaces the entry of a job (a retried or redelivered job keeps one entry). */
+  record(entry: IngestLogEntry): Promise<void>;
+  /** Entries, newest first, without their failures. */
+  list(options: { limit: number; offset: number }): Promise<IngestLogPage>;
+  /** One entry with its failures, or null. */
+  get(jobId: string): Promise<IngestLogEntry | null>;
+  close(): Promise<void>;
+}

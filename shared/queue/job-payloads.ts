@@ -1,0 +1,72 @@
+/**
+ * Typed job payloads (ARCHITECTURE.md, seam 4): what the API enqueues and the worker performs.
+ * The two services share these types and never import each other.
+ */
+import type { SourceFormat } from '../records/core-record.js';
+
+/** The queues Cairn uses; each holds jobs of the same name. */
+export const QUEUE_NAMES = ['ingest', 'delete', 'harvest', 'reindex'] as const;
+export type QueueName = (typeof QUEUE_NAMES)[number];
+
+/** One raw document in an ingest job (one record, a collection, NDJSON or XML). */
+export interface JobDocument {
+  /** Names the document in failure reasons. */
+  name: string;
+  content: string;
+  /** Declared format; detected from the content when absent. */
+  format?: SourceFormat;
+}
+
+/** A batch of raw documents to parse and upsert by record id. */
+export interface IngestPayload {
+  documents: JobDocument[];
+  /** Who asked for it (token subject), for the ingest log. */
+  requestedBy?: string;
+}
+
+/** Record ids to delete. */
+export interface DeletePayload {
+  ids: string[];
+  requestedBy?: string;
+}
+
+/** A remote source to harvest. */
+export interface HarvestPayload {
+  source: { url: string; format?: SourceFormat };
+  requestedBy?: string;
+}
+
+/** Rebuild the search index from the stored records. */
+export interface ReindexPayload {
+  requestedBy?: string;
+}
+
+/** Payload type per queue name. */
+export interface JobPayloads {
+  ingest: IngestPayload;
+  delete: DeletePayload;
+  harvest: HarvestPayload;
+  reindex: ReindexPayload;
+}
+
+/** The outcome of one record in a job. */
+export interface RecordOutcome {
+  /** Record id, or the document label when no id could be read. */
+  name: string;
+  status: 'written' | 'deleted' | 'missing' | 'rejected';
+  reason?: string;
+}
+
+/** What every job returns (kept by BullMQ as the job's return value). */
+export interface JobResult {
+  read: number;
+  written: number;
+  deleted: number;
+  rejected: number;
+  records: RecordOutcome[];
+}
+
+/** Tells whether a value is one of Cairn's queue names. */
+export function isQueueName(value: string): value is QueueName {
+  return (QUEUE_NAMES as readonly string[]).includes(value);
+}
