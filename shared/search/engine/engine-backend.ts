@@ -25,7 +25,7 @@ import type {
   WriteFailure,
 } from '../backend.js';
 import type { FilterContext } from './compile-filter.js';
-import { compileSearchQuery, ID_FIELD, type CompiledSearch } from './compile-search.js';
+import { compileSearchQuery, type CompiledSearch } from './compile-search.js';
 import { matchAll, type Query } from './dsl.js';
 import {
   classifyClientError,
@@ -50,7 +50,6 @@ import { ElasticsearchAdapter } from './elasticsearch-adapter.js';
 import {
   buildIngestLogTemplate,
   buildRecordsTemplates,
-  MAPPING_VERSION,
   parseIndexVersion,
   versionedIndexName,
   type RecordsIndexMeta,
@@ -325,11 +324,6 @@ export class EngineBackend implements SearchBackend {
     } catch (error) {
       throw toWriteError(error);
     }
-  }
-
-  /** The index mapping version the live index was built with (for operators). */
-  get mappingVersion(): number {
-    return MAPPING_VERSION;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -807,7 +801,4 @@ export class EngineBackend implements SearchBackend {
   async close(): Promise<void> {
     await this.adapter.close();
   }
-
-  /** The sort field every query ends in (for tests). */
-  static readonly idField = ID_FIELD;
 }
