@@ -65,6 +65,32 @@ opensearch_install() {
   install_maven_dist opensearch \
     "org.opensearch.distribution.integ-test-zip:opensearch:$OPENSEARCH_VERSION:zip" \
     "opensearch-$OPENSEARCH_VERSION"
+  opensearch_install_geo_module
+}
+
+# The test distribution lacks the geo module that provides geo_shape; Cairn's default
+# spatial mode on OpenSearch ("shape") needs it. Its jar is on Maven Central: fetch it by
+# coordinates and install it as a module, once.
+opensearch_install_geo_module() {
+  local module="$CAIRN_DIST/opensearch-$OPENSEARCH_VERSION/modules/geo"
+  [[ -f "$module/plugin-descriptor.properties" ]] && return 0
+  say opensearch "adding the geo module (geo_shape)"
+  rm -rf "$module.tmp" && mkdir -p "$module.tmp"
+  mvn -B -q "$MVN_DEPENDENCY_PLUGIN:copy" \
+    -Dartifact="org.opensearch.plugin:geo:$OPENSEARCH_VERSION:jar" \
+    -DoutputDirectory="$module.tmp" >"$module.tmp/mvn.log" 2>&1 ||
+    { cat "$module.tmp/mvn.log" >&2; die opensearch "mvn could not fetch the geo module"; }
+  rm -f "$module.tmp/mvn.log"
+  printf '%s\n' \
+    'description=Geo module (geo_shape and geo aggregations)' \
+    "version=$OPENSEARCH_VERSION" \
+    'name=geo' \
+    'classname=org.opensearch.geo.GeoModulePlugin' \
+    'java.version=11' \
+    "opensearch.version=$OPENSEARCH_VERSION" \
+    'extended.plugins=' \
+    'has.native.controller=false' >"$module.tmp/plugin-descriptor.properties"
+  mv "$module.tmp" "$module"
 }
 
 opensearch_launch() {
