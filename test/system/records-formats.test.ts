@@ -198,7 +198,10 @@ describe('OGC API – Records encodings and resources over HTTP', () => {
       expect(linksOf(body, 'child')).to.have.length.greaterThan(0);
       expect(linksOf(body, 'search').map((link) => pathOf(link.href))).to.include(`${ROOT}/search`);
       // Each link once.
-      const keys = body.links.map((link: Link) => `${link.rel} ${link.type} ${link.href}`);
+      const keys = body.links.map(
+        (link: Link & { method?: string }) =>
+          `${link.rel} ${link.type} ${link.method} ${link.href}`,
+      );
       expect(new Set(keys).size).to.equal(keys.length);
     });
 

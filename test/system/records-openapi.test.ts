@@ -125,13 +125,17 @@ describe('OpenAPI document and request validation', () => {
         ['/collections/{collectionId}/sortables', ['get']],
         ['/collections/{collectionId}/facets', ['get']],
         ['/collections/{collectionId}/items', ['get', 'post']],
-        ['/collections/{collectionId}/items/{recordId}', ['get']],
+        ['/collections/{collectionId}/items/{recordId}', ['get', 'put', 'delete']],
         ['/search', ['get', 'post']],
         ['/queryables', ['get']],
         ['/csw', ['get', 'post']],
         ['/opensearch', ['get']],
         ['/healthz', ['get']],
         ['/readyz', ['get']],
+        ['/admin/ingest', ['post']],
+        ['/admin/jobs', ['get']],
+        ['/admin/jobs/{jobId}', ['get']],
+        ['/admin/jobs/{jobId}/failures', ['get']],
       ];
       expect(Object.keys(paths()).sort()).to.deep.equal(expected.map(([path]) => path).sort());
       for (const [path, methods] of expected) {
@@ -141,7 +145,11 @@ describe('OpenAPI document and request validation', () => {
         for (const method of methods) {
           const operation = paths()[path][method];
           expect(operation.summary, `${method} ${path}`).to.be.a('string');
-          expect(operation.responses, `${method} ${path}`).to.have.property('200');
+          const statuses = Object.keys(operation.responses as object);
+          expect(
+            statuses.some((status) => /^20\d$/.test(status)),
+            `${method} ${path}`,
+          ).to.equal(true);
         }
       }
     });

@@ -799,6 +799,94 @@ function buildCswPaths(): Record<string, unknown> {
   };
 }
 
+/**
+ * The write and admin endpoints (OGC API – Records transactions, bulk ingest, the ingest job
+ * log), which need a bearer token with the write role. They parse their own bodies and are
+ * mounted before request validation.
+ */
+function buildWritePaths(): Record<string, unknown> {
+  const tag = 'Writes and admin';
+  const security = [{ bearerAuth: [] }];
+  const records = {
+    'application/geo+json': {
+      schema: { type: 'object', description: 'A record (Feature) or several (FeatureCollection).' },
+    },
+    [XML]: { schema: { type: 'string', description: 'ISO 19139, ISO 19115-3 or csw:Record.' } },
+    'application/x-ndjson': { schema: { type: 'string', description: 'One record per line.' } },
+  };
+  const outcome = { 'application/json': { schema: { type: 'object' } } };
+  const denied = {
+    '400': ref('responses', 'BadRequest'),
+    '401': { description: 'No valid bearer token', content: json('Exception') },
+    '403': { description: 'The token lacks the write role', content: json('Exception') },
+    '503': ref('responses', 'Unavailable'),
+  };
+  const written = (status: string, description: string) => ({
+    [status]: { description, content: outcome },
+    '202': { description: 'Queued (scaled mode): a link to the job', content: outcome },
+  });
+  const jobId = {
+    name: 'jobId',
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+    description: 'Identifier of an ingest job.',
+  };
+  const adminGet = (summary: string, parameters: unknown[]) => ({
+    get: {
+      summary,
+      tags: [tag],
+      security,
+      parameters,
+      responses: { '200': { description: summary, content: outcome }, ...denied },
+    },
+  });
+  return {
+    '/collections/{collectionId}/items/{recordId}#write': {
+      put: {
+        summary: 'Replace (or create) one record',
+        tags: [tag],
+        security,
+        parameters: [P('collectionId'), P('recordId')],
+        requestBody: { required: true, content: records },
+        responses: {
+          ...written('200', 'Replaced'),
+          '201': { description: 'Created', content: outcome },
+          ...denied,
+        },
+      },
+      delete: {
+        summary: 'Delete one record',
+        tags: [tag],
+        security,
+        parameters: [P('collectionId'), P('recordId')],
+        responses: {
+          '204': { description: 'Deleted' },
+          '404': ref('responses', 'NotFound'),
+          ...denied,
+        },
+      },
+    },
+    '/admin/ingest': {
+      post: {
+        summary: 'Bulk ingest: create or replace records',
+        tags: [tag],
+        security,
+        requestBody: { required: true, content: records },
+        responses: { ...written('200', 'Written, with a per-record summary'), ...denied },
+      },
+    },
+    '/admin/jobs': adminGet('The ingest job log', [
+      { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000 } },
+      { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0 } },
+    ]),
+    '/admin/jobs/{jobId}': adminGet('One ingest job', [jobId]),
+    '/admin/jobs/{jobId}/failures': adminGet('The records an ingest job refused, with reasons', [
+      jobId,
+    ]),
+  };
+}
+
 /** The health endpoints (at the deployment root, not under /catalogue). */
 function buildHealthPaths(rootUrl: string): Record<string, unknown> {
   const servers = [{ url: rootUrl || '/' }];
@@ -845,6 +933,28 @@ function allowReservedCharacters(value: unknown): void {
   }
 }
 
+/** Adds the write operations to the read paths (PUT/DELETE beside GET on a record). */
+function mergeWritePaths(paths: Record<string, unknown>): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...paths };
+  for (const [path, item] of Object.entries(buildWritePaths())) {
+    const target = path.replace(/#write$/, '');
+    merged[target] = { ...((merged[target] as object | undefined) ?? {}), ...(item as object) };
+  }
+  const post = (merged['/collections/{collectionId}/items'] as Record<string, Operation>).post;
+  const body = post.requestBody as { content: Record<string, unknown>; description: string };
+  post.description = `${String(post.description)} With a record as the body (GeoJSON or XML) and a bearer token with the write role, it creates records instead (201, or 202 when queued).`;
+  post.requestBody = {
+    ...body,
+    description: 'A CQL2 JSON filter (search), or records to create.',
+    content: {
+      ...body.content,
+      'application/geo+json': { schema: { type: 'object' } },
+      [XML]: { schema: { type: 'string' } },
+    },
+  };
+  return merged;
+}
+
 /** Builds the OpenAPI 3.0 document of the whole API. */
 export function buildOpenApiDocument(options: OpenApiOptions): Record<string, unknown> {
   const document = buildDocument(options);
@@ -879,29 +989,60 @@ function buildDocument(options: OpenApiOptions): Record<string, unknown> {
       },
       { name: 'STAC API', description: 'STAC API item search' },
       { name: 'CSW and OpenSearch', description: 'CSW 2.0.2 / 3.0.0 and OpenSearch' },
+      { name: 'Writes and admin', description: 'Record transactions, bulk ingest, job log' },
       { name: 'Operations', description: 'Health' },
     ],
-    paths: {
+    paths: mergeWritePaths({
       ...buildRecordsPaths(),
       ...buildStacPaths(),
       ...buildCswPaths(),
       ...buildHealthPaths(options.rootUrl),
-    },
+    }),
     components: {
       schemas: buildSchemas(),
       parameters: buildParameters(),
       responses: buildResponses(),
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
     },
   };
 }
 
-/** Paths whose requests the validator leaves to their own parsers (CSW, OpenSearch, health). */
-export const UNVALIDATED_PATHS: readonly string[] = ['/csw', '/opensearch', '/healthz', '/readyz'];
+/**
+ * Paths whose requests the validator leaves to their own parsers: CSW (case-insensitive KVP
+ * names), OpenSearch, health, and the write and admin endpoints (mounted before validation).
+ */
+export const UNVALIDATED_PATHS: readonly string[] = [
+  '/csw',
+  '/opensearch',
+  '/healthz',
+  '/readyz',
+  '/admin/ingest',
+  '/admin/jobs',
+  '/admin/jobs/{jobId}',
+  '/admin/jobs/{jobId}/failures',
+];
 
-/** The document the request validator uses: the same, without the unvalidated paths. */
+/**
+ * The document the request validator uses: the read operations only (searches by POST take
+ * a CQL2 JSON body; record writes never reach the validator).
+ */
 export function buildValidationDocument(options: OpenApiOptions): Record<string, unknown> {
   const document = buildOpenApiDocument(options);
-  const paths = { ...(document.paths as Record<string, unknown>) };
+  const paths = { ...(document.paths as Record<string, Record<string, Operation>>) };
   for (const path of UNVALIDATED_PATHS) delete paths[path];
+  const record = { ...paths['/collections/{collectionId}/items/{recordId}'] };
+  delete record.put;
+  delete record.delete;
+  paths['/collections/{collectionId}/items/{recordId}'] = record;
+  const items = paths['/collections/{collectionId}/items'];
+  const post = items.post;
+  const body = post.requestBody as { content: Record<string, unknown> };
+  paths['/collections/{collectionId}/items'] = {
+    ...items,
+    post: {
+      ...post,
+      requestBody: { ...body, content: { 'application/json': body.content['application/json'] } },
+    },
+  };
   return { ...document, paths };
 }

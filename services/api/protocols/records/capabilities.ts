@@ -164,11 +164,11 @@ export function presentLandingPage(
   };
 }
 
-/** Drops repeated links (same rel, type and href), keeping the first. */
+/** Drops repeated links (same rel, type, method and href), keeping the first. */
 function uniqueLinks(links: Record<string, string>[]): Record<string, string>[] {
   const seen = new Set<string>();
   return links.filter((link) => {
-    const key = `${link.rel} ${link.type} ${link.href}`;
+    const key = `${link.rel} ${link.type} ${link.method} ${link.href}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

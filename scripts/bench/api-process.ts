@@ -1,0 +1,117 @@
+/**
+ * Starts the Cairn API as a child process on loopback for the benchmark, waits until it is
+ * ready, samples its resident memory, and stops it.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+
+/** A running API child process. */
+export interface ApiProcess {
+  origin: string;
+  pid: number;
+  child: ChildProcess;
+}
+
+/** Asks the kernel for a free loopback port. */
+export function findFreePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function sleep(milliseconds: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, milliseconds));
+}
+
+/**
+ * Starts `node --import tsx services/api/main.ts` with HOST=127.0.0.1, a free PORT and the
+ * backend environment given, and resolves once /readyz answers 200.
+ */
+export async function startApi(
+  repoRoot: string,
+  backendEnvironment: Record<string, string>,
+  timeoutMs = 120_000,
+): Promise<ApiProcess> {
+  const port = await findFreePort();
+  const environment: NodeJS.ProcessEnv = { ...process.env };
+  // The backend is chosen by these variables alone: clear any inherited choice first.
+  delete environment.ELASTICSEARCH_URL;
+  delete environment.OPENSEARCH_URL;
+  delete environment.SQLITE_PATH;
+  Object.assign(environment, backendEnvironment, {
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+  });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'services/api/main.ts'], {
+    cwd: repoRoot,
+    env: environment,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      throw new Error(`the API exited with code ${child.exitCode}: ${stderr.trim()}`);
+    }
+    try {
+      const response = await fetch(`${origin}/readyz`);
+      if (response.ok) return { origin, pid: child.pid ?? 0, child };
+    } catch {
+      // not listening yet
+    }
+    await sleep(250);
+  }
+  child.kill('SIGTERM');
+  throw new Error(`the API did not become ready within ${timeoutMs} ms: ${stderr.trim()}`);
+}
+
+/** Stops the API child (SIGTERM, then SIGKILL after a grace period). */
+export async function stopApi(api: ApiProcess): Promise<void> {
+  if (api.child.exitCode !== null) return;
+  const exited = new Promise<void>((resolve) => api.child.once('exit', () => resolve()));
+  api.child.kill('SIGTERM');
+  const timer = setTimeout(() => api.child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** The resident set size of a process in MiB, from /proc/<pid>/status (VmRSS). */
+export async function readRssMiB(pid: number): Promise<number | undefined> {
+  try {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8');
+    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+    return match ? Number(match[1]) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Samples a process's RSS at an interval until stopped; returns the samples in MiB. */
+export function sampleRss(pid: number, intervalMs = 250): { stop: () => number[] } {
+  const samples: number[] = [];
+  const timer = setInterval(() => {
+    void readRssMiB(pid).then((value) => {
+      if (value !== undefined) samples.push(value);
+    });
+  }, intervalMs);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return samples;
+    },
+  };
+}

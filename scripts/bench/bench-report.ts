@@ -1,0 +1,144 @@
+/**
+ * Renders a benchmark result as markdown tables for the terminal and for reports.
+ */
+import type { BenchResult } from './run-bench.js';
+
+function table(header: string[], rows: (string | number)[][]): string {
+  const lines = [
+    `| ${header.join(' | ')} |`,
+    `| ${header.map(() => '---').join(' | ')} |`,
+    ...rows.map((row) => `| ${row.join(' | ')} |`),
+  ];
+  return lines.join('\n');
+}
+
+/** Renders the whole result: context, corpus, HTTP, overhead, paging, ingest, notes. */
+export function renderMarkdown(result: BenchResult): string {
+  const { machine } = result;
+  const parameters = result.parameters;
+  const parts: string[] = [];
+  parts.push(
+    `## Cairn bench — ${String(parameters.backend)}, ${String(parameters.size)} records (seed ${String(parameters.seed)})`,
+    '',
+    `${result.date} · ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryMiB} MiB · ` +
+      `load ${machine.loadAverage.join(' / ')} at start, ${result.loadAverageEnd.join(' / ')} at end (max 1 min ${result.loadAverageMax1m}) · ` +
+      `node ${machine.node}, SQLite ${machine.sqlite}` +
+      (machine.engine ? `, ${machine.engine.name} ${machine.engine.version}` : ''),
+    '',
+    `\`${result.command}\``,
+  );
+  if (result.corpus) {
+    const { corpus } = result;
+    parts.push(
+      '',
+      corpus.reused
+        ? `Corpus reused: ${corpus.marker.size} records (seed ${corpus.marker.seed}), loaded ${corpus.marker.loadedAt} in ${corpus.marker.loadSeconds} s = ${corpus.marker.recordsPerSecond} records/s; backend holds ${corpus.backendRecords ?? '?'}.`
+        : `Corpus loaded: ${corpus.written} records written (${corpus.rejected} rejected) in ${corpus.marker.loadSeconds} s = ${corpus.marker.recordsPerSecond} records/s; backend holds ${corpus.backendRecords ?? '?'}.`,
+    );
+  }
+  if (result.http.length > 0) {
+    parts.push(
+      '',
+      '### HTTP (autocannon)',
+      '',
+      table(
+        [
+          'case',
+          'conc.',
+          'req/s',
+          'p50 ms',
+          'p95 ms',
+          'p99 ms',
+          'requests',
+          'non-2xx',
+          'RSS max MiB',
+          'status',
+        ],
+        result.http.map((entry) => [
+          entry.case,
+          entry.concurrency,
+          entry.requestsPerSecond,
+          entry.latencyMs.p50,
+          entry.latencyMs.p95,
+          entry.latencyMs.p99,
+          entry.requests,
+          entry.non2xx + entry.errors + entry.timeouts,
+          entry.rssMiB?.max ?? '–',
+          entry.ok ? 'ok' : 'FAIL',
+        ]),
+      ),
+    );
+    const failedProbes = result.probes.filter((probe) => probe.status !== 200);
+    for (const probe of failedProbes) {
+      parts.push('', `- ${probe.case}: probe answered ${probe.status}: ${probe.snippet ?? ''}`);
+    }
+  }
+  if (result.backend.length > 0) {
+    const overhead = new Map(result.overhead.map((entry) => [entry.case, entry]));
+    parts.push(
+      '',
+      '### Backend alone vs API (concurrency 1)',
+      '',
+      table(
+        ['case', 'matches', 'backend p50 ms', 'backend p95 ms', 'API p50 ms', 'API / backend'],
+        result.backend.map((entry) => [
+          entry.case,
+          entry.total,
+          entry.p50Ms,
+          entry.p95Ms,
+          overhead.get(entry.case)?.apiP50Ms ?? '–',
+          overhead.get(entry.case)?.ratio ?? '–',
+        ]),
+      ),
+    );
+  }
+  if (result.paging) {
+    parts.push(
+      '',
+      `### Deep paging (${result.paging.endpoint}, pages of ${result.paging.pageSize})`,
+      '',
+      table(
+        [
+          'page k',
+          'offset',
+          'jump ms',
+          'jump / page 1',
+          'sequential ms',
+          'sequential / page 1',
+          'status',
+        ],
+        result.paging.samples.map((sample) => [
+          sample.page,
+          sample.offset,
+          sample.jumpMs,
+          sample.jumpRatio,
+          sample.sequentialMs,
+          sample.sequentialRatio,
+          sample.status,
+        ]),
+      ),
+    );
+  }
+  if (result.ingest) {
+    parts.push(
+      '',
+      `### Ingest per format (${result.ingest.mode}; into ${result.ingest.target})`,
+      '',
+      table(
+        ['format', 'records', 'written', 'rejected', 'seconds', 'records/s'],
+        result.ingest.formats.map((entry) => [
+          entry.format,
+          entry.records,
+          entry.written,
+          entry.rejected,
+          entry.seconds,
+          entry.recordsPerSecond,
+        ]),
+      ),
+    );
+  }
+  if (result.notes.length > 0) {
+    parts.push('', 'Notes:', ...result.notes.map((note) => `- ${note}`));
+  }
+  return parts.join('\n');
+}
