@@ -20,15 +20,33 @@ import { renderHtmlError } from './html/errors.js';
 import { redirectEmptyFormFields } from './html/form-redirect.js';
 import { buildValidationDocument } from './openapi/document.js';
 import { createRequestValidator } from './openapi/validator.js';
+// Writes (issue 9): auth, item transactions, bulk ingest, admin job log; queue in scaled mode.
+import type { IngestLog } from '../../shared/ingest/ingest-log.js';
+import { JobQueues } from '../../shared/queue/job-queues.js';
+import { SqliteIngestLog } from '../../shared/search/sqlite/sqlite-ingest-log.js';
+import {
+  authChallengeHeaders,
+  createAuthMiddleware,
+  type AuthMiddleware,
+} from './middleware/auth.js';
+import { createAdminRouter } from './protocols/admin/routes.js';
+import { createTransactionsRouter } from './protocols/records/transactions.js';
 
 export interface AppDependencies {
   config: Readonly<Config>;
   backend: SearchBackend;
   logger: Logger;
+  /** Route protection; built from config.auth when absent (deny by default). */
+  auth?: AuthMiddleware;
+  /** The job queues (scaled mode); opened on first write when absent and REDIS_URL is set. */
+  queue?: JobQueues;
+  /** The ingest log; the SQLite file WORKER_INGEST_LOG_PATH is opened on first use when absent. */
+  ingestLog?: IngestLog;
 }
 
 /** Creates the Express app serving /catalogue and the health endpoints. */
-export function createApp({ config, backend, logger }: AppDependencies): Express {
+export function createApp(dependencies: AppDependencies): Express {
+  const { config, backend, logger } = dependencies;
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
@@ -50,6 +68,20 @@ export function createApp({ config, backend, logger }: AppDependencies): Express
   app.use(STATIC_PATH, express.static(STATIC_DIR, { index: false, maxAge: '1h' }));
   // HTML search forms send empty fields: redirect to the URL without them.
   app.use('/catalogue', redirectEmptyFormFields);
+
+  // Writes and admin (before request validation: they parse their own bodies, and POST …/items
+  // falls through to the CQL2 search unless the body is a record).
+  const auth = dependencies.auth ?? createAuthMiddleware(config.auth);
+  let queue = dependencies.queue;
+  let ingestLog = dependencies.ingestLog;
+  const getQueue = (): JobQueues | undefined => {
+    if (!queue && config.redisUrl) queue = new JobQueues(config.redisUrl, config.worker);
+    return queue;
+  };
+  const getIngestLog = (): IngestLog =>
+    (ingestLog ??= new SqliteIngestLog(config.worker.ingestLogPath));
+  app.use('/catalogue', createTransactionsRouter({ config, backend, auth, queue: getQueue }));
+  app.use('/catalogue', createAdminRouter({ config, auth, ingestLog: getIngestLog }));
   // Records and STAC requests are validated against the OpenAPI document (CSW is not).
   app.use(
     createRequestValidator(
@@ -83,6 +115,7 @@ export function createApp({ config, backend, logger }: AppDependencies): Express
   app.use((request) => {
     throw new NotFoundError(`No resource at ${request.path}`);
   });
+  app.use(authChallengeHeaders); // WWW-Authenticate on 401/403, for every renderer below
   app.use(['/catalogue/csw', '/catalogue/opensearch'], renderCswError);
   app.use('/catalogue', renderHtmlError(config.service)); // HTML error pages for browsers
   app.use(renderJsonError);

@@ -1,0 +1,153 @@
+/**
+ * OGC API – Records transactions (create, replace, delete of items) and the bulk ingest
+ * endpoint, for tokens with the write role. Mounted before the Records router and the request
+ * validator: POST …/items is a create only when the body is a GeoJSON Feature or
+ * FeatureCollection, or XML; anything else (a CQL2 JSON filter) falls through to the search.
+ *
+ * Embedded mode applies the write at once (201/200/204 with a per-record summary); scaled mode
+ * enqueues a job and answers 202 with a link to it. Bad records: 400 naming them, nothing written.
+ */
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import type { Config } from '../../../../shared/config/index.js';
+import { InvalidRecordError } from '../../../../shared/errors/index.js';
+import type { JobQueues } from '../../../../shared/queue/job-queues.js';
+import type { SearchBackend } from '../../../../shared/search/backend.js';
+import type { AuthMiddleware } from '../../middleware/auth.js';
+import {
+  deleteRecord,
+  parseRequestRecords,
+  upsertRecords,
+  type WriteOutcome,
+  type WriteTarget,
+} from '../admin/write-commands.js';
+import { COLLECTION_ID } from './present.js';
+
+export interface TransactionDependencies {
+  config: Readonly<Config>;
+  backend: SearchBackend;
+  auth: AuthMiddleware;
+  /** Returns the queue in scaled mode, undefined in embedded mode. */
+  queue: () => JobQueues | undefined;
+}
+
+const XML_TYPES = ['application/xml', 'text/xml', 'application/*+xml'];
+const NDJSON_TYPES = ['application/x-ndjson', 'application/ndjson', 'application/jsonl'];
+
+/** Tells whether a POST …/items body is a record to create (not a CQL2 filter to search with). */
+export function isCreateBody(request: Request): boolean {
+  if (typeof request.body === 'string') return request.body.trimStart().startsWith('<');
+  const body = request.body as { type?: unknown } | undefined;
+  return body?.type === 'Feature' || body?.type === 'FeatureCollection';
+}
+
+/** The raw text of a request body, whichever parser read it. */
+function bodyText(request: Request): string {
+  if (typeof request.body === 'string') return request.body;
+  if (request.body === undefined || request.body === null)
+    throw new InvalidRecordError('the request has no body (send JSON, NDJSON or XML)');
+  return JSON.stringify(request.body);
+}
+
+function jobLink(request: Request, jobId: string): string {
+  return `${request.publicBaseUrl}/catalogue/admin/jobs/${encodeURIComponent(jobId)}`;
+}
+
+function itemLink(request: Request, id: string): string {
+  return `${request.publicBaseUrl}/catalogue/collections/${COLLECTION_ID}/items/${encodeURIComponent(id)}`;
+}
+
+/** Sends a write outcome: 202 + job link when queued, else `appliedStatus` with the summary. */
+function sendOutcome(
+  request: Request,
+  response: Response,
+  outcome: WriteOutcome,
+  appliedStatus: number,
+): void {
+  if (outcome.mode === 'queued') {
+    const href = jobLink(request, outcome.jobId);
+    response
+      .status(202)
+      .location(href)
+      .json({
+        status: 'queued',
+        jobId: outcome.jobId,
+        records: outcome.records,
+        links: [{ rel: 'monitor', type: 'application/json', href }],
+      });
+    return;
+  }
+  if (appliedStatus === 204) {
+    response.status(204).end();
+    return;
+  }
+  const first = outcome.records[0];
+  if (appliedStatus === 201 && outcome.records.length === 1 && first)
+    response.location(itemLink(request, first.id));
+  response.status(appliedStatus).json({
+    status: 'applied',
+    written: outcome.records.length,
+    records: outcome.records.map((record) => ({ ...record, href: itemLink(request, record.id) })),
+  });
+}
+
+/** Builds the router for item writes and bulk ingest (mounted at /catalogue). */
+export function createTransactionsRouter(dependencies: TransactionDependencies): Router {
+  const { config, backend, auth } = dependencies;
+  const router = Router();
+  const itemsPath = `/collections/${COLLECTION_ID}/items`;
+  const maxBytes = config.limits.bodyBytes;
+  const readText = express.text({ type: [...XML_TYPES, ...NDJSON_TYPES], limit: maxBytes });
+  const target = (request: Request): WriteTarget => ({
+    backend,
+    queue: dependencies.queue(),
+    batchSize: config.worker.batchSize,
+    requestedBy: request.auth?.subject,
+  });
+  const onlyCreates = (request: Request, _response: Response, next: NextFunction): void =>
+    isCreateBody(request) ? next() : next('route');
+
+  router.post(itemsPath, readText, onlyCreates, auth.writeAccess, async (request, response) => {
+    const content = bodyText(request);
+    const records = parseRequestRecords(content, { name: 'request body', maxBytes });
+    const outcome = await upsertRecords(
+      target(request),
+      records,
+      { name: 'request body', content },
+      { mustBeNew: true },
+    );
+    sendOutcome(request, response, outcome, 201);
+  });
+
+  router.put(`${itemsPath}/:recordId`, readText, auth.writeAccess, async (request, response) => {
+    const id = String(request.params.recordId);
+    const content = bodyText(request);
+    const records = parseRequestRecords(content, { name: 'request body', maxBytes });
+    if (records.length !== 1 || records[0]?.id !== id)
+      throw new InvalidRecordError(
+        `PUT …/items/${id} needs one record whose id is "${id}" (got ${records.map((r) => `"${r.id}"`).join(', ')})`,
+      );
+    const outcome = await upsertRecords(target(request), records, {
+      name: 'request body',
+      content,
+    });
+    const created = outcome.mode === 'applied' && outcome.records[0]?.status === 'created';
+    sendOutcome(request, response, outcome, created ? 201 : 200);
+  });
+
+  router.delete(`${itemsPath}/:recordId`, auth.writeAccess, async (request, response) => {
+    const outcome = await deleteRecord(target(request), String(request.params.recordId));
+    sendOutcome(request, response, outcome, 204);
+  });
+
+  router.post('/admin/ingest', readText, auth.writeAccess, async (request, response) => {
+    const content = bodyText(request);
+    const records = parseRequestRecords(content, { name: 'request body', maxBytes });
+    const outcome = await upsertRecords(target(request), records, {
+      name: 'request body',
+      content,
+    });
+    sendOutcome(request, response, outcome, 200);
+  });
+
+  return router;
+}

@@ -1,0 +1,268 @@
+/**
+ * HTTP writes over the app (supertest) with real Keycloak tokens: OGC API – Records item
+ * create/replace/delete and bulk ingest in embedded mode, the admin job log, deny by default
+ * (401 without a token, 403 without the write role, 503 without a provider), and in scaled
+ * mode (real Redis) 202 with a job link that the worker completes.
+ */
+import { strict as assert } from 'node:assert';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Express } from 'express';
+import request from 'supertest';
+import { JobQueues } from '../../shared/queue/job-queues.js';
+import { createApp } from '../../services/api/app.js';
+import { createLogger } from '../../shared/logging/index.js';
+import { SqliteIngestLog } from '../../shared/search/sqlite/sqlite-ingest-log.js';
+import { startWorkers } from '../../services/worker/start-workers.js';
+import { generateRecords } from '../../scripts/corpus/generator.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import {
+  CLIENT,
+  ISSUER,
+  requireKeycloak,
+  userTokens,
+} from '../integration/keycloak/keycloak-support.js';
+import { REDIS_URL, requireRedis, waitFor } from '../integration/worker/worker-support.js';
+
+const ITEMS = '/catalogue/collections/metadata:main/items';
+
+function authEnvironment(): Record<string, string> {
+  const directory = mkdtempSync(join(tmpdir(), 'cairn-transactions-'));
+  return {
+    AUTH_ISSUER_URL: ISSUER,
+    AUTH_CLIENT_ID: CLIENT.catalogue,
+    WORKER_INGEST_LOG_PATH: join(directory, 'ingest-log.sqlite'),
+  };
+}
+
+/** A generated record (a GeoJSON Feature) that is not among the test app's records. */
+function newRecord(index: number): Record<string, unknown> {
+  return [...generateRecords(1, 99, 50000 + index)][0] as unknown as Record<string, unknown>;
+}
+
+async function recordCount(test: TestApp): Promise<number> {
+  return (await test.backend.health()).records ?? -1;
+}
+
+describe('HTTP writes (real Keycloak)', function () {
+  this.timeout(60000);
+  let alice: string;
+  let bob: string;
+
+  before(async () => {
+    await requireKeycloak();
+    alice = (await userTokens('alice')).accessToken;
+    bob = (await userTokens('bob')).accessToken;
+  });
+
+  describe('embedded mode', () => {
+    let test: TestApp;
+    before(async () => {
+      test = await createTestApp(5, authEnvironment());
+    });
+    after(async () => test?.close());
+
+    it('refuses a create without a token (401 + challenge) and with bob’s (403)', async () => {
+      const record = newRecord(1);
+      const anonymous = await request(test.app).post(ITEMS).send(record);
+      assert.equal(anonymous.status, 401);
+      assert.match(String(anonymous.headers['www-authenticate']), /^Bearer/);
+      const forbidden = await request(test.app)
+        .post(ITEMS)
+        .set('Authorization', `Bearer ${bob}`)
+        .send(record);
+      assert.equal(forbidden.status, 403);
+      assert.equal(await recordCount(test), 5);
+    });
+
+    it('creates (201 + Location), refuses a duplicate (409), replaces (200) and deletes (204/404)', async () => {
+      const record = newRecord(2);
+      const id = String(record.id);
+      const created = await request(test.app)
+        .post(ITEMS)
+        .set('Authorization', `Bearer ${alice}`)
+        .send(record);
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      assert.ok(String(created.headers.location).endsWith(`${ITEMS}/${encodeURIComponent(id)}`));
+      assert.equal((await request(test.app).get(`${ITEMS}/${encodeURIComponent(id)}`)).status, 200);
+
+      const again = await request(test.app)
+        .post(ITEMS)
+        .set('Authorization', `Bearer ${alice}`)
+        .send(record);
+      assert.equal(again.status, 409);
+
+      const properties = { ...(record.properties as object), title: 'Replaced title' };
+      const replaced = await request(test.app)
+        .put(`${ITEMS}/${encodeURIComponent(id)}`)
+        .set('Authorization', `Bearer ${alice}`)
+        .send({ ...record, properties });
+      assert.equal(replaced.status, 200, JSON.stringify(replaced.body));
+      const stored = await test.backend.get(id);
+      assert.equal(stored?.title, 'Replaced title');
+
+      const mismatch = await request(test.app)
+        .put(`${ITEMS}/other-id`)
+        .set('Authorization', `Bearer ${alice}`)
+        .send(record);
+      assert.equal(mismatch.status, 400);
+
+      const deleted = await request(test.app)
+        .delete(`${ITEMS}/${encodeURIComponent(id)}`)
+        .set('Authorization', `Bearer ${alice}`);
+      assert.equal(deleted.status, 204);
+      const missing = await request(test.app)
+        .delete(`${ITEMS}/${encodeURIComponent(id)}`)
+        .set('Authorization', `Bearer ${alice}`);
+      assert.equal(missing.status, 404);
+    });
+
+    it('keeps POST …/items with a CQL2 JSON body a public search', async () => {
+      const search = await request(test.app)
+        .post(ITEMS)
+        .send({ op: '=', args: [{ property: 'id' }, 'nothing-has-this-id'] });
+      assert.equal(search.status, 200, JSON.stringify(search.body));
+      assert.equal((search.body as { numberMatched?: number }).numberMatched, 0);
+    });
+
+    it('bulk-ingests NDJSON (200 with a per-record summary)', async () => {
+      const body = [newRecord(3), newRecord(4), newRecord(5)]
+        .map((r) => JSON.stringify(r))
+        .join('\n');
+      const before = await recordCount(test);
+      const response = await request(test.app)
+        .post('/catalogue/admin/ingest')
+        .set('Authorization', `Bearer ${alice}`)
+        .set('Content-Type', 'application/x-ndjson')
+        .send(body);
+      assert.equal(response.status, 200, JSON.stringify(response.body));
+      assert.equal((response.body as { written: number }).written, 3);
+      assert.equal(await recordCount(test), before + 3);
+    });
+
+    it('refuses a batch with bad records (400 naming them) and writes nothing', async () => {
+      const before = await recordCount(test);
+      const response = await request(test.app)
+        .post('/catalogue/admin/ingest')
+        .set('Authorization', `Bearer ${alice}`)
+        .send({
+          type: 'FeatureCollection',
+          features: [newRecord(6), { type: 'Nonsense', id: 'bad-one' }],
+        });
+      assert.equal(response.status, 400);
+      assert.match(JSON.stringify(response.body), /bad-one/);
+      assert.equal(await recordCount(test), before);
+    });
+
+    it('serves the job log to the write role only', async () => {
+      assert.equal((await request(test.app).get('/catalogue/admin/jobs')).status, 401);
+      const asBob = await request(test.app)
+        .get('/catalogue/admin/jobs')
+        .set('Authorization', `Bearer ${bob}`);
+      assert.equal(asBob.status, 403);
+      const asAlice = await request(test.app)
+        .get('/catalogue/admin/jobs')
+        .set('Authorization', `Bearer ${alice}`);
+      assert.equal(asAlice.status, 200);
+      assert.equal((asAlice.body as { total: number }).total, 0);
+      const unknown = await request(test.app)
+        .get('/catalogue/admin/jobs/no-such-job')
+        .set('Authorization', `Bearer ${alice}`);
+      assert.equal(unknown.status, 404);
+    });
+  });
+
+  describe('without an identity provider', () => {
+    let test: TestApp;
+    before(async () => {
+      test = await createTestApp(1);
+    });
+    after(async () => test?.close());
+
+    it('answers 503 to every write and admin request, whatever the token', async () => {
+      const create = await request(test.app)
+        .post(ITEMS)
+        .set('Authorization', `Bearer ${alice}`)
+        .send(newRecord(7));
+      assert.equal(create.status, 503);
+      const remove = await request(test.app).delete(`${ITEMS}/anything`);
+      assert.equal(remove.status, 503);
+      assert.equal((await request(test.app).get('/catalogue/admin/jobs')).status, 503);
+    });
+  });
+
+  describe('scaled mode (real Redis)', () => {
+    let test: TestApp;
+    let app: Express;
+    let queue: JobQueues;
+    let stopWorkers: (() => Promise<void>) | undefined;
+    let ingestLog: SqliteIngestLog;
+    before(async () => {
+      await requireRedis();
+      const environment = {
+        ...authEnvironment(),
+        REDIS_URL,
+        WORKER_QUEUE_PREFIX: `cairn-test-transactions-${process.pid}-${Date.now()}`,
+      };
+      test = await createTestApp(2, environment);
+      ingestLog = new SqliteIngestLog(test.config.worker.ingestLogPath);
+      queue = new JobQueues(REDIS_URL, test.config.worker);
+      app = createApp({
+        config: test.config,
+        backend: test.backend,
+        logger: createLogger('silent', 'test'),
+        queue,
+        ingestLog,
+      });
+      const running = startWorkers({
+        redisUrl: REDIS_URL,
+        config: test.config.worker,
+        backend: test.backend,
+        logger: createLogger('silent', 'test'),
+        ingestLog,
+      });
+      stopWorkers = running.close;
+    });
+    after(async () => {
+      await stopWorkers?.();
+      await queue?.obliterate();
+      await queue?.close();
+      await ingestLog?.close();
+      await test?.close();
+    });
+
+    it('answers 202 with a job link, and the job log shows the worker’s outcome', async () => {
+      const record = newRecord(8);
+      const accepted = await request(app)
+        .post(ITEMS)
+        .set('Authorization', `Bearer ${alice}`)
+        .send(record);
+      assert.equal(accepted.status, 202, JSON.stringify(accepted.body));
+      const { jobId } = accepted.body as { jobId: string };
+      assert.ok(String(accepted.headers.location).endsWith(`/catalogue/admin/jobs/${jobId}`));
+      await waitFor(async () => (await ingestLog.get(jobId)) !== null, 30000, 'the job');
+      const job = await request(app)
+        .get(`/catalogue/admin/jobs/${jobId}`)
+        .set('Authorization', `Bearer ${alice}`);
+      assert.equal(job.status, 200);
+      assert.equal((job.body as { status: string }).status, 'completed');
+      assert.equal((job.body as { written: number }).written, 1);
+      const failures = await request(app)
+        .get(`/catalogue/admin/jobs/${jobId}/failures`)
+        .set('Authorization', `Bearer ${alice}`);
+      assert.deepEqual((failures.body as { failures: unknown[] }).failures, []);
+      assert.ok(await test.backend.get(String(record.id)));
+
+      const removal = await request(app)
+        .delete(`${ITEMS}/${encodeURIComponent(String(record.id))}`)
+        .set('Authorization', `Bearer ${alice}`);
+      assert.equal(removal.status, 202);
+      await waitFor(
+        async () => (await test.backend.get(String(record.id))) === null,
+        30000,
+        'delete',
+      );
+    });
+  });
+});
