@@ -155,6 +155,33 @@ describe('HTTP writes (real Keycloak)', function () {
       assert.equal(await recordCount(test), before);
     });
 
+    it('creates a record from an XML body (csw:Record)', async () => {
+      const xml = [
+        '<csw:Record xmlns:csw="http://www.opengis.net/cat/csw/2.0.2"',
+        ' xmlns:dc="http://purl.org/dc/elements/1.1/">',
+        '<dc:identifier>xml-created-1</dc:identifier><dc:title>Created from XML</dc:title>',
+        '</csw:Record>',
+      ].join('');
+      const response = await request(test.app)
+        .post(ITEMS)
+        .set('Authorization', `Bearer ${alice}`)
+        .set('Content-Type', 'application/xml')
+        .send(xml);
+      assert.equal(response.status, 201, JSON.stringify(response.body));
+      assert.equal((await test.backend.get('xml-created-1'))?.title, 'Created from XML');
+    });
+
+    it('refuses a bulk body over the size limit (413)', async () => {
+      const line = JSON.stringify(newRecord(9));
+      const body = Array.from({ length: Math.ceil(6e6 / line.length) }, () => line).join('\n');
+      const response = await request(test.app)
+        .post('/catalogue/admin/ingest')
+        .set('Authorization', `Bearer ${alice}`)
+        .set('Content-Type', 'application/x-ndjson')
+        .send(body);
+      assert.equal(response.status, 413);
+    });
+
     it('serves the job log to the write role only', async () => {
       assert.equal((await request(test.app).get('/catalogue/admin/jobs')).status, 401);
       const asBob = await request(test.app)
