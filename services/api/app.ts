@@ -80,7 +80,10 @@ export function createApp(dependencies: AppDependencies): Express {
   };
   const getIngestLog = (): IngestLog =>
     (ingestLog ??= new SqliteIngestLog(config.worker.ingestLogPath));
-  app.use('/catalogue', createTransactionsRouter({ config, backend, auth, queue: getQueue }));
+  app.use(
+    '/catalogue',
+    createTransactionsRouter({ config, backend, auth, queue: getQueue, ingestLog: getIngestLog }),
+  );
   app.use('/catalogue', createAdminRouter({ config, auth, ingestLog: getIngestLog }));
   // Records and STAC requests are validated against the OpenAPI document (CSW is not).
   app.use(

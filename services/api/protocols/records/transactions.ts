@@ -4,12 +4,15 @@
  * validator: POST …/items is a create only when the body is a GeoJSON Feature or
  * FeatureCollection, or XML; anything else (a CQL2 JSON filter) falls through to the search.
  *
- * Embedded mode applies the write at once (201/200/204 with a per-record summary); scaled mode
- * enqueues a job and answers 202 with a link to it. Bad records: 400 naming them, nothing written.
+ * Embedded mode applies the write at once (201/200/204 with a per-record summary) and logs it in
+ * the ingest log as a job of queue "http"; scaled mode enqueues a job and answers 202 with a
+ * link to it. Bad records: 400 naming them, nothing written.
  */
+import { randomUUID } from 'node:crypto';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import type { Config } from '../../../../shared/config/index.js';
 import { InvalidRecordError } from '../../../../shared/errors/index.js';
+import type { IngestLog } from '../../../../shared/ingest/ingest-log.js';
 import type { JobQueues } from '../../../../shared/queue/job-queues.js';
 import type { SearchBackend } from '../../../../shared/search/backend.js';
 import type { AuthMiddleware } from '../../middleware/auth.js';
@@ -28,6 +31,8 @@ export interface TransactionDependencies {
   auth: AuthMiddleware;
   /** Returns the queue in scaled mode, undefined in embedded mode. */
   queue: () => JobQueues | undefined;
+  /** The ingest log, where writes applied at once (embedded mode) are recorded too. */
+  ingestLog: () => IngestLog;
 }
 
 const XML_TYPES = ['application/xml', 'text/xml', 'application/*+xml'];
@@ -56,12 +61,41 @@ function itemLink(request: Request, id: string): string {
   return `${request.publicBaseUrl}/catalogue/collections/${COLLECTION_ID}/items/${encodeURIComponent(id)}`;
 }
 
+/** Records a write applied at once in the ingest log, as a job of queue "http". */
+async function logAppliedWrite(
+  ingestLog: IngestLog,
+  request: Request,
+  outcome: WriteOutcome,
+  started: Date,
+): Promise<string | undefined> {
+  if (outcome.mode !== 'applied') return undefined;
+  const jobId = randomUUID();
+  const deleted = outcome.records.filter((record) => record.status === 'deleted').length;
+  await ingestLog.record({
+    jobId,
+    queue: 'http',
+    status: 'completed',
+    attempts: 1,
+    read: outcome.records.length,
+    written: outcome.records.length - deleted,
+    deleted,
+    rejected: 0,
+    startedAt: started.toISOString(),
+    finishedAt: new Date().toISOString(),
+    durationMs: Date.now() - started.getTime(),
+    requestedBy: request.auth?.subject,
+    failures: [],
+  });
+  return jobId;
+}
+
 /** Sends a write outcome: 202 + job link when queued, else `appliedStatus` with the summary. */
 function sendOutcome(
   request: Request,
   response: Response,
   outcome: WriteOutcome,
   appliedStatus: number,
+  logEntry?: string,
 ): void {
   if (outcome.mode === 'queued') {
     const href = jobLink(request, outcome.jobId);
@@ -85,6 +119,7 @@ function sendOutcome(
     response.location(itemLink(request, first.id));
   response.status(appliedStatus).json({
     status: 'applied',
+    jobId: logEntry,
     written: outcome.records.length,
     records: outcome.records.map((record) => ({ ...record, href: itemLink(request, record.id) })),
   });
@@ -103,10 +138,21 @@ export function createTransactionsRouter(dependencies: TransactionDependencies):
     batchSize: config.worker.batchSize,
     requestedBy: request.auth?.subject,
   });
+  const finish = async (
+    request: Request,
+    response: Response,
+    outcome: WriteOutcome,
+    appliedStatus: number,
+    started: Date,
+  ): Promise<void> => {
+    const logEntry = await logAppliedWrite(dependencies.ingestLog(), request, outcome, started);
+    sendOutcome(request, response, outcome, appliedStatus, logEntry);
+  };
   const onlyCreates = (request: Request, _response: Response, next: NextFunction): void =>
     isCreateBody(request) ? next() : next('route');
 
   router.post(itemsPath, readText, onlyCreates, auth.writeAccess, async (request, response) => {
+    const started = new Date();
     const content = bodyText(request);
     const records = parseRequestRecords(content, { name: 'request body', maxBytes });
     const outcome = await upsertRecords(
@@ -115,10 +161,11 @@ export function createTransactionsRouter(dependencies: TransactionDependencies):
       { name: 'request body', content },
       { mustBeNew: true },
     );
-    sendOutcome(request, response, outcome, 201);
+    await finish(request, response, outcome, 201, started);
   });
 
   router.put(`${itemsPath}/:recordId`, readText, auth.writeAccess, async (request, response) => {
+    const started = new Date();
     const id = String(request.params.recordId);
     const content = bodyText(request);
     const records = parseRequestRecords(content, { name: 'request body', maxBytes });
@@ -131,22 +178,24 @@ export function createTransactionsRouter(dependencies: TransactionDependencies):
       content,
     });
     const created = outcome.mode === 'applied' && outcome.records[0]?.status === 'created';
-    sendOutcome(request, response, outcome, created ? 201 : 200);
+    await finish(request, response, outcome, created ? 201 : 200, started);
   });
 
   router.delete(`${itemsPath}/:recordId`, auth.writeAccess, async (request, response) => {
+    const started = new Date();
     const outcome = await deleteRecord(target(request), String(request.params.recordId));
-    sendOutcome(request, response, outcome, 204);
+    await finish(request, response, outcome, 204, started);
   });
 
   router.post('/admin/ingest', readText, auth.writeAccess, async (request, response) => {
+    const started = new Date();
     const content = bodyText(request);
     const records = parseRequestRecords(content, { name: 'request body', maxBytes });
     const outcome = await upsertRecords(target(request), records, {
       name: 'request body',
       content,
     });
-    sendOutcome(request, response, outcome, 200);
+    await finish(request, response, outcome, 200, started);
   });
 
   return router;
