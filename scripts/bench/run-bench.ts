@@ -186,7 +186,10 @@ async function main(): Promise<void> {
   const environment = backendEnvironment(options, sqlitePath);
   const config = loadConfig({ ...environment, LOG_LEVEL: 'warn' });
   const limits = readApiLimits(config);
-  const machine = await readSystemInfo(REPO_ROOT, options.url);
+  const machine = await readSystemInfo(
+    REPO_ROOT,
+    options.url ? { url: options.url, kind: options.backend } : undefined,
+  );
   const result: BenchResult = {
     benchmark: 'cairn-bench',
     date: started.toISOString(),
@@ -264,6 +267,7 @@ async function main(): Promise<void> {
       while (((await backend.health()).records ?? 0) < options.size && Date.now() < deadline) {
         await new Promise((done) => setTimeout(done, 1000));
       }
+      result.corpus.backendRecords = (await backend.health()).records;
     }
 
     const mix = buildQueryMix({

@@ -48,24 +48,33 @@ function sqliteVersion(): string {
   }
 }
 
-/** Asks a search engine for its version (its root endpoint). */
-async function engineVersion(url: string): Promise<SystemInfo['engine']> {
+/** Asks a search engine for its name (root endpoint) and version (nodes info, which minimal distributions also serve). */
+async function engineVersion(url: string, kind: string): Promise<SystemInfo['engine']> {
+  let name = kind;
+  let version = 'unknown';
   try {
-    const response = await fetch(url);
-    const body = (await response.json()) as {
-      version?: { number?: string; distribution?: string };
-    };
-    return {
-      name: body.version?.distribution ?? 'elasticsearch',
-      version: body.version?.number ?? 'unknown',
-    };
+    const root = await fetch(url);
+    if (root.ok) {
+      const body = (await root.json()) as { version?: { number?: string; distribution?: string } };
+      name = body.version?.distribution ?? name;
+      version = body.version?.number ?? version;
+    }
+    if (version === 'unknown') {
+      const nodes = await fetch(new URL('/_nodes?filter_path=nodes.*.version', url));
+      const body = (await nodes.json()) as { nodes?: Record<string, { version?: string }> };
+      version = Object.values(body.nodes ?? {})[0]?.version ?? version;
+    }
   } catch {
-    return { name: 'unknown', version: 'unreachable' };
+    version = 'unreachable';
   }
+  return { name, version };
 }
 
 /** Collects the machine description and versions. */
-export async function readSystemInfo(repoRoot: string, engineUrl?: string): Promise<SystemInfo> {
+export async function readSystemInfo(
+  repoRoot: string,
+  engine?: { url: string; kind: string },
+): Promise<SystemInfo> {
   const info: SystemInfo = {
     cpus: cpus().length,
     cpuModel: cpus()[0]?.model ?? 'unknown',
@@ -77,6 +86,6 @@ export async function readSystemInfo(repoRoot: string, engineUrl?: string): Prom
     betterSqlite3: packageVersion(repoRoot, 'better-sqlite3'),
     autocannon: packageVersion(repoRoot, 'autocannon'),
   };
-  if (engineUrl) info.engine = await engineVersion(engineUrl);
+  if (engine) info.engine = await engineVersion(engine.url, engine.kind);
   return info;
 }
