@@ -33,6 +33,13 @@ const environmentSchema = z.object({
     .min(1024)
     .default(5 * 1024 * 1024),
   SAMPLE_RECORDS: z.coerce.number().int().min(0).default(300),
+  SEARCH_INDEX_ALIAS: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9_-]*$/, 'lower-case letters, digits, _ and - only')
+    .default('cairn-records'),
+  SEARCH_SPATIAL_MODE: z.enum(['shape', 'envelope']).optional(),
+  SEARCH_TEXT_ANALYSIS: z.enum(['standard', 'full']).default('standard'),
+  SEARCH_REFRESH: z.enum(['false', 'true', 'wait_for']).default('false'),
   SERVICE_METADATA_FILE: z.string().min(1).optional(),
 });
 
@@ -66,7 +73,19 @@ export interface Config {
   /** Honour X-Forwarded-Proto / X-Forwarded-Host when deriving the base URL. */
   trustProxy: boolean;
   logLevel: string;
-  search: { kind: 'sqlite'; path: string } | { kind: 'elasticsearch' | 'opensearch'; url: string };
+  search:
+    | { kind: 'sqlite'; path: string }
+    | {
+        kind: 'elasticsearch' | 'opensearch';
+        url: string;
+        /** Index alias over the versioned record indices. */
+        alias: string;
+        /** Spatial indexing; unset: `shape` on OpenSearch, `envelope` on Elasticsearch. */
+        spatial?: 'shape' | 'envelope';
+        /** `full` needs the analysis-common module (stemming, folding). */
+        analysis: 'standard' | 'full';
+        refresh: false | true | 'wait_for';
+      };
   redisUrl?: string;
   limits: { defaultLimit: number; maxLimit: number; bodyBytes: number };
   /** How many generated records to load into an empty embedded database at start-up. */
@@ -137,7 +156,14 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
     search: engineUrl
-      ? { kind: env.ELASTICSEARCH_URL ? 'elasticsearch' : 'opensearch', url: engineUrl }
+      ? {
+          kind: env.ELASTICSEARCH_URL ? 'elasticsearch' : 'opensearch',
+          url: engineUrl,
+          alias: env.SEARCH_INDEX_ALIAS,
+          spatial: env.SEARCH_SPATIAL_MODE,
+          analysis: env.SEARCH_TEXT_ANALYSIS,
+          refresh: env.SEARCH_REFRESH === 'wait_for' ? 'wait_for' : env.SEARCH_REFRESH === 'true',
+        }
       : { kind: 'sqlite', path: env.SQLITE_PATH },
     redisUrl: env.REDIS_URL,
     limits: {

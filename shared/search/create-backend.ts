@@ -12,8 +12,15 @@ export async function createBackend(config: Pick<Config, 'search'>): Promise<Sea
   const { search } = config;
   if (search.kind !== 'sqlite') {
     // Elasticsearch / OpenSearch: spatial mode defaults per engine (shape on OpenSearch,
-    // envelope on Elasticsearch) until configuration names one.
-    const engine = new EngineBackend({ engine: search.kind, url: search.url });
+    // envelope on Elasticsearch) unless configuration names one.
+    const engine = new EngineBackend({
+      engine: search.kind,
+      url: search.url,
+      alias: search.alias,
+      spatial: search.spatial,
+      analysis: search.analysis,
+      refresh: search.refresh,
+    });
     await engine.init();
     return engine;
   }

@@ -1,6 +1,6 @@
 /**
  * The backend contract and the engine-specific cases on Elasticsearch 8, in spatial mode
- * `envelope` (the integ-test-zip distribution has no geo_shape). Needs ELASTICSEARCH_URL.
+ * `envelope` (the integ-test-zip distribution has no geo_shape). Needs CAIRN_TEST_ELASTICSEARCH_URL.
  */
 import { describeBackendContract } from './backend-contract.js';
 import {

@@ -33,8 +33,8 @@ import { SqliteBackend } from '../../shared/search/sqlite/sqlite-backend.js';
 import { CONTRACT_RECORDS } from '../fixtures/contract-records.js';
 
 const URL_VARIABLES: Record<EngineName, string> = {
-  elasticsearch: 'ELASTICSEARCH_URL',
-  opensearch: 'OPENSEARCH_URL',
+  elasticsearch: 'CAIRN_TEST_ELASTICSEARCH_URL',
+  opensearch: 'CAIRN_TEST_OPENSEARCH_URL',
 };
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The backend contract and the engine-specific cases on OpenSearch 2, in both spatial modes:
  * `shape` (the default; needs geo_shape, i.e. the geo module) and `envelope`. Needs
- * OPENSEARCH_URL.
+ * CAIRN_TEST_OPENSEARCH_URL.
  */
 import { describeBackendContract } from './backend-contract.js';
 import {

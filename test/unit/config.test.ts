@@ -12,7 +12,25 @@ describe('configuration', () => {
 
   it('chooses the search engine when its URL is set', () => {
     const config = loadConfig({ ELASTICSEARCH_URL: 'http://127.0.0.1:9250' });
-    expect(config.search).to.deep.equal({ kind: 'elasticsearch', url: 'http://127.0.0.1:9250' });
+    expect(config.search).to.include({
+      kind: 'elasticsearch',
+      url: 'http://127.0.0.1:9250',
+      alias: 'cairn-records',
+    });
+    const tuned = loadConfig({
+      OPENSEARCH_URL: 'http://127.0.0.1:9251',
+      SEARCH_SPATIAL_MODE: 'envelope',
+      SEARCH_REFRESH: 'wait_for',
+    });
+    expect(tuned.search).to.include({
+      kind: 'opensearch',
+      spatial: 'envelope',
+      refresh: 'wait_for',
+    });
+    expect(() => loadConfig({ SEARCH_SPATIAL_MODE: 'circles' })).to.throw(
+      ConfigError,
+      /SEARCH_SPATIAL_MODE/,
+    );
   });
 
   it('lists every invalid value at once', () => {

@@ -1,5 +1,5 @@
 /**
- * Shared set-up for the worker suite: a real Redis (REDIS_URL, default the test instance on
+ * Shared set-up for the worker suite: a real Redis (CAIRN_TEST_REDIS_URL, default the test instance on
  * 127.0.0.1:6390), a queue prefix of its own per run, a temporary folder for SQLite files, and
  * generated record documents. When Redis is not reachable the suite FAILS saying how to start it.
  */
@@ -11,7 +11,7 @@ import { loadConfig, type Config } from '../../../shared/config/index.js';
 import type { JobDocument } from '../../../shared/queue/job-payloads.js';
 import { generateRecords } from '../../../scripts/corpus/generator.js';
 
-export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6390';
+export const REDIS_URL = process.env.CAIRN_TEST_REDIS_URL ?? 'redis://127.0.0.1:6390';
 
 /** Fails (never skips) with instructions when Redis is not reachable. */
 export async function requireRedis(): Promise<void> {
