@@ -493,6 +493,11 @@ function parseDistance(element: XmlElement, op: string, context: Context): Expre
     throw new FilterError(`${describeElement(distance)} needs a units (FES 1.1) or uom attribute`);
   }
   const metres = value * metresPerUnit(unit);
+  if (!Number.isFinite(metres)) {
+    throw new FilterError(
+      `${describeElement(distance)}: "${text}" ${unit} is too large a distance`,
+    );
+  }
   return {
     kind: 'op',
     op,

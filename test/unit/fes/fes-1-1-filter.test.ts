@@ -528,6 +528,15 @@ describe('FES 1.1 (ogc:Filter, CSW 2.0.2)', () => {
       );
     });
 
+    it('refuses a distance that overflows when converted to metres', () => {
+      const xml = fes11(`<ogc:DWithin>
+        <ogc:PropertyName>ows:BoundingBox</ogc:PropertyName>
+        <gml:Point srsName="urn:ogc:def:crs:EPSG::4326"><gml:pos>52 4</gml:pos></gml:Point>
+        <ogc:Distance units="km">1.797693134862316e+305</ogc:Distance>
+      </ogc:DWithin>`);
+      expect(() => parseFesFilter(xml)).to.throw(FilterError, 'too large a distance');
+    });
+
     it('Beyond converts kilometres, miles, EPSG unit URNs and degrees to metres', () => {
       const beyond = (units: string, distance = '2'): unknown =>
         parseFesFilter(
