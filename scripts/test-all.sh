@@ -49,10 +49,12 @@ finish_suite() {
   fi
 }
 
-# Debian tools the tests use: xmllint validates written XML against the OGC/ISO schemas.
+# Debian tools the tests use: xmllint validates written XML against the OGC/ISO schemas;
+# Chromium runs the browser tests of the HTML interface.
 install_system_tools() {
   local missing=()
   command -v xmllint >/dev/null || missing+=(libxml2-utils)
+  command -v chromium >/dev/null || missing+=(chromium)
   ((${#missing[@]} == 0)) && return 0
   step "apt-get install ${missing[*]}"
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
@@ -100,7 +102,8 @@ start_suite system 'test/system/**/*.test.ts'
 # Interoperability: real external clients (Python, in a cached venv) against a real server.
 INTEROP_SUMMARY_FILE="$results/interop.json" bash test/interop/run.sh >"$results/interop.log" 2>&1 &
 echo $! >"$results/interop.pid"
-for suite in integration system interop; do finish_suite "$suite"; done
+start_suite browser 'test/browser/**/*.test.ts'
+for suite in integration system interop browser; do finish_suite "$suite"; done
 
 summary=$(node -e '
   const fs = require("fs");
