@@ -24,7 +24,7 @@ const ITEMS = '/catalogue/collections/metadata:main/items';
 
 /** Requests whose answers (ids, in order where sorted) every backend must agree on. */
 const REQUESTS = [
-  `${ITEMS}?q=glacier&limit=100`,
+  `${ITEMS}?q=flood,geology&limit=100`,
   `${ITEMS}?q=sea%20ice,bathymetry&limit=100`,
   `${ITEMS}?bbox=5,44,17,49&limit=100`,
   `${ITEMS}?bbox=170,-30,-170,0&limit=100`,
