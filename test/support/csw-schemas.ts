@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { elementSource, parseXml, type XmlElement } from '../../shared/xml/index.js';
 import { validate as validateRecords, type ValidationResult } from '../unit/formats-xml/xmllint.js';
-import { SHARED_DIR, sharedPath } from './shared-data.js';
+import { isoCoreSchemasUrl, SHARED_DIR, sharedPath } from './shared-data.js';
 
 export { requireXmllint, xmllintAvailable } from '../unit/formats-xml/xmllint.js';
 export type { ValidationResult };
@@ -50,6 +50,7 @@ function writeCatalog(directory: string): string {
     [`${plugins}/`, `${xsd}/ogc/iso/`],
     [`${pathToFileURL(plugins).href}/`, `${xsd}/ogc/iso/`],
     ['file:///core/schemas/', `${xsd}/`],
+    [isoCoreSchemasUrl(), `${xsd}/`],
     ['/core/schemas/', `${xsd}/`],
   ];
   const catalog = join(directory, 'csw-catalog.xml');

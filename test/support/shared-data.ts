@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const SHARED_DIR = process.env.CAIRN_SHARED_DIR ?? resolve(REPO_ROOT, '..', 'shared');
@@ -21,4 +21,15 @@ export function requireSharedData(context: Mocha.Context): void {
     console.log(`      (skipped: shared data folder not found at ${SHARED_DIR})`);
     context.skip();
   }
+}
+
+/**
+ * Where the shared ISO 19139 schemas' xlink/GML imports (`../` nine times, then
+ * `core/schemas/`) land for this checkout: the climb depends on how deep the shared folder
+ * sits, so XML catalogs map this location (as a file URL, with a trailing slash) back into the
+ * shared schemas.
+ */
+export function isoCoreSchemasUrl(): string {
+  const gml = join(SHARED_DIR, 'data', 'xsd', 'ogc', 'iso', '19139', '20060504', 'gml');
+  return `${pathToFileURL(resolve(gml, '../../../../../../../../../core/schemas')).href}/`;
 }

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { sharedPath } from '../../support/shared-data.js';
+import { isoCoreSchemasUrl, sharedPath } from '../../support/shared-data.js';
 
 /** True when the xmllint command can run. */
 export function xmllintAvailable(): boolean {
@@ -49,6 +49,8 @@ function writeIsoSupport(directory: string): { schema: string; catalog: string }
       '<catalog xmlns="urn:oasis:names:tc:entity:xmlns:xml:catalog">',
       `  <rewriteSystem systemIdStartString="file:///core/schemas/" rewritePrefix="${pathToFileURL(xsd).href}/"/>`,
       `  <rewriteURI uriStartString="file:///core/schemas/" rewritePrefix="${pathToFileURL(xsd).href}/"/>`,
+      `  <rewriteSystem systemIdStartString="${isoCoreSchemasUrl()}" rewritePrefix="${pathToFileURL(xsd).href}/"/>`,
+      `  <rewriteURI uriStartString="${isoCoreSchemasUrl()}" rewritePrefix="${pathToFileURL(xsd).href}/"/>`,
       `  <nextCatalog catalog="${pathToFileURL(join(xsd, 'catalog.xml')).href}"/>`,
       '</catalog>',
     ].join('\n'),
