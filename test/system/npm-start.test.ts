@@ -62,7 +62,7 @@ describe('the README run command (npm start: build, sample records, listen)', fu
   });
 
   after(async () => {
-    if (child?.pid && child.exitCode === null) {
+    if (child?.pid && child.exitCode === null && child.signalCode === null) {
       process.kill(-child.pid, 'SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));
     }
