@@ -72,7 +72,7 @@ async function main(): Promise<number> {
     allowPositionals: true,
     options: {
       format: { type: 'string' },
-      'batch-size': { type: 'string', default: '1000' },
+      'batch-size': { type: 'string', default: '10000' },
       quiet: { type: 'boolean', default: false },
     },
   });
