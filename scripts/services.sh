@@ -11,6 +11,8 @@
 #
 # Environment (defaults in brackets):
 #   CAIRN_CACHE [~/.cache/cairn]   downloads, distributions, data and logs
+#   CAIRN_RUN [$CAIRN_CACHE/run]   pid files, data and logs of the instances (another folder
+#                                  and other ports: a second set beside the first)
 #   CAIRN_START_TIMEOUT [240]      seconds each service has to become healthy
 #   CAIRN_STOP_TIMEOUT [30]        seconds before a graceful stop turns to SIGKILL
 #   CAIRN_JAVA_HOME [java on PATH] JDK for Elasticsearch, OpenSearch, Keycloak

@@ -6,10 +6,12 @@
 #   dist/<name>-<version>/   unpacked distributions (installed once, reused)
 #   run/<service>/           pid file, console log, data and logs of one service
 #   run/env.sh               URLs for tests: `source "$CAIRN_CACHE/run/env.sh"`
+# CAIRN_RUN may name another run folder: a second set of instances (on other ports) that
+# reuses the unpacked distributions, as the fault suite does (test/faults/).
 
 CAIRN_CACHE="${CAIRN_CACHE:-$HOME/.cache/cairn}"
 CAIRN_DIST="$CAIRN_CACHE/dist"
-CAIRN_RUN="$CAIRN_CACHE/run"
+CAIRN_RUN="${CAIRN_RUN:-$CAIRN_CACHE/run}"
 # Seconds each service may take to become healthy, and to stop gracefully.
 CAIRN_START_TIMEOUT="${CAIRN_START_TIMEOUT:-240}"
 CAIRN_STOP_TIMEOUT="${CAIRN_STOP_TIMEOUT:-30}"
