@@ -394,6 +394,7 @@ describe('CSW GetCapabilities over HTTP', () => {
         'Filter-FES-KVP',
         'CoreQueryables',
         'CoreSortables',
+        'Filter-CQL',
       ]) {
         expect(conformance(name), name).to.equal('TRUE');
       }
@@ -403,7 +404,6 @@ describe('CSW GetCapabilities over HTTP', () => {
         'Harvest-Basic-KVP',
         'GetRecords-Async-XML',
         'GetRecords-Distributed-KVP',
-        'Filter-CQL',
       ]) {
         expect(conformance(name), name).to.equal('FALSE');
       }

@@ -8,7 +8,6 @@ import {
   parseConstraint,
   parseKvpSortBy,
   resolveDomainProperty,
-  rewriteClassicCql,
   splitCswFilter,
   stripRecordPath,
 } from '../../../services/api/protocols/csw/parse-constraint.js';
@@ -231,16 +230,48 @@ describe('CSW constraints', () => {
       );
     });
 
-    it('rewrites classic BBOX(property, x1, y1, x2, y2) outside string literals', () => {
-      expect(
-        rewriteClassicCql("BBOX(ows:BoundingBox, -10, 40, 10, 60) AND t = 'BBOX(a,1,2,3,4)'"),
-      ).to.equal("S_INTERSECTS(ows:BoundingBox, BBOX(-10,40,10,60)) AND t = 'BBOX(a,1,2,3,4)'");
+    it('reads classic BBOX(property, x1, y1, x2, y2), and BBOX inside a string stays text', () => {
       const parts = parseConstraint({
         language: 'CQL_TEXT',
-        text: 'BBOX(ows:BoundingBox, -10, 40, 10, 60)',
+        text: "BBOX(ows:BoundingBox, -10, 40, 10, 60) AND dc:title = 'BBOX(a,1,2,3,4)'",
       });
       expect(parts.filter).to.deep.equal(
-        op('s_intersects', prop('ows:BoundingBox'), { kind: 'bbox', bbox: [-10, 40, 10, 60] }),
+        op(
+          'and',
+          op('s_intersects', prop('ows:BoundingBox'), { kind: 'bbox', bbox: [-10, 40, 10, 60] }),
+          op('=', prop('dc:title'), lit('BBOX(a,1,2,3,4)')),
+        ),
+      );
+    });
+
+    it('gives the same parts as the equivalent FES filter (names, dates, membership)', () => {
+      const cql = parseConstraint({
+        language: 'CQL_TEXT',
+        text: "dc:date >= '2005-01-01' AND dc:subject = 'Vegetation' AND csw:AnyText LIKE '%lorem%'",
+      });
+      const fes = parseConstraint({
+        language: 'FILTER',
+        xml: `<ogc:Filter ${OGC}><ogc:And><ogc:PropertyIsGreaterThanOrEqualTo><ogc:PropertyName>dc:date</ogc:PropertyName><ogc:Literal>2005-01-01</ogc:Literal></ogc:PropertyIsGreaterThanOrEqualTo><ogc:PropertyIsEqualTo><ogc:PropertyName>dc:subject</ogc:PropertyName><ogc:Literal>Vegetation</ogc:Literal></ogc:PropertyIsEqualTo>${like11('csw:AnyText', '*lorem*')}</ogc:And></ogc:Filter>`,
+      });
+      expect(cql).to.deep.equal(fes);
+      expect(cql.text).to.deep.equal([['lorem']]);
+    });
+
+    it('reads temporal predicates on dc:date as the time extent', () => {
+      const parts = parseConstraint({
+        language: 'CQL_TEXT',
+        text: 'dc:date DURING 2006-01-01/2006-12-31 OR dc:date BEFORE 2000-01-01T00:00:00Z',
+      });
+      expect(parts.filter).to.deep.equal(
+        op(
+          'or',
+          op('t_during', prop('datetime'), {
+            kind: 'interval',
+            start: { kind: 'date', value: '2006-01-01' },
+            end: { kind: 'date', value: '2006-12-31' },
+          }),
+          op('t_before', prop('datetime'), { kind: 'timestamp', value: '2000-01-01T00:00:00Z' }),
+        ),
       );
     });
 
@@ -260,11 +291,14 @@ describe('CSW constraints', () => {
       });
     });
 
-    it('answers InvalidParameterValue/Constraint for a syntax error', () => {
+    it('answers InvalidParameterValue/Constraint for a syntax error, naming its position once', () => {
       expectCswError(
         () => parseConstraint({ language: 'CQL_TEXT', text: 'dc:title LIKE' }),
         'InvalidParameterValue',
         'Constraint',
+      );
+      expect(() => parseConstraint({ language: 'CQL_TEXT', text: 'dc:title LIKE' })).to.throw(
+        /^Invalid CQL text at line 1, column 14: /,
       );
     });
   });

@@ -250,8 +250,8 @@ export const CONFORMANCE_CLASSES: readonly [string, boolean][] = [
   ['Harvest-Async-KVP', false],
   ['Harvest-Periodic-XML', false],
   ['Harvest-Periodic-KVP', false],
-  // CQL_TEXT is accepted, but read with the CQL2 text parser, not a full OGC CQL grammar.
-  ['Filter-CQL', false],
+  // CQL_TEXT: the OGC CQL grammar of shared/query/cql-text, mapped onto the CSW queryables.
+  ['Filter-CQL', true],
   ['Filter-FES-XML', true],
   ['Filter-FES-KVP', true],
   ['Filter-FES-KVP-Advanced', true],

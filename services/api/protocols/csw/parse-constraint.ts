@@ -4,10 +4,10 @@
  * - FILTER: FES 1.1 (`ogc:`) or 2.0 (`fes:`) through shared/query/fes. A namespaced filter is
  *   read as its namespace says (OWSLib's CSW 3.0 client labels FES 2.0 filters "1.1.0"); an
  *   unqualified one as `constraint_language_version` says, or as either version.
- * - CQL_TEXT: classic OGC CQL has no parser of its own yet, so it is read with the CQL2 text
- *   parser, after rewriting the classic `BBOX(property, minx, miny, maxx, maxy[, crs])` form and
- *   the classic spatial function names (INTERSECTS, WITHIN, …). Temporal CQL (BEFORE, AFTER,
- *   DURING) and ILIKE are not read.
+ * - CQL_TEXT: classic OGC CQL (OGC 07-006r1) through shared/query/cql-text, which builds the
+ *   same filter tree the FES parser builds for the equivalent filter (comparisons, LIKE/ILIKE,
+ *   BETWEEN, IN, IS NULL, BEFORE/AFTER/DURING, the spatial functions and BBOX, DWITHIN/BEYOND),
+ *   so both languages go through the same CSW name mapping below.
  * - Property names are queryable names or aliases (dc:title, apiso:Modified, ows:BoundingBox …),
  *   optionally as a minimal XPath (`/csw:Record/dc:title`); a prefixed name that is not a
  *   queryable is an InvalidParameterValue. Names are replaced by their canonical name.
@@ -21,7 +21,7 @@
  *   supported (OptionNotSupported).
  */
 import { FilterError } from '../../../../shared/errors/index.js';
-import { parseCql2Text } from '../../../../shared/query/cql2/index.js';
+import { parseCqlText } from '../../../../shared/query/cql-text/index.js';
 import {
   parseFesFilter,
   parseFesVersion,
@@ -43,7 +43,6 @@ import {
   type XmlLimits,
 } from '../../../../shared/xml/index.js';
 import { invalidParameter, optionNotSupported } from './csw-errors.js';
-import type { ConstraintLanguage } from './csw-model.js';
 
 const LOCATOR = 'Constraint';
 
@@ -93,65 +92,6 @@ function parseFilter(
     version = parseFesVersion(announced);
   }
   return parseFesFilter(root, version);
-}
-
-const CLASSIC_SPATIAL: Readonly<Record<string, string>> = {
-  intersects: 's_intersects',
-  disjoint: 's_disjoint',
-  contains: 's_contains',
-  within: 's_within',
-  touches: 's_touches',
-  crosses: 's_crosses',
-  overlaps: 's_overlaps',
-  equals: 's_equals',
-};
-
-const NUMBER = String.raw`[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?`;
-const CLASSIC_BBOX = new RegExp(
-  String.raw`\bBBOX\s*\(\s*([A-Za-z_][\w:./-]*)\s*,\s*(${NUMBER})\s*,\s*(${NUMBER})\s*,\s*(${NUMBER})\s*,\s*(${NUMBER})\s*(?:,\s*'([^']*)'\s*)?\)`,
-  'gi',
-);
-
-/**
- * Rewrites classic CQL `BBOX(property, minx, miny, maxx, maxy[, 'crs'])` outside string
- * literals into CQL2 `S_INTERSECTS(property, BBOX(…))`.
- */
-export function rewriteClassicCql(text: string): string {
-  let result = '';
-  let index = 0;
-  // Walk the text, copying quoted strings untouched.
-  while (index < text.length) {
-    const quote = text.indexOf("'", index);
-    const end = quote < 0 ? text.length : quote;
-    result += text.slice(index, end).replace(CLASSIC_BBOX, (...match: string[]) => {
-      const [, property, minx, miny, maxx, maxy, crs] = match;
-      if (crs !== undefined && crs !== '' && !/^(EPSG:4326|CRS:?84|OGC:CRS84)$/i.test(crs)) {
-        throw invalidParameter(LOCATOR, `BBOX: unsupported CRS "${crs}"; use EPSG:4326`);
-      }
-      return `S_INTERSECTS(${property}, BBOX(${minx},${miny},${maxx},${maxy}))`;
-    });
-    if (quote < 0) break;
-    let close = quote + 1;
-    while (close < text.length) {
-      if (text[close] === "'" && text[close + 1] === "'") close += 2;
-      else if (text[close] === "'") break;
-      else close += 1;
-    }
-    result += text.slice(quote, close + 1);
-    index = close + 1;
-  }
-  return result;
-}
-
-function parseCqlText(text: string): Expression {
-  const expression = parseCql2Text(rewriteClassicCql(text));
-  return mapExpression(expression, (node) => {
-    if (node.kind !== 'op') return node;
-    const spatial = CLASSIC_SPATIAL[node.op.toLowerCase()];
-    return spatial !== undefined && node.op.toLowerCase() !== spatial
-      ? { ...node, op: spatial }
-      : node;
-  });
 }
 
 /** Applies `fn` bottom-up to every node of an expression. */
@@ -454,14 +394,15 @@ export function parseConstraint(
     return splitCswFilter(expression);
   } catch (error) {
     if (error instanceof FilterError) {
-      throw invalidParameter(LOCATOR, `Invalid ${languageName(input.language)}: ${error.message}`);
+      // The CQL text parser's own messages already say "Invalid CQL text" and where.
+      const language = input.language === 'FILTER' ? 'Filter' : 'CQL text';
+      const message = error.message.startsWith(`Invalid ${language}`)
+        ? error.message
+        : `Invalid ${language}: ${error.message}`;
+      throw invalidParameter(LOCATOR, message);
     }
     throw error;
   }
-}
-
-function languageName(language: ConstraintLanguage): string {
-  return language === 'FILTER' ? 'Filter' : 'CQL text';
 }
 
 /** Resolves sort key names (aliases, XPath forms) to sortable canonical queryables. */
