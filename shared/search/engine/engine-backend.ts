@@ -56,6 +56,7 @@ import {
   type SpatialMode,
   type TextAnalysis,
 } from './index-templates.js';
+import { EngineIngestLog } from './engine-ingest-log.js';
 import { OpenSearchAdapter } from './opensearch-adapter.js';
 import { rebuildIndex, type ReindexResult } from './reindex.js';
 import { SortCheckpoints, type CheckpointStats } from './sort-checkpoints.js';
@@ -89,20 +90,6 @@ export interface EngineBackendOptions {
   keepPreviousIndex?: boolean;
   requestTimeout?: number;
   maxRetries?: number;
-}
-
-/** One ingest job's outcome, as operators see it in the ingest log index. */
-export interface IngestLogEntry {
-  jobId: string;
-  kind?: string;
-  source?: string;
-  status: 'succeeded' | 'partial' | 'failed';
-  startedAt: string;
-  finishedAt: string;
-  read: number;
-  written: number;
-  rejected: number;
-  failures: WriteFailure[];
 }
 
 const STORED_FIELDS = ['record', 'source'];
@@ -487,18 +474,9 @@ export class EngineBackend implements SearchBackend {
     }
   }
 
-  /** Records one ingest job's outcome in the ingest log index. */
-  async logIngest(entry: IngestLogEntry): Promise<void> {
-    try {
-      await this.adapter.indexDocument(
-        this.ingestLog,
-        entry.jobId,
-        { ...entry },
-        this.refreshPolicy,
-      );
-    } catch (error) {
-      throw toWriteError(error);
-    }
+  /** The ingest log kept in this engine's ingest-log index (created by init()). */
+  createIngestLog(): EngineIngestLog {
+    return new EngineIngestLog(this.adapter, this.ingestLog);
   }
 
   // -------------------------------------------------------------------------------------------
