@@ -23,13 +23,14 @@ import { createRequestValidator } from './openapi/validator.js';
 // Writes (issue 9): auth, item transactions, bulk ingest, admin job log; queue in scaled mode.
 import type { IngestLog } from '../../shared/ingest/ingest-log.js';
 import { JobQueues } from '../../shared/queue/job-queues.js';
-import { SqliteIngestLog } from '../../shared/search/sqlite/sqlite-ingest-log.js';
+import { openIngestLog } from '../../shared/ingest/open-ingest-log.js';
 import {
   authChallengeHeaders,
   createAuthMiddleware,
   type AuthMiddleware,
 } from './middleware/auth.js';
 import { createAdminRouter } from './protocols/admin/routes.js';
+import { createAdminHtmlRouter } from './protocols/admin/html-routes.js';
 import { createTransactionsRouter } from './protocols/records/transactions.js';
 
 export interface AppDependencies {
@@ -40,7 +41,7 @@ export interface AppDependencies {
   auth?: AuthMiddleware;
   /** The job queues (scaled mode); opened on first write when absent and REDIS_URL is set. */
   queue?: JobQueues;
-  /** The ingest log; the SQLite file WORKER_INGEST_LOG_PATH is opened on first use when absent. */
+  /** The ingest log; opened on first use when absent (the engine's index, or WORKER_INGEST_LOG_PATH). */
   ingestLog?: IngestLog;
 }
 
@@ -78,12 +79,12 @@ export function createApp(dependencies: AppDependencies): Express {
     if (!queue && config.redisUrl) queue = new JobQueues(config.redisUrl, config.worker);
     return queue;
   };
-  const getIngestLog = (): IngestLog =>
-    (ingestLog ??= new SqliteIngestLog(config.worker.ingestLogPath));
+  const getIngestLog = (): IngestLog => (ingestLog ??= openIngestLog(config, backend));
   app.use(
     '/catalogue',
     createTransactionsRouter({ config, backend, auth, queue: getQueue, ingestLog: getIngestLog }),
   );
+  app.use('/catalogue', createAdminHtmlRouter({ config, auth, ingestLog: getIngestLog, queue: getQueue }));
   app.use('/catalogue', createAdminRouter({ config, auth, ingestLog: getIngestLog }));
   // Records and STAC requests are validated against the OpenAPI document (CSW is not).
   app.use(

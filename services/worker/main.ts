@@ -3,9 +3,9 @@
  * its in-flight jobs and exits. Needs REDIS_URL.
  */
 import { loadConfig } from '../../shared/config/index.js';
+import { openIngestLog } from '../../shared/ingest/open-ingest-log.js';
 import { createLogger } from '../../shared/logging/index.js';
 import { createBackend } from '../../shared/search/create-backend.js';
-import { SqliteIngestLog } from '../../shared/search/sqlite/sqlite-ingest-log.js';
 import { startWorkers } from './start-workers.js';
 
 const config = loadConfig();
@@ -15,7 +15,7 @@ if (!config.redisUrl) {
   process.exit(1);
 }
 const backend = await createBackend(config);
-const ingestLog = new SqliteIngestLog(config.worker.ingestLogPath);
+const ingestLog = openIngestLog(config, backend);
 const running = startWorkers({
   redisUrl: config.redisUrl,
   config: config.worker,

@@ -1,7 +1,8 @@
 /**
  * The ingest log: one entry per job with its outcome (counts, timings, failures with reasons),
- * written by the worker and read by the admin endpoints. Stores implement IngestLog; the
- * SQLite one is in shared/search/sqlite/sqlite-ingest-log.ts.
+ * written by the worker and read by the admin endpoints. Stores implement IngestLog: a SQLite
+ * table (shared/search/sqlite/sqlite-ingest-log.ts) or the engine's ingest-log index
+ * (shared/search/engine/engine-ingest-log.ts); open-ingest-log.ts picks the one for a backend.
  */
 
 /** Where a job stands in the log. */
