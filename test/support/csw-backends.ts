@@ -1,0 +1,78 @@
+/**
+ * The backends the CSW and OpenSearch system suites run on: the embedded SQLite file, and the
+ * search engines as the test services run them (Elasticsearch in `envelope` mode, OpenSearch in
+ * `shape` mode), so that every CSW answer is checked against SQLite and a search engine.
+ *
+ * A suite loads its records once per backend (one fresh, uniquely named alias per suite,
+ * deleted when it closes). An engine whose CAIRN_TEST_* URL is missing registers a failing
+ * test that says how to provide it: the suites never pass by skipping.
+ */
+import { loadConfig } from '../../shared/config/index.js';
+import { ingestDocuments, type RawDocument } from '../../shared/ingest/pipeline.js';
+import { createLogger } from '../../shared/logging/index.js';
+import type { BackendKind } from '../../shared/search/backend.js';
+import type { SpatialMode } from '../../shared/search/engine/index-templates.js';
+import { createApp } from '../../services/api/app.js';
+import { createTestBackend, requireEngineUrl } from '../integration/engine-backend-cases.js';
+import { createCatalogueApp } from './catalogue-app.js';
+import type { TestApp } from './test-app.js';
+
+/** One backend a suite runs on. */
+export interface SuiteBackend {
+  kind: BackendKind;
+  /** For suite titles: "SQLite", "Elasticsearch (envelope)" … */
+  label: string;
+  url?: string;
+  spatial?: SpatialMode;
+}
+
+const ENGINES: readonly { kind: 'elasticsearch' | 'opensearch'; spatial: SpatialMode }[] = [
+  { kind: 'elasticsearch', spatial: 'envelope' },
+  { kind: 'opensearch', spatial: 'shape' },
+];
+
+const TITLES: Readonly<Record<BackendKind, string>> = {
+  sqlite: 'SQLite',
+  elasticsearch: 'Elasticsearch',
+  opensearch: 'OpenSearch',
+};
+
+/**
+ * SQLite and every engine whose test URL is set. Call it at the top level of a test file: a
+ * missing engine URL registers its failing test there.
+ */
+export function suiteBackends(): SuiteBackend[] {
+  const backends: SuiteBackend[] = [{ kind: 'sqlite', label: TITLES.sqlite }];
+  for (const { kind, spatial } of ENGINES) {
+    const url = requireEngineUrl(kind);
+    if (url) backends.push({ kind, label: `${TITLES[kind]} (${spatial})`, url, spatial });
+  }
+  return backends;
+}
+
+/**
+ * Starts an app over exactly these documents on the backend; fails when any is rejected.
+ * The returned `close` deletes the SQLite file or the engine's indices.
+ */
+export async function createCatalogueAppOn(
+  target: SuiteBackend,
+  documents: RawDocument[],
+  environment: Record<string, string> = {},
+): Promise<TestApp> {
+  if (target.kind === 'sqlite' || !target.url || !target.spatial) {
+    return createCatalogueApp(documents, environment);
+  }
+  const config = loadConfig({ LOG_LEVEL: 'silent', ...environment });
+  const backend = await createTestBackend(target.kind, target.url, { spatial: target.spatial });
+  try {
+    const summary = await ingestDocuments(backend, documents);
+    if (summary.rejected.length > 0) {
+      throw new Error(`documents rejected: ${JSON.stringify(summary.rejected)}`);
+    }
+  } catch (error) {
+    await backend.close();
+    throw error;
+  }
+  const app = createApp({ config, backend, logger: createLogger('silent', 'test') });
+  return { app, backend, config, close: () => backend.close() };
+}
