@@ -52,12 +52,6 @@ export function createApp(dependencies: AppDependencies): Express {
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   app.use(requestContext(config, logger));
-  app.use(
-    express.json({
-      limit: config.limits.bodyBytes,
-      type: ['application/json', 'application/*+json'],
-    }),
-  );
 
   // Static files of the HTML interface: Cairn's own, and browser libraries from node_modules.
   for (const [name, directory] of Object.entries(VENDOR_DIRS)) {
@@ -84,7 +78,17 @@ export function createApp(dependencies: AppDependencies): Express {
     '/catalogue',
     createTransactionsRouter({ config, backend, auth, queue: getQueue, ingestLog: getIngestLog }),
   );
-  app.use('/catalogue', createAdminHtmlRouter({ config, auth, ingestLog: getIngestLog, queue: getQueue }));
+  // JSON bodies for everything else (writes read theirs after checking the token).
+  app.use(
+    express.json({
+      limit: config.limits.bodyBytes,
+      type: ['application/json', 'application/*+json'],
+    }),
+  );
+  app.use(
+    '/catalogue',
+    createAdminHtmlRouter({ config, auth, ingestLog: getIngestLog, queue: getQueue }),
+  );
   app.use('/catalogue', createAdminRouter({ config, auth, ingestLog: getIngestLog }));
   // Records and STAC requests are validated against the OpenAPI document (CSW is not).
   app.use(

@@ -225,6 +225,8 @@ export interface AuthConfig {
   readsRequireToken: boolean;
   /** Credentials of the worker's confidential client for token exchange, when set. */
   exchange?: { clientId: string; clientSecret: string };
+  /** Browser sign-in to the admin HTML pages (AUTH_WEB_*); absent: those pages answer 503. */
+  signIn?: SignInConfig;
 }
 
 const authEnvironmentSchema = z.object({
@@ -303,6 +305,63 @@ function readAuthConfig(
       env.AUTH_EXCHANGE_CLIENT_ID && env.AUTH_EXCHANGE_CLIENT_SECRET
         ? { clientId: env.AUTH_EXCHANGE_CLIENT_ID, clientSecret: env.AUTH_EXCHANGE_CLIENT_SECRET }
         : undefined,
+    ...optional('signIn', readSignInConfig(present, problems)),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Admin pages' browser sign-in (AUTH_WEB_*): the authorization code flow with PKCE through a
+// public client of the same issuer. See .env.example and the README's "Admin pages" section.
+// ---------------------------------------------------------------------------------------------
+
+/** Sign-in of operators to the admin HTML pages; present only when AUTH_WEB_CLIENT_ID is set. */
+export interface SignInConfig {
+  /** The provider's public client used for the code flow (PKCE S256, no secret). */
+  clientId: string;
+  /**
+   * Origin (and path prefix) the provider redirects back to, without a trailing slash: the
+   * callback is `{redirectBase}/catalogue/admin/callback`. Absent: PUBLIC_BASE_URL, else the
+   * request's own base URL.
+   */
+  redirectBase?: string;
+  /** Lifetime of a sign-in session from sign-in, whatever the refresh token would allow. */
+  sessionTtlSeconds: number;
+}
+
+const signInEnvironmentSchema = z.object({
+  AUTH_WEB_CLIENT_ID: z.string().min(1).optional(),
+  AUTH_WEB_REDIRECT_BASE: optionalUrl,
+  AUTH_WEB_SESSION_TTL_SECONDS: z.coerce.number().int().min(60).max(604800).default(28800),
+});
+
+/** `{[key]: value}` when value is defined, else `{}` (keeps absent settings out of the object). */
+function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
+}
+
+function readSignInConfig(
+  present: Record<string, string | undefined>,
+  problems: string[],
+): SignInConfig | undefined {
+  const parsed = signInEnvironmentSchema.safeParse(present);
+  if (!parsed.success) {
+    problems.push(...describeIssues('', parsed.error));
+    return undefined;
+  }
+  const env = parsed.data;
+  if (!env.AUTH_WEB_CLIENT_ID) {
+    if (env.AUTH_WEB_REDIRECT_BASE)
+      problems.push('AUTH_WEB_REDIRECT_BASE: needs AUTH_WEB_CLIENT_ID (the sign-in client)');
+    return undefined;
+  }
+  if (!present.AUTH_ISSUER_URL || !present.AUTH_CLIENT_ID)
+    problems.push(
+      'AUTH_WEB_CLIENT_ID: needs AUTH_ISSUER_URL and AUTH_CLIENT_ID (whose tokens it checks)',
+    );
+  return {
+    clientId: env.AUTH_WEB_CLIENT_ID,
+    redirectBase: env.AUTH_WEB_REDIRECT_BASE?.replace(/\/+$/, ''),
+    sessionTtlSeconds: env.AUTH_WEB_SESSION_TTL_SECONDS,
   };
 }
 
