@@ -52,6 +52,12 @@ export function createApp(dependencies: AppDependencies): Express {
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   app.use(requestContext(config, logger));
+  app.use(
+    express.json({
+      limit: config.limits.bodyBytes,
+      type: ['application/json', 'application/*+json'],
+    }),
+  );
 
   // Static files of the HTML interface: Cairn's own, and browser libraries from node_modules.
   for (const [name, directory] of Object.entries(VENDOR_DIRS)) {
@@ -77,13 +83,6 @@ export function createApp(dependencies: AppDependencies): Express {
   app.use(
     '/catalogue',
     createTransactionsRouter({ config, backend, auth, queue: getQueue, ingestLog: getIngestLog }),
-  );
-  // JSON bodies for everything else (writes read theirs after checking the token).
-  app.use(
-    express.json({
-      limit: config.limits.bodyBytes,
-      type: ['application/json', 'application/*+json'],
-    }),
   );
   app.use(
     '/catalogue',
