@@ -37,6 +37,7 @@ export interface TransactionDependencies {
 
 const XML_TYPES = ['application/xml', 'text/xml', 'application/*+xml'];
 const NDJSON_TYPES = ['application/x-ndjson', 'application/ndjson', 'application/jsonl'];
+const JSON_TYPES = ['application/json', 'application/*+json'];
 
 /** Tells whether a POST …/items body is a record to create (not a CQL2 filter to search with). */
 export function isCreateBody(request: Request): boolean {
@@ -132,6 +133,9 @@ export function createTransactionsRouter(dependencies: TransactionDependencies):
   const itemsPath = `/collections/${COLLECTION_ID}/items`;
   const maxBytes = config.limits.bodyBytes;
   const readText = express.text({ type: [...XML_TYPES, ...NDJSON_TYPES], limit: maxBytes });
+  // This router is mounted before the app's JSON parser, so that PUT and bulk ingest check the
+  // token before reading a body: without one, a garbage body is a 401, never parsed.
+  const readJson = express.json({ type: JSON_TYPES, limit: maxBytes });
   const target = (request: Request): WriteTarget => ({
     backend,
     queue: dependencies.queue(),
@@ -151,35 +155,49 @@ export function createTransactionsRouter(dependencies: TransactionDependencies):
   const onlyCreates = (request: Request, _response: Response, next: NextFunction): void =>
     isCreateBody(request) ? next() : next('route');
 
-  router.post(itemsPath, readText, onlyCreates, auth.writeAccess, async (request, response) => {
-    const started = new Date();
-    const content = bodyText(request);
-    const records = parseRequestRecords(content, { name: 'request body', maxBytes });
-    const outcome = await upsertRecords(
-      target(request),
-      records,
-      { name: 'request body', content },
-      { mustBeNew: true },
-    );
-    await finish(request, response, outcome, 201, started);
-  });
-
-  router.put(`${itemsPath}/:recordId`, readText, auth.writeAccess, async (request, response) => {
-    const started = new Date();
-    const id = String(request.params.recordId);
-    const content = bodyText(request);
-    const records = parseRequestRecords(content, { name: 'request body', maxBytes });
-    if (records.length !== 1 || records[0]?.id !== id)
-      throw new InvalidRecordError(
-        `PUT …/items/${id} needs one record whose id is "${id}" (got ${records.map((r) => `"${r.id}"`).join(', ')})`,
+  // POST …/items is also the public CQL2 search: the body decides, so it is read first.
+  router.post(
+    itemsPath,
+    readJson,
+    readText,
+    onlyCreates,
+    auth.writeAccess,
+    async (request, response) => {
+      const started = new Date();
+      const content = bodyText(request);
+      const records = parseRequestRecords(content, { name: 'request body', maxBytes });
+      const outcome = await upsertRecords(
+        target(request),
+        records,
+        { name: 'request body', content },
+        { mustBeNew: true },
       );
-    const outcome = await upsertRecords(target(request), records, {
-      name: 'request body',
-      content,
-    });
-    const created = outcome.mode === 'applied' && outcome.records[0]?.status === 'created';
-    await finish(request, response, outcome, created ? 201 : 200, started);
-  });
+      await finish(request, response, outcome, 201, started);
+    },
+  );
+
+  router.put(
+    `${itemsPath}/:recordId`,
+    auth.writeAccess,
+    readJson,
+    readText,
+    async (request, response) => {
+      const started = new Date();
+      const id = String(request.params.recordId);
+      const content = bodyText(request);
+      const records = parseRequestRecords(content, { name: 'request body', maxBytes });
+      if (records.length !== 1 || records[0]?.id !== id)
+        throw new InvalidRecordError(
+          `PUT …/items/${id} needs one record whose id is "${id}" (got ${records.map((r) => `"${r.id}"`).join(', ')})`,
+        );
+      const outcome = await upsertRecords(target(request), records, {
+        name: 'request body',
+        content,
+      });
+      const created = outcome.mode === 'applied' && outcome.records[0]?.status === 'created';
+      await finish(request, response, outcome, created ? 201 : 200, started);
+    },
+  );
 
   router.delete(`${itemsPath}/:recordId`, auth.writeAccess, async (request, response) => {
     const started = new Date();
@@ -187,7 +205,7 @@ export function createTransactionsRouter(dependencies: TransactionDependencies):
     await finish(request, response, outcome, 204, started);
   });
 
-  router.post('/admin/ingest', readText, auth.writeAccess, async (request, response) => {
+  router.post('/admin/ingest', auth.writeAccess, readJson, readText, async (request, response) => {
     const started = new Date();
     const content = bodyText(request);
     const records = parseRequestRecords(content, { name: 'request body', maxBytes });
