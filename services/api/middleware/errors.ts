@@ -19,6 +19,9 @@ export function fromHttpError(error: unknown): CairnError {
     return new PayloadTooLargeError('Request body is larger than the configured limit');
   if (type === 'entity.parse.failed')
     return new InvalidParameterError('body', 'Request body is not valid JSON');
+  // The router's path-parameter decoding: a malformed percent-encoding in the URL path.
+  if (error instanceof URIError && status === 400)
+    return new InvalidParameterError('path', 'The request path has a malformed percent-encoding');
   if (status && status >= 400 && status < 500 && type)
     return new InvalidParameterError('body', `Request body rejected (${type})`);
   return toCairnError(error);
