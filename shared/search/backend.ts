@@ -53,6 +53,11 @@ export interface CatalogueExtent {
 
 export interface SearchBackend {
   readonly kind: BackendKind;
+  /**
+   * Search engines: how footprints are indexed (`shape`: exact geometries; `envelope`: bounding
+   * boxes), which decides the spatial relations they evaluate. Absent on SQLite.
+   */
+  readonly spatial?: 'shape' | 'envelope';
   /** Creates tables or indices if they do not exist. Idempotent. */
   init(): Promise<void>;
   /** Inserts or replaces records by id, in batches; one bad record never fails the rest. */
