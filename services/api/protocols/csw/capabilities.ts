@@ -40,6 +40,8 @@ export interface CapabilitiesContext {
   openSearchUrl: string;
   maxRecordDefault: number;
   backend: BackendKind;
+  /** The engine's spatial mode (absent on SQLite). */
+  spatial?: 'shape' | 'envelope';
 }
 
 /** Dublin Core queryable names (with csw:AnyText) every filter accepts. */
@@ -218,17 +220,28 @@ function appendOperationsMetadata(
   metadata.up();
 }
 
-/** Spatial operators the FES parser reads and every backend evaluates. */
-const SPATIAL_OPERATORS: readonly string[] = [
+/**
+ * Spatial operators the search engines evaluate in both spatial modes (exactly in `shape`, on
+ * envelopes in `envelope`). Touches, Crosses, Overlaps, DWithin and Beyond need engine scripts
+ * and are refused there.
+ */
+const ENGINE_SPATIAL_OPERATORS: readonly string[] = [
   'BBOX',
-  'Equals',
-  'Disjoint',
   'Intersects',
-  'Touches',
-  'Crosses',
+  'Disjoint',
   'Within',
   'Contains',
+];
+
+/** Spatial operators of the SQLite backend: exact relations and great-circle distances. */
+const SQLITE_SPATIAL_OPERATORS: readonly string[] = [
+  ...ENGINE_SPATIAL_OPERATORS,
+  'Equals',
+  'Touches',
+  'Crosses',
   'Overlaps',
+  'Beyond',
+  'DWithin',
 ];
 
 /** FES 2.0 temporal operators (AnyInteracts is read too, but FES 2.0.0 cannot list it). */
@@ -250,12 +263,12 @@ const TEMPORAL_OPERATORS = [
 
 const GEOMETRY_OPERANDS = ['Envelope', 'Point', 'LineString', 'Polygon'];
 
-/**
- * The spatial operators a backend evaluates: DWithin and Beyond (great-circle distances) only
- * on the embedded SQLite backend so far.
- */
-function spatialOperatorNames(backend: BackendKind): readonly string[] {
-  return backend === 'sqlite' ? [...SPATIAL_OPERATORS, 'Beyond', 'DWithin'] : SPATIAL_OPERATORS;
+/** The spatial operators the backend evaluates; Equals compares envelopes in `envelope` mode. */
+function spatialOperatorNames({ backend, spatial }: CapabilitiesContext): readonly string[] {
+  if (backend === 'sqlite') return SQLITE_SPATIAL_OPERATORS;
+  return spatial === 'envelope'
+    ? [...ENGINE_SPATIAL_OPERATORS, 'Equals']
+    : ENGINE_SPATIAL_OPERATORS;
 }
 
 function appendFilterCapabilities11(root: XMLBuilder, context: CapabilitiesContext): void {
@@ -271,7 +284,7 @@ function appendFilterCapabilities11(root: XMLBuilder, context: CapabilitiesConte
     ogc(operands, 'GeometryOperand').txt(`gml:${operand}`).up();
   operands.up();
   const spatialOperators = ogc(spatial, 'SpatialOperators');
-  for (const name of spatialOperatorNames(context.backend)) {
+  for (const name of spatialOperatorNames(context)) {
     ogc(spatialOperators, 'SpatialOperator', { name }).up();
   }
   spatialOperators.up();
@@ -369,7 +382,7 @@ function appendFilterCapabilities20(root: XMLBuilder, context: CapabilitiesConte
     fes(operands, 'GeometryOperand', { name: `gml32:${operand}` }).up();
   operands.up();
   const spatialOperators = fes(spatial, 'SpatialOperators');
-  for (const name of spatialOperatorNames(context.backend)) {
+  for (const name of spatialOperatorNames(context)) {
     fes(spatialOperators, 'SpatialOperator', { name }).up();
   }
   spatialOperators.up();

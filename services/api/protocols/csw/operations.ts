@@ -161,6 +161,7 @@ export async function executeCswRequest(
         openSearchUrl: openSearchDescriptionUrl(facts.baseUrl),
         maxRecordDefault: config.limits.defaultLimit,
         backend: backend.kind,
+        spatial: backend.spatial,
       });
       return { status: 200, mediaType: request.mediaType, body };
     }
