@@ -18,6 +18,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Express } from 'express';
 import request from 'supertest';
+import { Writable } from 'node:stream';
+import winston from 'winston';
 import { createApp } from '../../services/api/app.js';
 import { startWorkers } from '../../services/worker/start-workers.js';
 import { createLogger } from '../../shared/logging/index.js';
@@ -285,6 +287,52 @@ describe('Admin HTML pages with PKCE sign-in (real Keycloak)', function () {
       const again = await request(test.app).get(JOBS).set('Accept', HTML).set('Cookie', oldSession);
       expect(again.status).to.equal(303);
       expect(isLoginForm(await providerGet(String(again.headers.location), jar))).to.equal(true);
+    });
+  });
+
+  describe('logging', () => {
+    let test: TestApp;
+    before(async () => {
+      test = await createTestApp(1, signInEnvironment());
+    });
+    after(async () => test?.close());
+
+    it('logs sign-in and sign-out without codes, state, tokens or session ids', async () => {
+      const lines: string[] = [];
+      const logger = createLogger('info', 'test');
+      logger.clear().add(
+        new winston.transports.Stream({
+          stream: new Writable({
+            write(chunk: Buffer, _encoding, done) {
+              lines.push(chunk.toString());
+              done();
+            },
+          }),
+        }),
+      );
+      const app = createApp({ config: test.config, backend: test.backend, logger });
+      const jar = new CookieJar();
+      const start = await browse(app, jar, JOBS);
+      const callback = new URL(await loginAtProvider(String(start.headers.location), jar, 'alice'));
+      expect((await browse(app, jar, callback.toString())).status).to.equal(303);
+      const sessionId = jar.get('cairn_admin_session')!.value;
+      expect((await browse(app, jar, JOBS)).status).to.equal(200);
+      expect(
+        (await browse(app, jar, '/catalogue/admin/sign-out', { method: 'post' })).status,
+      ).to.equal(303);
+
+      const log = lines.join('');
+      expect(log).to.include('"message":"admin sign-in"');
+      expect(log).to.include('"user":"alice"');
+      expect(log).to.include('"message":"admin sign-out"');
+      const secrets = [
+        callback.searchParams.get('code')!,
+        callback.searchParams.get('state')!,
+        new URL(String(start.headers.location)).searchParams.get('nonce')!,
+        sessionId,
+      ];
+      for (const secret of secrets) expect(log).to.not.include(secret);
+      expect(log).to.not.match(/eyJ[A-Za-z0-9_-]{10,}/); // no JWT (access, ID or refresh token)
     });
   });
 
