@@ -23,8 +23,14 @@ export interface XmlLimits {
   maxBytes: number;
   /** Maximum element nesting depth (the root element is depth 1). */
   maxDepth: number;
-  /** Maximum number of elements (bounds the tree's memory); default 1,000,000. */
+  /**
+   * Maximum number of elements (bounds the tree's memory and build time); default one per 32
+   * bytes of `maxBytes` — real metadata averages 50–90 bytes per element, while a body of
+   * bare `<a/>` elements would otherwise build a tree some 35 times its own size.
+   */
   maxElements?: number;
+  /** Maximum length in characters of one text node or attribute value; default 1 MiB. */
+  maxTextLength?: number;
 }
 
 /** Defaults suitable for single metadata records and CSW requests. */
@@ -80,7 +86,8 @@ interface MutableElement {
   end: number;
 }
 
-const DEFAULT_MAX_ELEMENTS = 1_000_000;
+const BYTES_PER_ELEMENT = 32;
+const DEFAULT_MAX_TEXT_LENGTH = 1024 * 1024;
 const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
 const XINCLUDE_NS = 'http://www.w3.org/2001/XInclude';
 
@@ -92,7 +99,14 @@ const XINCLUDE_NS = 'http://www.w3.org/2001/XInclude';
 export function parseXml(input: string | Uint8Array, limits: Partial<XmlLimits> = {}): XmlDocument {
   const maxBytes = limits.maxBytes ?? DEFAULT_XML_LIMITS.maxBytes;
   const maxDepth = limits.maxDepth ?? DEFAULT_XML_LIMITS.maxDepth;
-  const maxElements = limits.maxElements ?? DEFAULT_MAX_ELEMENTS;
+  const maxElements = limits.maxElements ?? Math.ceil(maxBytes / BYTES_PER_ELEMENT);
+  const maxTextLength = limits.maxTextLength ?? DEFAULT_MAX_TEXT_LENGTH;
+  const tooLong = (what: string): XmlParseError =>
+    new XmlParseError(
+      'too-large',
+      `XML document rejected: ${what} is longer than the limit of ${maxTextLength} characters`,
+      { locator: `line ${parser.line}` },
+    );
   const source =
     typeof input === 'string' ? checkStringSize(input, maxBytes) : decode(input, maxBytes);
   if (!/^\uFEFF?\s*</.test(source)) {
@@ -143,6 +157,9 @@ export function parseXml(input: string | Uint8Array, limits: Partial<XmlLimits> 
         { locator: `line ${parser.line}` },
       );
     }
+    for (const key in tag.attributes) {
+      if (tag.attributes[key].value.length > maxTextLength) throw tooLong(`attribute "${key}"`);
+    }
     const position = parser.position;
     const element: MutableElement = {
       ns: tag.uri,
@@ -161,9 +178,11 @@ export function parseXml(input: string | Uint8Array, limits: Partial<XmlLimits> 
   });
   parser.on('text', (text) => {
     current.text += text;
+    if (current.text.length > maxTextLength) throw tooLong('a text node');
   });
   parser.on('cdata', (text) => {
     current.text += text;
+    if (current.text.length > maxTextLength) throw tooLong('a text node');
   });
   parser.on('closetag', () => {
     current.end = parser.position;
