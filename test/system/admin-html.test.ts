@@ -36,7 +36,9 @@ import {
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import {
   CLIENT,
+  closedLoopbackPort,
   ISSUER,
+  REALM,
   requireKeycloak,
   userTokens,
 } from '../integration/keycloak/keycloak-support.js';
@@ -401,6 +403,23 @@ describe('Admin HTML pages with PKCE sign-in (real Keycloak)', function () {
       } finally {
         await bearerOnly.close();
         await nothing.close();
+      }
+    });
+
+    it('answers 503 (never a redirect or an open page) when the provider cannot be reached', async () => {
+      const port = await closedLoopbackPort();
+      const test = await createTestApp(
+        1,
+        signInEnvironment({ AUTH_ISSUER_URL: `http://127.0.0.1:${port}/realms/${REALM}` }),
+      );
+      try {
+        const page = await request(test.app).get(JOBS).set('Accept', HTML);
+        expect(page.status).to.equal(503);
+        expect(page.headers['retry-after']).to.equal('5');
+        expect(page.text).to.include('The identity provider cannot be reached for sign-in');
+        expect(page.text).to.not.include(String(port));
+      } finally {
+        await test.close();
       }
     });
 
