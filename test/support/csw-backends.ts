@@ -11,6 +11,7 @@ import { loadConfig } from '../../shared/config/index.js';
 import { ingestDocuments, type RawDocument } from '../../shared/ingest/pipeline.js';
 import { createLogger } from '../../shared/logging/index.js';
 import type { BackendKind } from '../../shared/search/backend.js';
+import type { EngineBackendOptions } from '../../shared/search/engine/engine-backend.js';
 import type { SpatialMode } from '../../shared/search/engine/index-templates.js';
 import { createApp } from '../../services/api/app.js';
 import { createTestBackend, requireEngineUrl } from '../integration/engine-backend-cases.js';
@@ -52,18 +53,24 @@ export function suiteBackends(): SuiteBackend[] {
 
 /**
  * Starts an app over exactly these documents on the backend; fails when any is rejected.
- * The returned `close` deletes the SQLite file or the engine's indices.
+ * `engine` options apply to the engines only (e.g. a small result window, so that a few
+ * hundred records reach the deep-paging path). The returned `close` deletes the SQLite file or
+ * the engine's indices.
  */
 export async function createCatalogueAppOn(
   target: SuiteBackend,
   documents: RawDocument[],
   environment: Record<string, string> = {},
+  engine: Partial<EngineBackendOptions> = {},
 ): Promise<TestApp> {
   if (target.kind === 'sqlite' || !target.url || !target.spatial) {
     return createCatalogueApp(documents, environment);
   }
   const config = loadConfig({ LOG_LEVEL: 'silent', ...environment });
-  const backend = await createTestBackend(target.kind, target.url, { spatial: target.spatial });
+  const backend = await createTestBackend(target.kind, target.url, {
+    ...engine,
+    spatial: target.spatial,
+  });
   try {
     const summary = await ingestDocuments(backend, documents);
     if (summary.rejected.length > 0) {

@@ -5,7 +5,8 @@
  */
 import { expect } from 'chai';
 import request from 'supertest';
-import { createCatalogueApp, readDocuments } from '../support/catalogue-app.js';
+import { readDocuments } from '../support/catalogue-app.js';
+import { createCatalogueAppOn, suiteBackends, type SuiteBackend } from '../support/csw-backends.js';
 import { cswGet, cswPost, exceptionOf, NS } from '../support/csw-client.js';
 import { requireXmllint, validateCsw, type CswSchema } from '../support/csw-schemas.js';
 import { requireSharedData, sharedPath } from '../support/shared-data.js';
@@ -651,91 +652,100 @@ const CASES: Case[] = [
   },
 ];
 
-describe('CSW exceptions over HTTP', () => {
-  let test: TestApp;
-  const reports: Record<CswSchema, { name: string; xml: string }[]> = {
-    'csw-2.0.2': [],
-    'csw-3.0': [],
-  };
-
-  before(async function () {
-    requireSharedData(this);
-    test = await createCatalogueApp(readDocuments(sharedPath('samples', 'dublin-core-cite')), {
-      BODY_LIMIT_BYTES: '4096',
-    });
-  });
-  after(async () => {
-    await test?.close();
-  });
-
-  for (const item of CASES) {
-    it(`${item.title} → ${item.status} ${item.code}${item.locator ? `/${item.locator}` : ''}`, async () => {
-      const response =
-        item.body !== undefined
-          ? await cswPost(test.app, item.body, item.contentType ?? 'application/xml')
-          : await cswGet(test.app, item.params ?? {});
-      expect(response.status, response.text).to.equal(item.status);
-      expect(response.headers['content-type']).to.match(/^application\/xml/);
-      const report = exceptionOf(response.text);
-      expect(report.code).to.equal(item.code);
-      expect(report.locator).to.equal(item.locator);
-      expect(report.text).to.not.equal('');
-      expect(report.ns).to.equal(item.version === '2.0.2' ? NS.ows : NS.ows20);
-      expect(report.version).to.equal(item.version);
-      reports[item.version === '2.0.2' ? 'csw-2.0.2' : 'csw-3.0'].push({
-        name: item.title,
-        xml: response.text,
-      });
-    });
-  }
-
-  it('GetRecordById of unknown ids in 2.0.2 is an empty response, not an exception', async () => {
-    const response = await cswGet(test.app, {
-      ...V2,
-      request: 'GetRecordById',
-      id: 'urn:nothing',
-    }).expect(200);
-    expect(response.text).to.include('GetRecordByIdResponse');
-  });
-
-  it('an unknown path below /catalogue/csw is a NotFound ExceptionReport, not JSON', async () => {
-    const response = await request(test.app).get('/catalogue/csw/records').expect(404);
-    expect(exceptionOf(response.text)).to.include({ code: 'NotFound', ns: NS.ows20 });
-  });
-
-  it('an unexpected failure is a generic NoApplicableCode 500 that leaks nothing', async () => {
-    const backend = test.backend as { search: (...args: unknown[]) => Promise<unknown> };
-    const original = backend.search;
-    backend.search = async () => {
-      throw new Error(
-        'SQLITE_CORRUPT: database disk image is malformed at /var/secret/cairn.sqlite',
-      );
+function describeSuite(backend: SuiteBackend): void {
+  describe(`CSW exceptions over HTTP on ${backend.label}`, function () {
+    this.timeout(120_000);
+    let test: TestApp;
+    const reports: Record<CswSchema, { name: string; xml: string }[]> = {
+      'csw-2.0.2': [],
+      'csw-3.0': [],
     };
-    try {
-      const response = await cswGet(test.app, RECORDS2).expect(500);
-      const report = exceptionOf(response.text);
-      expect(report).to.include({
-        code: 'NoApplicableCode',
-        ns: NS.ows,
-        text: 'An internal error occurred',
-      });
-      expect(report.locator).to.equal(undefined);
-      expect(response.text).to.not.include('SQLITE').and.to.not.include('secret');
-    } finally {
-      backend.search = original;
-    }
-  });
 
-  describe('schema validation', () => {
-    before(function () {
-      requireXmllint(this);
+    before(async function () {
+      requireSharedData(this);
+      test = await createCatalogueAppOn(
+        backend,
+        readDocuments(sharedPath('samples', 'dublin-core-cite')),
+        {
+          BODY_LIMIT_BYTES: '4096',
+        },
+      );
     });
-    for (const schema of ['csw-2.0.2', 'csw-3.0'] as const) {
-      it(`every ${schema} ExceptionReport validates`, () => {
-        expect(reports[schema].length).to.be.greaterThan(5);
-        const invalid = validateCsw(schema, reports[schema]).filter((result) => !result.valid);
-        expect(invalid, JSON.stringify(invalid, null, 1)).to.deep.equal([]);
+    after(async () => {
+      await test?.close();
+    });
+
+    for (const item of CASES) {
+      it(`${item.title} → ${item.status} ${item.code}${item.locator ? `/${item.locator}` : ''}`, async () => {
+        const response =
+          item.body !== undefined
+            ? await cswPost(test.app, item.body, item.contentType ?? 'application/xml')
+            : await cswGet(test.app, item.params ?? {});
+        expect(response.status, response.text).to.equal(item.status);
+        expect(response.headers['content-type']).to.match(/^application\/xml/);
+        const report = exceptionOf(response.text);
+        expect(report.code).to.equal(item.code);
+        expect(report.locator).to.equal(item.locator);
+        expect(report.text).to.not.equal('');
+        expect(report.ns).to.equal(item.version === '2.0.2' ? NS.ows : NS.ows20);
+        expect(report.version).to.equal(item.version);
+        reports[item.version === '2.0.2' ? 'csw-2.0.2' : 'csw-3.0'].push({
+          name: item.title,
+          xml: response.text,
+        });
       });
     }
+
+    it('GetRecordById of unknown ids in 2.0.2 is an empty response, not an exception', async () => {
+      const response = await cswGet(test.app, {
+        ...V2,
+        request: 'GetRecordById',
+        id: 'urn:nothing',
+      }).expect(200);
+      expect(response.text).to.include('GetRecordByIdResponse');
+    });
+
+    it('an unknown path below /catalogue/csw is a NotFound ExceptionReport, not JSON', async () => {
+      const response = await request(test.app).get('/catalogue/csw/records').expect(404);
+      expect(exceptionOf(response.text)).to.include({ code: 'NotFound', ns: NS.ows20 });
+    });
+
+    it('an unexpected failure is a generic NoApplicableCode 500 that leaks nothing', async () => {
+      const backend = test.backend as { search: (...args: unknown[]) => Promise<unknown> };
+      const original = backend.search;
+      backend.search = async () => {
+        throw new Error(
+          'SQLITE_CORRUPT: database disk image is malformed at /var/secret/cairn.sqlite',
+        );
+      };
+      try {
+        const response = await cswGet(test.app, RECORDS2).expect(500);
+        const report = exceptionOf(response.text);
+        expect(report).to.include({
+          code: 'NoApplicableCode',
+          ns: NS.ows,
+          text: 'An internal error occurred',
+        });
+        expect(report.locator).to.equal(undefined);
+        expect(response.text).to.not.include('SQLITE').and.to.not.include('secret');
+      } finally {
+        backend.search = original;
+      }
+    });
+
+    describe('schema validation', () => {
+      before(function () {
+        requireXmllint(this);
+      });
+      for (const schema of ['csw-2.0.2', 'csw-3.0'] as const) {
+        it(`every ${schema} ExceptionReport validates`, () => {
+          expect(reports[schema].length).to.be.greaterThan(5);
+          const invalid = validateCsw(schema, reports[schema]).filter((result) => !result.valid);
+          expect(invalid, JSON.stringify(invalid, null, 1)).to.deep.equal([]);
+        });
+      }
+    });
   });
-});
+}
+
+for (const backend of suiteBackends()) describeSuite(backend);
