@@ -93,7 +93,8 @@ export class AdminSessions {
       token = await this.options.verifier.verify(session.tokens.accessToken);
     } catch (error) {
       if (!(error instanceof UnauthorizedError)) throw error;
-      throw new ForbiddenError(`Your sign-in is not accepted by this catalogue. ${error.message}`);
+      const reason = error.message.replace(/^Invalid bearer token: /, '');
+      throw new ForbiddenError(`Your sign-in is not accepted by this catalogue: ${reason}`);
     }
     checkRequirement(token, this.options.requirement);
     return { token, userName: session.tokens.userName };
