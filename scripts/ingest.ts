@@ -2,18 +2,26 @@
  * Ingest CLI: `npm run ingest -- <files or folders…> [--format F] [--batch-size N]`.
  * Loads metadata files (JSON, NDJSON, XML; single records or collections) into the
  * configured backend through the same pipeline the services use, with a progress bar and a
- * summary. Exits non-zero only when nothing could be written.
+ * summary. Into SQLite, `--workers` threads (default: one per core) parse while the main
+ * thread writes. Exits non-zero only when nothing could be written.
  */
 import { parseArgs } from 'node:util';
 import { createReadStream } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { extname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import cliProgress from 'cli-progress';
 import { loadConfig } from '../shared/config/index.js';
-import { ingestDocuments, type RawDocument } from '../shared/ingest/pipeline.js';
+import { ingestDocumentsInParallel } from '../shared/ingest/parallel-ingest.js';
+import {
+  ingestDocuments,
+  type IngestOptions,
+  type RawDocument,
+} from '../shared/ingest/pipeline.js';
 import type { SourceFormat } from '../shared/records/core-record.js';
 import { createBackend } from '../shared/search/create-backend.js';
+import { SqliteBackend } from '../shared/search/sqlite/sqlite-backend.js';
 
 const EXTENSIONS = new Set(['.json', '.geojson', '.ndjson', '.jsonl', '.xml']);
 const NDJSON_CHUNK_LINES = 2000;
@@ -73,12 +81,13 @@ async function main(): Promise<number> {
     options: {
       format: { type: 'string' },
       'batch-size': { type: 'string', default: '10000' },
+      workers: { type: 'string', default: String(availableParallelism()) },
       quiet: { type: 'boolean', default: false },
     },
   });
   if (positionals.length === 0) {
     console.error(
-      'usage: npm run ingest -- <files or folders…> [--format iso19139|ogc-record|…] [--batch-size N]',
+      'usage: npm run ingest -- <files or folders…> [--format iso19139|ogc-record|…] [--batch-size N] [--workers N]',
     );
     return 2;
   }
@@ -106,22 +115,27 @@ async function main(): Promise<number> {
   );
   if (!values.quiet) bar.start(0, 0, { rejected: 0 });
   const started = performance.now();
-  const summary = await ingestDocuments(
-    backend,
-    readDocuments(files, values.format as SourceFormat | undefined, (name, reason) =>
-      unreadable.push({ name, reason }),
-    ),
-    {
-      batchSize: Number(values['batch-size']),
-      maxBytes: config.limits.bodyBytes * 20,
-      onProgress: (progress) => {
-        if (!values.quiet) {
-          bar.setTotal(progress.read);
-          bar.update(progress.written, { rejected: progress.rejected.length });
-        }
-      },
-    },
+  const documents = readDocuments(
+    files,
+    values.format as SourceFormat | undefined,
+    (name, reason) => unreadable.push({ name, reason }),
   );
+  const options: IngestOptions = {
+    batchSize: Number(values['batch-size']),
+    maxBytes: config.limits.bodyBytes * 20,
+    onProgress: (progress) => {
+      if (!values.quiet) {
+        bar.setTotal(progress.read);
+        bar.update(progress.written, { rejected: progress.rejected.length });
+      }
+    },
+  };
+  const workers = Number(values.workers);
+  // SQLite writes on one thread; parsing moves to worker threads when there are any.
+  const summary =
+    backend instanceof SqliteBackend && workers > 0
+      ? await ingestDocumentsInParallel(backend, documents, { ...options, workers })
+      : await ingestDocuments(backend, documents, options);
   if (!values.quiet) bar.stop();
   await backend.close();
   const seconds = (performance.now() - started) / 1000;

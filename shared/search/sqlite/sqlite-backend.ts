@@ -7,7 +7,6 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { CairnError, InternalError } from '../../errors/index.js';
 import type { CoreRecord } from '../../records/core-record.js';
-import { buildIndexDocument, type IndexDocument } from '../../records/index-document.js';
 import type { SearchQuery } from '../../query/search-query.js';
 import type {
   BackendHealth,
@@ -21,6 +20,7 @@ import type {
 } from '../backend.js';
 import { compileFilter } from './compile-filter.js';
 import { compileQuery, propertyPath, type FilterCompiler, type SqlValue } from './compile-query.js';
+import { toSqliteRow, type SqliteRow } from './rows.js';
 import { SCHEMA_SQL } from './schema.js';
 import { registerSqlFunctions } from './sql-functions.js';
 
@@ -127,55 +127,46 @@ export class SqliteBackend implements SearchBackend {
     // The schema is created in the constructor; nothing else to prepare.
   }
 
-  private writeDocument(document: IndexDocument, record: CoreRecord): void {
-    const { content, ...sourceInfo } = record.source;
-    const stored = { ...record, source: { ...sourceInfo, content: '' } };
-    const existing = this.statements.findRid.get(document.id) as { rid: number } | undefined;
+  private writeRow(row: SqliteRow): void {
+    const existing = this.statements.findRid.get(row.id) as { rid: number } | undefined;
     if (existing) {
       this.statements.deleteFts.run(existing.rid);
       this.statements.deleteBoxes.run(existing.rid, existing.rid);
     }
-    const row = this.statements.upsert.get({
-      id: document.id,
-      type: document.type,
-      title: document.title,
-      parentId: document.parentId,
-      created: document.created,
-      updated: document.updated,
-      timeStart: document.timeStart,
-      timeEnd: document.timeEnd,
-      hasTime: document.timeStart !== null || document.timeEnd !== null ? 1 : 0,
-      props: JSON.stringify(document.properties),
-      geometry: document.geometry ? JSON.stringify(document.geometry) : null,
-      record: JSON.stringify(stored),
-      sourceFormat: record.source.format,
-      sourceMediaType: record.source.mediaType,
-      source: content,
-    }) as { rid: number };
-    this.statements.insertFts.run(row.rid, document.anytext);
-    document.boxes.forEach(([west, south, east, north], part) => {
-      this.statements.insertBox.run(row.rid * 2 + part, west, east, south, north);
+    const { anytext, boxes, ...columns } = row;
+    const { rid } = this.statements.upsert.get(columns) as { rid: number };
+    this.statements.insertFts.run(rid, anytext);
+    boxes.forEach(([west, south, east, north], part) => {
+      this.statements.insertBox.run(rid * 2 + part, west, east, south, north);
     });
   }
 
   async upsert(records: CoreRecord[]): Promise<UpsertResult> {
     const failures: WriteFailure[] = [];
-    const prepared: [IndexDocument, CoreRecord][] = [];
+    const rows: SqliteRow[] = [];
     for (const record of records) {
       try {
-        prepared.push([buildIndexDocument(record), record]);
+        rows.push(toSqliteRow(record));
       } catch (error) {
         failures.push({ id: record.id, reason: (error as Error).message });
       }
     }
+    return { written: this.upsertRows(rows), failures };
+  }
+
+  /**
+   * Writes rows built by toSqliteRow (possibly on another thread) in one transaction: all of
+   * them or, on a driver error, none. Returns the number written.
+   */
+  upsertRows(rows: readonly SqliteRow[]): number {
     try {
       this.db.transaction(() => {
-        for (const [document, record] of prepared) this.writeDocument(document, record);
+        for (const row of rows) this.writeRow(row);
       })();
     } catch (error) {
       wrapDriverError(error);
     }
-    return { written: prepared.length, failures };
+    return rows.length;
   }
 
   async delete(ids: string[]): Promise<number> {

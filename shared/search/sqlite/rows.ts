@@ -1,0 +1,54 @@
+/**
+ * A record as the SQLite backend stores it: the column values, the free text for FTS5 and the
+ * boxes for the R*Tree. Building a row is pure (no connection), so bulk loads can build rows
+ * on worker threads while the main thread only writes them (shared/ingest/parallel-ingest.ts).
+ */
+import type { Bbox, CoreRecord, SourceFormat } from '../../records/core-record.js';
+import { buildIndexDocument } from '../../records/index-document.js';
+
+export interface SqliteRow {
+  id: string;
+  type: string | null;
+  title: string | null;
+  parentId: string | null;
+  created: string | null;
+  updated: string | null;
+  timeStart: string | null;
+  timeEnd: string | null;
+  hasTime: 0 | 1;
+  /** The index document's properties as JSON: what filters and GetDomain read. */
+  props: string;
+  geometry: string | null;
+  /** The CoreRecord as JSON, without its source content (kept once, in `source`). */
+  record: string;
+  sourceFormat: SourceFormat;
+  sourceMediaType: string;
+  source: string;
+  anytext: string;
+  boxes: Bbox[];
+}
+
+/** Builds the stored row of a record; throws when the record cannot be indexed. */
+export function toSqliteRow(record: CoreRecord): SqliteRow {
+  const document = buildIndexDocument(record);
+  const { content, ...sourceInfo } = record.source;
+  return {
+    id: document.id,
+    type: document.type,
+    title: document.title,
+    parentId: document.parentId,
+    created: document.created,
+    updated: document.updated,
+    timeStart: document.timeStart,
+    timeEnd: document.timeEnd,
+    hasTime: document.timeStart !== null || document.timeEnd !== null ? 1 : 0,
+    props: JSON.stringify(document.properties),
+    geometry: document.geometry ? JSON.stringify(document.geometry) : null,
+    record: JSON.stringify({ ...record, source: { ...sourceInfo, content: '' } }),
+    sourceFormat: record.source.format,
+    sourceMediaType: record.source.mediaType,
+    source: content,
+    anytext: document.anytext,
+    boxes: document.boxes,
+  };
+}
