@@ -3,7 +3,7 @@
  * `perform(payload, context)`, registered in one list (job-registry.ts).
  */
 import type { JobsOptions } from 'bullmq';
-import type { WorkerConfig } from '../../shared/config/index.js';
+import type { AuthConfig, WorkerConfig } from '../../shared/config/index.js';
 import type { Logger } from '../../shared/logging/index.js';
 import type { DeadLetter } from '../../shared/queue/dead-letter-store.js';
 import type { JobPayloads, JobResult, QueueName } from '../../shared/queue/job-payloads.js';
@@ -14,6 +14,8 @@ export interface JobContext {
   jobId: string;
   backend: SearchBackend;
   config: WorkerConfig;
+  /** The identity provider, for jobs that call protected sources (harvest); absent: none. */
+  auth?: AuthConfig;
   logger: Logger;
   /** Keeps bad records (never retried) with their payload and reason. */
   deadLetter(letters: Omit<DeadLetter, 'jobId' | 'queue' | 'at'>[]): Promise<void>;

@@ -22,6 +22,7 @@ const running = startWorkers({
   backend,
   logger,
   ingestLog,
+  auth: config.auth,
 });
 logger.info('worker started', { concurrency: config.worker.concurrency });
 

@@ -4,7 +4,7 @@
  */
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import type { WorkerConfig } from '../../shared/config/index.js';
+import type { AuthConfig, WorkerConfig } from '../../shared/config/index.js';
 import { CairnError } from '../../shared/errors/index.js';
 import type { IngestLog, IngestLogEntry } from '../../shared/ingest/ingest-log.js';
 import type { Logger } from '../../shared/logging/index.js';
@@ -22,6 +22,8 @@ export interface WorkerDependencies {
   backend: SearchBackend;
   logger: Logger;
   ingestLog: IngestLog;
+  /** The identity provider, for harvesting protected sources. */
+  auth?: AuthConfig;
   jobs?: readonly CairnJob[];
 }
 
@@ -61,6 +63,7 @@ export function startWorkers(dependencies: WorkerDependencies): RunningWorkers {
       jobId,
       backend,
       config,
+      auth: dependencies.auth,
       logger: jobLogger,
       deadLetter: (letters) =>
         deadLetters.add(

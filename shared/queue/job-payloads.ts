@@ -30,9 +30,15 @@ export interface DeletePayload {
   requestedBy?: string;
 }
 
-/** A remote source to harvest. */
+/**
+ * A remote source to harvest: a registered source by id (shared/harvest keeps its definition,
+ * state and ownership), or one document by URL (a one-off full run).
+ */
 export interface HarvestPayload {
-  source: { url: string; format?: SourceFormat };
+  sourceId?: string;
+  source?: { url: string; format?: SourceFormat };
+  /** Harvest a registered source whole, not incrementally. */
+  full?: boolean;
   requestedBy?: string;
 }
 

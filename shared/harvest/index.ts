@@ -1,0 +1,74 @@
+/**
+ * Harvesting remote catalogues (see README "Harvesting and CSW-T"): source definitions, the
+ * source store with ownership, one adapter per protocol, and the run itself. The worker's
+ * harvest job and the API's embedded-mode runs both call `harvestSource`.
+ */
+import type { AuthConfig } from '../config/index.js';
+import { NotFoundError } from '../errors/index.js';
+import { createTokenClient, type TokenClient } from '../auth/token-exchange.js';
+import type { Logger } from '../logging/index.js';
+import type { SearchBackend } from '../search/backend.js';
+import { resolveSource, type HarvestSourceDefinition } from './harvest-source.js';
+import { runHarvest, type HarvestOutcome } from './run-harvest.js';
+import { SourceClient } from './source-client.js';
+import type { SqliteHarvestStore } from './source-store.js';
+
+export * from './harvest-source.js';
+export { HarvestSourceError, SourceClient } from './source-client.js';
+export { SourceExistsError, SqliteHarvestStore } from './source-store.js';
+export type { HarvestRunSummary, StoredSource } from './source-store.js';
+export { runHarvest } from './run-harvest.js';
+export type { HarvestDeadLetter, HarvestOutcome } from './run-harvest.js';
+
+/** Largest response (or document) accepted from a source. */
+export const HARVEST_MAX_BYTES = 64 * 1024 * 1024;
+
+/** The catalogue's client at the identity provider for protected sources, when configured. */
+export function createHarvestTokenClient(
+  auth: AuthConfig | undefined,
+  logger?: Logger,
+): TokenClient | undefined {
+  if (!auth?.provider) return undefined;
+  return createTokenClient(auth.provider.tokenUrl, auth.exchange, { logger });
+}
+
+export interface HarvestRequest {
+  /** A registered source (its state and ownership are used and updated)… */
+  sourceId?: string;
+  /** …or a one-off definition (always a full run that deletes nothing). */
+  inline?: HarvestSourceDefinition;
+  full?: boolean;
+  backend: SearchBackend;
+  store: SqliteHarvestStore;
+  /** The identity provider; protected sources fail without it. */
+  auth?: AuthConfig;
+  batchSize: number;
+  jobId?: string;
+  logger?: Logger;
+}
+
+/** Harvests a registered or one-off source. NotFoundError when the source is not registered. */
+export async function harvestSource(request: HarvestRequest): Promise<HarvestOutcome> {
+  const registered = request.sourceId ? request.store.get(request.sourceId) : null;
+  if (request.sourceId && !registered)
+    throw new NotFoundError(`No harvest source "${request.sourceId}"`);
+  const definition = registered?.definition ?? request.inline;
+  if (!definition) throw new NotFoundError('a harvest needs a source id or a source');
+  const source = resolveSource(definition);
+  const client = new SourceClient({
+    auth: source.auth,
+    tokens: createHarvestTokenClient(request.auth, request.logger),
+    maxBytes: HARVEST_MAX_BYTES,
+  });
+  return runHarvest({
+    source,
+    backend: request.backend,
+    client,
+    store: registered ? request.store : undefined,
+    full: request.full,
+    batchSize: request.batchSize,
+    maxBytes: HARVEST_MAX_BYTES,
+    jobId: request.jobId,
+    logger: request.logger,
+  });
+}

@@ -1,0 +1,199 @@
+/**
+ * One harvest run of a source, the same in the worker (scaled mode) and in the API (embedded
+ * mode):
+ *
+ * - full run (the first one, `full`, or a source that cannot filter): every record, page by
+ *   page, upserted by id; the ids seen are the source's listing;
+ * - incremental run: only records modified since the last successful run started, then the
+ *   source's complete identifier listing, from which ids not yet here are fetched by id;
+ * - then records this source contributed that are no longer listed are deleted (unless another
+ *   source contributed them too), and ownership is updated.
+ *
+ * A listing the source reports as incomplete fails the run before anything is deleted.
+ */
+import { emptySummary, writeRecords } from '../ingest/pipeline.js';
+import type { Logger } from '../logging/index.js';
+import type { JobResult } from '../queue/job-payloads.js';
+import type { CoreRecord } from '../records/core-record.js';
+import { parseDocuments } from '../records/formats/index.js';
+import type { SearchBackend } from '../search/backend.js';
+import { createSourceAdapter, type HarvestedDocument } from './adapters/index.js';
+import type { ResolvedSource } from './harvest-source.js';
+import { HarvestSourceError, type SourceClient } from './source-client.js';
+import type { HarvestRunSummary, SqliteHarvestStore } from './source-store.js';
+
+/** A record the run could not use, with what it came from. */
+export interface HarvestDeadLetter {
+  name: string;
+  reason: string;
+  payload: unknown;
+}
+
+export interface HarvestOutcome extends JobResult {
+  mode: 'full' | 'incremental';
+  /** Bad records, for the dead-letter store. */
+  letters: HarvestDeadLetter[];
+}
+
+export interface HarvestRunOptions {
+  source: ResolvedSource;
+  backend: SearchBackend;
+  client: SourceClient;
+  /** Source state and ownership; absent for a one-off run (always full, deletes nothing). */
+  store?: SqliteHarvestStore;
+  /** Force a full run. */
+  full?: boolean;
+  batchSize: number;
+  /** Largest response or document accepted from the source. */
+  maxBytes: number;
+  jobId?: string;
+  logger?: Logger;
+}
+
+/** Deletes per backend call. */
+const DELETE_BATCH = 500;
+
+class RunState {
+  readonly outcome: HarvestOutcome;
+  /** Ids of records read from the source in this run (written or refused by the backend). */
+  readonly seen = new Set<string>();
+
+  constructor(
+    mode: HarvestOutcome['mode'],
+    private readonly options: HarvestRunOptions,
+  ) {
+    this.outcome = { mode, read: 0, written: 0, deleted: 0, rejected: 0, records: [], letters: [] };
+  }
+
+  /** Parses documents and upserts their records; a record seen before in this run is skipped. */
+  async write(documents: HarvestedDocument[]): Promise<void> {
+    const { outcome, options } = this;
+    const records: CoreRecord[] = [];
+    for (const document of documents) {
+      const parsed = parseDocuments(document.content, {
+        name: document.name,
+        format: document.format,
+        maxBytes: options.maxBytes,
+      });
+      outcome.read += parsed.records.length + parsed.failures.length;
+      for (const failure of parsed.failures)
+        outcome.letters.push({ name: failure.name, reason: failure.reason, payload: document });
+      for (const record of parsed.records) {
+        if (this.seen.has(record.id)) continue;
+        this.seen.add(record.id);
+        records.push(record);
+      }
+    }
+    const summary = emptySummary();
+    await writeRecords(options.backend, records, summary, { batchSize: options.batchSize });
+    const refused = new Map(summary.rejected.map((failure) => [failure.name, failure.reason]));
+    const written: string[] = [];
+    for (const record of records) {
+      const reason = refused.get(record.id);
+      if (reason === undefined) {
+        written.push(record.id);
+        outcome.records.push({ name: record.id, status: 'written' });
+      } else outcome.letters.push({ name: record.id, reason, payload: record.source.content });
+    }
+    outcome.written += written.length;
+    options.store?.addOwned(options.source.id, written);
+  }
+
+  /** Deletes what this source contributed and no longer lists. */
+  async removeGone(listed: Set<string>): Promise<void> {
+    const { store, source, backend } = this.options;
+    if (!store) return;
+    const gone = [...store.ownedIds(source.id)].filter((id) => !listed.has(id));
+    if (gone.length === 0) return;
+    const shared = store.ownedElsewhere(source.id, gone);
+    const removable = gone.filter((id) => !shared.has(id));
+    for (let start = 0; start < removable.length; start += DELETE_BATCH) {
+      const batch = removable.slice(start, start + DELETE_BATCH);
+      this.outcome.deleted += await backend.delete(batch);
+      for (const id of batch) this.outcome.records.push({ name: id, status: 'deleted' });
+    }
+    store.removeOwned(source.id, gone);
+  }
+
+  finish(): HarvestOutcome {
+    const { outcome } = this;
+    for (const letter of outcome.letters)
+      outcome.records.push({ name: letter.name, status: 'rejected', reason: letter.reason });
+    outcome.rejected = outcome.letters.length;
+    return outcome;
+  }
+}
+
+async function runFull(state: RunState, options: HarvestRunOptions): Promise<void> {
+  const adapter = createSourceAdapter(options.source, options.client, options);
+  for await (const page of adapter.pages({})) await state.write(page);
+  await state.removeGone(state.seen);
+}
+
+async function runIncremental(
+  state: RunState,
+  options: HarvestRunOptions,
+  since: string,
+): Promise<void> {
+  const adapter = createSourceAdapter(options.source, options.client, options);
+  const listing = adapter.incremental;
+  if (!listing) throw new Error('runIncremental needs an adapter that lists identifiers');
+  for await (const page of adapter.pages({ modifiedSince: since })) await state.write(page);
+  const listed = new Set<string>();
+  for await (const ids of listing.identifiers()) for (const id of ids) listed.add(id);
+  const owned = options.store?.ownedIds(options.source.id) ?? new Set<string>();
+  const missing = [...listed].filter((id) => !owned.has(id) && !state.seen.has(id));
+  if (missing.length > 0)
+    for await (const page of listing.fetchByIds(missing)) await state.write(page);
+  await state.removeGone(listed);
+}
+
+function canRunIncrementally(options: HarvestRunOptions, since: string | undefined): boolean {
+  if (options.full || !options.source.incremental || since === undefined || !options.store)
+    return false;
+  return options.source.protocol !== 'document';
+}
+
+/** Runs one harvest of the source and records its outcome in the store. */
+export async function runHarvest(options: HarvestRunOptions): Promise<HarvestOutcome> {
+  const { store, source } = options;
+  const startedAt = new Date().toISOString();
+  const since = store?.get(source.id)?.lastSuccessStartedAt;
+  let state = new RunState(canRunIncrementally(options, since) ? 'incremental' : 'full', options);
+  const summary = (status: HarvestRunSummary['status'], error?: string): HarvestRunSummary => ({
+    ...(options.jobId ? { jobId: options.jobId } : {}),
+    mode: state.outcome.mode,
+    status,
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    read: state.outcome.read,
+    written: state.outcome.written,
+    deleted: state.outcome.deleted,
+    rejected: state.outcome.letters.length,
+    ...(error ? { error } : {}),
+  });
+  try {
+    if (state.outcome.mode === 'incremental' && since !== undefined) {
+      try {
+        await runIncremental(state, options, since);
+      } catch (error) {
+        // A source that refuses the modification-date filter is harvested whole instead.
+        if (!(error instanceof HarvestSourceError && error.permanent && state.outcome.read === 0))
+          throw error;
+        options.logger?.warn('incremental harvest refused; running a full harvest', {
+          source: source.id,
+          reason: error.message,
+        });
+        state = new RunState('full', options);
+        await runFull(state, options);
+      }
+    } else await runFull(state, options);
+    const outcome = state.finish();
+    if (store) store.recordRun(source.id, summary('completed'));
+    return outcome;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    if (store) store.recordRun(source.id, summary('failed', reason));
+    throw error;
+  }
+}

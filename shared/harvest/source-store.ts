@@ -1,0 +1,205 @@
+/**
+ * The harvest source store: registered sources with the state of their last runs, and which
+ * records each source contributed (source ownership), so that a run can remove the records
+ * that disappeared at the source without touching anybody else's. Kept in SQLite tables of the
+ * ingest-log file (WORKER_INGEST_LOG_PATH), which the API and the worker already share.
+ */
+import Database from 'better-sqlite3';
+import { CairnError } from '../errors/index.js';
+import { parseHarvestSource, type HarvestSourceDefinition } from './harvest-source.js';
+
+/** The outcome of a source's latest run. */
+export interface HarvestRunSummary {
+  jobId?: string;
+  mode: 'full' | 'incremental';
+  status: 'completed' | 'failed';
+  startedAt: string;
+  finishedAt: string;
+  read: number;
+  written: number;
+  deleted: number;
+  rejected: number;
+  error?: string;
+}
+
+/** A registered source with its state. */
+export interface StoredSource {
+  definition: HarvestSourceDefinition;
+  createdAt: string;
+  updatedAt: string;
+  /** When the last successful run started: the next incremental run asks for changes since. */
+  lastSuccessStartedAt?: string;
+  lastRun?: HarvestRunSummary;
+  /** How many records this source contributed. */
+  recordCount: number;
+}
+
+interface SourceRow {
+  id: string;
+  definition: string;
+  created_at: string;
+  updated_at: string;
+  last_success_started_at: string | null;
+  last_run: string | null;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS harvest_sources (
+  id TEXT PRIMARY KEY,
+  definition TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  last_success_started_at TEXT,
+  last_run TEXT
+);
+CREATE TABLE IF NOT EXISTS harvest_records (
+  source_id TEXT NOT NULL,
+  record_id TEXT NOT NULL,
+  PRIMARY KEY (source_id, record_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS harvest_records_record ON harvest_records (record_id);
+`;
+
+/** A source id that is already registered (409). */
+export class SourceExistsError extends CairnError {
+  constructor(id: string) {
+    super('CONFLICT', 409, `a harvest source "${id}" already exists; replace it with PUT`, true, {
+      locator: 'id',
+    });
+  }
+}
+
+export class SqliteHarvestStore {
+  private readonly db: Database.Database;
+
+  constructor(path: string) {
+    this.db = new Database(path);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.exec(SCHEMA);
+  }
+
+  private toStored(row: SourceRow): StoredSource {
+    const count = this.db
+      .prepare('SELECT count(*) AS n FROM harvest_records WHERE source_id = ?')
+      .get(row.id) as { n: number };
+    return {
+      definition: parseHarvestSource(JSON.parse(row.definition)),
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+      ...(row.last_success_started_at ? { lastSuccessStartedAt: row.last_success_started_at } : {}),
+      ...(row.last_run ? { lastRun: JSON.parse(row.last_run) as HarvestRunSummary } : {}),
+      recordCount: count.n,
+    };
+  }
+
+  /** Every registered source, by id. */
+  list(): StoredSource[] {
+    const rows = this.db.prepare('SELECT * FROM harvest_sources ORDER BY id').all() as SourceRow[];
+    return rows.map((row) => this.toStored(row));
+  }
+
+  /** One source, or null. */
+  get(id: string): StoredSource | null {
+    const row = this.db.prepare('SELECT * FROM harvest_sources WHERE id = ?').get(id) as
+      SourceRow | undefined;
+    return row ? this.toStored(row) : null;
+  }
+
+  /** Registers a new source; SourceExistsError when the id is taken. */
+  create(definition: HarvestSourceDefinition): StoredSource {
+    const now = new Date().toISOString();
+    const inserted = this.db
+      .prepare(
+        `INSERT INTO harvest_sources (id, definition, created_at, updated_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (id) DO NOTHING`,
+      )
+      .run(definition.id, JSON.stringify(definition), now, now);
+    if (inserted.changes === 0) throw new SourceExistsError(definition.id);
+    return this.get(definition.id) as StoredSource;
+  }
+
+  /**
+   * Creates or replaces a source's definition. A changed URL or protocol makes the next run a
+   * full one (the old modification date means nothing for another source).
+   */
+  put(definition: HarvestSourceDefinition): { source: StoredSource; created: boolean } {
+    const before = this.get(definition.id);
+    const now = new Date().toISOString();
+    const sameSource =
+      before?.definition.url === definition.url &&
+      before.definition.protocol === definition.protocol;
+    this.db
+      .prepare(
+        `INSERT INTO harvest_sources (id, definition, created_at, updated_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET definition = excluded.definition,
+           updated_at = excluded.updated_at,
+           last_success_started_at = CASE WHEN ? THEN last_success_started_at ELSE NULL END`,
+      )
+      .run(definition.id, JSON.stringify(definition), now, now, sameSource ? 1 : 0);
+    return { source: this.get(definition.id) as StoredSource, created: before === null };
+  }
+
+  /** Unregisters a source and forgets which records it contributed (the records stay). */
+  remove(id: string): boolean {
+    const removal = this.db.transaction(() => {
+      this.db.prepare('DELETE FROM harvest_records WHERE source_id = ?').run(id);
+      return this.db.prepare('DELETE FROM harvest_sources WHERE id = ?').run(id).changes > 0;
+    });
+    return removal();
+  }
+
+  /** Records a run's outcome; a completed run also moves the incremental starting point. */
+  recordRun(id: string, run: HarvestRunSummary): void {
+    const success = run.status === 'completed' ? run.startedAt : null;
+    this.db
+      .prepare(
+        `UPDATE harvest_sources SET last_run = ?,
+           last_success_started_at = COALESCE(?, last_success_started_at) WHERE id = ?`,
+      )
+      .run(JSON.stringify(run), success, id);
+  }
+
+  /** The ids of the records a source contributed. */
+  ownedIds(sourceId: string): Set<string> {
+    const rows = this.db
+      .prepare('SELECT record_id FROM harvest_records WHERE source_id = ?')
+      .pluck()
+      .all(sourceId) as string[];
+    return new Set(rows);
+  }
+
+  /** Marks records as contributed by a source. */
+  addOwned(sourceId: string, recordIds: Iterable<string>): void {
+    const insert = this.db.prepare(
+      'INSERT INTO harvest_records (source_id, record_id) VALUES (?, ?) ON CONFLICT DO NOTHING',
+    );
+    this.db.transaction((ids: Iterable<string>) => {
+      for (const recordId of ids) insert.run(sourceId, recordId);
+    })(recordIds);
+  }
+
+  /** Forgets that a source contributed these records. */
+  removeOwned(sourceId: string, recordIds: Iterable<string>): void {
+    const remove = this.db.prepare(
+      'DELETE FROM harvest_records WHERE source_id = ? AND record_id = ?',
+    );
+    this.db.transaction((ids: Iterable<string>) => {
+      for (const recordId of ids) remove.run(sourceId, recordId);
+    })(recordIds);
+  }
+
+  /** Which of these records another source also contributed (they must not be deleted). */
+  ownedElsewhere(sourceId: string, recordIds: Iterable<string>): Set<string> {
+    const query = this.db.prepare(
+      'SELECT 1 FROM harvest_records WHERE record_id = ? AND source_id <> ? LIMIT 1',
+    );
+    const shared = new Set<string>();
+    for (const recordId of recordIds) if (query.get(recordId, sourceId)) shared.add(recordId);
+    return shared;
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
