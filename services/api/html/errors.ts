@@ -26,6 +26,8 @@ export function renderHtmlError(service: Pick<ServiceMetadata, 'title' | 'descri
     if (response.headersSent || !wantsHtml(request)) return next(error);
     const cairnError = fromHttpError(error);
     const described = describeForClient(cairnError, request);
+    if (cairnError.retryAfter && described.status === 503)
+      response.setHeader('Retry-After', String(cairnError.retryAfter));
     response
       .status(described.status)
       .type('text/html; charset=utf-8')
