@@ -63,7 +63,10 @@ export async function upsertRecords(
   options: { mustBeNew?: boolean } = {},
 ): Promise<WriteOutcome> {
   const ids = records.map((record) => record.id);
-  const present = await existing(target.backend, ids);
+  // A queued replace does not need to know what exists, so it is accepted (and waits in the
+  // queue) while the search engine is down; a create must check for conflicts first.
+  const present =
+    options.mustBeNew || !target.queue ? await existing(target.backend, ids) : new Set<string>();
   if (options.mustBeNew && present.size > 0)
     throw new CairnError(
       'CONFLICT',
