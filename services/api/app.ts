@@ -9,6 +9,7 @@ import type { Logger } from '../../shared/logging/index.js';
 import type { SearchBackend } from '../../shared/search/backend.js';
 import { renderJsonError } from './middleware/errors.js';
 import { requestContext } from './middleware/request-context.js';
+import { limitUrlLength } from './middleware/url-limit.js';
 import { createRecordsRouter } from './protocols/records/routes.js';
 import { renderCswError } from './protocols/csw/errors.js';
 import { createCswRouter } from './protocols/csw/routes.js';
@@ -52,12 +53,7 @@ export function createApp(dependencies: AppDependencies): Express {
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   app.use(requestContext(config, logger));
-  app.use(
-    express.json({
-      limit: config.limits.bodyBytes,
-      type: ['application/json', 'application/*+json'],
-    }),
-  );
+  app.use(limitUrlLength(config.limits.urlBytes)); // 414 in each protocol's error format
 
   // Static files of the HTML interface: Cairn's own, and browser libraries from node_modules.
   for (const [name, directory] of Object.entries(VENDOR_DIRS)) {
@@ -83,6 +79,13 @@ export function createApp(dependencies: AppDependencies): Express {
   app.use(
     '/catalogue',
     createTransactionsRouter({ config, backend, auth, queue: getQueue, ingestLog: getIngestLog }),
+  );
+  // JSON bodies for everything else (writes read theirs after checking the token).
+  app.use(
+    express.json({
+      limit: config.limits.bodyBytes,
+      type: ['application/json', 'application/*+json'],
+    }),
   );
   app.use(
     '/catalogue',

@@ -6,21 +6,20 @@ import { ConfigError, loadConfig } from '../../shared/config/index.js';
 import { createLogger } from '../../shared/logging/index.js';
 import { createBackend } from '../../shared/search/create-backend.js';
 import { createApp } from './app.js';
+import { createHttpServer } from './http-server.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel, 'cairn-api');
   const backend = await createBackend(config);
   const app = createApp({ config, backend, logger });
-  const server = app.listen(config.port, config.host, () => {
+  const server = createHttpServer(app, config);
+  server.listen(config.port, config.host, () => {
     logger.info('listening', {
       url: `http://${config.host}:${config.port}/catalogue`,
       backend: backend.kind,
     });
   });
-  server.requestTimeout = 30_000;
-  server.headersTimeout = 10_000;
-  server.keepAliveTimeout = 5_000;
 
   let stopping = false;
   const stop = (signal: string): void => {

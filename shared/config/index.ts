@@ -32,6 +32,10 @@ const environmentSchema = z.object({
     .int()
     .min(1024)
     .default(5 * 1024 * 1024),
+  URL_LIMIT_BYTES: z.coerce.number().int().min(256).max(1_048_576).default(8192),
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(5_000),
   SAMPLE_RECORDS: z.coerce.number().int().min(0).default(300),
   SEARCH_INDEX_ALIAS: z
     .string()
@@ -87,7 +91,10 @@ export interface Config {
         refresh: false | true | 'wait_for';
       };
   redisUrl?: string;
-  limits: { defaultLimit: number; maxLimit: number; bodyBytes: number };
+  /** Paging defaults and request size limits (`urlBytes`: path and query string). */
+  limits: { defaultLimit: number; maxLimit: number; bodyBytes: number; urlBytes: number };
+  /** Timeouts of the HTTP server against slow or idle clients (services/api/http-server.ts). */
+  http: { requestTimeoutMs: number; headersTimeoutMs: number; keepAliveTimeoutMs: number };
   /** How many generated records to load into an empty embedded database at start-up. */
   sampleRecords: number;
   service: ServiceMetadata;
@@ -146,6 +153,11 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
       `LIMIT_DEFAULT (${env.LIMIT_DEFAULT}) must not exceed LIMIT_MAX (${env.LIMIT_MAX})`,
     );
   }
+  if (env && env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) {
+    problems.push(
+      `HTTP_HEADERS_TIMEOUT_MS (${env.HTTP_HEADERS_TIMEOUT_MS}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${env.HTTP_REQUEST_TIMEOUT_MS})`,
+    );
+  }
   if (!env || problems.length > 0) throw new ConfigError(problems);
 
   const engineUrl = env.ELASTICSEARCH_URL ?? env.OPENSEARCH_URL;
@@ -170,6 +182,12 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
       defaultLimit: env.LIMIT_DEFAULT,
       maxLimit: env.LIMIT_MAX,
       bodyBytes: env.BODY_LIMIT_BYTES,
+      urlBytes: env.URL_LIMIT_BYTES,
+    },
+    http: {
+      requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
+      headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS,
+      keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     },
     sampleRecords: env.SAMPLE_RECORDS,
     service,

@@ -86,6 +86,13 @@ export class PayloadTooLargeError extends CairnError {
   }
 }
 
+/** The request URL (path and query string) exceeds the configured limit (414). */
+export class UriTooLongError extends CairnError {
+  constructor(message: string) {
+    super('URI_TOO_LONG', 414, message, true, { locator: 'url' });
+  }
+}
+
 /** A dependency (search engine, queue, identity provider) is unavailable (503). */
 export class ServiceUnavailableError extends CairnError {
   constructor(message: string, options: CairnErrorOptions = {}) {
