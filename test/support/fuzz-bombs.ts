@@ -90,7 +90,7 @@ export function xmlBombs(outOfBandUrl = 'http://127.0.0.1:9/evil.dtd'): Bomb[] {
     {
       name: 'a 2 MB attribute value',
       build: (root) => inside(root, `<v a="${'x'.repeat(2_000_000)}"/>`),
-      names: /attribute "a" is longer than the limit/i,
+      names: /attribute \\?"a\\?" is longer than the limit/i,
     },
     {
       name: 'a 2 MB text node',
