@@ -2,7 +2,7 @@
  * Runs the registered jobs: one BullMQ Worker per queue, each job's outcome in the ingest log,
  * bad data unrecoverable, anything else retried with backoff, stalled jobs taken over.
  */
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { AuthConfig, WorkerConfig } from '../../shared/config/index.js';
 import { CairnError } from '../../shared/errors/index.js';
@@ -15,6 +15,7 @@ import type { JobResult, QueueName } from '../../shared/queue/job-payloads.js';
 import type { SearchBackend } from '../../shared/search/backend.js';
 import type { CairnJob, JobContext } from './cairn-job.js';
 import { buildJobRegistry } from './job-registry.js';
+import { isUnavailableError, UnavailableBackoff } from './unavailable-backoff.js';
 
 export interface WorkerDependencies {
   redisUrl: string;
@@ -54,7 +55,9 @@ export function startWorkers(dependencies: WorkerDependencies): RunningWorkers {
   const deadLetters = new DeadLetterStore(redis, deadLetterKey(config));
   const connection = buildConnection(redisUrl);
 
-  const perform = async (job: Job): Promise<JobResult> => {
+  const unavailable = new UnavailableBackoff(config.backoffMs);
+
+  const perform = async (job: Job, token?: string): Promise<JobResult> => {
     const queue = job.queueName as QueueName;
     const cairnJob = registry.get(queue);
     const jobId = job.id ?? '';
@@ -98,11 +101,15 @@ export function startWorkers(dependencies: WorkerDependencies): RunningWorkers {
           .map((record) => ({ name: record.name, reason: record.reason ?? 'rejected' })),
       });
       jobLogger.info('job completed', { written: result.written, rejected: result.rejected });
+      unavailable.reset();
       return result;
     } catch (caught) {
       const error = classifyJobError(caught);
+      // An unavailable dependency is waited out (see unavailable-backoff.ts), never final.
+      const postpone = isUnavailableError(error) && token !== undefined;
       const final =
-        error instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+        !postpone &&
+        (error instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1));
       const reason = describeError(error);
       await ingestLog
         .record({
@@ -122,6 +129,10 @@ export function startWorkers(dependencies: WorkerDependencies): RunningWorkers {
           { jobId, queue, name: 'job', reason, payload: job.data, at: new Date().toISOString() },
         ]);
       jobLogger.warn(final ? 'job failed' : 'job will be retried', { reason });
+      if (postpone) {
+        await job.moveToDelayed(Date.now() + unavailable.next(), token);
+        throw new DelayedError();
+      }
       throw error;
     }
   };

@@ -30,6 +30,7 @@ describe('worker jobs (real Redis)', function () {
   let running: RunningWorkers;
   let events: Record<'ingest' | 'delete', QueueEvents>;
   let failNextUpserts = 0;
+  let upsertFailure: () => Error = () => new ServiceUnavailableError('search backend unavailable');
 
   before(async () => {
     await requireRedis();
@@ -39,12 +40,12 @@ describe('worker jobs (real Redis)', function () {
     await backend.init();
     ingestLog = new SqliteIngestLog(config.worker.ingestLogPath);
     queues = new JobQueues(REDIS_URL, config.worker);
-    // A backend that is "unavailable" for the next `failNextUpserts` writes.
+    // A backend that fails (by default: is "unavailable") for the next `failNextUpserts` writes.
     const flaky = Object.create(backend) as SqliteBackend;
     flaky.upsert = async (records) => {
       if (failNextUpserts > 0) {
         failNextUpserts -= 1;
-        throw new ServiceUnavailableError('search backend unavailable');
+        throw upsertFailure();
       }
       return backend.upsert(records);
     };
@@ -114,15 +115,29 @@ describe('worker jobs (real Redis)', function () {
     assert.equal((await backend.health()).records, before);
   });
 
-  it('retries an unavailable backend with backoff and then succeeds', async () => {
-    failNextUpserts = 2;
+  it('waits out an unavailable backend with backoff, spending no attempt, then succeeds', async () => {
+    failNextUpserts = Number(environment.WORKER_ATTEMPTS) + 1; // more tries than attempts
     const [id, result] = await run('ingest', { documents: generatedDocuments(3, 200) });
     assert.equal(result.written, 3);
     const job = await queues.queues.ingest.getJob(id);
-    assert.equal(job?.attemptsMade, 3);
+    assert.equal(job?.attemptsMade, 1);
     const entry = await ingestLog.get(id);
     assert.equal(entry?.status, 'completed');
-    assert.equal(entry?.attempts, 3);
+    assert.equal(entry?.attempts, 1);
+  });
+
+  it('retries another infrastructure failure with backoff, spending attempts', async () => {
+    failNextUpserts = 2;
+    upsertFailure = () => new Error('disk full');
+    try {
+      const [id, result] = await run('ingest', { documents: generatedDocuments(3, 300) });
+      assert.equal(result.written, 3);
+      const job = await queues.queues.ingest.getJob(id);
+      assert.equal(job?.attemptsMade, 3);
+      assert.equal((await ingestLog.get(id))?.attempts, 3);
+    } finally {
+      upsertFailure = () => new ServiceUnavailableError('search backend unavailable');
+    }
   });
 
   it('fails a malformed job at once, without retrying, and keeps its payload', async () => {
