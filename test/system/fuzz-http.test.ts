@@ -69,11 +69,9 @@ describe('HTTP entry points under fuzzing (SQLite)', function () {
   let test: TestApp;
   let http: Listening;
   let url: (path: string) => string;
-  let token: string;
 
   before(async () => {
     await requireKeycloak();
-    token = (await userTokens('alice')).accessToken;
     const directory = mkdtempSync(join(tmpdir(), 'cairn-fuzz-http-'));
     test = await createTestApp(40, {
       AUTH_ISSUER_URL: ISSUER,
@@ -307,6 +305,8 @@ describe('HTTP entry points under fuzzing (SQLite)', function () {
     });
 
     it('with the write role: a 4xx naming the problem and nothing written', async () => {
+      // A fresh token: long (scaled-up) runs outlive an access token.
+      const token = (await userTokens('alice')).accessToken;
       const before = await count();
       const tally = await fuzz(
         'writes with a token',
@@ -320,6 +320,8 @@ describe('HTTP entry points under fuzzing (SQLite)', function () {
             headers: { ...json, 'Content-Type': type, Authorization: `Bearer ${token}` },
             body,
           });
+          if (answer.status === 401 || answer.status === 403)
+            throw new Error(`the token was refused: ${answer.body.slice(0, 200)}`);
           // A mutant may still be a valid record; then the write succeeds and is undone.
           if (answer.status < 300) {
             for (const written of (JSON.parse(answer.body) as { records: { id: string }[] })
