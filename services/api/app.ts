@@ -33,6 +33,8 @@ import {
 import { createAdminRouter } from './protocols/admin/routes.js';
 import { createAdminHtmlRouter } from './protocols/admin/html-routes.js';
 import { createTransactionsRouter } from './protocols/records/transactions.js';
+import { createHarvestContext, createSourcesRouter } from './protocols/admin/sources.js';
+import { createCswTransactionHandler, writesConfigured } from './protocols/csw/transaction.js';
 
 export interface AppDependencies {
   config: Readonly<Config>;
@@ -87,6 +89,15 @@ export function createApp(dependencies: AppDependencies): Express {
       type: ['application/json', 'application/*+json'],
     }),
   );
+  // Harvest sources and the CSW Harvest operation share one harvest context (shared/harvest).
+  const harvest = createHarvestContext({
+    config,
+    backend,
+    logger,
+    queue: getQueue,
+    ingestLog: getIngestLog,
+  });
+  app.use('/catalogue', createSourcesRouter({ auth, harvest }));
   app.use(
     '/catalogue',
     createAdminHtmlRouter({ config, auth, ingestLog: getIngestLog, queue: getQueue }),
@@ -115,7 +126,17 @@ export function createApp(dependencies: AppDependencies): Express {
   });
 
   // CSW 2.0.2/3.0.0 and its OpenSearch description (errors: OWS ExceptionReports, below).
-  app.use('/catalogue/csw', createCswRouter({ config, backend }));
+  const transactions = writesConfigured(config)
+    ? createCswTransactionHandler({
+        config,
+        backend,
+        auth,
+        harvest,
+        queue: getQueue,
+        ingestLog: getIngestLog,
+      })
+    : undefined;
+  app.use('/catalogue/csw', createCswRouter({ config, backend, transactions }));
   app.use('/catalogue/opensearch', createOpenSearchRouter({ config, backend }));
 
   // STAC API (search, queryables, `f=stac` collection) first; the Records router owns the rest.
