@@ -30,6 +30,7 @@ import {
   type ParameterDomain,
 } from './csw-model.js';
 import type { SectionSelection } from './request.js';
+import { HARVEST_RESOURCE_TYPES, TRANSACTION_OPERATIONS } from './transaction.js';
 
 /** What a capabilities document needs to know about this deployment. */
 export interface CapabilitiesContext {
@@ -42,6 +43,8 @@ export interface CapabilitiesContext {
   backend: BackendKind;
   /** The engine's spatial mode (absent on SQLite). */
   spatial?: 'shape' | 'envelope';
+  /** CSW-T is offered (writes configured): list Transaction and Harvest. */
+  transactions?: boolean;
 }
 
 /** Dublin Core queryable names (with csw:AnyText) every filter accepts. */
@@ -169,6 +172,22 @@ function appendServiceProvider(ows: OwsWriter, root: XMLBuilder, service: Servic
   provider.up();
 }
 
+/** CSW 3.0 conformance classes CSW-T implements (synchronous XML Harvest; no ResponseHandler). */
+const TRANSACTION_CLASSES: ReadonlySet<string> = new Set(['Transaction', 'Harvest-Basic-XML']);
+
+/** Transaction and Harvest (POST XML only), with the harvestable resource types. */
+function appendTransactionOperations(ows: OwsWriter, metadata: XMLBuilder, endpoint: string): void {
+  for (const operation of TRANSACTION_OPERATIONS) {
+    const element = ows.ele(metadata, 'Operation', { name: operation });
+    const http = ows.ele(ows.ele(element, 'DCP'), 'HTTP');
+    ows.link(http, 'Post', endpoint);
+    http.up().up();
+    if (operation === 'Harvest')
+      ows.domain(element, 'Parameter', 'ResourceType', Object.keys(HARVEST_RESOURCE_TYPES));
+    element.up();
+  }
+}
+
 function appendOperationsMetadata(
   ows: OwsWriter,
   root: XMLBuilder,
@@ -201,11 +220,13 @@ function appendOperationsMetadata(
     }
     element.up();
   }
+  if (context.transactions) appendTransactionOperations(ows, metadata, context.endpoint);
   ows.domain(metadata, 'Parameter', 'service', ['CSW'], 'CSW');
   ows.domain(metadata, 'Parameter', 'version', CSW_VERSIONS, CSW_VERSIONS[0]);
   if (version === '3.0.0') {
     for (const [name, implemented] of CONFORMANCE_CLASSES) {
-      const value = implemented ? 'TRUE' : 'FALSE';
+      const value =
+        implemented || (context.transactions && TRANSACTION_CLASSES.has(name)) ? 'TRUE' : 'FALSE';
       ows.domain(metadata, 'Constraint', `${CONFORMANCE_PREFIX}${name}`, [value], value);
     }
     ows.domain(metadata, 'Constraint', `${CONFORMANCE_PREFIX}SupportedGMLVersions`, [

@@ -21,6 +21,7 @@ import {
   type DomainEntry,
 } from './present.js';
 import type { CswRequest, GetRecordsRequest } from './request.js';
+import { writesConfigured } from './transaction.js';
 
 export interface CswDependencies {
   config: Readonly<Config>;
@@ -162,6 +163,7 @@ export async function executeCswRequest(
         maxRecordDefault: config.limits.defaultLimit,
         backend: backend.kind,
         spatial: backend.spatial,
+        transactions: writesConfigured(config),
       });
       return { status: 200, mediaType: request.mediaType, body };
     }

@@ -15,10 +15,13 @@ import { guessKvpVersion, parseCswKvp, readKvp, type Kvp } from './parse.js';
 import { parseCswXml, versionOfDocument } from './parse-post.js';
 import type { CswResponse } from './present.js';
 import type { CswParseContext } from './request.js';
+import { isTransactionDocument, type CswTransactionHandler } from './transaction.js';
 
 export interface CswRouteDependencies {
   config: Readonly<Config>;
   backend: SearchBackend;
+  /** CSW-T (Transaction, Harvest), when writes are configured; else OperationNotSupported. */
+  transactions?: CswTransactionHandler;
 }
 
 const OPENSEARCH_TYPES = [OPENSEARCH_DESCRIPTION, 'application/vnd.a9.opensearchdescription+xml'];
@@ -44,7 +47,7 @@ function send(response: Response, answer: CswResponse): void {
 }
 
 /** Builds the CSW router. */
-export function createCswRouter({ config, backend }: CswRouteDependencies): Router {
+export function createCswRouter({ config, backend, transactions }: CswRouteDependencies): Router {
   const router = Router();
   const dependencies = { config, backend };
   const readBody = express.text({ type: () => true, limit: config.limits.bodyBytes });
@@ -97,6 +100,8 @@ export function createCswRouter({ config, backend }: CswRouteDependencies): Rout
       throw error;
     }
     setCswVersion(response, versionOfDocument(document) ?? DEFAULT_VERSION);
+    if (transactions && isTransactionDocument(document))
+      return send(response, await transactions(request, response, document));
     const parsed = parseCswXml(document, context(request));
     setCswVersion(response, parsed.version);
     send(
