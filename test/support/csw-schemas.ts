@@ -22,7 +22,8 @@ import { isoCoreSchemasUrl, SHARED_DIR, sharedPath } from './shared-data.js';
 export { requireXmllint, xmllintAvailable } from '../unit/formats-xml/xmllint.js';
 export type { ValidationResult };
 
-export type CswSchema = 'csw-2.0.2' | 'csw-3.0';
+/** `csw-2.0.2-publication`: CSW-T responses (TransactionResponse, HarvestResponse). */
+export type CswSchema = 'csw-2.0.2' | 'csw-2.0.2-publication' | 'csw-3.0';
 
 /** ISO 19139 record roots (gmd:MD_Metadata, and gmi:MI_Metadata of ISO 19115-2). */
 const ISO_ROOTS: readonly [string, string][] = [
@@ -31,9 +32,10 @@ const ISO_ROOTS: readonly [string, string][] = [
 ];
 
 function schemaFile(schema: CswSchema): string {
-  return schema === 'csw-2.0.2'
-    ? sharedPath('xsd', 'ogc', 'csw', '2.0.2', 'CSW-discovery.xsd')
-    : sharedPath('xsd', 'ogc', 'cat', 'csw', '3.0', '_wrapper.xsd');
+  if (schema === 'csw-2.0.2') return sharedPath('xsd', 'ogc', 'csw', '2.0.2', 'CSW-discovery.xsd');
+  if (schema === 'csw-2.0.2-publication')
+    return sharedPath('xsd', 'ogc', 'csw', '2.0.2', 'CSW-publication.xsd');
+  return sharedPath('xsd', 'ogc', 'cat', 'csw', '3.0', '_wrapper.xsd');
 }
 
 /**
