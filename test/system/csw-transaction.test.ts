@@ -1,0 +1,484 @@
+/**
+ * CSW-T over HTTP with real Keycloak tokens, in CSW 2.0.2 and 3.0: Transaction Insert (ISO
+ * 19139 and csw:Record), Update (full replacement), Delete (FES filter, CQL text) and Harvest
+ * of a second Cairn instance on loopback; every exception case in the version's
+ * ExceptionReport; responses valid against the CSW schemas; capabilities list Transaction and
+ * Harvest only when writes are configured. Scaled mode (real Redis, worker): the Transaction
+ * waits for its jobs, Harvest answers an Acknowledgement with the job link.
+ */
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { createApp } from '../../services/api/app.js';
+import { startWorkers } from '../../services/worker/start-workers.js';
+import { createLogger } from '../../shared/logging/index.js';
+import { JobQueues } from '../../shared/queue/job-queues.js';
+import { SqliteIngestLog } from '../../shared/search/sqlite/sqlite-ingest-log.js';
+import { parseXml } from '../../shared/xml/index.js';
+import { requireXmllint, validateCsw, type CswSchema } from '../support/csw-schemas.js';
+import { sharedPath } from '../support/shared-data.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import {
+  CLIENT,
+  ISSUER,
+  requireKeycloak,
+  userTokens,
+} from '../integration/keycloak/keycloak-support.js';
+import { REDIS_URL, requireRedis, waitFor } from '../integration/worker/worker-support.js';
+import { allIds, startSourceCatalogue, type SourceCatalogue } from './harvest-support.js';
+
+type Version = '2.0.2' | '3.0.0';
+const CSW_NS: Record<Version, string> = {
+  '2.0.2': 'http://www.opengis.net/cat/csw/2.0.2',
+  '3.0.0': 'http://www.opengis.net/cat/csw/3.0',
+};
+const FILTER: Record<Version, (id: string) => string> = {
+  '2.0.2': (id) =>
+    `<ogc:Filter xmlns:ogc="http://www.opengis.net/ogc"><ogc:PropertyIsEqualTo><ogc:PropertyName>dc:identifier</ogc:PropertyName><ogc:Literal>${id}</ogc:Literal></ogc:PropertyIsEqualTo></ogc:Filter>`,
+  '3.0.0': (id) =>
+    `<fes:Filter xmlns:fes="http://www.opengis.net/fes/2.0"><fes:PropertyIsEqualTo><fes:ValueReference>dc:identifier</fes:ValueReference><fes:Literal>${id}</fes:Literal></fes:PropertyIsEqualTo></fes:Filter>`,
+};
+const SCHEMA: Record<Version, CswSchema> = { '2.0.2': 'csw-2.0.2-publication', '3.0.0': 'csw-3.0' };
+
+function environment(): Record<string, string> {
+  const directory = mkdtempSync(join(tmpdir(), 'cairn-csw-t-'));
+  return {
+    AUTH_ISSUER_URL: ISSUER,
+    AUTH_CLIENT_ID: CLIENT.catalogue,
+    WORKER_INGEST_LOG_PATH: join(directory, 'ingest-log.sqlite'),
+  };
+}
+
+function isoSample(): { id: string; xml: string } {
+  const xml = readFileSync(sharedPath('samples', 'iso19139', '3e9a8c05.xml'), 'utf8').replace(
+    /^<\?xml[^>]*>\s*/,
+    '',
+  );
+  const id = /<gmd:fileIdentifier>\s*<gco:CharacterString>([^<]+)</.exec(xml)?.[1];
+  if (!id) throw new Error('the ISO sample has no fileIdentifier');
+  return { id, xml };
+}
+
+function dcRecord(version: Version, id: string, title: string): string {
+  return `<csw:Record xmlns:csw="${CSW_NS[version]}" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier>${id}</dc:identifier><dc:title>${title}</dc:title><dc:type>dataset</dc:type></csw:Record>`;
+}
+
+function transaction(version: Version, body: string, attributes = ''): string {
+  return `<csw:Transaction xmlns:csw="${CSW_NS[version]}" service="CSW" version="${version}"${attributes}>${body}</csw:Transaction>`;
+}
+
+function harvestRequest(
+  version: Version,
+  source: string,
+  extra = '',
+  type = CSW_NS['2.0.2'],
+): string {
+  return `<csw:Harvest xmlns:csw="${CSW_NS[version]}" service="CSW" version="${version}"><csw:Source>${source}</csw:Source><csw:ResourceType>${type}</csw:ResourceType>${extra}</csw:Harvest>`;
+}
+
+/** The text of an element by local name (first match). */
+function textOf(xml: string, local: string): string | undefined {
+  const match = new RegExp(`<(?:\\w+:)?${local}[^>]*>([^<]*)<`).exec(xml);
+  return match?.[1];
+}
+
+function exceptionOf(xml: string): { code?: string; locator?: string } {
+  const root = parseXml(xml).root;
+  assert.equal(root.local, 'ExceptionReport', xml);
+  const exception = root.children[0];
+  const attribute = (name: string) =>
+    exception.attributes.find((item) => item.local === name)?.value;
+  return { code: attribute('exceptionCode'), locator: attribute('locator') };
+}
+
+describe('CSW-T: Transaction and Harvest (real Keycloak)', function () {
+  this.timeout(120000);
+  let alice: string;
+  let bob: string;
+  const responses: Record<Version, { name: string; xml: string }[]> = { '2.0.2': [], '3.0.0': [] };
+
+  before(async () => {
+    await requireKeycloak();
+    alice = (await userTokens('alice')).accessToken;
+    bob = (await userTokens('bob')).accessToken;
+  });
+
+  for (const version of ['2.0.2', '3.0.0'] as const) {
+    describe(`CSW ${version}, embedded mode`, () => {
+      let test: TestApp;
+      let source: SourceCatalogue;
+      before(async () => {
+        test = await createTestApp(3, environment());
+        source = await startSourceCatalogue(6);
+      });
+      after(async () => {
+        await test?.close();
+        await source?.close();
+      });
+
+      const post = (body: string, token: string | undefined = alice) => {
+        const call = request(test.app)
+          .post('/catalogue/csw')
+          .set('Content-Type', 'application/xml');
+        return (token ? call.set('Authorization', `Bearer ${token}`) : call).send(body);
+      };
+      const expectException = async (
+        body: string,
+        status: number,
+        code: string,
+        locator?: string,
+        token?: string,
+      ) => {
+        const before = await allIds(test);
+        const response = await post(body, token);
+        assert.equal(response.status, status, response.text);
+        const exception = exceptionOf(response.text);
+        assert.equal(exception.code, code, response.text);
+        if (locator) assert.equal(exception.locator, locator, response.text);
+        assert.ok(
+          response.text.includes(version === '2.0.2' ? 'http://www.opengis.net/ows"' : 'ows/2.0'),
+        );
+        assert.deepEqual(await allIds(test), before, 'nothing was written');
+        responses[version].push({ name: `exception ${code}`, xml: response.text });
+        return response;
+      };
+
+      it('lists Transaction and Harvest in the capabilities', async () => {
+        const response = await request(test.app).get(
+          `/catalogue/csw?service=CSW&request=GetCapabilities&acceptVersions=${version}`,
+        );
+        assert.equal(response.status, 200);
+        assert.match(response.text, /Operation name="Transaction"/);
+        assert.match(response.text, /Operation name="Harvest"/);
+        if (version === '3.0.0')
+          assert.match(
+            response.text,
+            /Constraint name="[^"]*conf\/Transaction">\s*<ows20:AllowedValues>\s*<ows20:Value>TRUE/,
+          );
+      });
+
+      it('refuses writes without a token (401) or without the write role (403)', async () => {
+        const body = transaction(
+          version,
+          `<csw:Insert>${dcRecord(version, 'anon-1', 'x')}</csw:Insert>`,
+        );
+        const anonymous = await expectException(body, 401, 'NoApplicableCode', undefined, '');
+        assert.match(String(anonymous.headers['www-authenticate']), /^Bearer/);
+        await expectException(body, 403, 'NoApplicableCode', undefined, bob);
+      });
+
+      it('inserts ISO 19139 and csw:Record (verbose: brief records of what was inserted)', async () => {
+        const iso = isoSample();
+        const response = await post(
+          transaction(
+            version,
+            `<csw:Insert handle="first">${iso.xml}${dcRecord(version, `dc-${version}`, 'Inserted')}</csw:Insert>`,
+            ' verboseResponse="true" requestId="urn:example:1"',
+          ),
+        );
+        assert.equal(response.status, 200, response.text);
+        assert.equal(textOf(response.text, 'totalInserted'), '2');
+        assert.equal(textOf(response.text, 'totalUpdated'), '0');
+        assert.match(response.text, /InsertResult handleRef="first"/);
+        assert.match(response.text, new RegExp(`<dc:identifier>${iso.id}</dc:identifier>`));
+        assert.match(response.text, /requestId="urn:example:1"/);
+        assert.equal((await test.backend.get(`dc-${version}`))?.title, 'Inserted');
+        assert.ok(await test.backend.get(iso.id));
+        responses[version].push({ name: 'insert', xml: response.text });
+      });
+
+      it('refuses inserting an existing id (409), a bad record, or the same id twice; nothing written', async () => {
+        await expectException(
+          transaction(
+            version,
+            `<csw:Insert>${dcRecord(version, 'fresh-1', 'x')}${dcRecord(version, `dc-${version}`, 'again')}</csw:Insert>`,
+          ),
+          409,
+          'NoApplicableCode',
+          'Insert',
+        );
+        await expectException(
+          transaction(
+            version,
+            `<csw:Insert>${dcRecord(version, 'fresh-2', 'x')}<csw:Record xmlns:csw="${CSW_NS[version]}"/></csw:Insert>`,
+          ),
+          400,
+          'InvalidParameterValue',
+          'Insert',
+        );
+        await expectException(
+          transaction(
+            version,
+            `<csw:Insert>${dcRecord(version, 'twice', 'a')}</csw:Insert><csw:Insert>${dcRecord(version, 'twice', 'b')}</csw:Insert>`,
+          ),
+          400,
+          'InvalidParameterValue',
+          'Insert',
+        );
+        await expectException(transaction(version, '<csw:Insert/>'), 400, 'MissingParameterValue');
+      });
+
+      it('updates by full replacement; a missing target or RecordProperty is refused', async () => {
+        const response = await post(
+          transaction(
+            version,
+            `<csw:Update>${dcRecord(version, `dc-${version}`, 'Replaced')}</csw:Update>`,
+          ),
+        );
+        assert.equal(response.status, 200, response.text);
+        assert.equal(textOf(response.text, 'totalUpdated'), '1');
+        assert.equal((await test.backend.get(`dc-${version}`))?.title, 'Replaced');
+        responses[version].push({ name: 'update', xml: response.text });
+
+        await expectException(
+          transaction(version, `<csw:Update>${dcRecord(version, 'not-here', 'x')}</csw:Update>`),
+          400,
+          'InvalidParameterValue',
+          'Update',
+        );
+        await expectException(
+          transaction(
+            version,
+            `<csw:Update><csw:RecordProperty><csw:Name>dc:title</csw:Name><csw:Value>x</csw:Value></csw:RecordProperty><csw:Constraint version="1.1.0">${FILTER[version](`dc-${version}`)}</csw:Constraint></csw:Update>`,
+          ),
+          501,
+          'OperationNotSupported',
+          'RecordProperty',
+        );
+      });
+
+      it('deletes by an FES identifier filter and by CQL text; a missing Constraint is refused', async () => {
+        await post(
+          transaction(
+            version,
+            `<csw:Insert>${dcRecord(version, 'cql-victim', 'Doomed')}</csw:Insert>`,
+          ),
+        );
+        const response = await post(
+          transaction(
+            version,
+            `<csw:Delete><csw:Constraint version="${version === '2.0.2' ? '1.1.0' : '2.0.0'}">${FILTER[version](`dc-${version}`)}</csw:Constraint></csw:Delete><csw:Delete><csw:Constraint version="1.1.0"><csw:CqlText>dc:title = 'Doomed'</csw:CqlText></csw:Constraint></csw:Delete>`,
+          ),
+        );
+        assert.equal(response.status, 200, response.text);
+        assert.equal(textOf(response.text, 'totalDeleted'), '2');
+        assert.equal(await test.backend.get(`dc-${version}`), null);
+        assert.equal(await test.backend.get('cql-victim'), null);
+        responses[version].push({ name: 'delete', xml: response.text });
+
+        const none = await post(
+          transaction(
+            version,
+            `<csw:Delete><csw:Constraint version="1.1.0">${FILTER[version]('nothing')}</csw:Constraint></csw:Delete>`,
+          ),
+        );
+        assert.equal(textOf(none.text, 'totalDeleted'), '0');
+        await expectException(
+          transaction(version, '<csw:Delete/>'),
+          400,
+          'MissingParameterValue',
+          'Constraint',
+        );
+        await expectException(
+          transaction(
+            version,
+            '<csw:Delete><csw:Constraint version="1.1.0"><csw:CqlText>dc:title = </csw:CqlText></csw:Constraint></csw:Delete>',
+          ),
+          400,
+          'InvalidParameterValue',
+          'Constraint',
+        );
+      });
+
+      it('refuses malformed Transactions', async () => {
+        await expectException(
+          `<csw:Transaction xmlns:csw="${CSW_NS[version]}" service="CSW"><csw:Insert>${dcRecord(version, 'v', 'x')}</csw:Insert></csw:Transaction>`,
+          400,
+          'MissingParameterValue',
+          'version',
+        );
+        await expectException(
+          transaction(version, ''),
+          400,
+          'MissingParameterValue',
+          'Transaction',
+        );
+        await expectException(
+          transaction(version, '<csw:Replace/>'),
+          400,
+          'InvalidParameterValue',
+          'Transaction',
+        );
+      });
+
+      it('harvests a CSW on loopback (TransactionResponse), then again incrementally (all zero)', async () => {
+        const url = `${source.base}/csw`;
+        const first = await post(harvestRequest(version, url));
+        assert.equal(first.status, 200, first.text);
+        assert.match(first.text, /HarvestResponse/);
+        assert.equal(textOf(first.text, 'totalInserted'), '6');
+        for (const id of await allIds(source.test)) assert.ok(await test.backend.get(id), id);
+        responses[version].push({ name: 'harvest', xml: first.text });
+        const second = await post(harvestRequest(version, url));
+        assert.deepEqual(
+          ['totalInserted', 'totalUpdated', 'totalDeleted'].map((name) =>
+            textOf(second.text, name),
+          ),
+          ['0', '0', '0'],
+        );
+      });
+
+      it('refuses Harvest requests it cannot honour', async () => {
+        const url = `${source.base}/csw`;
+        await expectException(
+          harvestRequest(
+            version,
+            url,
+            '<csw:ResponseHandler>mailto:ops@example.org</csw:ResponseHandler>',
+          ),
+          501,
+          'OptionNotSupported',
+          'ResponseHandler',
+        );
+        await expectException(
+          harvestRequest(version, url, '<csw:HarvestInterval>P1D</csw:HarvestInterval>'),
+          501,
+          'OptionNotSupported',
+          'HarvestInterval',
+        );
+        await expectException(
+          harvestRequest(version, url, '', 'urn:unknown'),
+          400,
+          'InvalidParameterValue',
+          'ResourceType',
+        );
+        await expectException(
+          harvestRequest(version, 'file:///etc/passwd'),
+          400,
+          'InvalidParameterValue',
+          'Source',
+        );
+        await expectException(
+          `<csw:Harvest xmlns:csw="${CSW_NS[version]}" service="CSW" version="${version}"><csw:ResourceType>${CSW_NS['2.0.2']}</csw:ResourceType></csw:Harvest>`,
+          400,
+          'MissingParameterValue',
+          'Source',
+        );
+        await expectException(harvestRequest(version, url), 401, 'NoApplicableCode', undefined, '');
+      });
+
+      it('answers with documents valid against the CSW schemas', async function () {
+        requireXmllint(this);
+        const results = validateCsw(SCHEMA[version], responses[version]);
+        const invalid = results.filter((result) => !result.valid);
+        assert.deepEqual(invalid, []);
+        assert.ok(results.length >= 5);
+      });
+    });
+  }
+
+  describe('without an identity provider', () => {
+    let test: TestApp;
+    before(async () => {
+      test = await createTestApp(1);
+    });
+    after(async () => test?.close());
+
+    it('does not list Transaction/Harvest and answers OperationNotSupported', async () => {
+      const capabilities = await request(test.app).get(
+        '/catalogue/csw?service=CSW&request=GetCapabilities',
+      );
+      assert.doesNotMatch(capabilities.text, /Operation name="Transaction"/);
+      const response = await request(test.app)
+        .post('/catalogue/csw')
+        .set('Content-Type', 'application/xml')
+        .set('Authorization', `Bearer ${alice}`)
+        .send(transaction('2.0.2', `<csw:Insert>${dcRecord('2.0.2', 'no-1', 'x')}</csw:Insert>`));
+      assert.equal(response.status, 501);
+      assert.equal(exceptionOf(response.text).code, 'OperationNotSupported');
+      assert.equal(await test.backend.get('no-1'), null);
+    });
+  });
+
+  describe('scaled mode (real Redis, worker)', () => {
+    let test: TestApp;
+    let queue: JobQueues;
+    let ingestLog: SqliteIngestLog;
+    let stop: (() => Promise<void>) | undefined;
+    let source: SourceCatalogue;
+    let app: ReturnType<typeof createApp>;
+    before(async () => {
+      await requireRedis();
+      test = await createTestApp(1, {
+        ...environment(),
+        REDIS_URL,
+        WORKER_QUEUE_PREFIX: `cairn-test-csw-t-${process.pid}-${Date.now()}`,
+      });
+      source = await startSourceCatalogue(4);
+      ingestLog = new SqliteIngestLog(test.config.worker.ingestLogPath);
+      queue = new JobQueues(REDIS_URL, test.config.worker);
+      const logger = createLogger('silent', 'test');
+      app = createApp({ config: test.config, backend: test.backend, logger, queue, ingestLog });
+      stop = startWorkers({
+        redisUrl: REDIS_URL,
+        config: test.config.worker,
+        backend: test.backend,
+        logger,
+        ingestLog,
+      }).close;
+    });
+    after(async () => {
+      await stop?.();
+      await queue?.obliterate();
+      await queue?.close();
+      await ingestLog?.close();
+      await test?.close();
+      await source?.close();
+    });
+
+    const post = (body: string) =>
+      request(app)
+        .post('/catalogue/csw')
+        .set('Content-Type', 'application/xml')
+        .set('Authorization', `Bearer ${alice}`)
+        .send(body);
+
+    it('Transaction: the response reports what the worker did', async () => {
+      const inserted = await post(
+        transaction('3.0.0', `<csw:Insert>${dcRecord('3.0.0', 'queued-1', 'Queued')}</csw:Insert>`),
+      );
+      assert.equal(inserted.status, 200, inserted.text);
+      assert.equal(textOf(inserted.text, 'totalInserted'), '1');
+      assert.equal((await test.backend.get('queued-1'))?.title, 'Queued');
+      const deleted = await post(
+        transaction(
+          '2.0.2',
+          `<csw:Delete><csw:Constraint version="1.1.0">${FILTER['2.0.2']('queued-1')}</csw:Constraint></csw:Delete>`,
+        ),
+      );
+      assert.equal(textOf(deleted.text, 'totalDeleted'), '1');
+      assert.equal(await test.backend.get('queued-1'), null);
+    });
+
+    it('Harvest: an Acknowledgement with the job link; the worker harvests the source', async function () {
+      const response = await post(harvestRequest('2.0.2', `${source.base}/csw`));
+      assert.equal(response.status, 200, response.text);
+      assert.match(response.text, /Acknowledgement/);
+      const link = textOf(response.text, 'RequestId') ?? '';
+      const jobId = decodeURIComponent(link.split('/catalogue/admin/jobs/')[1] ?? '');
+      assert.ok(jobId, link);
+      await waitFor(
+        async () => (await ingestLog.get(jobId))?.status === 'completed',
+        60000,
+        'harvest',
+      );
+      assert.equal((await ingestLog.get(jobId))?.written, 4);
+      for (const id of await allIds(source.test)) assert.ok(await test.backend.get(id));
+      requireXmllint(this);
+      const [result] = validateCsw('csw-2.0.2-publication', [{ name: 'ack', xml: response.text }]);
+      assert.ok(result.valid, result.errors.join('\n'));
+    });
+  });
+});
