@@ -84,10 +84,13 @@ if (url)
       for (const source of sources) await source.close();
     });
 
-    const admin = (method: 'get' | 'post' | 'delete', path: string) =>
-      request(app)
-        [method](`/catalogue/admin/sources${path}`)
-        .set('Authorization', `Bearer ${alice}`);
+    const admin = (method: 'get' | 'post' | 'delete', path: string) => {
+      const agent = request(app);
+      const url = `/catalogue/admin/sources${path}`;
+      const call =
+        method === 'get' ? agent.get(url) : method === 'post' ? agent.post(url) : agent.delete(url);
+      return call.set('Authorization', `Bearer ${alice}`);
+    };
 
     /** Runs a source through the queue and waits for the worker's outcome. */
     const run = async (id: string): Promise<IngestLogEntry> => {
