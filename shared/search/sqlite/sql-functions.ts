@@ -100,12 +100,17 @@ const UNDECOMPOSABLE_PATTERN = new RegExp(
   'gu',
 );
 
+/** Printable ASCII text, which both folds leave unchanged apart from case (a fast path). */
+const ASCII_ONLY = /^[ -~\t\n\r]*$/;
+
 /**
  * CASEI: a case-insensitive representation of a string. Compatibility-normalises (NFKC), then
  * upper- and lower-cases, which gives the full Unicode case folding for comparison purposes
  * ('ß' and 'SS' both fold to 'ss', final sigma folds to sigma).
  */
 export function foldCase(value: string): string {
+  // ASCII is its own NFKC/NFC form and has no final sigma: lower case is the whole fold.
+  if (ASCII_ONLY.test(value)) return value.toLowerCase();
   return value.normalize('NFKC').toUpperCase().toLowerCase().replace(/ς/g, 'σ').normalize('NFC');
 }
 
@@ -115,6 +120,8 @@ export function foldCase(value: string): string {
  * letter and recomposes (NFC). Case is kept.
  */
 export function stripAccents(value: string): string {
+  // ASCII has no combining marks and no stroked letters: nothing to strip (the common case).
+  if (ASCII_ONLY.test(value)) return value;
   return value
     .normalize('NFD')
     .replace(/\p{Mn}/gu, '')
