@@ -57,7 +57,7 @@ export class ElasticsearchAdapter implements EngineAdapter {
     });
   }
 
-  bulk(operations: JsonObject[], refresh: RefreshPolicy): Promise<BulkItemResult[]> {
+  bulk(operations: (JsonObject | string)[], refresh: RefreshPolicy): Promise<BulkItemResult[]> {
     return callEngine(async () => {
       const response = await this.client.bulk({ operations, refresh });
       return readBulkItems(response.items);

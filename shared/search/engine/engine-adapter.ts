@@ -55,8 +55,11 @@ export interface EngineAdapter {
   readonly engine: EngineName;
   search(request: EngineSearchRequest): Promise<EngineSearchResponse>;
   count(index: string, query?: JsonObject): Promise<number>;
-  /** Action/document lines as the bulk API takes them, in order. */
-  bulk(operations: JsonObject[], refresh: RefreshPolicy): Promise<BulkItemResult[]>;
+  /**
+   * Action/document lines as the bulk API takes them, in order; a line may be JSON already
+   * serialised (both clients send strings as they are, so a document is serialised once).
+   */
+  bulk(operations: (JsonObject | string)[], refresh: RefreshPolicy): Promise<BulkItemResult[]>;
   /** A document's stored source (realtime), or null. */
   getSource(index: string, id: string, includes: string[]): Promise<JsonObject | null>;
   indexDocument(

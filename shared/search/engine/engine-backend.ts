@@ -37,12 +37,7 @@ import {
   type RefreshPolicy,
   type SortValue,
 } from './engine-adapter.js';
-import {
-  buildEngineDocument,
-  readStoredRecord,
-  type EngineDocument,
-  type StoredParts,
-} from './engine-document.js';
+import { buildEngineDocument, readStoredRecord, type StoredParts } from './engine-document.js';
 import { toReadError, toWriteError, RETRY_AFTER_SECONDS } from './engine-errors.js';
 import { fieldOf, type FieldKind } from './engine-fields.js';
 import { canonicalPropertyName } from '../../query/queryables.js';
@@ -350,7 +345,7 @@ export class EngineBackend implements SearchBackend {
 
   /** Sends one bulk request, retrying operations the engine refused for transient reasons. */
   private async sendBulk(
-    operations: { action: JsonObject; document?: JsonObject }[],
+    operations: { action: JsonObject; document?: string }[],
     index: string,
     refresh: RefreshPolicy = this.refreshPolicy,
   ): Promise<BulkItemResult[]> {
@@ -411,15 +406,15 @@ export class EngineBackend implements SearchBackend {
     refresh: RefreshPolicy = this.refreshPolicy,
   ): Promise<{ written: number; failures: WriteFailure[] }> {
     const failures: WriteFailure[] = [];
-    const prepared: { id: string; document: EngineDocument; bytes: number }[] = [];
+    // Each document is serialised once, here: its size bounds the bulk request and the text
+    // goes to the client as it is.
+    const prepared: { id: string; document: string; bytes: number }[] = [];
     for (const record of records) {
       try {
-        const document = buildEngineDocument(buildIndexDocument(record), record, spatial);
-        prepared.push({
-          id: record.id,
-          document,
-          bytes: Buffer.byteLength(JSON.stringify(document)),
-        });
+        const document = JSON.stringify(
+          buildEngineDocument(buildIndexDocument(record), record, spatial),
+        );
+        prepared.push({ id: record.id, document, bytes: Buffer.byteLength(document) });
       } catch (error) {
         failures.push({ id: record.id, reason: (error as Error).message });
       }

@@ -44,10 +44,11 @@ export class OpenSearchAdapter implements EngineAdapter {
     });
   }
 
-  bulk(operations: JsonObject[], refresh: RefreshPolicy): Promise<BulkItemResult[]> {
+  bulk(operations: (JsonObject | string)[], refresh: RefreshPolicy): Promise<BulkItemResult[]> {
     return callEngine(async () => {
       const response = await this.client.bulk({
-        body: operations,
+        // The client's serializer sends string lines as they are; its types do not say so.
+        body: operations as JsonObject[],
         refresh,
       });
       return readBulkItems((response.body as { items: unknown }).items);
