@@ -4,18 +4,20 @@
  * `shape` mode), so that every CSW answer is checked against SQLite and a search engine.
  *
  * A suite loads its records once per backend (one fresh, uniquely named alias per suite,
- * deleted when it closes). An engine whose CAIRN_TEST_* URL is missing registers a failing
- * test that says how to provide it: the suites never pass by skipping.
+ * deleted when it closes); the OGC CITE records, which several suites read without writing,
+ * are loaded once per engine for the whole run. An engine whose CAIRN_TEST_* URL is missing
+ * registers a failing test that says how to provide it: the suites never pass by skipping.
  */
 import { loadConfig } from '../../shared/config/index.js';
 import { ingestDocuments, type RawDocument } from '../../shared/ingest/pipeline.js';
 import { createLogger } from '../../shared/logging/index.js';
-import type { BackendKind } from '../../shared/search/backend.js';
+import type { BackendKind, SearchBackend } from '../../shared/search/backend.js';
 import type { EngineBackendOptions } from '../../shared/search/engine/engine-backend.js';
 import type { SpatialMode } from '../../shared/search/engine/index-templates.js';
 import { createApp } from '../../services/api/app.js';
 import { createTestBackend, requireEngineUrl } from '../integration/engine-backend-cases.js';
-import { createCatalogueApp } from './catalogue-app.js';
+import { createCatalogueApp, readDocuments } from './catalogue-app.js';
+import { sharedPath } from './shared-data.js';
 import type { TestApp } from './test-app.js';
 
 /** One backend a suite runs on. */
@@ -66,7 +68,19 @@ export async function createCatalogueAppOn(
   if (target.kind === 'sqlite' || !target.url || !target.spatial) {
     return createCatalogueApp(documents, environment);
   }
-  const config = loadConfig({ LOG_LEVEL: 'silent', ...environment });
+  const backend = await loadEngine(target, documents, engine);
+  return appOver(backend, environment, () => backend.close());
+}
+
+/** A fresh engine alias loaded with the documents (deleted again if loading fails). */
+async function loadEngine(
+  target: SuiteBackend,
+  documents: RawDocument[],
+  engine: Partial<EngineBackendOptions> = {},
+): Promise<SearchBackend> {
+  if (target.kind === 'sqlite' || !target.url || !target.spatial) {
+    throw new Error(`${target.label} is not a search engine`);
+  }
   const backend = await createTestBackend(target.kind, target.url, {
     ...engine,
     spatial: target.spatial,
@@ -80,6 +94,48 @@ export async function createCatalogueAppOn(
     await backend.close();
     throw error;
   }
+  return backend;
+}
+
+function appOver(
+  backend: SearchBackend,
+  environment: Record<string, string>,
+  close: () => Promise<void>,
+): TestApp {
+  const config = loadConfig({ LOG_LEVEL: 'silent', ...environment });
   const app = createApp({ config, backend, logger: createLogger('silent', 'test') });
-  return { app, backend, config, close: () => backend.close() };
+  return { app, backend, config, close };
+}
+
+/** The CITE records, loaded once per engine, by engine label. */
+const citeEngines = new Map<string, Promise<SearchBackend>>();
+
+// Root-level hook: deletes the shared CITE aliases once every suite has run.
+after(async () => {
+  const loaded = await Promise.allSettled(citeEngines.values());
+  citeEngines.clear();
+  for (const result of loaded) {
+    if (result.status === 'fulfilled') await result.value.close();
+  }
+});
+
+/**
+ * Starts an app (with its own configuration) over the OGC CITE Dublin Core records on the
+ * backend. On the engines the records are loaded once for the whole run, so suites using this
+ * must not write; `close` then leaves the shared alias in place.
+ */
+export async function createCiteAppOn(
+  target: SuiteBackend,
+  environment: Record<string, string> = {},
+): Promise<TestApp> {
+  const documents = readDocuments(sharedPath('samples', 'dublin-core-cite'));
+  if (target.kind === 'sqlite') return createCatalogueApp(documents, environment);
+  let loading = citeEngines.get(target.label);
+  if (loading === undefined) {
+    loading = loadEngine(target, documents);
+    citeEngines.set(target.label, loading);
+    // A failed load is not cached: the next suite tries again (and fails with its reason).
+    loading.catch(() => citeEngines.delete(target.label));
+  }
+  return appOver(await loading, environment, async () => undefined);
 }

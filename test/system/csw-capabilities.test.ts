@@ -10,8 +10,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
 import type { XmlElement } from '../../shared/xml/index.js';
-import { readDocuments } from '../support/catalogue-app.js';
-import { createCatalogueAppOn, suiteBackends, type SuiteBackend } from '../support/csw-backends.js';
+import { createCiteAppOn, suiteBackends, type SuiteBackend } from '../support/csw-backends.js';
 import {
   attribute,
   childNamed,
@@ -27,7 +26,7 @@ import {
   searchResultsOf,
 } from '../support/csw-client.js';
 import { requireXmllint, validateCsw, type CswSchema } from '../support/csw-schemas.js';
-import { requireSharedData, sharedPath } from '../support/shared-data.js';
+import { requireSharedData } from '../support/shared-data.js';
 import type { TestApp } from '../support/test-app.js';
 
 const SERVICE_YAML = `
@@ -67,7 +66,10 @@ function describeCapabilities(backend: SuiteBackend): void {
     this.timeout(120_000);
     let test: TestApp;
     let directory: string;
-    const documents: Record<CswSchema, { name: string; xml: string }[]> = {
+    const documents: Record<
+      Extract<CswSchema, 'csw-2.0.2' | 'csw-3.0'>,
+      { name: string; xml: string }[]
+    > = {
       'csw-2.0.2': [],
       'csw-3.0': [],
     };
@@ -77,15 +79,11 @@ function describeCapabilities(backend: SuiteBackend): void {
       directory = mkdtempSync(join(tmpdir(), 'cairn-csw-service-'));
       const file = join(directory, 'service.yaml');
       writeFileSync(file, SERVICE_YAML);
-      test = await createCatalogueAppOn(
-        backend,
-        readDocuments(sharedPath('samples', 'dublin-core-cite')),
-        {
-          SERVICE_METADATA_FILE: file,
-          LIMIT_DEFAULT: '7',
-          PUBLIC_BASE_URL: 'https://catalogue.example.org',
-        },
-      );
+      test = await createCiteAppOn(backend, {
+        SERVICE_METADATA_FILE: file,
+        LIMIT_DEFAULT: '7',
+        PUBLIC_BASE_URL: 'https://catalogue.example.org',
+      });
     });
     after(async () => {
       await test?.close();
@@ -94,7 +92,7 @@ function describeCapabilities(backend: SuiteBackend): void {
 
     const capabilities = async (
       params: Record<string, string>,
-      schema: CswSchema,
+      schema: Extract<CswSchema, 'csw-2.0.2' | 'csw-3.0'>,
     ): Promise<XmlElement> => {
       const response = await cswGet(test.app, params).expect(200);
       documents[schema].push({ name: JSON.stringify(params), xml: response.text });

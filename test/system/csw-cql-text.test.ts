@@ -7,8 +7,7 @@
  * located at the constraint, in the request's version. Runs on SQLite and on the engines.
  */
 import { expect } from 'chai';
-import { readDocuments } from '../support/catalogue-app.js';
-import { createCatalogueAppOn, suiteBackends, type SuiteBackend } from '../support/csw-backends.js';
+import { createCiteAppOn, suiteBackends, type SuiteBackend } from '../support/csw-backends.js';
 import {
   cswGet,
   cswPost,
@@ -19,7 +18,7 @@ import {
   searchResultsOf,
 } from '../support/csw-client.js';
 import { requireXmllint, validateCsw, type CswSchema } from '../support/csw-schemas.js';
-import { requireSharedData, sharedPath } from '../support/shared-data.js';
+import { requireSharedData } from '../support/shared-data.js';
 import type { TestApp } from '../support/test-app.js';
 
 const DCMI = 'http://purl.org/dc/dcmitype/';
@@ -218,17 +217,17 @@ function describeCqlText(backend: SuiteBackend): void {
   describe(`CSW CQL_TEXT constraints over HTTP on ${backend.label}`, function () {
     this.timeout(120_000);
     let test: TestApp;
-    const documents: Record<CswSchema, { name: string; xml: string }[]> = {
+    const documents: Record<
+      Extract<CswSchema, 'csw-2.0.2' | 'csw-3.0'>,
+      { name: string; xml: string }[]
+    > = {
       'csw-2.0.2': [],
       'csw-3.0': [],
     };
 
     before(async function () {
       requireSharedData(this);
-      test = await createCatalogueAppOn(
-        backend,
-        readDocuments(sharedPath('samples', 'dublin-core-cite')),
-      );
+      test = await createCiteAppOn(backend);
     });
     after(async () => {
       await test?.close();

@@ -5,11 +5,10 @@
  */
 import { expect } from 'chai';
 import request from 'supertest';
-import { readDocuments } from '../support/catalogue-app.js';
-import { createCatalogueAppOn, suiteBackends, type SuiteBackend } from '../support/csw-backends.js';
+import { createCiteAppOn, suiteBackends, type SuiteBackend } from '../support/csw-backends.js';
 import { cswGet, cswPost, exceptionOf, NS } from '../support/csw-client.js';
 import { requireXmllint, validateCsw, type CswSchema } from '../support/csw-schemas.js';
-import { requireSharedData, sharedPath } from '../support/shared-data.js';
+import { requireSharedData } from '../support/shared-data.js';
 import type { TestApp } from '../support/test-app.js';
 
 interface Case {
@@ -656,20 +655,19 @@ function describeSuite(backend: SuiteBackend): void {
   describe(`CSW exceptions over HTTP on ${backend.label}`, function () {
     this.timeout(120_000);
     let test: TestApp;
-    const reports: Record<CswSchema, { name: string; xml: string }[]> = {
+    const reports: Record<
+      Extract<CswSchema, 'csw-2.0.2' | 'csw-3.0'>,
+      { name: string; xml: string }[]
+    > = {
       'csw-2.0.2': [],
       'csw-3.0': [],
     };
 
     before(async function () {
       requireSharedData(this);
-      test = await createCatalogueAppOn(
-        backend,
-        readDocuments(sharedPath('samples', 'dublin-core-cite')),
-        {
-          BODY_LIMIT_BYTES: '4096',
-        },
-      );
+      test = await createCiteAppOn(backend, {
+        BODY_LIMIT_BYTES: '4096',
+      });
     });
     after(async () => {
       await test?.close();

@@ -4,8 +4,13 @@
  * catalogue of generated records. Responses are validated against the official schemas.
  */
 import { expect } from 'chai';
-import { generatedDocuments, readDocuments } from '../support/catalogue-app.js';
-import { createCatalogueAppOn, suiteBackends, type SuiteBackend } from '../support/csw-backends.js';
+import { generatedDocuments } from '../support/catalogue-app.js';
+import {
+  createCiteAppOn,
+  createCatalogueAppOn,
+  suiteBackends,
+  type SuiteBackend,
+} from '../support/csw-backends.js';
 import {
   attribute,
   childNamed,
@@ -20,7 +25,7 @@ import {
   type SearchResults,
 } from '../support/csw-client.js';
 import { requireXmllint, validateCsw, type CswSchema } from '../support/csw-schemas.js';
-import { requireSharedData, sharedPath, SHARED_AVAILABLE } from '../support/shared-data.js';
+import { requireSharedData, SHARED_AVAILABLE } from '../support/shared-data.js';
 import type { TestApp } from '../support/test-app.js';
 import { generateRecords } from '../../scripts/corpus/generator.js';
 
@@ -30,11 +35,18 @@ const OGC11 = `xmlns:ogc="${NS.ogc}"`;
 
 function describeCiteRecords(backend: SuiteBackend): void {
   /** Documents collected during the suite and validated at its end, per schema. */
-  const toValidate: Record<CswSchema, { name: string; xml: string }[]> = {
+  const toValidate: Record<
+    Extract<CswSchema, 'csw-2.0.2' | 'csw-3.0'>,
+    { name: string; xml: string }[]
+  > = {
     'csw-2.0.2': [],
     'csw-3.0': [],
   };
-  function keep(schema: CswSchema, name: string, xml: string): void {
+  function keep(
+    schema: Extract<CswSchema, 'csw-2.0.2' | 'csw-3.0'>,
+    name: string,
+    xml: string,
+  ): void {
     toValidate[schema].push({ name, xml });
   }
 
@@ -44,10 +56,7 @@ function describeCiteRecords(backend: SuiteBackend): void {
 
     before(async function () {
       requireSharedData(this);
-      test = await createCatalogueAppOn(
-        backend,
-        readDocuments(sharedPath('samples', 'dublin-core-cite')),
-      );
+      test = await createCiteAppOn(backend);
     });
     after(async () => {
       await test?.close();

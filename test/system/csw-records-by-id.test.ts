@@ -31,7 +31,10 @@ function describeSuite(backend: SuiteBackend): void {
   describe(`CSW GetRecordById, GetRepositoryItem, GetDomain, DescribeRecord over HTTP on ${backend.label}`, function () {
     this.timeout(120_000);
     let test: TestApp;
-    const documents: Record<CswSchema, { name: string; xml: string }[]> = {
+    const documents: Record<
+      Extract<CswSchema, 'csw-2.0.2' | 'csw-3.0'>,
+      { name: string; xml: string }[]
+    > = {
       'csw-2.0.2': [],
       'csw-3.0': [],
     };
