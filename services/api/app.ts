@@ -125,6 +125,10 @@ export function createApp(dependencies: AppDependencies): Express {
       .json({ status: health.ok ? 'ready' : 'unavailable', backend: health });
   });
 
+  // Every read below is public unless AUTH_READS_REQUIRE_TOKEN asks for a valid token
+  // (any role); health checks above stay open for probes.
+  app.use('/catalogue', auth.readAccess);
+
   // CSW 2.0.2/3.0.0 and its OpenSearch description (errors: OWS ExceptionReports, below).
   const transactions = writesConfigured(config)
     ? createCswTransactionHandler({
