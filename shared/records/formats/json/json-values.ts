@@ -42,37 +42,39 @@ export function asStrings(value: unknown): string[] {
     .filter((item): item is string => item !== undefined);
 }
 
-const GEOMETRY_TYPES = new Set([
-  'Point',
-  'MultiPoint',
-  'LineString',
-  'MultiLineString',
-  'Polygon',
-  'MultiPolygon',
-  'GeometryCollection',
-]);
+/** How deeply each geometry type nests its positions (a position is depth 1). */
+const COORDINATE_DEPTH: Readonly<Record<string, number>> = {
+  Point: 1,
+  MultiPoint: 2,
+  LineString: 2,
+  MultiLineString: 3,
+  Polygon: 3,
+  MultiPolygon: 4,
+};
 
 /** The value as a GeoJSON geometry whose coordinates are numeric arrays, or undefined. */
 export function asGeometry(value: unknown): Geometry | undefined {
   const object = asObject(value);
-  if (!object || typeof object.type !== 'string' || !GEOMETRY_TYPES.has(object.type)) {
-    return undefined;
-  }
+  if (!object || typeof object.type !== 'string') return undefined;
   if (object.type === 'GeometryCollection') {
     const members = asArray(object.geometries).map(asGeometry);
     return members.every((member) => member !== undefined)
       ? ({ type: 'GeometryCollection', geometries: members } as Geometry)
       : undefined;
   }
-  return isCoordinateTree(object.coordinates) ? (object as unknown as Geometry) : undefined;
+  const depth = COORDINATE_DEPTH[object.type];
+  return depth !== undefined && isCoordinateTree(object.coordinates, depth)
+    ? (object as unknown as Geometry)
+    : undefined;
 }
 
-function isCoordinateTree(value: unknown): boolean {
+/** True when `value` nests finite positions exactly `depth` levels deep, as its type requires. */
+function isCoordinateTree(value: unknown, depth: number): boolean {
   if (!Array.isArray(value) || value.length === 0) return false;
-  if (typeof value[0] === 'number') {
+  if (depth === 1) {
     return value.length >= 2 && value.every((n) => typeof n === 'number' && Number.isFinite(n));
   }
-  return value.every(isCoordinateTree);
+  return value.every((item) => isCoordinateTree(item, depth - 1));
 }
 
 /** Computes the CRS84 bounding box of a geometry (no antimeridian detection). */
