@@ -1,11 +1,17 @@
 /**
  * The producer side: one BullMQ queue per job name, with the configured retry policy, and a
  * dead-letter store for bad records. The API enqueues through this; the worker performs.
+ *
+ * The producer fails fast when Redis is down: its connection has no offline queue, and an
+ * enqueue that finds it disconnected waits a moment for it, then throws a 503. A refused write
+ * is therefore never enqueued later behind the client's back, and requests never hang.
  */
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { Queue, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { WorkerConfig } from '../config/index.js';
+import { ServiceUnavailableError } from '../errors/index.js';
 import { buildConnection } from './connection.js';
 import { DeadLetterStore } from './dead-letter-store.js';
 import { QUEUE_NAMES, type JobPayloads, type QueueName } from './job-payloads.js';
@@ -25,25 +31,67 @@ export function deadLetterKey(config: WorkerConfig): string {
   return `${config.queuePrefix}:dead-letter`;
 }
 
+/** How long an enqueue or a health check waits for a disconnected Redis before giving up. */
+const CONNECT_WAIT_MS = 2_000;
+
+/** Seconds a client should wait before retrying a write refused because the queue is down. */
+const QUEUE_RETRY_AFTER_SECONDS = 5;
+
+/** What the readiness endpoint reports about the queue. */
+export interface QueueHealth {
+  ok: boolean;
+  detail?: string;
+}
+
 export class JobQueues {
   readonly queues: Record<QueueName, Queue>;
   readonly deadLetters: DeadLetterStore;
   private readonly redis: Redis;
+  /** The queues' one connection, shared and without an offline queue (see above). */
+  private readonly producer: Redis;
 
   constructor(redisUrl: string, config: WorkerConfig) {
-    const connection = buildConnection(redisUrl);
+    this.producer = new Redis({ ...buildConnection(redisUrl), enableOfflineQueue: false });
     this.queues = Object.fromEntries(
-      QUEUE_NAMES.map((name) => [
-        name,
-        new Queue(name, {
-          connection,
+      QUEUE_NAMES.map((name) => {
+        const queue = new Queue(name, {
+          connection: this.producer,
           prefix: config.queuePrefix,
           defaultJobOptions: buildJobOptions(config),
-        }),
-      ]),
+        });
+        // Connection errors reach callers as 503s and /readyz; they are not logged per queue.
+        queue.on('error', () => undefined);
+        return [name, queue];
+      }),
     ) as Record<QueueName, Queue>;
     this.redis = new Redis(redisUrl, { maxRetriesPerRequest: 3 });
+    this.redis.on('error', () => undefined); // reconnects by itself; failures reach callers
     this.deadLetters = new DeadLetterStore(this.redis, deadLetterKey(config));
+  }
+
+  /** Resolves once the producer's connection is ready; throws a 503 if it is not soon. */
+  private async connected(): Promise<void> {
+    if (this.producer.status === 'ready') return;
+    const timeout = AbortSignal.timeout(CONNECT_WAIT_MS);
+    try {
+      await once(this.producer, 'ready', { signal: timeout });
+    } catch (error) {
+      throw new ServiceUnavailableError('The job queue is unavailable; try again shortly', {
+        retryAfter: QUEUE_RETRY_AFTER_SECONDS,
+        cause: error,
+      });
+    }
+  }
+
+  /** Whether Redis answers, for the readiness endpoint. */
+  async health(): Promise<QueueHealth> {
+    try {
+      await this.connected();
+      await this.producer.ping();
+      return { ok: true };
+    } catch {
+      return { ok: false, detail: 'job queue unavailable' };
+    }
   }
 
   /** Enqueues one job and returns its id (unique across queues; a repeated id is a no-op). */
@@ -53,7 +101,15 @@ export class JobQueues {
     options: { jobId?: string } = {},
   ): Promise<string> {
     const jobId = options.jobId ?? randomUUID();
-    await this.queues[name].add(name, payload, { jobId });
+    await this.connected();
+    try {
+      await this.queues[name].add(name, payload, { jobId });
+    } catch (error) {
+      throw new ServiceUnavailableError('The job queue is unavailable; try again shortly', {
+        retryAfter: QUEUE_RETRY_AFTER_SECONDS,
+        cause: error,
+      });
+    }
     return jobId;
   }
 
@@ -66,6 +122,7 @@ export class JobQueues {
   /** Closes the queues' connections. */
   async close(): Promise<void> {
     await Promise.all(Object.values(this.queues).map((queue) => queue.close()));
+    this.producer.disconnect();
     this.redis.disconnect();
   }
 }
