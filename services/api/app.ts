@@ -118,11 +118,14 @@ export function createApp(dependencies: AppDependencies): Express {
   app.get('/healthz', (_request, response) => {
     response.json({ status: 'ok' });
   });
+  // Ready while the backend answers (reads are the service); a queue that is down only
+  // degrades it (writes answer 503), so every instance is not taken out of rotation at once.
   app.get('/readyz', async (_request, response) => {
-    const health = await backend.health();
+    const [health, queueHealth] = await Promise.all([backend.health(), getQueue()?.health()]);
+    const status = !health.ok ? 'unavailable' : queueHealth?.ok === false ? 'degraded' : 'ready';
     response
       .status(health.ok ? 200 : 503)
-      .json({ status: health.ok ? 'ready' : 'unavailable', backend: health });
+      .json({ status, backend: health, ...(queueHealth && { queue: queueHealth }) });
   });
 
   // Every read below is public unless AUTH_READS_REQUIRE_TOKEN asks for a valid token

@@ -906,7 +906,10 @@ function buildHealthPaths(rootUrl: string): Record<string, unknown> {
         summary: 'Readiness (the search backend answers)',
         tags: ['Operations'],
         responses: {
-          '200': { description: 'Ready', content: status },
+          '200': {
+            description: 'Ready (`degraded` when the job queue is down: writes answer 503)',
+            content: status,
+          },
           '503': { description: 'The search backend is unavailable', content: status },
         },
       },
