@@ -25,6 +25,8 @@ export abstract class CairnJob<N extends QueueName = QueueName> {
   abstract readonly name: N;
   /** Options this job's enqueues use unless the producer says otherwise. */
   readonly defaultOptions: JobsOptions = {};
+  /** At most this many jobs of this queue run at once across every worker (unset: no limit). */
+  readonly globalConcurrency?: number;
   /**
    * Performs the job. Throws UnrecoverableError for bad input (never retried); any other error
    * is an infrastructure failure and the job is retried with backoff. Must be idempotent: a

@@ -6,9 +6,15 @@ import type { CairnJob } from './cairn-job.js';
 import { DeleteJob } from './jobs/delete-job.js';
 import { HarvestJob } from './jobs/harvest-job.js';
 import { IngestJob } from './jobs/ingest-job.js';
+import { ReindexJob } from './jobs/reindex-job.js';
 
-/** Every registered job. `reindex` has a queue and a payload type but no job yet. */
-export const JOBS: readonly CairnJob[] = [new IngestJob(), new DeleteJob(), new HarvestJob()];
+/** Every registered job. */
+export const JOBS: readonly CairnJob[] = [
+  new IngestJob(),
+  new DeleteJob(),
+  new HarvestJob(),
+  new ReindexJob(),
+];
 
 /** The registered jobs keyed by queue name. */
 export function buildJobRegistry(jobs: readonly CairnJob[] = JOBS): Map<QueueName, CairnJob> {

@@ -1,18 +1,25 @@
 /**
- * Admin endpoints: the ingest log as JSON (`/admin/jobs`, `/admin/jobs/{id}`,
- * `/admin/jobs/{id}/failures`), for tokens with the write role; deny by default.
+ * Admin JSON endpoints, for tokens with the write role (deny by default): the ingest log
+ * (`/admin/jobs`, `/admin/jobs/{id}`, `/admin/jobs/{id}/failures`), the dead letters
+ * (`/admin/dead-letters`, `/admin/dead-letters/{id}`) and reindexing (`POST /admin/reindex`).
  */
-import { Router } from 'express';
+import { Router, type Request } from 'express';
 import type { Config } from '../../../../shared/config/index.js';
 import { InvalidParameterError, NotFoundError } from '../../../../shared/errors/index.js';
 import type { IngestLog } from '../../../../shared/ingest/ingest-log.js';
+import type { JobQueues } from '../../../../shared/queue/job-queues.js';
+import type { SearchBackend } from '../../../../shared/search/backend.js';
 import type { AuthMiddleware } from '../../middleware/auth.js';
+import { enqueueReindex } from './reindex-command.js';
 
 export interface AdminDependencies {
   config: Readonly<Config>;
   auth: AuthMiddleware;
   /** The ingest log, opened on first use. */
   ingestLog: () => IngestLog;
+  /** The job queues (with the dead-letter store); undefined in embedded mode. */
+  queue: () => JobQueues | undefined;
+  backend: SearchBackend;
 }
 
 /** Reads a non-negative integer query parameter within bounds. */
@@ -24,21 +31,30 @@ export function parseCount(value: unknown, name: string, fallback: number, max: 
   return number;
 }
 
+/** Reads `limit` and `offset` of an admin listing. */
+function parsePaging(request: Request): { limit: number; offset: number } {
+  return {
+    limit: parseCount(request.query.limit, 'limit', 50, 1000),
+    offset: parseCount(request.query.offset, 'offset', 0, Number.MAX_SAFE_INTEGER),
+  };
+}
+
+/** The URL of one job in the ingest log. */
+export function jobHref(request: Request, jobId: string): string {
+  return `${request.publicBaseUrl}/catalogue/admin/jobs/${encodeURIComponent(jobId)}`;
+}
+
 /** Builds the admin router (mounted at /catalogue). */
-export function createAdminRouter({ config, auth, ingestLog }: AdminDependencies): Router {
+export function createAdminRouter(dependencies: AdminDependencies): Router {
+  const { config, auth, ingestLog, queue, backend } = dependencies;
   const router = Router();
   router.use('/admin', auth.requireAuth({ role: config.auth.writeRole }));
 
   router.get('/admin/jobs', async (request, response) => {
-    const limit = parseCount(request.query.limit, 'limit', 50, 1000);
-    const offset = parseCount(request.query.offset, 'offset', 0, Number.MAX_SAFE_INTEGER);
-    const page = await ingestLog().list({ limit, offset });
+    const page = await ingestLog().list(parsePaging(request));
     response.json({
       total: page.total,
-      jobs: page.entries.map((entry) => ({
-        ...entry,
-        href: `${request.publicBaseUrl}/catalogue/admin/jobs/${encodeURIComponent(entry.jobId)}`,
-      })),
+      jobs: page.entries.map((entry) => ({ ...entry, href: jobHref(request, entry.jobId) })),
     });
   });
 
@@ -56,6 +72,42 @@ export function createAdminRouter({ config, auth, ingestLog }: AdminDependencies
   router.get('/admin/jobs/:jobId/failures', async (request, response) => {
     const entry = await getEntry(String(request.params.jobId));
     response.json({ jobId: entry.jobId, failures: entry.failures });
+  });
+
+  // Dead letters are kept by the worker in Redis; in embedded mode there are none (a bad
+  // record is refused with a 400 and never kept).
+  router.get('/admin/dead-letters', async (request, response) => {
+    const store = queue()?.deadLetters;
+    const page = store ? await store.page(parsePaging(request)) : { total: 0, letters: [] };
+    response.json({
+      total: page.total,
+      deadLetters: page.letters.map(({ payload, ...letter }) => ({
+        ...letter,
+        payloadBytes: Buffer.byteLength(JSON.stringify(payload) ?? ''),
+        href: `${request.publicBaseUrl}/catalogue/admin/dead-letters/${encodeURIComponent(letter.id)}`,
+        job: jobHref(request, letter.jobId),
+      })),
+    });
+  });
+
+  router.get('/admin/dead-letters/:id', async (request, response) => {
+    const id = String(request.params.id);
+    const letter = await queue()?.deadLetters.get(id);
+    if (!letter) throw new NotFoundError(`No dead letter "${id}"`);
+    response.json({ ...letter, job: jobHref(request, letter.jobId) });
+  });
+
+  router.post('/admin/reindex', async (request, response) => {
+    const jobId = await enqueueReindex(backend, queue(), request.auth?.subject);
+    const href = jobHref(request, jobId);
+    response
+      .status(202)
+      .location(href)
+      .json({
+        status: 'queued',
+        jobId,
+        links: [{ rel: 'monitor', type: 'application/json', href }],
+      });
   });
   return router;
 }

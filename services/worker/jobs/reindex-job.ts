@@ -1,0 +1,45 @@
+/**
+ * The `reindex` job: rebuilds the search engine's index from the stored source documents and
+ * moves the alias atomically (EngineBackend.reindex). One runs at a time across every worker.
+ * On the embedded SQLite backend there is nothing to rebuild: the job fails as bad input.
+ */
+import { UnrecoverableError } from 'bullmq';
+import type { JobResult, ReindexPayload } from '../../../shared/queue/job-payloads.js';
+import { EngineBackend } from '../../../shared/search/engine/engine-backend.js';
+import { CairnJob, emptyJobResult, type JobContext } from '../cairn-job.js';
+
+export class ReindexJob extends CairnJob<'reindex'> {
+  readonly name = 'reindex' as const;
+  /** Two builds at once would race for the next index version and the alias. */
+  override readonly globalConcurrency = 1;
+
+  /** Rebuilds the index; records the new mapping refused are reported as rejected. */
+  async perform(_payload: ReindexPayload, context: JobContext): Promise<JobResult> {
+    if (!(context.backend instanceof EngineBackend))
+      throw new UnrecoverableError(
+        `reindex is a search engine operation; the ${context.backend.kind} backend has nothing to rebuild`,
+      );
+    const outcome = await context.backend.reindex();
+    context.logger.info('reindexed', {
+      from: outcome.from,
+      to: outcome.to,
+      written: outcome.written,
+      carried: outcome.carried.length,
+      failures: outcome.failures.length,
+    });
+    const result = emptyJobResult();
+    result.written = outcome.written;
+    result.rejected = outcome.failures.length;
+    result.read = outcome.written + outcome.failures.length;
+    // Only the exceptions are listed: a reindex touches every record.
+    for (const carried of outcome.carried)
+      result.records.push({
+        name: carried.id,
+        status: 'written',
+        reason: `carried over from the stored record: ${carried.reason}`,
+      });
+    for (const failure of outcome.failures)
+      result.records.push({ name: failure.id, status: 'rejected', reason: failure.reason });
+    return result;
+  }
+}
