@@ -31,6 +31,8 @@ import {
   type AuthMiddleware,
 } from './middleware/auth.js';
 import { createAdminRouter } from './protocols/admin/routes.js';
+import { ApiMetrics } from '../../shared/metrics/api-metrics.js';
+import { recordRequestMetrics, serveApiMetrics } from './middleware/metrics.js';
 import { createAdminHtmlRouter } from './protocols/admin/html-routes.js';
 import { createTransactionsRouter } from './protocols/records/transactions.js';
 import { createHarvestContext, createSourcesRouter } from './protocols/admin/sources.js';
@@ -46,14 +48,23 @@ export interface AppDependencies {
   queue?: JobQueues;
   /** The ingest log; opened on first use when absent (the engine's index, or WORKER_INGEST_LOG_PATH). */
   ingestLog?: IngestLog;
+  /** Prometheus metrics (main.ts adds process metrics); a fresh set when absent and enabled. */
+  metrics?: ApiMetrics;
 }
 
 /** Creates the Express app serving /catalogue and the health endpoints. */
 export function createApp(dependencies: AppDependencies): Express {
-  const { config, backend, logger } = dependencies;
+  const { config, logger } = dependencies;
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
+  // Metrics (issue 9): every request counted and timed, backend calls timed; GET /metrics.
+  const metrics = config.metrics.enabled ? (dependencies.metrics ?? new ApiMetrics()) : undefined;
+  const backend = metrics ? metrics.instrumentBackend(dependencies.backend) : dependencies.backend;
+  if (metrics) {
+    app.use(recordRequestMetrics(metrics));
+    app.get('/metrics', serveApiMetrics(metrics));
+  }
   app.use(requestContext(config, logger));
   app.use(limitUrlLength(config.limits.urlBytes)); // 414 in each protocol's error format
 
@@ -102,7 +113,10 @@ export function createApp(dependencies: AppDependencies): Express {
     '/catalogue',
     createAdminHtmlRouter({ config, auth, ingestLog: getIngestLog, queue: getQueue }),
   );
-  app.use('/catalogue', createAdminRouter({ config, auth, ingestLog: getIngestLog }));
+  app.use(
+    '/catalogue',
+    createAdminRouter({ config, auth, ingestLog: getIngestLog, queue: getQueue, backend }),
+  );
   // Records and STAC requests are validated against the OpenAPI document (CSW is not).
   app.use(
     createRequestValidator(

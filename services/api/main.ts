@@ -1,9 +1,14 @@
 /**
- * The API process: loads configuration, opens the backend, listens, and shuts down
- * gracefully on SIGTERM/SIGINT.
+ * The API process: loads configuration, opens the backend, the ingest log and (with REDIS_URL)
+ * the job queues, listens, and on SIGTERM/SIGINT stops accepting requests, lets those in
+ * flight finish, then closes the queues, the ingest log and the backend.
  */
+import { collectDefaultMetrics } from 'prom-client';
 import { ConfigError, loadConfig } from '../../shared/config/index.js';
+import { openIngestLog } from '../../shared/ingest/open-ingest-log.js';
 import { createLogger } from '../../shared/logging/index.js';
+import { ApiMetrics } from '../../shared/metrics/api-metrics.js';
+import { JobQueues } from '../../shared/queue/job-queues.js';
 import { createBackend } from '../../shared/search/create-backend.js';
 import { createApp } from './app.js';
 import { createHttpServer } from './http-server.js';
@@ -12,7 +17,11 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel, 'cairn-api');
   const backend = await createBackend(config);
-  const app = createApp({ config, backend, logger });
+  const queue = config.redisUrl ? new JobQueues(config.redisUrl, config.worker) : undefined;
+  const ingestLog = openIngestLog(config, backend);
+  const metrics = config.metrics.enabled ? new ApiMetrics() : undefined;
+  if (metrics) collectDefaultMetrics({ register: metrics.registry });
+  const app = createApp({ config, backend, logger, queue, ingestLog, metrics });
   const server = createHttpServer(app, config);
   server.listen(config.port, config.host, () => {
     logger.info('listening', {
@@ -27,7 +36,18 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info('shutting down', { signal });
     server.close(() => {
-      void backend.close().finally(() => process.exit(0));
+      const close = async (): Promise<void> => {
+        await queue?.close();
+        await ingestLog.close();
+        await backend.close();
+      };
+      close().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error('shutdown failed', { error: (error as Error).message });
+          process.exit(1);
+        },
+      );
     });
     server.closeIdleConnections();
     setTimeout(() => process.exit(1), 10_000).unref();

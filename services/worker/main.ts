@@ -1,10 +1,14 @@
 /**
  * The worker process: performs queued jobs until SIGTERM/SIGINT, then finishes (or releases)
- * its in-flight jobs and exits. Needs REDIS_URL.
+ * its in-flight jobs and exits. Needs REDIS_URL. Serves Prometheus /metrics on
+ * WORKER_METRICS_HOST:WORKER_METRICS_PORT (loopback by default; port 0 turns it off).
  */
+import { collectDefaultMetrics } from 'prom-client';
 import { loadConfig } from '../../shared/config/index.js';
 import { openIngestLog } from '../../shared/ingest/open-ingest-log.js';
 import { createLogger } from '../../shared/logging/index.js';
+import { serveMetrics, type MetricsServer } from '../../shared/metrics/metrics-server.js';
+import { WorkerMetrics } from '../../shared/metrics/worker-metrics.js';
 import { createBackend } from '../../shared/search/create-backend.js';
 import { startWorkers } from './start-workers.js';
 
@@ -16,6 +20,8 @@ if (!config.redisUrl) {
 }
 const backend = await createBackend(config);
 const ingestLog = openIngestLog(config, backend);
+const metrics = new WorkerMetrics();
+collectDefaultMetrics({ register: metrics.registry });
 const running = startWorkers({
   redisUrl: config.redisUrl,
   config: config.worker,
@@ -23,8 +29,23 @@ const running = startWorkers({
   logger,
   ingestLog,
   auth: config.auth,
+  metrics,
 });
-logger.info('worker started', { concurrency: config.worker.concurrency });
+// A port already taken (a second worker on the host) costs the metrics, never the jobs.
+const metricsServer: MetricsServer | undefined =
+  config.worker.metricsPort === 0
+    ? undefined
+    : await serveMetrics(metrics.registry, {
+        host: config.worker.metricsHost,
+        port: config.worker.metricsPort,
+      }).catch((error: Error) => {
+        logger.error('worker metrics not served', { error: error.message });
+        return undefined;
+      });
+logger.info('worker started', {
+  concurrency: config.worker.concurrency,
+  metrics: metricsServer?.url,
+});
 
 let stopping = false;
 const stop = async (signal: string): Promise<void> => {
@@ -32,6 +53,7 @@ const stop = async (signal: string): Promise<void> => {
   stopping = true;
   logger.info('worker stopping', { signal });
   await running.close();
+  await metricsServer?.close();
   await ingestLog.close();
   await backend.close();
   process.exit(0);

@@ -2,12 +2,13 @@
  * Runs the registered jobs: one BullMQ Worker per queue, each job's outcome in the ingest log,
  * bad data unrecoverable, anything else retried with backoff, stalled jobs taken over.
  */
-import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
+import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { AuthConfig, WorkerConfig } from '../../shared/config/index.js';
 import { CairnError } from '../../shared/errors/index.js';
 import type { IngestLog, IngestLogEntry } from '../../shared/ingest/ingest-log.js';
 import type { Logger } from '../../shared/logging/index.js';
+import type { WorkerMetrics } from '../../shared/metrics/worker-metrics.js';
 import { buildConnection } from '../../shared/queue/connection.js';
 import { DeadLetterStore } from '../../shared/queue/dead-letter-store.js';
 import { deadLetterKey } from '../../shared/queue/job-queues.js';
@@ -26,6 +27,8 @@ export interface WorkerDependencies {
   /** The identity provider, for harvesting protected sources. */
   auth?: AuthConfig;
   jobs?: readonly CairnJob[];
+  /** Jobs, records and durations are counted here, and the queues' depth reported. */
+  metrics?: WorkerMetrics;
 }
 
 export interface RunningWorkers {
@@ -49,7 +52,7 @@ function describeError(error: unknown): string {
 
 /** Starts a worker for every registered job. */
 export function startWorkers(dependencies: WorkerDependencies): RunningWorkers {
-  const { redisUrl, config, backend, logger, ingestLog } = dependencies;
+  const { redisUrl, config, backend, logger, ingestLog, metrics } = dependencies;
   const registry = buildJobRegistry(dependencies.jobs);
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
   const deadLetters = new DeadLetterStore(redis, deadLetterKey(config));
@@ -100,6 +103,7 @@ export function startWorkers(dependencies: WorkerDependencies): RunningWorkers {
           .filter((record) => record.status === 'rejected')
           .map((record) => ({ name: record.name, reason: record.reason ?? 'rejected' })),
       });
+      metrics?.recordJob(queue, 'completed', (Date.now() - started.getTime()) / 1000, result);
       jobLogger.info('job completed', { written: result.written, rejected: result.rejected });
       unavailable.reset();
       return result;
@@ -128,6 +132,11 @@ export function startWorkers(dependencies: WorkerDependencies): RunningWorkers {
         await deadLetters.add([
           { jobId, queue, name: 'job', reason, payload: job.data, at: new Date().toISOString() },
         ]);
+      metrics?.recordJob(
+        queue,
+        final ? 'failed' : 'retrying',
+        (Date.now() - started.getTime()) / 1000,
+      );
       jobLogger.warn(final ? 'job failed' : 'job will be retried', { reason });
       if (postpone) {
         await job.moveToDelayed(Date.now() + unavailable.next(), token);
@@ -137,12 +146,12 @@ export function startWorkers(dependencies: WorkerDependencies): RunningWorkers {
     }
   };
 
-  const workers = [...registry.keys()].map(
-    (queue) =>
-      new Worker(queue, perform, {
+  const workers = [...registry.values()].map(
+    (job) =>
+      new Worker(job.name, perform, {
         connection,
         prefix: config.queuePrefix,
-        concurrency: config.concurrency,
+        concurrency: Math.min(config.concurrency, job.globalConcurrency ?? config.concurrency),
         stalledInterval: config.stalledIntervalMs,
         lockDuration: config.lockDurationMs,
         maxStalledCount: config.attempts,
@@ -151,10 +160,29 @@ export function startWorkers(dependencies: WorkerDependencies): RunningWorkers {
   for (const worker of workers)
     worker.on('error', (error) => logger.error('worker error', { error: error.message }));
 
+  // The producer side of the same queues: their depth for the metrics, and the limits that
+  // hold across every worker process (a reindex at a time).
+  const queues = [...registry.values()].map((job) => {
+    const queue = new Queue(job.name, { connection, prefix: config.queuePrefix });
+    queue.on('error', (error) => logger.error('queue error', { error: error.message }));
+    if (job.globalConcurrency !== undefined)
+      queue
+        .setGlobalConcurrency(job.globalConcurrency)
+        .catch((error: Error) =>
+          logger.error('could not set the global concurrency', {
+            queue: job.name,
+            error: error.message,
+          }),
+        );
+    return queue;
+  });
+  metrics?.watchQueues(queues);
+
   return {
     workers,
     close: async () => {
       await Promise.all(workers.map((worker) => worker.close()));
+      await Promise.all(queues.map((queue) => queue.close()));
       redis.disconnect();
     },
   };

@@ -45,6 +45,7 @@ const environmentSchema = z.object({
   SEARCH_TEXT_ANALYSIS: z.enum(['standard', 'full']).default('standard'),
   SEARCH_REFRESH: z.enum(['false', 'true', 'wait_for']).default('false'),
   SERVICE_METADATA_FILE: z.string().min(1).optional(),
+  METRICS_ENABLED: booleanString.default(true),
 });
 
 const contactSchema = z.object({
@@ -102,6 +103,8 @@ export interface Config {
   auth: AuthConfig;
   /** Queue worker: concurrency, batch sizes and retry policy (shared/queue, services/worker). */
   worker: WorkerConfig;
+  /** Prometheus metrics: `enabled` serves the API's unauthenticated /metrics (shared/metrics). */
+  metrics: { enabled: boolean };
 }
 
 /** Thrown by loadConfig with every problem found, so start-up can list them all. */
@@ -193,6 +196,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
     service,
     auth,
     worker,
+    metrics: { enabled: env.METRICS_ENABLED },
   };
   return deepFreeze(config);
 }
@@ -406,6 +410,9 @@ export interface WorkerConfig {
   queuePrefix: string;
   /** SQLite file of the ingest log (one entry per job), shared by the worker and the API. */
   ingestLogPath: string;
+  /** Where the worker serves Prometheus /metrics; port 0 turns it off. */
+  metricsHost: string;
+  metricsPort: number;
 }
 
 const workerEnvironmentSchema = z.object({
@@ -418,6 +425,8 @@ const workerEnvironmentSchema = z.object({
   WORKER_LOCK_DURATION_MS: z.coerce.number().int().min(100).max(600000).default(30000),
   WORKER_QUEUE_PREFIX: z.string().min(1).default('cairn'),
   WORKER_INGEST_LOG_PATH: z.string().min(1).default('data/ingest-log.sqlite'),
+  WORKER_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
 });
 
 function readWorkerConfig(
@@ -438,6 +447,8 @@ function readWorkerConfig(
     lockDurationMs: env.WORKER_LOCK_DURATION_MS,
     queuePrefix: env.WORKER_QUEUE_PREFIX,
     ingestLogPath: env.WORKER_INGEST_LOG_PATH,
+    metricsHost: env.WORKER_METRICS_HOST,
+    metricsPort: env.WORKER_METRICS_PORT,
   };
 }
 

@@ -48,6 +48,8 @@ export function buildTestEnvironment(name: string): Record<string, string> {
     WORKER_BACKOFF_MS: '50',
     WORKER_ATTEMPTS: '4',
     WORKER_CONCURRENCY: '2',
+    // Spawned workers serve no metrics unless a test asks (they would share the default port).
+    WORKER_METRICS_PORT: '0',
   };
 }
 
