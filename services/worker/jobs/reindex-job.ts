@@ -27,10 +27,13 @@ export class ReindexJob extends CairnJob<'reindex'> {
       carried: outcome.carried.length,
       failures: outcome.failures.length,
     });
+    // `outcome.written` counts writes, and the catch-up passes write a record again; the job
+    // reports the records the new version holds.
+    const records = (await context.backend.health()).records ?? outcome.written;
     const result = emptyJobResult();
-    result.written = outcome.written;
+    result.written = records;
     result.rejected = outcome.failures.length;
-    result.read = outcome.written + outcome.failures.length;
+    result.read = records + outcome.failures.length;
     // Only the exceptions are listed: a reindex touches every record.
     for (const carried of outcome.carried)
       result.records.push({

@@ -1,0 +1,143 @@
+/**
+ * Reindex over HTTP on a real Elasticsearch, through the queue (real Redis) and the worker
+ * (its own backend over the same alias, as in a deployment): POST /catalogue/admin/reindex
+ * answers 202 with a job link; every search before, during and after the rebuild sees every
+ * record; the job is in the engine's ingest log; the alias ends on the next index version.
+ */
+import { strict as assert } from 'node:assert';
+import type { Express } from 'express';
+import request from 'supertest';
+import { createApp } from '../../services/api/app.js';
+import { startWorkers, type RunningWorkers } from '../../services/worker/start-workers.js';
+import { generateRecords } from '../../scripts/corpus/generator.js';
+import { loadConfig } from '../../shared/config/index.js';
+import { ingestDocuments } from '../../shared/ingest/pipeline.js';
+import { createLogger } from '../../shared/logging/index.js';
+import { JobQueues } from '../../shared/queue/job-queues.js';
+import { EngineBackend } from '../../shared/search/engine/engine-backend.js';
+import {
+  createAdapter,
+  createTestBackend,
+  requireEngineUrl,
+} from '../integration/engine-backend-cases.js';
+import {
+  CLIENT,
+  ISSUER,
+  requireKeycloak,
+  userTokens,
+} from '../integration/keycloak/keycloak-support.js';
+import { REDIS_URL, requireRedis } from '../integration/worker/worker-support.js';
+
+const RECORDS = 3000;
+const ITEMS = '/catalogue/collections/metadata:main/items';
+const url = requireEngineUrl('elasticsearch');
+
+if (url)
+  describe('reindex over HTTP (real Elasticsearch, Redis, Keycloak)', function () {
+    this.timeout(240000);
+    let api: EngineBackend;
+    let workerBackend: EngineBackend | undefined;
+    let queue: JobQueues;
+    let running: RunningWorkers | undefined;
+    let app: Express;
+    let alice: string;
+
+    before(async () => {
+      await requireKeycloak();
+      await requireRedis();
+      alice = (await userTokens('alice')).accessToken;
+      api = await createTestBackend('elasticsearch', url, { spatial: 'envelope', refresh: false });
+      const documents = [...generateRecords(RECORDS, 31)].map((record, index) => ({
+        name: `generated ${index}`,
+        content: JSON.stringify(record),
+      }));
+      await ingestDocuments(api, documents);
+      await api.refresh();
+      const config = loadConfig({
+        LOG_LEVEL: 'silent',
+        AUTH_ISSUER_URL: ISSUER,
+        AUTH_CLIENT_ID: CLIENT.catalogue,
+        REDIS_URL,
+        ELASTICSEARCH_URL: url,
+        SEARCH_INDEX_ALIAS: api.alias,
+        WORKER_QUEUE_PREFIX: `cairn-test-reindex-${process.pid}-${Date.now()}`,
+      });
+      const logger = createLogger('silent', 'test');
+      queue = new JobQueues(REDIS_URL, config.worker);
+      app = createApp({ config, backend: api, logger, queue });
+      workerBackend = new EngineBackend({ engine: 'elasticsearch', url, alias: api.alias });
+      await workerBackend.init();
+      running = startWorkers({
+        redisUrl: REDIS_URL,
+        config: config.worker,
+        backend: workerBackend,
+        logger,
+        ingestLog: workerBackend.createIngestLog(),
+      });
+    });
+
+    after(async () => {
+      await running?.close();
+      await workerBackend?.close();
+      await queue?.obliterate();
+      await queue?.close();
+      await api?.close();
+    });
+
+    const matched = async (): Promise<number> => {
+      const response = await request(app).get(`${ITEMS}?limit=1&q=water,ocean,climate,land`);
+      assert.equal(response.status, 200, response.text);
+      return (response.body as { numberMatched: number }).numberMatched;
+    };
+
+    it('rebuilds behind the alias while every search keeps seeing every record', async () => {
+      const before = await matched();
+      assert.ok(before > 0);
+      const total = async (): Promise<number> =>
+        ((await request(app).get(`${ITEMS}?limit=1`)).body as { numberMatched: number })
+          .numberMatched;
+      assert.equal(await total(), RECORDS);
+      const from = api.liveIndex;
+
+      const accepted = await request(app)
+        .post('/catalogue/admin/reindex')
+        .set('Authorization', `Bearer ${alice}`);
+      assert.equal(accepted.status, 202, accepted.text);
+      const { jobId } = accepted.body as { jobId: string };
+      assert.ok(String(accepted.headers.location).endsWith(`/catalogue/admin/jobs/${jobId}`));
+
+      // During the build: the alias still serves the old version, whole.
+      let status: string | undefined;
+      let searchesDuring = 0;
+      const deadline = Date.now() + 200000;
+      while (status !== 'completed' && status !== 'failed' && Date.now() < deadline) {
+        assert.equal(await total(), RECORDS);
+        assert.equal(await matched(), before);
+        searchesDuring += 1;
+        const job = await request(app)
+          .get(`/catalogue/admin/jobs/${jobId}`)
+          .set('Authorization', `Bearer ${alice}`);
+        if (job.status === 200) status = (job.body as { status: string }).status;
+        else assert.equal(job.status, 404, job.text);
+      }
+      assert.equal(status, 'completed');
+      assert.ok(searchesDuring > 0);
+
+      const job = await request(app)
+        .get(`/catalogue/admin/jobs/${jobId}`)
+        .set('Authorization', `Bearer ${alice}`);
+      assert.equal((job.body as { written: number }).written, RECORDS);
+      assert.equal((job.body as { queue: string }).queue, 'reindex');
+
+      const adapter = createAdapter('elasticsearch', url);
+      try {
+        const targets = await adapter.aliasTargets(api.alias);
+        assert.deepEqual(targets, [`${api.alias}-v2`]);
+        assert.equal(from, `${api.alias}-v1`);
+      } finally {
+        await adapter.close();
+      }
+      assert.equal(await total(), RECORDS);
+      assert.equal(await matched(), before);
+    });
+  });
