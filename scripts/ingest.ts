@@ -6,74 +6,17 @@
  * thread writes. Exits non-zero only when nothing could be written.
  */
 import { parseArgs } from 'node:util';
-import { createReadStream } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { extname, join } from 'node:path';
-import { createInterface } from 'node:readline';
 import cliProgress from 'cli-progress';
 import { loadConfig } from '../shared/config/index.js';
 import { ingestDocumentsInParallel } from '../shared/ingest/parallel-ingest.js';
-import {
-  ingestDocuments,
-  type IngestOptions,
-  type RawDocument,
-} from '../shared/ingest/pipeline.js';
+import { listFiles, readDocuments } from '../shared/ingest/read-files.js';
+import { ingestDocuments, type IngestOptions } from '../shared/ingest/pipeline.js';
 import type { SourceFormat } from '../shared/records/core-record.js';
 import { createBackend } from '../shared/search/create-backend.js';
 import { SqliteBackend } from '../shared/search/sqlite/sqlite-backend.js';
 
-const EXTENSIONS = new Set(['.json', '.geojson', '.ndjson', '.jsonl', '.xml']);
 const NDJSON_CHUNK_LINES = 2000;
-
-async function listFiles(path: string): Promise<string[]> {
-  const info = await stat(path);
-  if (info.isFile()) return [path];
-  const entries = await readdir(path, { withFileTypes: true });
-  const nested = await Promise.all(
-    entries
-      .filter((entry) => entry.isDirectory() || EXTENSIONS.has(extname(entry.name).toLowerCase()))
-      .sort((a, b) => a.name.localeCompare(b.name))
-      .map((entry) => listFiles(join(path, entry.name))),
-  );
-  return nested.flat();
-}
-
-/** Reads files as raw documents; NDJSON files are streamed in chunks of lines. */
-async function* readDocuments(
-  files: string[],
-  format: SourceFormat | undefined,
-  onUnreadable: (name: string, reason: string) => void,
-): AsyncGenerator<RawDocument> {
-  for (const file of files) {
-    try {
-      if (['.ndjson', '.jsonl'].includes(extname(file).toLowerCase())) {
-        let lines: string[] = [];
-        let first = 1;
-        let lineNumber = 0;
-        for await (const line of createInterface({
-          input: createReadStream(file, 'utf8'),
-          crlfDelay: Infinity,
-        })) {
-          lineNumber += 1;
-          if (line.trim() === '') continue;
-          lines.push(line);
-          if (lines.length >= NDJSON_CHUNK_LINES) {
-            yield { name: `${file}:${first}-${lineNumber}`, content: lines.join('\n'), format };
-            lines = [];
-            first = lineNumber + 1;
-          }
-        }
-        if (lines.length > 0)
-          yield { name: `${file}:${first}-${lineNumber}`, content: lines.join('\n'), format };
-      } else {
-        yield { name: file, content: await readFile(file, 'utf8'), format };
-      }
-    } catch (error) {
-      onUnreadable(file, (error as Error).message);
-    }
-  }
-}
 
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -115,11 +58,11 @@ async function main(): Promise<number> {
   );
   if (!values.quiet) bar.start(0, 0, { rejected: 0 });
   const started = performance.now();
-  const documents = readDocuments(
-    files,
-    values.format as SourceFormat | undefined,
-    (name, reason) => unreadable.push({ name, reason }),
-  );
+  const documents = readDocuments(files, {
+    format: values.format as SourceFormat | undefined,
+    chunkLines: NDJSON_CHUNK_LINES,
+    onUnreadable: (name, reason) => unreadable.push({ name, reason }),
+  });
   const options: IngestOptions = {
     batchSize: Number(values['batch-size']),
     maxBytes: config.limits.bodyBytes * 20,
