@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The README's test command: installs what the tests need, starts the real services,
-# runs every suite (in parallel where they share no state), stops the services, and ends
-# with one line "N passed, N failed, N skipped". Exits non-zero on any failure.
+# The README's test command: installs what the tests need, starts the real services, runs
+# every suite (in parallel where they share no state, then the fault suite alone), stops the
+# services, and ends with one line "N passed, N failed, N skipped". Exits non-zero on any failure.
 #
 #   bash scripts/test-all.sh            # everything, from a fresh clone
 #   SKIP_INSTALL=1 bash scripts/test-all.sh   # reuse node_modules
@@ -104,6 +104,13 @@ INTEROP_SUMMARY_FILE="$results/interop.json" bash test/interop/run.sh >"$results
 echo $! >"$results/interop.pid"
 start_suite browser 'test/browser/**/*.test.ts'
 for suite in integration system interop browser; do finish_suite "$suite"; done
+
+# Faults: the suite stops and starts real processes — its own Elasticsearch node and Redis
+# (started through scripts/services.sh in a run folder of their own), API and worker
+# processes — and uses the shared services only as the others do. It runs alone, after the
+# parallel suites, so that its engine start and restart do not compete with them for the CPU.
+start_suite faults 'test/faults/**/*.test.ts'
+finish_suite faults
 
 summary=$(node -e '
   const fs = require("fs");

@@ -1,17 +1,36 @@
 /**
  * The API and the worker as real child processes (`services/api/main.ts`,
- * `services/worker/main.ts`), so that a fault test sees what an operator sees: a process that
- * keeps running (or crashes), its exit code, and its log. Each process gets exactly the
- * environment the test gives it; nothing is inherited from the shell's Cairn settings.
+ * `services/worker/main.ts`), as an operator runs them: a process that keeps running (or
+ * crashes), its exit code, its log file, its memory. Used by the fault suite and the soak.
+ * Each process gets exactly the Cairn configuration it is given; none is inherited from the
+ * shell.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { closeSync, openSync, readFileSync } from 'node:fs';
-import { findFreePort } from '../../../scripts/bench/api-process.js';
+import { findFreePort, readRssMiB } from '../bench/api-process.js';
 
-/** Configuration variables a test process must not inherit from the shell. */
+/** Configuration variables a process must not inherit from the shell. */
 const CAIRN_VARIABLES =
   /^(ELASTICSEARCH_URL|OPENSEARCH_URL|REDIS_URL|SQLITE_PATH|AUTH_|WORKER_|SEARCH_)/;
+
+/** Loaded into a process started with `reportMemory`: answers memory requests over IPC. */
+const MEMORY_REPORTER = new URL('./report-memory.ts', import.meta.url).href;
+
+/** One memory sample of a process, in MiB. */
+export interface MemorySample {
+  rssMiB: number;
+  /** V8 heap in use and allocated; only for processes started with `reportMemory`. */
+  heapUsedMiB?: number;
+  heapTotalMiB?: number;
+}
+
+export interface StartOptions {
+  /** Answer memory requests over an IPC channel (heap figures for `memory()`). */
+  reportMemory?: boolean;
+}
+
+const mib = (bytes: number): number => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
 /** A running Cairn process with its log file. */
 export class CairnProcess {
@@ -22,14 +41,25 @@ export class CairnProcess {
   ) {}
 
   /** Starts `node --import tsx <entry>` with the given environment, logging to `logPath`. */
-  static start(name: string, entry: string, environment: Record<string, string>, logPath: string) {
+  static start(
+    name: string,
+    entry: string,
+    environment: Record<string, string>,
+    logPath: string,
+    options: StartOptions = {},
+  ): CairnProcess {
     const inherited = Object.fromEntries(
       Object.entries(process.env).filter(([key]) => !CAIRN_VARIABLES.test(key)),
     );
     const log = openSync(logPath, 'a');
-    const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    const imports = [
+      '--import',
+      'tsx',
+      ...(options.reportMemory ? ['--import', MEMORY_REPORTER] : []),
+    ];
+    const child = spawn(process.execPath, [...imports, entry], {
       env: { ...inherited, LOG_LEVEL: 'info', ...environment },
-      stdio: ['ignore', log, log],
+      stdio: ['ignore', log, log, ...(options.reportMemory ? (['ipc'] as const) : [])],
     });
     closeSync(log);
     return new CairnProcess(name, child, logPath);
@@ -47,6 +77,21 @@ export class CairnProcess {
     } catch {
       return '(no log)';
     }
+  }
+
+  /** Resident memory (from /proc), and the V8 heap when the process reports it. */
+  async memory(): Promise<MemorySample | undefined> {
+    const rssMiB = this.child.pid ? await readRssMiB(this.child.pid) : undefined;
+    if (rssMiB === undefined) return undefined;
+    if (!this.child.connected) return { rssMiB: Math.round(rssMiB * 10) / 10 };
+    const answer = once(this.child, 'message') as Promise<[NodeJS.MemoryUsage]>;
+    this.child.send('memory');
+    const [usage] = await answer;
+    return {
+      rssMiB: Math.round(rssMiB * 10) / 10,
+      heapUsedMiB: mib(usage.heapUsed),
+      heapTotalMiB: mib(usage.heapTotal),
+    };
   }
 
   /** Sends a signal and waits for the exit; resolves with the exit code (null after a signal). */
@@ -71,7 +116,7 @@ export interface ApiHandle {
 export async function startApiProcess(
   environment: Record<string, string>,
   logPath: string,
-  timeoutMs = 120_000,
+  options: StartOptions & { timeoutMs?: number } = {},
 ): Promise<ApiHandle> {
   const port = await findFreePort();
   const api = CairnProcess.start(
@@ -79,9 +124,10 @@ export async function startApiProcess(
     'services/api/main.ts',
     { ...environment, HOST: '127.0.0.1', PORT: String(port) },
     logPath,
+    options,
   );
   const origin = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + (options.timeoutMs ?? 120_000);
   while (Date.now() < deadline) {
     if (!api.running) throw new Error(`the API exited while starting:\n${api.logTail()}`);
     const ready = await fetch(`${origin}/readyz`, { signal: AbortSignal.timeout(5000) }).then(
@@ -92,13 +138,14 @@ export async function startApiProcess(
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   await api.stop('SIGKILL');
-  throw new Error(`the API did not become ready within ${timeoutMs} ms:\n${api.logTail()}`);
+  throw new Error(`the API did not become ready in time:\n${api.logTail()}`);
 }
 
 /** Starts the worker process. */
 export function startWorkerProcess(
   environment: Record<string, string>,
   logPath: string,
+  options: StartOptions = {},
 ): CairnProcess {
-  return CairnProcess.start('worker', 'services/worker/main.ts', environment, logPath);
+  return CairnProcess.start('worker', 'services/worker/main.ts', environment, logPath, options);
 }

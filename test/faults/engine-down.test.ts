@@ -18,7 +18,7 @@ import {
   startWorkerProcess,
   type ApiHandle,
   type CairnProcess,
-} from './support/cairn-processes.js';
+} from '../../scripts/processes/cairn-process.js';
 import { DedicatedServices } from './support/dedicated-services.js';
 import { EditorToken } from './support/editor-token.js';
 import { FaultLoad, PROBES, tally, type Outcome } from './support/fault-load.js';

@@ -16,7 +16,7 @@ import { ingestDocuments } from '../../shared/ingest/pipeline.js';
 import { SqliteBackend } from '../../shared/search/sqlite/sqlite-backend.js';
 import { generateRecords } from '../../scripts/corpus/generator.js';
 import { CLIENT, ISSUER, KEYCLOAK_URL, REALM } from '../integration/keycloak/keycloak-support.js';
-import { startApiProcess, type ApiHandle } from './support/cairn-processes.js';
+import { startApiProcess, type ApiHandle } from '../../scripts/processes/cairn-process.js';
 import { EditorToken } from './support/editor-token.js';
 import { PROBES, FaultLoad } from './support/fault-load.js';
 import { TcpRelay } from './support/tcp-relay.js';

@@ -18,7 +18,7 @@ import {
   requireRedis,
   waitFor,
 } from '../integration/worker/worker-support.js';
-import { startWorkerProcess, type CairnProcess } from './support/cairn-processes.js';
+import { startWorkerProcess, type CairnProcess } from '../../scripts/processes/cairn-process.js';
 import {
   createScaledCatalogue,
   destroyScaledCatalogue,
