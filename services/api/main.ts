@@ -3,6 +3,7 @@
  * the job queues, listens, and on SIGTERM/SIGINT stops accepting requests, lets those in
  * flight finish, then closes the queues, the ingest log and the backend.
  */
+import type { AddressInfo } from 'node:net';
 import { collectDefaultMetrics } from 'prom-client';
 import { ConfigError, loadConfig } from '../../shared/config/index.js';
 import { openIngestLog } from '../../shared/ingest/open-ingest-log.js';
@@ -24,8 +25,10 @@ async function main(): Promise<void> {
   const app = createApp({ config, backend, logger, queue, ingestLog, metrics });
   const server = createHttpServer(app, config);
   server.listen(config.port, config.host, () => {
+    // The bound port (PORT=0 picks a free one).
+    const { port } = server.address() as AddressInfo;
     logger.info('listening', {
-      url: `http://${config.host}:${config.port}/catalogue`,
+      url: `http://${config.host}:${port}/catalogue`,
       backend: backend.kind,
     });
   });
@@ -42,7 +45,10 @@ async function main(): Promise<void> {
         await backend.close();
       };
       close().then(
-        () => process.exit(0),
+        () => {
+          logger.info('stopped');
+          process.exit(0);
+        },
         (error: unknown) => {
           logger.error('shutdown failed', { error: (error as Error).message });
           process.exit(1);
