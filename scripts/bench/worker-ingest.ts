@@ -5,7 +5,7 @@
  * per format, with the load average. Writes bench/results/worker-ingest-<backend>-<date>.json.
  *
  *   npm run bench:worker -- [--backend elasticsearch|opensearch|sqlite] [--records 100000]
- *     [--formats ogc,iso19139] [--job-records 1000] [--concurrency 2] [--batch-size 1000]
+ *     [--formats ogc,iso19139] [--job-records 1000] [--concurrency 4] [--batch-size 1000]
  *     [--url URL] [--redis URL] [--cpu-prof DIR]
  *
  * Engine and Redis URLs default to ELASTICSEARCH_URL / OPENSEARCH_URL / REDIS_URL (or their
@@ -55,7 +55,7 @@ function readOptions(): Options {
       records: { type: 'string', default: '100000' },
       formats: { type: 'string', default: 'ogc,iso19139' },
       'job-records': { type: 'string', default: '1000' },
-      concurrency: { type: 'string', default: '2' },
+      concurrency: { type: 'string', default: '4' },
       'batch-size': { type: 'string', default: '1000' },
       out: { type: 'string', default: join(REPO_ROOT, 'bench', 'results') },
       'cpu-prof': { type: 'string' },
@@ -173,6 +173,7 @@ async function runFormat(format: BenchFormat, options: Options): Promise<FormatR
     WORKER_QUEUE_PREFIX: `cairn-bench-${stamp}`,
     WORKER_CONCURRENCY: String(options.concurrency),
     WORKER_BATCH_SIZE: String(options.batchSize),
+    WORKER_METRICS_PORT: '0',
     WORKER_INGEST_LOG_PATH: join(directory, 'ingest-log.sqlite'),
     SQLITE_PATH: join(directory, 'cairn.sqlite'),
     SEARCH_INDEX_ALIAS: `cairn-bench-worker-${stamp}-records`,
