@@ -10,14 +10,19 @@ import { openIngestLog } from '../../shared/ingest/open-ingest-log.js';
 import { createLogger } from '../../shared/logging/index.js';
 import { ApiMetrics } from '../../shared/metrics/api-metrics.js';
 import { JobQueues } from '../../shared/queue/job-queues.js';
-import { createBackend } from '../../shared/search/create-backend.js';
+import { createBackendWhenAvailable } from '../../shared/search/create-backend.js';
 import { createApp } from './app.js';
 import { createHttpServer } from './http-server.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel, 'cairn-api');
-  const backend = await createBackend(config);
+  const backend = await createBackendWhenAvailable(config, (error, retryInMs) =>
+    logger.warn('search backend unavailable at start-up; waiting for it', {
+      error: error.message,
+      retryInMs,
+    }),
+  );
   const queue = config.redisUrl ? new JobQueues(config.redisUrl, config.worker) : undefined;
   const ingestLog = openIngestLog(config, backend);
   const metrics = config.metrics.enabled ? new ApiMetrics() : undefined;

@@ -9,7 +9,7 @@ import { openIngestLog } from '../../shared/ingest/open-ingest-log.js';
 import { createLogger } from '../../shared/logging/index.js';
 import { serveMetrics, type MetricsServer } from '../../shared/metrics/metrics-server.js';
 import { WorkerMetrics } from '../../shared/metrics/worker-metrics.js';
-import { createBackend } from '../../shared/search/create-backend.js';
+import { createBackendWhenAvailable } from '../../shared/search/create-backend.js';
 import { startWorkers } from './start-workers.js';
 
 const config = loadConfig();
@@ -18,7 +18,12 @@ if (!config.redisUrl) {
   logger.error('REDIS_URL is not set: the worker needs a queue');
   process.exit(1);
 }
-const backend = await createBackend(config);
+const backend = await createBackendWhenAvailable(config, (error, retryInMs) =>
+  logger.warn('search backend unavailable at start-up; waiting for it', {
+    error: error.message,
+    retryInMs,
+  }),
+);
 const ingestLog = openIngestLog(config, backend);
 const metrics = new WorkerMetrics();
 collectDefaultMetrics({ register: metrics.registry });

@@ -2,7 +2,9 @@
  * Chooses and builds the configured SearchBackend: the embedded SQLite file unless a search
  * engine URL is configured.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../config/index.js';
+import { CairnError } from '../errors/index.js';
 import type { SearchBackend } from './backend.js';
 import { EngineBackend } from './engine/engine-backend.js';
 import { SqliteBackend } from './sqlite/sqlite-backend.js';
@@ -21,10 +23,37 @@ export async function createBackend(config: Pick<Config, 'search'>): Promise<Sea
       analysis: search.analysis,
       refresh: search.refresh,
     });
-    await engine.init();
+    await engine.init().catch(async (error: unknown) => {
+      await engine.close();
+      throw error;
+    });
     return engine;
   }
   const backend = new SqliteBackend({ path: search.path });
   await backend.init();
   return backend;
+}
+
+/** The longest wait between two start-up attempts while the backend is unavailable. */
+const MAX_START_DELAY_MS = 30_000;
+
+/**
+ * Builds the backend, waiting out a search engine that is unavailable (503) at start-up, so
+ * that a process started during an outage starts when the engine returns instead of exiting.
+ * Other failures (a refused template, an inconsistent alias) are thrown at once.
+ */
+export async function createBackendWhenAvailable(
+  config: Pick<Config, 'search'>,
+  onUnavailable: (error: CairnError, retryInMs: number) => void,
+): Promise<SearchBackend> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await createBackend(config);
+    } catch (error) {
+      if (!(error instanceof CairnError) || error.status !== 503) throw error;
+      const delay = Math.min(MAX_START_DELAY_MS, 1000 * 2 ** attempt);
+      onUnavailable(error, delay);
+      await sleep(delay);
+    }
+  }
 }
