@@ -8,7 +8,9 @@
  *   they wait in the queue;
  * - when it is back, the same API and worker processes (no restart) answer normally again and
  *   the worker writes every queued record: the engine ends with exactly the seeded records plus
- *   every accepted one, and no job failed.
+ *   every accepted one, and no job failed;
+ * - an API and a worker started during the outage wait for the engine instead of exiting, and
+ *   serve (and work) once it is back.
  */
 import { strict as assert } from 'node:assert';
 import type { JobQueues } from '../../shared/queue/job-queues.js';
@@ -27,6 +29,7 @@ import {
   engineRecordIds,
   queuesDrained,
   queuesOf,
+  removeTestFolder,
   type ScaledCatalogue,
 } from './support/scaled-catalogue.js';
 
@@ -49,6 +52,9 @@ describe('fault: the search engine stops under load (scaled mode)', function () 
   let api: ApiHandle;
   let worker: CairnProcess;
   let load: FaultLoad | undefined;
+  let environment: Record<string, string>;
+  let lateWorker: CairnProcess | undefined;
+  let lateApi: Promise<ApiHandle> | undefined;
 
   before(async () => {
     token = await EditorToken.obtain();
@@ -58,7 +64,7 @@ describe('fault: the search engine stops under load (scaled mode)', function () 
       services.start('redis'),
     ]);
     catalogue = await createScaledCatalogue('engine', engineUrl, redisUrl, SEEDED);
-    const environment = {
+    environment = {
       ...catalogue.environment,
       // Few, quick attempts: the outage outlasts them all, so only waiting out an unavailable
       // engine (not spending attempts on it) keeps the queued jobs alive.
@@ -70,14 +76,17 @@ describe('fault: the search engine stops under load (scaled mode)', function () 
     worker = startWorkerProcess(environment, `${catalogue.directory}/worker.log`);
   });
 
-  after(async () => {
+  after(async function () {
     await load?.stop();
     await api?.process.stop();
     await worker?.stop();
+    await lateWorker?.stop();
+    await (await lateApi?.catch(() => undefined))?.process.stop();
     await queues?.obliterate().catch(() => undefined);
     await queues?.close();
     await services?.close();
     token?.stop();
+    if (catalogue) removeTestFolder(catalogue.directory, this.test?.parent);
   });
 
   it('answers 503 + Retry-After per protocol, queues writes, and recovers without loss or restart', async () => {
@@ -103,6 +112,12 @@ describe('fault: the search engine stops under load (scaled mode)', function () 
     const readiness = await fetch(`${api.origin}/readyz`);
     assert.equal(readiness.status, 503, 'readiness while the engine is down');
     assert.equal(((await readiness.json()) as { status: string }).status, 'unavailable');
+    // Processes started during the outage wait for the engine instead of exiting.
+    lateWorker = startWorkerProcess(environment, `${catalogue.directory}/worker-late.log`);
+    lateApi = startApiProcess(environment, `${catalogue.directory}/api-late.log`, {
+      timeoutMs: 600_000,
+    });
+    lateApi.catch(() => undefined); // awaited below
 
     await services.start('elasticsearch');
     const restarted = Date.now();
@@ -122,6 +137,17 @@ describe('fault: the search engine stops under load (scaled mode)', function () 
     assert.ok(api.process.running, `the API exited:\n${api.process.logTail()}`);
     assert.ok(worker.running, `the worker exited:\n${worker.logTail()}`);
     assert.equal((await fetch(`${api.origin}/readyz`)).status, 200);
+    const late = await lateApi;
+    const answer = await fetch(`${late.origin}/catalogue/collections/metadata:main/items?limit=1`);
+    assert.equal(
+      answer.status,
+      200,
+      'an API started during the outage serves once the engine is back',
+    );
+    assert.ok(
+      lateWorker.running,
+      `the worker started during the outage exited:\n${lateWorker.logTail()}`,
+    );
 
     await waitFor(() => queuesDrained(queues), 300_000, 'the worker to write every queued job');
     const failed = await queues.queues.ingest.getJobCounts('failed');

@@ -9,7 +9,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { generateKeyPairSync, sign } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ingestDocuments } from '../../shared/ingest/pipeline.js';
@@ -19,6 +19,7 @@ import { CLIENT, ISSUER, KEYCLOAK_URL, REALM } from '../integration/keycloak/key
 import { startApiProcess, type ApiHandle } from '../../scripts/processes/cairn-process.js';
 import { EditorToken } from './support/editor-token.js';
 import { PROBES, FaultLoad } from './support/fault-load.js';
+import { removeTestFolder } from './support/scaled-catalogue.js';
 import { TcpRelay } from './support/tcp-relay.js';
 
 const SEEDED = 30;
@@ -120,11 +121,11 @@ describe('fault: the identity provider (JWKS) is unreachable', function () {
     );
   });
 
-  after(async () => {
+  after(async function () {
     await api?.process.stop();
     await relay?.close();
     token?.stop();
-    if (directory) rmSync(directory, { recursive: true, force: true });
+    if (directory) removeTestFolder(directory, this.test?.parent);
   });
 
   const recordCount = async (): Promise<number> => {

@@ -29,6 +29,7 @@ import {
   queuesDrained,
   queuesOf,
   sharedEngineUrl,
+  removeTestFolder,
   type ScaledCatalogue,
 } from './support/scaled-catalogue.js';
 
@@ -69,7 +70,7 @@ describe('fault: Redis stops under load (scaled mode)', function () {
     worker = startWorkerProcess(environment, `${catalogue.directory}/worker.log`);
   });
 
-  after(async () => {
+  after(async function () {
     await load?.stop();
     await api?.process.stop();
     await worker?.stop();
@@ -78,6 +79,7 @@ describe('fault: Redis stops under load (scaled mode)', function () {
     await services?.close();
     if (catalogue) await destroyScaledCatalogue(catalogue);
     token?.stop();
+    if (catalogue) removeTestFolder(catalogue.directory, this.test?.parent);
   });
 
   it('refuses writes with 503 at once, keeps reads working, and loses no accepted job', async () => {

@@ -26,6 +26,7 @@ import {
   queuesDrained,
   queuesOf,
   sharedEngineUrl,
+  removeTestFolder,
   type ScaledCatalogue,
 } from './support/scaled-catalogue.js';
 
@@ -54,11 +55,12 @@ describe('fault: the worker is killed mid-batch (scaled mode)', function () {
     queues = queuesOf(catalogue);
   });
 
-  after(async () => {
+  after(async function () {
     await worker?.stop('SIGKILL');
     await queues?.obliterate().catch(() => undefined);
     await queues?.close();
     if (catalogue) await destroyScaledCatalogue(catalogue);
+    if (catalogue) removeTestFolder(catalogue.directory, this.test?.parent);
   });
 
   const counts = () => queues.queues.ingest.getJobCounts('active', 'completed', 'failed');

@@ -3,7 +3,7 @@
  * generated records, the environment the API and worker processes share (engine, Redis queue,
  * identity provider, ingest log), and exact reads of what the engine holds.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../../shared/config/index.js';
@@ -118,5 +118,17 @@ export async function destroyScaledCatalogue(catalogue: ScaledCatalogue): Promis
     await backend.destroy();
   } finally {
     await backend.close();
+  }
+}
+
+/**
+ * Removes a test's folder (process logs, ingest log) after its suite passed; after a failure it
+ * is kept, and named, for the diagnosis.
+ */
+export function removeTestFolder(directory: string, suite: Mocha.Suite | undefined): void {
+  if (suite?.tests.every((test) => test.state === 'passed')) {
+    rmSync(directory, { recursive: true, force: true });
+  } else {
+    console.error(`fault suite: logs kept in ${directory}`);
   }
 }
