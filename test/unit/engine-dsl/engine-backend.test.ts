@@ -55,10 +55,14 @@ class FakeAdapter implements EngineAdapter {
     this.check();
     return 0;
   }
-  async bulk(operations: JsonObject[]): Promise<BulkItemResult[]> {
+  async bulk(operations: (JsonObject | string)[]): Promise<BulkItemResult[]> {
     this.check();
-    this.bulkCalls.push(operations);
-    return this.bulkAnswer(operations, this.bulkCalls.length);
+    // Documents arrive serialised, as the clients send them; the fake reads them back.
+    const lines = operations.map((line) =>
+      typeof line === 'string' ? (JSON.parse(line) as JsonObject) : line,
+    );
+    this.bulkCalls.push(lines);
+    return this.bulkAnswer(lines, this.bulkCalls.length);
   }
   async getSource(): Promise<JsonObject | null> {
     this.check();
