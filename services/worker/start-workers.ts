@@ -166,14 +166,12 @@ export function startWorkers(dependencies: WorkerDependencies): RunningWorkers {
     const queue = new Queue(job.name, { connection, prefix: config.queuePrefix });
     queue.on('error', (error) => logger.error('queue error', { error: error.message }));
     if (job.globalConcurrency !== undefined)
-      queue
-        .setGlobalConcurrency(job.globalConcurrency)
-        .catch((error: Error) =>
-          logger.error('could not set the global concurrency', {
-            queue: job.name,
-            error: error.message,
-          }),
-        );
+      queue.setGlobalConcurrency(job.globalConcurrency).catch((error: Error) =>
+        logger.error('could not set the global concurrency', {
+          queue: job.name,
+          error: error.message,
+        }),
+      );
     return queue;
   });
   metrics?.watchQueues(queues);
