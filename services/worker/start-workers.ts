@@ -55,6 +55,8 @@ export function startWorkers(dependencies: WorkerDependencies): RunningWorkers {
   const { redisUrl, config, backend, logger, ingestLog, metrics } = dependencies;
   const registry = buildJobRegistry(dependencies.jobs);
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  // It reconnects by itself; the workers' 'error' events below log a Redis outage once each.
+  redis.on('error', () => undefined);
   const deadLetters = new DeadLetterStore(redis, deadLetterKey(config));
   const connection = buildConnection(redisUrl);
 
