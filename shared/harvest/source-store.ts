@@ -4,7 +4,8 @@
  * that disappeared at the source without touching anybody else's. Kept in SQLite tables of the
  * ingest-log file (WORKER_INGEST_LOG_PATH), which the API and the worker already share.
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openDatabase } from '../search/sqlite/open-database.js';
 import { CairnError } from '../errors/index.js';
 import { parseHarvestSource, type HarvestSourceDefinition } from './harvest-source.js';
 
@@ -73,9 +74,7 @@ export class SqliteHarvestStore {
   private readonly db: Database.Database;
 
   constructor(path: string) {
-    this.db = new Database(path);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('busy_timeout = 5000');
+    this.db = openDatabase(path);
     this.db.exec(SCHEMA);
   }
 

@@ -2,9 +2,7 @@
  * The embedded SearchBackend on SQLite (better-sqlite3): WAL, prepared statements, batched
  * transactional upserts, FTS5 free text ranked by bm25, an R*Tree prefilter on boxes.
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { CairnError, InternalError } from '../../errors/index.js';
 import type { CoreRecord } from '../../records/core-record.js';
 import type { SearchQuery } from '../../query/search-query.js';
@@ -21,6 +19,7 @@ import type {
 import { compileFilter } from './compile-filter.js';
 import { compileQuery, propertyPath, type FilterCompiler, type SqlValue } from './compile-query.js';
 import { toSqliteRow, type SqliteRow } from './rows.js';
+import { openDatabase } from './open-database.js';
 import { SCHEMA_SQL } from './schema.js';
 import { registerSqlFunctions } from './sql-functions.js';
 
@@ -67,11 +66,8 @@ export class SqliteBackend implements SearchBackend {
   private readonly statementCache = new Map<string, Database.Statement>();
 
   constructor(options: SqliteBackendOptions) {
-    if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
-    this.db = new Database(options.path);
-    this.db.pragma('journal_mode = WAL');
+    this.db = openDatabase(options.path);
     this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('busy_timeout = 5000');
     this.db.pragma('cache_size = -65536');
     this.db.pragma('temp_store = MEMORY');
     this.db.exec(SCHEMA_SQL);

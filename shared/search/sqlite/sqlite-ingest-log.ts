@@ -2,7 +2,8 @@
  * The ingest log in a SQLite table (embedded mode, and the worker's log until the engines have
  * an ingest-log index store).
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openDatabase } from './open-database.js';
 import type {
   IngestFailure,
   IngestLog,
@@ -70,9 +71,7 @@ export class SqliteIngestLog implements IngestLog {
   private readonly db: Database.Database;
 
   constructor(path: string) {
-    this.db = new Database(path);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('busy_timeout = 5000');
+    this.db = openDatabase(path);
     this.db.exec(SCHEMA);
   }
 
