@@ -33,6 +33,8 @@ export function deadLetterKey(config: WorkerConfig): string {
 
 /** How long an enqueue or a health check waits for a disconnected Redis before giving up. */
 const CONNECT_WAIT_MS = 2_000;
+/** The first connection of a process may take longer on a busy machine; it is not an outage. */
+const FIRST_CONNECT_WAIT_MS = 15_000;
 
 /** Seconds a client should wait before retrying a write refused because the queue is down. */
 const QUEUE_RETRY_AFTER_SECONDS = 5;
@@ -49,9 +51,12 @@ export class JobQueues {
   private readonly redis: Redis;
   /** The queues' one connection, shared and without an offline queue (see above). */
   private readonly producer: Redis;
+  /** Whether the producer has been connected once: later waits are for an outage. */
+  private everReady = false;
 
   constructor(redisUrl: string, config: WorkerConfig) {
     this.producer = new Redis({ ...buildConnection(redisUrl), enableOfflineQueue: false });
+    this.producer.once('ready', () => (this.everReady = true));
     this.queues = Object.fromEntries(
       QUEUE_NAMES.map((name) => {
         const queue = new Queue(name, {
@@ -72,7 +77,7 @@ export class JobQueues {
   /** Resolves once the producer's connection is ready; throws a 503 if it is not soon. */
   private async connected(): Promise<void> {
     if (this.producer.status === 'ready') return;
-    const timeout = AbortSignal.timeout(CONNECT_WAIT_MS);
+    const timeout = AbortSignal.timeout(this.everReady ? CONNECT_WAIT_MS : FIRST_CONNECT_WAIT_MS);
     try {
       await once(this.producer, 'ready', { signal: timeout });
     } catch (error) {
