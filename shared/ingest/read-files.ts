@@ -5,7 +5,6 @@
 import { createReadStream } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { SourceFormat } from '../records/core-record.js';
 import type { RawDocument } from './pipeline.js';
 
@@ -34,6 +33,48 @@ export async function listFiles(path: string): Promise<string[]> {
   return nested.flat();
 }
 
+/**
+ * Cuts an NDJSON file into pieces of `lines` lines, with their line numbers. The bytes are cut
+ * at newlines and decoded once per piece: splitting every line in JavaScript cost the bulk load
+ * a fifth of its main thread.
+ */
+async function* ndjsonChunks(
+  file: string,
+  lines: number,
+): AsyncGenerator<{ first: number; last: number; content: string }> {
+  let pending: Buffer = Buffer.alloc(0);
+  let done = 0; // lines handed out so far
+  for await (const data of createReadStream(file, { highWaterMark: 1 << 20 })) {
+    const buffer = pending.length > 0 ? Buffer.concat([pending, data as Buffer]) : (data as Buffer);
+    let start = 0;
+    for (;;) {
+      let end = start;
+      let count = 0;
+      while (count < lines) {
+        const newline = buffer.indexOf(10, end);
+        if (newline === -1) break;
+        end = newline + 1;
+        count += 1;
+      }
+      if (count < lines) break;
+      yield { first: done + 1, last: done + count, content: buffer.toString('utf8', start, end) };
+      done += count;
+      start = end;
+    }
+    pending = buffer.subarray(start);
+  }
+  if (pending.length > 0) {
+    let count = 1;
+    for (
+      let at = pending.indexOf(10);
+      at !== -1 && at < pending.length - 1;
+      at = pending.indexOf(10, at + 1)
+    )
+      count += 1;
+    yield { first: done + 1, last: done + count, content: pending.toString('utf8') };
+  }
+}
+
 /** Reads files as raw documents; NDJSON files are streamed in chunks of `chunkLines` lines. */
 export async function* readDocuments(
   files: string[],
@@ -47,24 +88,10 @@ export async function* readDocuments(
   for (const file of files) {
     try {
       if (isNdjsonFile(file)) {
-        let lines: string[] = [];
-        let first = 1;
-        let lineNumber = 0;
-        for await (const line of createInterface({
-          input: createReadStream(file, 'utf8'),
-          crlfDelay: Infinity,
-        })) {
-          lineNumber += 1;
-          if (line.trim() === '') continue;
-          lines.push(line);
-          if (lines.length >= chunkLines) {
-            yield { name: `${file}:${first}-${lineNumber}`, content: lines.join('\n'), format };
-            lines = [];
-            first = lineNumber + 1;
-          }
+        for await (const chunk of ndjsonChunks(file, chunkLines)) {
+          if (chunk.content.trim() === '') continue;
+          yield { name: `${file}:${chunk.first}-${chunk.last}`, content: chunk.content, format };
         }
-        if (lines.length > 0)
-          yield { name: `${file}:${first}-${lineNumber}`, content: lines.join('\n'), format };
       } else {
         yield { name: file, content: await readFile(file, 'utf8'), format };
       }

@@ -100,6 +100,19 @@ describe('JSON metadata formats', () => {
     expect(parseDocuments(ndjson).records.map((r) => r.id)).to.deep.equal(['a', 'c']);
   });
 
+  it('rejects a malformed NDJSON line by its number and keeps the other lines', () => {
+    const good = { type: 'Feature', id: 'a', geometry: null, properties: { title: 'A' } };
+    const lines = [JSON.stringify(good), '{"type": "Feature", "id": "broken"', '', '[1, 2'];
+    lines.push(JSON.stringify({ ...good, id: 'd' }));
+    const parsed = parseDocuments(lines.join('\r\n'), { name: 'part.ndjson' });
+    expect(parsed.records.map((r) => r.id)).to.deep.equal(['a', 'd']);
+    expect(parsed.failures.map((f) => f.name)).to.deep.equal([
+      'part.ndjson line 2',
+      'part.ndjson line 4',
+    ]);
+    for (const failure of parsed.failures) expect(failure.reason).to.contain('malformed JSON');
+  });
+
   it('names malformed JSON, unknown shapes and oversize documents', () => {
     expect(parseDocuments('{"type": "Feature",', { name: 'x' }).failures[0].reason).to.contain(
       'malformed JSON',

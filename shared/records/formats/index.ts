@@ -77,23 +77,42 @@ function listJsonMembers(value: unknown): unknown[] {
   return [value];
 }
 
-function readJsonValues(text: string): unknown[] {
+/** A JSON value read from a document, or the NDJSON line that could not be read. */
+type JsonItem = { value: unknown } | { line: number; error: unknown };
+
+/** One JSON document, or NDJSON (one value a line; a bad line fails alone). */
+function readJsonValues(text: string): JsonItem[] {
   try {
-    return [JSON.parse(text)];
+    return [{ value: JSON.parse(text) }];
   } catch (error) {
-    const lines = text.split(/\r?\n/).filter((line) => line.trim() !== '');
-    if (lines.length < 2) throw error;
-    return lines.map((line) => JSON.parse(line));
+    const lines = text.split(/\r?\n/);
+    if (lines.filter((line) => line.trim() !== '').length < 2) throw error;
+    const items: JsonItem[] = [];
+    lines.forEach((line, index) => {
+      if (line.trim() === '') return;
+      try {
+        items.push({ value: JSON.parse(line) });
+      } catch (lineError) {
+        items.push({ line: index + 1, error: lineError });
+      }
+    });
+    return items;
   }
 }
 
 function parseJsonDocuments(text: string, options: ParseOptions): ParsedDocuments {
   const result: ParsedDocuments = { records: [], failures: [] };
   const name = options.name ?? 'document';
-  const members = readJsonValues(text).flatMap(listJsonMembers);
+  const members = readJsonValues(text).flatMap((item): JsonItem[] =>
+    'value' in item ? listJsonMembers(item.value).map((value) => ({ value })) : [item],
+  );
   members.forEach((member, index) => {
-    const object = asObject(member);
     const label = members.length > 1 ? `${name}[${index}]` : name;
+    if (!('value' in member)) {
+      result.failures.push({ name: `${name} line ${member.line}`, reason: describe(member.error) });
+      return;
+    }
+    const object = asObject(member.value);
     try {
       if (!object) throw new InvalidRecordError('expected a JSON object');
       result.records.push(parseJsonRecord(object, options.format));
