@@ -2,7 +2,7 @@
  * Ingest CLI: `npm run ingest -- <files or folders…> [--format F] [--batch-size N]`.
  * Loads metadata files (JSON, NDJSON, XML; single records or collections) into the
  * configured backend through the same pipeline the services use, with a progress bar and a
- * summary. Into SQLite, `--workers` threads (default: one per core) parse while the main
+ * summary. Into SQLite, `--workers` threads (default: one per core but one) parse while the main
  * thread writes. Exits non-zero only when nothing could be written.
  */
 import { parseArgs } from 'node:util';
@@ -24,7 +24,7 @@ async function main(): Promise<number> {
     options: {
       format: { type: 'string' },
       'batch-size': { type: 'string', default: '10000' },
-      workers: { type: 'string', default: String(availableParallelism()) },
+      workers: { type: 'string', default: String(Math.max(1, availableParallelism() - 1)) },
       quiet: { type: 'boolean', default: false },
     },
   });

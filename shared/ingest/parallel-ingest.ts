@@ -37,8 +37,8 @@ export interface ParallelIngestOptions extends IngestOptions {
   workers: number;
 }
 
-/** Documents each worker may hold at once: one being parsed, one waiting, so none idles. */
-const TASKS_PER_WORKER = 2;
+/** Documents each worker may hold at once, so that none idles while the main thread writes. */
+const TASKS_PER_WORKER = 4;
 
 interface PooledWorker {
   worker: Worker;
@@ -107,7 +107,7 @@ export async function ingestDocumentsInParallel(
   const summary = emptySummary();
   const batchSize = options.batchSize ?? 1000;
   const pool = new RowWorkerPool(Math.max(1, options.workers));
-  const inFlight: Promise<RowTaskResult>[] = [];
+  const inFlight: { result: Promise<RowTaskResult>; settled: boolean }[] = [];
   let batch: SqliteRow[] = [];
   const flush = () => {
     summary.written += backend.upsertRows(batch);
@@ -115,24 +115,33 @@ export async function ingestDocumentsInParallel(
     options.onProgress?.(summary);
   };
   // Results are taken in the order their documents were read, whichever worker ends first.
+  // Rows are written once a batch is full or when the next result is not ready yet: waiting to
+  // fill a batch would leave the workers idle behind their task limit while this thread writes.
   const take = async () => {
-    const result = await inFlight.shift()!;
+    const result = await inFlight.shift()!.result;
     summary.read += result.read;
     summary.rejected.push(...result.failures);
     for (const row of result.rows) batch.push(row);
-    if (batch.length >= batchSize) flush();
+    if (batch.length >= batchSize || !inFlight[0]?.settled) flush();
   };
-  try {
-    for await (const document of documents) {
-      inFlight.push(pool.run(document, options.maxBytes));
-      if (inFlight.length >= options.workers * TASKS_PER_WORKER) await take();
+  return backend.bulkLoad(async () => {
+    try {
+      for await (const document of documents) {
+        const task = { result: pool.run(document, options.maxBytes), settled: false };
+        task.result.then(
+          () => (task.settled = true),
+          () => undefined, // observed by take()
+        );
+        inFlight.push(task);
+        if (inFlight.length >= options.workers * TASKS_PER_WORKER) await take();
+      }
+      while (inFlight.length > 0) await take();
+      if (batch.length > 0) flush();
+    } finally {
+      // A failed write must not leave tasks rejecting unobserved.
+      for (const pending of inFlight) pending.result.catch(() => undefined);
+      await pool.close();
     }
-    while (inFlight.length > 0) await take();
-    if (batch.length > 0) flush();
-  } finally {
-    // A failed write must not leave tasks rejecting unobserved.
-    for (const pending of inFlight) pending.catch(() => undefined);
-    await pool.close();
-  }
-  return summary;
+    return summary;
+  });
 }

@@ -117,4 +117,51 @@ describe('parallel SQLite ingest', function () {
       await backend.close();
     }
   });
+
+  describe('bulk loads', () => {
+    const indexNames = (backend: SqliteBackend) =>
+      (backend as unknown as { db: { prepare(sql: string): { pluck(): { all(): string[] } } } }).db
+        .prepare("SELECT name FROM sqlite_schema WHERE type = 'index' ORDER BY name")
+        .pluck()
+        .all();
+
+    it('builds the secondary indexes after a load into an empty catalogue, even a failed one', async () => {
+      const backend = await openBackend();
+      try {
+        const before = indexNames(backend);
+        expect(before.length).to.be.greaterThan(5);
+        let during: string[] = [];
+        await backend.bulkLoad(async () => {
+          during = indexNames(backend);
+        });
+        expect(during).to.have.length(1); // the id's own unique index stays
+        expect(indexNames(backend)).to.deep.equal(before);
+        const failed = backend.bulkLoad(async () => {
+          throw new Error('the load failed');
+        });
+        await failed.then(
+          () => expect.fail('the load should have failed'),
+          (error: Error) => expect(error.message).to.equal('the load failed'),
+        );
+        expect(indexNames(backend)).to.deep.equal(before);
+      } finally {
+        await backend.close();
+      }
+    });
+
+    it('keeps every index while loading into a catalogue that has records', async () => {
+      const backend = await openBackend();
+      try {
+        await ingestDocumentsInParallel(backend, ndjsonDocuments(10, 10), { workers: 1 });
+        const before = indexNames(backend);
+        let during: string[] = [];
+        await backend.bulkLoad(async () => {
+          during = indexNames(backend);
+        });
+        expect(during).to.deep.equal(before);
+      } finally {
+        await backend.close();
+      }
+    });
+  });
 });
