@@ -322,13 +322,24 @@ function unknownFunction(node: OperatorNode): FilterError {
 // Field clauses on a view (raw or folded copy)
 
 /**
- * A clause on the chosen view of a field: folded copies exist only where folding changed the
- * value, so a record without one is compared on its raw value.
+ * A clause on the chosen view of a field. Folded copies exist only where folding changed the
+ * value, so a record without one is compared on its raw value; a `cai` copy exists only where
+ * it differs from the CASEI view, so a record without one is compared on its `ci` copy, and
+ * without that too on its raw value (engine-document.ts).
  */
 function onView(field: EngineField, view: FoldView, build: (path: string) => Query): Query {
   if (view === 'raw') return build(field.path);
-  const copy = foldPath(field, view);
-  return anyOf([build(copy), allOf([not(exists(copy)), build(field.path)])]);
+  const chain =
+    view === 'cai'
+      ? [foldPath(field, 'cai'), foldPath(field, 'ci'), field.path]
+      : [foldPath(field, view), field.path];
+  return anyOf(
+    chain.map((path, position) =>
+      position === 0
+        ? build(path)
+        : allOf([...chain.slice(0, position).map((absent) => not(exists(absent))), build(path)]),
+    ),
+  );
 }
 
 /** The JSON value a keyword / double / date field is compared with. */

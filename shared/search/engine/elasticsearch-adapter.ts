@@ -6,6 +6,7 @@
 import { Client, type estypes } from '@elastic/elasticsearch';
 import {
   callEngine,
+  BULK_RESPONSE_FILTER,
   readBulkItems,
   type AliasAction,
   type BulkItemResult,
@@ -59,7 +60,11 @@ export class ElasticsearchAdapter implements EngineAdapter {
 
   bulk(operations: (JsonObject | string)[], refresh: RefreshPolicy): Promise<BulkItemResult[]> {
     return callEngine(async () => {
-      const response = await this.client.bulk({ operations, refresh });
+      const response = await this.client.bulk({
+        operations,
+        refresh,
+        filter_path: BULK_RESPONSE_FILTER,
+      });
       return readBulkItems(response.items);
     });
   }

@@ -146,6 +146,18 @@ export async function callEngine<T>(call: () => Promise<T>): Promise<T> {
 }
 
 /** Reads the per-operation outcomes of a bulk response (both engines share its shape). */
+/**
+ * What a bulk response keeps of each item (`filter_path`): enough for the outcome, without the
+ * index, version, shard and sequence details that make up most of a large response.
+ */
+export const BULK_RESPONSE_FILTER = [
+  'items.*._id',
+  'items.*.status',
+  'items.*.result',
+  'items.*.error.type',
+  'items.*.error.reason',
+];
+
 export function readBulkItems(items: unknown): BulkItemResult[] {
   return (
     items as Record<

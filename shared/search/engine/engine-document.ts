@@ -36,17 +36,38 @@ export function unsplitBbox(boxes: Bbox[]): Bbox | undefined {
   return [first[0], first[1], last[2], first[3]];
 }
 
-/** The folded copy of a string or string array, or undefined when folding changes nothing. */
-function foldedCopy(value: unknown, fold: (text: string) => string): unknown {
+/**
+ * The folded copy of a string or string array, or undefined when it equals `base` (by default
+ * the value itself: folding changed nothing).
+ */
+function foldedCopy(
+  value: unknown,
+  fold: (text: string) => string,
+  base: unknown = value,
+): unknown {
   if (typeof value === 'string') {
     const folded = fold(value);
-    return folded === value ? undefined : folded;
+    return folded === base ? undefined : folded;
   }
   if (Array.isArray(value) && value.some((item) => typeof item === 'string')) {
     const folded = value.map((item) => (typeof item === 'string' ? fold(item) : item));
-    return folded.some((item, index) => item !== value[index]) ? folded : undefined;
+    const against = base as unknown[];
+    return folded.some((item, index) => item !== against[index]) ? folded : undefined;
   }
   return undefined;
+}
+
+/**
+ * The folded copies of one value. `ci` and `ai` are written where folding changes the value;
+ * `cai` only where it also differs from the CASEI view (the `ci` copy, or the value itself),
+ * that is only for text with accents: for the common plain-ASCII text it would repeat `ci`.
+ * The filter compiler falls back along the same chain (compile-filter.ts, `onView`).
+ */
+function foldedCopies(value: unknown): { ci?: unknown; ai?: unknown; cai?: unknown } {
+  const ci = foldedCopy(value, FOLDS.ci);
+  const ai = foldedCopy(value, FOLDS.ai);
+  if (ai === undefined) return { ci };
+  return { ci, ai, cai: foldedCopy(value, FOLDS.cai, ci ?? value) };
 }
 
 /** Builds the engine document of a record from its IndexDocument. */
@@ -66,8 +87,7 @@ export function buildEngineDocument(
     if (Array.isArray(value) && value.length === 0) continue;
     const key = encodeFieldName(name);
     props[key] = value;
-    for (const [view, fold] of Object.entries(FOLDS)) {
-      const copy = foldedCopy(value, fold);
+    for (const [view, copy] of Object.entries(foldedCopies(value))) {
       if (copy !== undefined) folded[view][key] = copy;
     }
   }

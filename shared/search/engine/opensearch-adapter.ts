@@ -7,6 +7,7 @@ import { Client } from '@opensearch-project/opensearch';
 import type { ClientConnectionOptions } from './elasticsearch-adapter.js';
 import {
   callEngine,
+  BULK_RESPONSE_FILTER,
   readBulkItems,
   type AliasAction,
   type BulkItemResult,
@@ -50,6 +51,7 @@ export class OpenSearchAdapter implements EngineAdapter {
         // The client's serializer sends string lines as they are; its types do not say so.
         body: operations as JsonObject[],
         refresh,
+        filter_path: BULK_RESPONSE_FILTER,
       });
       return readBulkItems((response.body as { items: unknown }).items);
     });

@@ -78,6 +78,18 @@ describe('engine document layout', () => {
     expect(document.anytext).to.contain('Ile de Paques');
   });
 
+  it('writes the CASEI-and-ACCENTI copy only where it differs from the CASEI view', () => {
+    const document = buildEngineDocument(buildIndexDocument(CROSSING), CROSSING, 'envelope');
+    // Accents and no upper case: no ci copy, so cai differs from the raw value.
+    expect((document.cai as Record<string, unknown>).keywords).to.deep.equal(['ocean', 'ocean']);
+    const plain = { ...CROSSING, title: 'Harbour Survey', keywords: ['Tides'] };
+    const ascii = buildEngineDocument(buildIndexDocument(plain), plain, 'envelope');
+    expect(ascii.ci).to.deep.include({ title: 'harbour survey', keywords: ['tides'] });
+    // Plain ASCII: the cai copy would repeat ci, and the ai copy the raw value.
+    expect(ascii).not.to.have.property('cai');
+    expect(ascii).not.to.have.property('ai');
+  });
+
   it('keeps the box as written, its antimeridian halves and an open-ended date_range', () => {
     const document = buildEngineDocument(buildIndexDocument(CROSSING), CROSSING, 'envelope');
     expect(document.bbox).to.deep.equal({ west: 170, south: -20, east: -170, north: -10 });
