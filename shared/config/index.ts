@@ -44,6 +44,10 @@ const environmentSchema = z.object({
   SEARCH_SPATIAL_MODE: z.enum(['shape', 'envelope']).optional(),
   SEARCH_TEXT_ANALYSIS: z.enum(['standard', 'full']).default('standard'),
   SEARCH_REFRESH: z.enum(['false', 'true', 'wait_for']).default('false'),
+  SEARCH_REFRESH_INTERVAL: z
+    .string()
+    .regex(/^(-1|[1-9]\d*(ms|s|m))$/, 'a time such as 1s, 500ms or 1m, or -1 (off)')
+    .default('1s'),
   SERVICE_METADATA_FILE: z.string().min(1).optional(),
   METRICS_ENABLED: booleanString.default(true),
 });
@@ -90,6 +94,8 @@ export interface Config {
         /** `full` needs the analysis-common module (stemming, folding). */
         analysis: 'standard' | 'full';
         refresh: false | true | 'wait_for';
+        /** `index.refresh_interval` of the index versions the backend creates. */
+        refreshInterval: string;
       };
   redisUrl?: string;
   /** Paging defaults and request size limits (`urlBytes`: path and query string). */
@@ -178,6 +184,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
           spatial: env.SEARCH_SPATIAL_MODE,
           analysis: env.SEARCH_TEXT_ANALYSIS,
           refresh: env.SEARCH_REFRESH === 'wait_for' ? 'wait_for' : env.SEARCH_REFRESH === 'true',
+          refreshInterval: env.SEARCH_REFRESH_INTERVAL,
         }
       : { kind: 'sqlite', path: env.SQLITE_PATH },
     redisUrl: env.REDIS_URL,

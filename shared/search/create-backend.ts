@@ -22,6 +22,7 @@ export async function createBackend(config: Pick<Config, 'search'>): Promise<Sea
       spatial: search.spatial,
       analysis: search.analysis,
       refresh: search.refresh,
+      refreshInterval: search.refreshInterval,
     });
     await engine.init().catch(async (error: unknown) => {
       await engine.close();

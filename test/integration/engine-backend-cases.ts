@@ -447,7 +447,7 @@ export function describeEngineCases(engine: EngineName, url: string, spatial: Sp
       let records: CoreRecord[];
 
       before(async () => {
-        backend = await createTestBackend(engine, url, { spatial });
+        backend = await createTestBackend(engine, url, { spatial, refreshInterval: '2s' });
         records = parseAll(JSON.stringify([...generateRecords(1500, 11)]));
         expect((await backend.upsert(records)).failures).to.deep.equal([]);
       });
@@ -515,6 +515,16 @@ export function describeEngineCases(engine: EngineName, url: string, spatial: Sp
           text: [['elevation']],
         });
         expect(glacier.total).to.be.greaterThan(0);
+      });
+
+      it('gives every version the configured refresh interval (built with refresh off)', async () => {
+        const response = await fetch(`${url}/${backend.alias}/_settings`);
+        const settings = (await response.json()) as Record<
+          string,
+          { settings: { index: { refresh_interval?: string } } }
+        >;
+        expect(Object.keys(settings)).to.deep.equal([backend.liveIndex]);
+        expect(settings[backend.liveIndex!].settings.index.refresh_interval).to.equal('2s');
       });
     });
 

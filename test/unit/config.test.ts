@@ -33,6 +33,20 @@ describe('configuration', () => {
     );
   });
 
+  it('takes the engine refresh interval as an engine time value, 1s by default', () => {
+    const engine = { ELASTICSEARCH_URL: 'http://127.0.0.1:9250' };
+    expect(loadConfig(engine).search).to.include({ refreshInterval: '1s' });
+    for (const value of ['30s', '500ms', '2m', '-1'])
+      expect(loadConfig({ ...engine, SEARCH_REFRESH_INTERVAL: value }).search).to.include({
+        refreshInterval: value,
+      });
+    for (const value of ['30', 'soon', '0s', '1h30m'])
+      expect(() => loadConfig({ ...engine, SEARCH_REFRESH_INTERVAL: value })).to.throw(
+        ConfigError,
+        /SEARCH_REFRESH_INTERVAL/,
+      );
+  });
+
   it('lists every invalid value at once', () => {
     try {
       loadConfig({

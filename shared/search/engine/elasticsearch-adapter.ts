@@ -7,6 +7,7 @@ import { Client, type estypes } from '@elastic/elasticsearch';
 import {
   callEngine,
   BULK_RESPONSE_FILTER,
+  ndjsonBody,
   readBulkItems,
   type AliasAction,
   type BulkItemResult,
@@ -61,7 +62,8 @@ export class ElasticsearchAdapter implements EngineAdapter {
   bulk(operations: (JsonObject | string)[], refresh: RefreshPolicy): Promise<BulkItemResult[]> {
     return callEngine(async () => {
       const response = await this.client.bulk({
-        operations,
+        // The client sends a buffer as it is; its types only name arrays of operations.
+        operations: ndjsonBody(operations) as unknown as estypes.BulkRequest['operations'],
         refresh,
         filter_path: BULK_RESPONSE_FILTER,
       });

@@ -158,6 +158,16 @@ export const BULK_RESPONSE_FILTER = [
   'items.*.error.reason',
 ];
 
+/**
+ * A bulk request body as one buffer: the clients then send it as it is, instead of joining the
+ * lines, measuring the text and encoding it again each on its own.
+ */
+export function ndjsonBody(operations: (JsonObject | string)[]): Buffer {
+  const lines = operations.map((line) => (typeof line === 'string' ? line : JSON.stringify(line)));
+  lines.push('');
+  return Buffer.from(lines.join('\n'));
+}
+
 export function readBulkItems(items: unknown): BulkItemResult[] {
   return (
     items as Record<

@@ -72,6 +72,11 @@ export interface EngineBackendOptions {
   analysis?: TextAnalysis;
   /** Refresh after writes: false (default), true, or `wait_for` (tests). */
   refresh?: RefreshPolicy;
+  /**
+   * How often the engine makes new writes searchable (`index.refresh_interval` of the index
+   * versions this backend creates: the first one and each reindex). Default `1s`.
+   */
+  refreshInterval?: string;
   /** Largest bulk request, in records and in characters of documents. Defaults 500 and 5 Mi. */
   bulkMaxRecords?: number;
   bulkMaxBytes?: number;
@@ -148,6 +153,7 @@ export class EngineBackend implements SearchBackend {
   readonly analysis: TextAnalysis;
   private readonly adapter: EngineAdapter;
   private readonly refreshPolicy: RefreshPolicy;
+  private readonly refreshInterval: string;
   private readonly bulkMaxRecords: number;
   private readonly bulkMaxBytes: number;
   private readonly maxResultWindow: number;
@@ -172,6 +178,7 @@ export class EngineBackend implements SearchBackend {
     this.spatial = options.spatial ?? (options.engine === 'opensearch' ? 'shape' : 'envelope');
     this.analysis = options.analysis ?? 'standard';
     this.refreshPolicy = options.refresh ?? false;
+    this.refreshInterval = options.refreshInterval ?? '1s';
     this.bulkMaxRecords = options.bulkMaxRecords ?? 500;
     this.bulkMaxBytes = options.bulkMaxBytes ?? 5 * 1024 * 1024;
     this.maxResultWindow = options.maxResultWindow ?? 10_000;
@@ -215,6 +222,7 @@ export class EngineBackend implements SearchBackend {
     const records = buildRecordsTemplates(this.alias, {
       spatial: this.spatial,
       analysis: this.analysis,
+      refreshInterval: this.refreshInterval,
     });
     try {
       for (const component of records.components) {
@@ -740,6 +748,7 @@ export class EngineBackend implements SearchBackend {
         from: live.index,
         to: target.index,
         keepPrevious: this.keepPreviousIndex,
+        refreshInterval: this.refreshInterval,
         write: (records) => this.writeDocuments(records, target.index, target.spatial, false),
         onBuildStart: () => {
           this.building = target;

@@ -86,8 +86,9 @@ export interface RecordsIndexMeta {
 /** Composes the records component and index templates for an alias and options. */
 export function buildRecordsTemplates(
   alias: string,
-  options: { spatial: SpatialMode; analysis: TextAnalysis },
+  options: { spatial: SpatialMode; analysis: TextAnalysis; refreshInterval?: string },
 ): RecordsTemplates {
+  const { refreshInterval, ...built } = options;
   const components: ComponentTemplate[] = [
     { name: `${alias}-base`, body: readMappingFile('records.base.json') },
   ];
@@ -100,7 +101,7 @@ export function buildRecordsTemplates(
       body: readMappingFile('records.analysis-full.json'),
     });
   }
-  const meta: RecordsIndexMeta = { mappingVersion: MAPPING_VERSION, ...options };
+  const meta: RecordsIndexMeta = { mappingVersion: MAPPING_VERSION, ...built };
   return {
     components,
     indexTemplate: {
@@ -109,7 +110,11 @@ export function buildRecordsTemplates(
         index_patterns: [`${alias}-v*`],
         priority: 200,
         composed_of: components.map((component) => component.name),
-        template: { mappings: { _meta: { cairn: meta } } },
+        template: {
+          // The index template's own settings win over its components' (records.base.json).
+          ...(refreshInterval && { settings: { index: { refresh_interval: refreshInterval } } }),
+          mappings: { _meta: { cairn: meta } },
+        },
         _meta: { description: `Cairn records behind the alias ${alias}` },
       },
     },

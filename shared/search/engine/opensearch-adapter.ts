@@ -8,6 +8,7 @@ import type { ClientConnectionOptions } from './elasticsearch-adapter.js';
 import {
   callEngine,
   BULK_RESPONSE_FILTER,
+  ndjsonBody,
   readBulkItems,
   type AliasAction,
   type BulkItemResult,
@@ -48,8 +49,8 @@ export class OpenSearchAdapter implements EngineAdapter {
   bulk(operations: (JsonObject | string)[], refresh: RefreshPolicy): Promise<BulkItemResult[]> {
     return callEngine(async () => {
       const response = await this.client.bulk({
-        // The client's serializer sends string lines as they are; its types do not say so.
-        body: operations as JsonObject[],
+        // The client sends a buffer as it is; its types do not say so.
+        body: ndjsonBody(operations) as unknown as JsonObject[],
         refresh,
         filter_path: BULK_RESPONSE_FILTER,
       });

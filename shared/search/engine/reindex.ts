@@ -39,6 +39,8 @@ export interface RebuildOptions {
   from: string;
   to: string;
   keepPrevious: boolean;
+  /** The new version's refresh interval once built (it is built with refresh off). */
+  refreshInterval: string;
   /** Writes records into the new version. */
   write(records: CoreRecord[]): Promise<{ written: number; failures: WriteFailure[] }>;
   /** Called once the new version exists, before copying (start of dual writes). */
@@ -182,7 +184,7 @@ export async function rebuildIndex(options: RebuildOptions): Promise<ReindexResu
     blocked = true;
     await adapter.refresh(from);
     await copy(options, since(secondPass), result);
-    await adapter.putSettings(to, { index: { refresh_interval: null } });
+    await adapter.putSettings(to, { index: { refresh_interval: options.refreshInterval } });
     await adapter.refresh(to);
     result.removed = await removeVanished(options);
     await adapter.refresh(to);

@@ -174,6 +174,19 @@ describe('index templates from es-mappings', () => {
     ).to.deep.equal({ cairn: { mappingVersion: 1, spatial: 'shape', analysis: 'full' } });
   });
 
+  it('sets the refresh interval in the index template itself, over the base component', () => {
+    const tuned = buildRecordsTemplates('cairn-records', {
+      spatial: 'envelope',
+      analysis: 'standard',
+      refreshInterval: '30s',
+    });
+    const template = tuned.indexTemplate.body.template as { settings?: unknown; mappings: unknown };
+    expect(template.settings).to.deep.equal({ index: { refresh_interval: '30s' } });
+    expect(template.mappings).to.deep.equal({
+      _meta: { cairn: { mappingVersion: 1, spatial: 'envelope', analysis: 'standard' } },
+    });
+  });
+
   it('uses no analysis-common feature in the base mapping', () => {
     const text = JSON.stringify(readMappingFile('records.base.json'));
     for (const feature of [
