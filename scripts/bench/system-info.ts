@@ -17,7 +17,42 @@ export interface SystemInfo {
   sqlite: string;
   betterSqlite3: string;
   autocannon: string;
-  engine?: { name: string; version: string; distribution?: string };
+  engine?: { name: string; version: string; distribution?: string; jvm?: EngineJvm };
+}
+
+/** How the engine's JVM runs: its heap and JIT decide much of the engine's throughput. */
+export interface EngineJvm {
+  heapMaxMiB: number;
+  /** `C2` (the JVM's default tiered compilation) or `C1 only` (-XX:TieredStopAtLevel=1). */
+  jit: string;
+  arguments: string[];
+}
+
+/** Reads the JVM settings of the engine's (first) node, or undefined when it cannot be asked. */
+export async function readEngineJvm(url: string): Promise<EngineJvm | undefined> {
+  try {
+    const response = await fetch(
+      new URL('/_nodes/jvm?filter_path=nodes.*.jvm.input_arguments,nodes.*.jvm.mem', url),
+    );
+    const body = (await response.json()) as {
+      nodes?: Record<
+        string,
+        { jvm: { input_arguments: string[]; mem: { heap_max_in_bytes: number } } }
+      >;
+    };
+    const node = Object.values(body.nodes ?? {})[0];
+    if (!node) return undefined;
+    const args = node.jvm.input_arguments.filter((arg) =>
+      /^-X(ms|mx|X:TieredStopAtLevel)/.test(arg),
+    );
+    return {
+      heapMaxMiB: Math.round(node.jvm.mem.heap_max_in_bytes / 1024 / 1024),
+      jit: args.some((arg) => arg === '-XX:TieredStopAtLevel=1') ? 'C1 only' : 'C2',
+      arguments: args,
+    };
+  } catch {
+    return undefined;
+  }
 }
 
 /** The 1, 5 and 15 minute load averages, rounded. */
@@ -86,6 +121,10 @@ export async function readSystemInfo(
     betterSqlite3: packageVersion(repoRoot, 'better-sqlite3'),
     autocannon: packageVersion(repoRoot, 'autocannon'),
   };
-  if (engine) info.engine = await engineVersion(engine.url, engine.kind);
+  if (engine) {
+    info.engine = await engineVersion(engine.url, engine.kind);
+    const jvm = await readEngineJvm(engine.url);
+    if (info.engine && jvm) info.engine.jvm = jvm;
+  }
   return info;
 }

@@ -6,7 +6,12 @@
  *
  *   npm run bench:worker -- [--backend elasticsearch|opensearch|sqlite] [--records 100000]
  *     [--formats ogc,iso19139] [--job-records 1000] [--concurrency 4] [--batch-size 1000]
- *     [--url URL] [--redis URL] [--cpu-prof DIR]
+ *     [--url URL] [--redis URL] [--refresh-interval 1s] [--cpu-prof DIR]
+ *
+ * The engine's figures depend on how its JVM runs: the result file records its heap and JIT
+ * (scripts/services.sh starts test engines with the C1 compiler only, which saves start-up
+ * CPU but costs indexing speed; the README's figures come from an engine with the JVM's
+ * default JIT, started with ES_JAVA_OPTS="-Xms2g -Xmx2g").
  *
  * Engine and Redis URLs default to ELASTICSEARCH_URL / OPENSEARCH_URL / REDIS_URL (or their
  * CAIRN_TEST_* names). Each run uses a fresh alias and queue prefix and removes them afterwards.
@@ -26,7 +31,7 @@ import { writeIso19139 } from '../../shared/records/writers/xml/index.js';
 import { createBackend } from '../../shared/search/create-backend.js';
 import { EngineBackend } from '../../shared/search/engine/engine-backend.js';
 import { generateRecords } from '../corpus/generator.js';
-import { readLoadAverage } from './system-info.js';
+import { readLoadAverage, readSystemInfo } from './system-info.js';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const FORMATS = ['ogc', 'iso19139'] as const;
@@ -44,6 +49,7 @@ interface Options {
   batchSize: number;
   out: string;
   cpuProf?: string;
+  refreshInterval?: string;
 }
 
 function readOptions(): Options {
@@ -59,6 +65,7 @@ function readOptions(): Options {
       'batch-size': { type: 'string', default: '1000' },
       out: { type: 'string', default: join(REPO_ROOT, 'bench', 'results') },
       'cpu-prof': { type: 'string' },
+      'refresh-interval': { type: 'string' },
     },
   });
   const env = process.env;
@@ -94,6 +101,7 @@ function readOptions(): Options {
     batchSize: integer(values['batch-size'], 'batch-size'),
     out: resolve(values.out),
     cpuProf: values['cpu-prof'] ? resolve(values['cpu-prof']) : undefined,
+    refreshInterval: values['refresh-interval'],
   };
 }
 
@@ -180,6 +188,7 @@ async function runFormat(format: BenchFormat, options: Options): Promise<FormatR
   };
   if (options.backend === 'elasticsearch') environment.ELASTICSEARCH_URL = options.url!;
   if (options.backend === 'opensearch') environment.OPENSEARCH_URL = options.url!;
+  if (options.refreshInterval) environment.SEARCH_REFRESH_INTERVAL = options.refreshInterval;
   const config = loadConfig(environment);
   const backend = await createBackend(config);
   const queues = new JobQueues(options.redis, config.worker);
@@ -278,10 +287,17 @@ async function main(): Promise<void> {
     jobRecords: options.jobRecords,
     concurrency: options.concurrency,
     batchSize: options.batchSize,
+    refreshInterval: options.refreshInterval ?? '1s',
   };
+  const system = await readSystemInfo(
+    REPO_ROOT,
+    options.url && options.backend !== 'sqlite'
+      ? { url: options.url, kind: options.backend }
+      : undefined,
+  );
   writeFileSync(
     file,
-    `${JSON.stringify({ command: `npm run bench:worker -- ${process.argv.slice(2).join(' ')}`, settings, results }, null, 2)}\n`,
+    `${JSON.stringify({ command: `npm run bench:worker -- ${process.argv.slice(2).join(' ')}`, settings, system, results }, null, 2)}\n`,
   );
   console.log(`written to ${file}`);
 }
