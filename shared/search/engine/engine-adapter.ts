@@ -160,12 +160,30 @@ export const BULK_RESPONSE_FILTER = [
 
 /**
  * A bulk request body as one buffer: the clients then send it as it is, instead of joining the
- * lines, measuring the text and encoding it again each on its own.
+ * lines, measuring the text and encoding it again each on its own. The lines are encoded
+ * straight into a buffer sized for ASCII, which grows only when a line needs more.
  */
 export function ndjsonBody(operations: (JsonObject | string)[]): Buffer {
   const lines = operations.map((line) => (typeof line === 'string' ? line : JSON.stringify(line)));
-  lines.push('');
-  return Buffer.from(lines.join('\n'));
+  let capacity = lines.length;
+  for (const line of lines) capacity += line.length;
+  let buffer = Buffer.allocUnsafe(capacity);
+  let at = 0;
+  for (const line of lines) {
+    // A UTF-16 code unit takes at most three UTF-8 bytes: only then is the exact size needed.
+    if (buffer.length - at < line.length * 3 + 1) {
+      const needed = Buffer.byteLength(line) + 1;
+      if (buffer.length - at < needed) {
+        const grown = Buffer.allocUnsafe(Math.max(buffer.length * 2, at + needed));
+        buffer.copy(grown, 0, 0, at);
+        buffer = grown;
+      }
+    }
+    at += buffer.write(line, at);
+    buffer[at] = 0x0a;
+    at += 1;
+  }
+  return buffer.subarray(0, at);
 }
 
 export function readBulkItems(items: unknown): BulkItemResult[] {
