@@ -31,19 +31,42 @@ function dayEnd(startMs: number, days: number): string {
 
 /**
  * Parses an RFC 3339 date-time (offset required unless `assumeUtc`) into a UTC timestamp,
- * or returns undefined when the text is not a real date-time.
+ * or returns undefined when the text is not a real date-time. Works on the numbers directly
+ * (no second parse of a rebuilt string): ingest reads several of these per record.
  */
 export function parseTimestamp(text: string, assumeUtc = false): string | undefined {
   const match = DATE_TIME.exec(text.trim());
   if (!match) return undefined;
   const [, y, mo, d, h, mi, s, fraction, offset] = match;
-  if (!isRealDate(Number(y), Number(mo), Number(d))) return undefined;
-  if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 60) return undefined;
   if (!offset && !assumeUtc) return undefined;
-  const millis = fraction ? fraction.slice(0, 4).padEnd(4, '0') : '.000';
-  const zone = !offset || offset.toUpperCase() === 'Z' ? 'Z' : offset;
-  const parsed = Date.parse(`${y}-${mo}-${d}T${h}:${mi}:${s === '60' ? '59' : s}${millis}${zone}`);
-  return Number.isNaN(parsed) ? undefined : new Date(parsed).toISOString();
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  const hour = Number(h);
+  const minute = Number(mi);
+  const second = Number(s);
+  if (hour > 23 || minute > 59 || second > 60) return undefined;
+  // Date.UTC reads years 0–99 as 1900–1999, which the day check below then refuses.
+  const midnight = Date.UTC(year, month - 1, day);
+  const date = new Date(midnight);
+  if (
+    date.getUTCFullYear() !== year ||
+    date.getUTCMonth() !== month - 1 ||
+    date.getUTCDate() !== day
+  ) {
+    return undefined;
+  }
+  const millis = fraction ? Number(fraction.slice(1, 4).padEnd(3, '0')) : 0;
+  let zoneMinutes = 0;
+  if (offset && offset !== 'Z' && offset !== 'z') {
+    const [offsetHours, offsetMinutes] = offset.slice(1).split(':').map(Number);
+    if (offsetHours > 23 || offsetMinutes > 59) return undefined;
+    zoneMinutes = (offset[0] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes);
+  }
+  // A leap second (:60) counts as :59, as before.
+  const instant =
+    midnight + ((hour * 60 + minute - zoneMinutes) * 60 + Math.min(second, 59)) * 1000 + millis;
+  return new Date(instant).toISOString();
 }
 
 /**

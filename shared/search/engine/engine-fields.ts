@@ -50,12 +50,24 @@ export interface EngineField {
   foldKey: string;
 }
 
+/** Encoded names already seen: every record of a catalogue repeats the same few dozen. */
+const encodedNames = new Map<string, string>();
+const ENCODED_NAMES_KEPT = 10_000;
+
 /** Encodes a property name as one engine field name segment (no dots, no wildcards). */
 export function encodeFieldName(name: string): string {
-  if (name === '') return '%';
-  return name.replace(/[%.*]/g, (character) =>
-    character === '%' ? '%25' : character === '.' ? '%2E' : '%2A',
-  );
+  let encoded = encodedNames.get(name);
+  if (encoded === undefined) {
+    encoded =
+      name === ''
+        ? '%'
+        : name.replace(/[%.*]/g, (character) =>
+            character === '%' ? '%25' : character === '.' ? '%2E' : '%2A',
+          );
+    if (encodedNames.size >= ENCODED_NAMES_KEPT) encodedNames.clear();
+    encodedNames.set(name, encoded);
+  }
+  return encoded;
 }
 
 const declared = readDeclaredPropertyTypes();
