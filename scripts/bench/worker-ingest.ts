@@ -202,7 +202,8 @@ async function runFormat(format: BenchFormat, options: Options): Promise<FormatR
 
     const loadAverageBefore = readLoadAverage();
     process.stderr.write(`${format}: ${ids.length} jobs queued; running the worker…\n`);
-    const nodeOptions = ['--import', 'tsx'];
+    // As `npm run worker` starts it (package.json).
+    const nodeOptions = ['--max-semi-space-size=64', '--import', 'tsx'];
     if (options.cpuProf) nodeOptions.push('--cpu-prof', `--cpu-prof-dir=${options.cpuProf}`);
     const worker = spawn(process.execPath, [...nodeOptions, 'services/worker/main.ts'], {
       cwd: REPO_ROOT,
@@ -274,7 +275,7 @@ async function main(): Promise<void> {
         `in ${result.seconds} s = ${result.recordsPerSecond} records/s (${result.recordsPerWorkerCpuSecond ?? '?'} per worker CPU-second); load average ${result.loadAverageAfter.join(' ')}`,
     );
   }
-  const date = new Date().toISOString().slice(0, 16).replace(/:/g, '');
+  const date = new Date().toISOString().slice(0, 19).replace(/:/g, '');
   const file = join(
     options.out,
     `worker-ingest-${options.backend}-${options.records}-${date}.json`,
