@@ -11,6 +11,10 @@ import { buildQueryMix } from '../bench/query-mix.js';
 import { generateRecord } from '../corpus/generator.js';
 import { CORPUS_SEED, REALM } from './soak-catalogue.js';
 
+/** Records one write rotation creates (a bulk ingest and one create); its delete step removes as many. */
+const CREATED_PER_ROTATION = 11;
+const BULK_RECORDS = CREATED_PER_ROTATION - 1;
+
 /** One request of the mix. */
 export interface SoakCase {
   name: string;
@@ -223,7 +227,7 @@ export class SoakTraffic {
     else this.latencies.push({ case: soakCase.name, at, ms });
   }
 
-  /** One write of the rotation: bulk ingest, create, replace, delete. */
+  /** One write of the rotation: bulk ingest (10 records), create, replace, delete (11). */
   private async write(): Promise<void> {
     const token = await this.options.token.current();
     const auth = { authorization: `Bearer ${token}` };
@@ -235,7 +239,7 @@ export class SoakTraffic {
     let expected: number[];
     let onSuccess = (): void => undefined;
     if (kind === 'bulk-ingest') {
-      const records = newRecords(10);
+      const records = newRecords(BULK_RECORDS);
       answer = await this.send(
         'POST',
         '/catalogue/admin/ingest',
@@ -266,18 +270,28 @@ export class SoakTraffic {
       });
       expected = [200, 202];
     } else {
-      // The oldest created record the catalogue already shows (a queued create may not be
-      // written yet, and DELETE answers 404 for a record that does not exist).
-      const id = [...this.created].find((candidate) => !this.deleted.has(candidate));
-      if (id === undefined) return;
-      const shown = await this.send('GET', `${ITEMS}/${id}`, undefined, {});
-      if (shown.status === 404) return;
-      answer = await this.send('DELETE', `${ITEMS}/${id}`, undefined, auth);
-      expected = [204, 202];
-      onSuccess = () => this.deleted.add(id);
+      // As many deletes as the rotation created, so that the catalogue keeps its size and the
+      // first and last minutes query the same amount of data.
+      for (let n = 0; n < CREATED_PER_ROTATION; n += 1) await this.deleteOldestCreated(auth);
+      return;
     }
     if (expected.includes(answer.status)) onSuccess();
     else this.fail(`write:${kind}`, at, answer.status, answer.text);
+  }
+
+  /**
+   * Deletes the oldest created record the catalogue already shows (a queued create may not be
+   * written yet, and DELETE answers 404 for a record that does not exist).
+   */
+  private async deleteOldestCreated(auth: Record<string, string>): Promise<void> {
+    const at = this.elapsed;
+    const id = [...this.created].find((candidate) => !this.deleted.has(candidate));
+    if (id === undefined) return;
+    const shown = await this.send('GET', `${ITEMS}/${id}`, undefined, {});
+    if (shown.status === 404) return;
+    const answer = await this.send('DELETE', `${ITEMS}/${id}`, undefined, auth);
+    if ([204, 202].includes(answer.status)) this.deleted.add(id);
+    else this.fail('write:delete', at, answer.status, answer.text);
   }
 
   private fail(name: string, at: number, status: number, text: string): void {
