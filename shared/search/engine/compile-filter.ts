@@ -181,7 +181,7 @@ function queryableKind(field: EngineField): FieldKind | 'geometry' | 'array' | u
 function fieldKind(field: EngineField, context: FilterContext): FieldKind | 'absent' {
   const registered = queryableKind(field);
   if (registered === 'geometry' || registered === 'array') return 'unknown';
-  return registered ?? field.declared ?? context.mappedKind(field.existsPath);
+  return registered ?? field.declared ?? context.mappedKind(field.path);
 }
 
 /** True when a field's kind is fixed by the registry or the base mapping (so mismatches are errors). */
@@ -463,7 +463,7 @@ function compareField(
   other: Extract<Scalar, { kind: 'constant' } | { kind: 'time' }>,
 ): Predicate {
   if (field.type === 'absent') return UNKNOWN;
-  const defined = exists(field.field.existsPath);
+  const defined = exists(field.field.path);
   const mismatch = (otherType: string): Predicate => {
     if (!isStaticKind(field.field)) return UNKNOWN;
     throw new FilterError(
@@ -571,7 +571,7 @@ function compileLike(node: OperatorNode, context: FilterContext): Predicate {
     test: onView(value.field, value.view, (path) => ({
       wildcard: { [path]: { value: wildcard } },
     })),
-    defined: exists(value.field.existsPath),
+    defined: exists(value.field.path),
   };
 }
 
@@ -611,7 +611,7 @@ function compileIn(node: OperatorNode, context: FilterContext): Predicate {
       const values = items.map((item) => engineValue((item as { value: Constant }).value));
       return {
         test: onView(value.field, value.view, (path) => terms(path, values)),
-        defined: exists(value.field.existsPath),
+        defined: exists(value.field.path),
       };
     }
   }
@@ -778,7 +778,7 @@ function compareEnds(
 function endDefined(end: TimeEnd): Query {
   if (end.kind === 'fixed') return matchAll();
   if (end.open !== undefined) return exists(TIME_RANGE_FIELD);
-  return exists(end.field?.existsPath ?? end.path);
+  return exists(end.field?.path ?? end.path);
 }
 
 const TEMPORAL_OPS: Readonly<Record<string, { intervalsOnly: boolean }>> = {

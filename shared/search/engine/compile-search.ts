@@ -122,7 +122,7 @@ function kindOf(field: EngineField, context: FilterContext): FieldKind | 'absent
     if (queryable.type === 'datetime') return 'time';
     if (queryable.type !== 'geometry') return 'string';
   }
-  return field.declared ?? context.mappedKind(field.existsPath);
+  return field.declared ?? context.mappedKind(field.path);
 }
 
 /** Property equality (`name=value1,value2`): the property, or one of its elements, equals a value. */

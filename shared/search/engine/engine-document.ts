@@ -6,7 +6,7 @@
 import type { Geometry } from 'geojson';
 import type { Bbox, CoreRecord } from '../../records/core-record.js';
 import type { IndexDocument } from '../../records/index-document.js';
-import { encodeFieldName, FOLDS, TIME_FIELDS } from './engine-fields.js';
+import { encodeFieldName, FOLDS, hasFoldedCopies, TIME_FIELDS } from './engine-fields.js';
 import type { SpatialMode } from './index-templates.js';
 
 /** The stored (not indexed) part of a document, enough to give the record back verbatim. */
@@ -87,6 +87,7 @@ export function buildEngineDocument(
     if (Array.isArray(value) && value.length === 0) continue;
     const key = encodeFieldName(name);
     props[key] = value;
+    if (!hasFoldedCopies(name)) continue;
     for (const [view, copy] of Object.entries(foldedCopies(value))) {
       if (copy !== undefined) folded[view][key] = copy;
     }

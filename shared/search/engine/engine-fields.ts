@@ -40,10 +40,8 @@ export interface EngineField {
   name: string;
   /** The registered queryable, when the name is one of its names. */
   queryable?: Queryable;
-  /** The field for exact comparisons, sorting and aggregations. */
+  /** The field for exact comparisons, sorting and aggregations, and for testing presence. */
   path: string;
-  /** The field whose existence says whether the property has a value. */
-  existsPath: string;
   /** The mapped kind, when the base mapping declares it. */
   declared?: FieldKind;
   /** The segment under `ci.` / `ai.` / `cai.` holding folded copies (string fields). */
@@ -85,6 +83,16 @@ function declaredKind(mappingType: string | undefined): FieldKind | undefined {
   }
 }
 
+/**
+ * Whether a property gets folded copies: not when the base mapping declares it a date or a
+ * number, since CASEI and ACCENTI refuse such properties (compile-filter.ts), so a folded
+ * copy of, say, `created` could never be queried.
+ */
+export function hasFoldedCopies(name: string): boolean {
+  const kind = declaredKind(declared.get(name));
+  return kind !== 'time' && kind !== 'number';
+}
+
 /** The engine field of a stored property name (canonical or extra). */
 export function fieldOf(name: string, queryable?: Queryable): EngineField {
   const timePath = TIME_FIELDS[name];
@@ -94,18 +102,19 @@ export function fieldOf(name: string, queryable?: Queryable): EngineField {
       name,
       queryable,
       path: timePath,
-      existsPath: timePath,
       declared: 'time',
       foldKey: encoded,
     };
   }
   const base = `props.${encoded}`;
   const mappingType = declared.get(name);
+  // The text fields are kept for reading only (not indexed): their keyword sub-field is the
+  // one to compare and to test for presence.
+  const path = mappingType === 'text' ? `${base}.keyword` : base;
   return {
     name,
     queryable,
-    path: mappingType === 'text' ? `${base}.keyword` : base,
-    existsPath: base,
+    path,
     declared: declaredKind(mappingType),
     foldKey: encoded,
   };

@@ -46,9 +46,9 @@ describe('engine DSL: filter compiler', () => {
       );
     });
 
-    it('text properties compare on their keyword sub-field', () => {
+    it('text properties compare on, and test presence on, their keyword sub-field', () => {
       expect(compile("title = 'A'")).to.deep.equal(
-        all(exists('props.title'), term('props.title.keyword', 'A')),
+        all(exists('props.title.keyword'), term('props.title.keyword', 'A')),
       );
     });
 
@@ -169,7 +169,9 @@ describe('engine DSL: filter compiler', () => {
       expect(likeToWildcard('\\_x')).to.equal('_x');
       expect(likeToWildcard('what?*\\\\')).to.equal('what\\?\\*\\\\');
       expect(compile("title LIKE 'Gla%'")).to.deep.equal(
-        all(exists('props.title'), { wildcard: { 'props.title.keyword': { value: 'Gla*' } } }),
+        all(exists('props.title.keyword'), {
+          wildcard: { 'props.title.keyword': { value: 'Gla*' } },
+        }),
       );
     });
 
@@ -224,25 +226,25 @@ describe('engine DSL: filter compiler', () => {
     it('compare the folded copy, falling back to the raw value where folding changed nothing', () => {
       expect(compile("CASEI(title) = casei('ÉTÉ')")).to.deep.equal(
         all(
-          exists('props.title'),
+          exists('props.title.keyword'),
           view('ci.title', 'props.title.keyword', (f) => term(f, 'été')),
         ),
       );
       expect(compile("ACCENTI(title) = accenti('Été')")).to.deep.equal(
         all(
-          exists('props.title'),
+          exists('props.title.keyword'),
           view('ai.title', 'props.title.keyword', (f) => term(f, 'Ete')),
         ),
       );
       expect(compile("CASEI(ACCENTI(title)) = 'ete'")).to.deep.equal(
         all(
-          exists('props.title'),
+          exists('props.title.keyword'),
           caiView('title', 'props.title.keyword', (f) => term(f, 'ete')),
         ),
       );
       expect(compile("ACCENTI(CASEI(title)) LIKE 'et%'")).to.deep.equal(
         all(
-          exists('props.title'),
+          exists('props.title.keyword'),
           caiView('title', 'props.title.keyword', (f) => ({
             wildcard: { [f]: { value: 'et*' } },
           })),

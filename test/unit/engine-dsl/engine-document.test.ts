@@ -90,6 +90,27 @@ describe('engine document layout', () => {
     expect(ascii).not.to.have.property('ai');
   });
 
+  it('writes no folded copies of properties mapped as dates or numbers', () => {
+    const dated = { ...CROSSING, created: '2003-08-30T00:00:00Z', extra: { note: 'Mixed Case' } };
+    const document = buildEngineDocument(buildIndexDocument(dated), dated, 'envelope');
+    expect((document.props as Record<string, unknown>).created).to.be.a('string');
+    // CASEI and ACCENTI refuse dates, so their folded copy could never be queried.
+    expect(document.ci as Record<string, unknown>).not.to.have.property('created');
+    expect((document.ci as Record<string, unknown>).note).to.equal('mixed case');
+  });
+
+  it('indexes free text once, in anytext: the text properties keep only exact keywords', () => {
+    const mappings = (readMappingFile('records.base.json').template as Record<string, never>)
+      .mappings as { properties: Record<string, Record<string, unknown>> };
+    const props = mappings.properties.props.properties as Record<string, Record<string, unknown>>;
+    for (const name of ['title', 'description', 'keywords', 'themes', 'organisations']) {
+      expect(props[name], name).to.deep.include({ type: 'text', index: false });
+      expect(props[name].fields, name).to.have.nested.property('keyword.type', 'keyword');
+    }
+    expect(mappings.properties.anytext).to.deep.include({ type: 'text' });
+    expect(mappings.properties.anytext).not.to.have.property('index');
+  });
+
   it('keeps the box as written, its antimeridian halves and an open-ended date_range', () => {
     const document = buildEngineDocument(buildIndexDocument(CROSSING), CROSSING, 'envelope');
     expect(document.bbox).to.deep.equal({ west: 170, south: -20, east: -170, north: -10 });
