@@ -18,15 +18,21 @@ export interface InstantSpan {
   dateOnly: boolean;
 }
 
-function isRealDate(year: number, month: number, day: number): boolean {
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return (
-    date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
-  );
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Days in a month of the proleptic Gregorian calendar, as JavaScript's Date counts them. */
+function daysInMonth(year: number, month: number): number {
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1];
 }
 
-function dayEnd(startMs: number, days: number): string {
-  return new Date(startMs + days * 86_400_000 - 1).toISOString();
+/**
+ * Whether year-month-day is a real date. Years below 100 are refused, as they always were:
+ * Date.UTC reads them as 1900–1999.
+ */
+function isRealDate(year: number, month: number, day: number): boolean {
+  if (year < 100 || month < 1 || month > 12 || day < 1) return false;
+  return day <= daysInMonth(year, month);
 }
 
 /**
@@ -46,17 +52,13 @@ export function parseTimestamp(text: string, assumeUtc = false): string | undefi
   const minute = Number(mi);
   const second = Number(s);
   if (hour > 23 || minute > 59 || second > 60) return undefined;
-  // Date.UTC reads years 0–99 as 1900–1999, which the day check below then refuses.
+  if (!isRealDate(year, month, day)) return undefined;
+  const milliText = fraction ? fraction.slice(1, 4).padEnd(3, '0') : '000';
+  // Already UTC and no leap second: the normalised form is the written numbers themselves.
+  if ((!offset || offset === 'Z' || offset === 'z') && second < 60)
+    return `${y}-${mo}-${d}T${h}:${mi}:${s}.${milliText}Z`;
   const midnight = Date.UTC(year, month - 1, day);
-  const date = new Date(midnight);
-  if (
-    date.getUTCFullYear() !== year ||
-    date.getUTCMonth() !== month - 1 ||
-    date.getUTCDate() !== day
-  ) {
-    return undefined;
-  }
-  const millis = fraction ? Number(fraction.slice(1, 4).padEnd(3, '0')) : 0;
+  const millis = Number(milliText);
   let zoneMinutes = 0;
   if (offset && offset !== 'Z' && offset !== 'z') {
     const [offsetHours, offsetMinutes] = offset.slice(1).split(':').map(Number);
@@ -79,30 +81,27 @@ export function parseTimeValue(text: string): InstantSpan | undefined {
   if (timestamp) return { start: timestamp, end: timestamp, dateOnly: false };
   let match = DATE_ONLY.exec(value);
   if (match) {
-    const [y, m, d] = match.slice(1).map(Number);
-    if (!isRealDate(y, m, d)) return undefined;
-    const start = Date.UTC(y, m - 1, d);
-    return { start: new Date(start).toISOString(), end: dayEnd(start, 1), dateOnly: true };
+    if (!isRealDate(Number(match[1]), Number(match[2]), Number(match[3]))) return undefined;
+    const day = `${match[1]}-${match[2]}-${match[3]}`;
+    return { start: `${day}T00:00:00.000Z`, end: `${day}T23:59:59.999Z`, dateOnly: true };
   }
   match = YEAR_MONTH.exec(value);
   if (match) {
-    const [y, m] = match.slice(1).map(Number);
-    if (m < 1 || m > 12) return undefined;
-    const start = Date.UTC(y, m - 1, 1);
-    const next = Date.UTC(y, m, 1);
+    const [year, month] = [Number(match[1]), Number(match[2])];
+    if (!isRealDate(year, month, 1)) return undefined;
+    const last = String(daysInMonth(year, month));
     return {
-      start: new Date(start).toISOString(),
-      end: new Date(next - 1).toISOString(),
+      start: `${match[1]}-${match[2]}-01T00:00:00.000Z`,
+      end: `${match[1]}-${match[2]}-${last}T23:59:59.999Z`,
       dateOnly: true,
     };
   }
   match = YEAR_ONLY.exec(value);
   if (match) {
-    const y = Number(match[1]);
-    const start = Date.UTC(y, 0, 1);
+    if (!isRealDate(Number(match[1]), 1, 1)) return undefined;
     return {
-      start: new Date(start).toISOString(),
-      end: new Date(Date.UTC(y + 1, 0, 1) - 1).toISOString(),
+      start: `${match[1]}-01-01T00:00:00.000Z`,
+      end: `${match[1]}-12-31T23:59:59.999Z`,
       dateOnly: true,
     };
   }

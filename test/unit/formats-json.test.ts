@@ -100,6 +100,23 @@ describe('JSON metadata formats', () => {
     expect(parseDocuments(ndjson).records.map((r) => r.id)).to.deep.equal(['a', 'c']);
   });
 
+  it("keeps a record's own text as its source; collection members keep their compact JSON", () => {
+    const good = { type: 'Feature', id: 'a', geometry: null, properties: { title: 'A' } };
+    const spaced =
+      '{ "type": "Feature", "id": "a", "geometry": null, "properties": { "title": "A" } }';
+    const lines = [spaced, JSON.stringify({ ...good, id: 'b' })].join('\r\n');
+    expect(parseDocuments(lines).records.map((r) => r.source.content)).to.deep.equal([
+      spaced,
+      JSON.stringify({ ...good, id: 'b' }),
+    ]);
+    const pretty = JSON.stringify(good, null, 2);
+    expect(parseDocuments(`\n${pretty}\n`).records[0].source.content).to.equal(pretty);
+    const collection = { type: 'FeatureCollection', features: [good] };
+    expect(parseDocuments(JSON.stringify(collection, null, 2)).records[0].source.content).to.equal(
+      JSON.stringify(good),
+    );
+  });
+
   it('rejects a malformed NDJSON line by its number and keeps the other lines', () => {
     const good = { type: 'Feature', id: 'a', geometry: null, properties: { title: 'A' } };
     const lines = [JSON.stringify(good), '{"type": "Feature", "id": "broken"', '', '[1, 2'];

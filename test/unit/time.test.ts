@@ -24,4 +24,16 @@ describe('time values', () => {
     expect(parseTimeValue('2020-13-01')).to.equal(undefined);
     expect(parseTimeValue('yesterday')).to.equal(undefined);
   });
+  it('refuses years below 100 in every form (JavaScript dates would read them as 19xx)', () => {
+    for (const text of ['0050', '0050-06', '0050-06-01', '0050-06-01T00:00:00Z'])
+      expect(parseTimeValue(text), text).to.equal(undefined);
+    expect(parseTimeValue('0100')?.start).to.equal('0100-01-01T00:00:00.000Z');
+  });
+  it('keeps leap days, leap seconds and day-crossing offsets exact', () => {
+    expect(parseTimeValue('2000-02')?.end).to.equal('2000-02-29T23:59:59.999Z');
+    expect(parseTimeValue('1900-02-29')).to.equal(undefined);
+    expect(parseTimestamp('2016-12-31T23:59:60Z')).to.equal('2016-12-31T23:59:59.000Z');
+    expect(parseTimestamp('2024-12-31T23:30:00.5-01:00')).to.equal('2025-01-01T00:30:00.500Z');
+    expect(parseTimestamp('2024-06-01t12:00:00.05z')).to.equal('2024-06-01T12:00:00.050Z');
+  });
 });

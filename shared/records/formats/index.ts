@@ -43,9 +43,18 @@ export function detectJsonFormat(object: JsonObject): SourceFormat | undefined {
   return undefined;
 }
 
-function parseJsonRecord(object: JsonObject, format: SourceFormat | undefined): CoreRecord {
+/**
+ * Parses one JSON record. `text` is the record's own text when it has one (a whole document or
+ * an NDJSON line holding just this record), kept as its source verbatim; a member of an array
+ * or FeatureCollection has none and keeps its compact JSON.
+ */
+function parseJsonRecord(
+  object: JsonObject,
+  format: SourceFormat | undefined,
+  text?: string,
+): CoreRecord {
   const detected = format ?? detectJsonFormat(object);
-  const content = JSON.stringify(object);
+  const content = text ?? JSON.stringify(object);
   switch (detected) {
     case 'stac-item':
       return parseStacItem(object, content);
@@ -77,21 +86,27 @@ function listJsonMembers(value: unknown): unknown[] {
   return [value];
 }
 
-/** A JSON value read from a document, or the NDJSON line that could not be read. */
-type JsonItem = { value: unknown } | { line: number; error: unknown };
+/**
+ * A JSON value read from a document with the text it was read from, or the NDJSON line that
+ * could not be read.
+ */
+type JsonItem = { value: unknown; text?: string } | { line: number; error: unknown };
 
 /** One JSON document, or NDJSON (one value a line; a bad line fails alone). */
 function readJsonValues(text: string): JsonItem[] {
   try {
-    return [{ value: JSON.parse(text) }];
+    return [{ value: JSON.parse(text), text: text.trim() }];
   } catch (error) {
-    const lines = text.split(/\r?\n/);
-    if (lines.filter((line) => line.trim() !== '').length < 2) throw error;
+    const lines = text.split('\n');
+    let filled = 0;
+    for (const line of lines) if (line.trim() !== '' && ++filled >= 2) break;
+    if (filled < 2) throw error;
     const items: JsonItem[] = [];
     lines.forEach((line, index) => {
-      if (line.trim() === '') return;
+      const trimmed = line.trim();
+      if (trimmed === '') return;
       try {
-        items.push({ value: JSON.parse(line) });
+        items.push({ value: JSON.parse(trimmed), text: trimmed });
       } catch (lineError) {
         items.push({ line: index + 1, error: lineError });
       }
@@ -103,9 +118,13 @@ function readJsonValues(text: string): JsonItem[] {
 function parseJsonDocuments(text: string, options: ParseOptions): ParsedDocuments {
   const result: ParsedDocuments = { records: [], failures: [] };
   const name = options.name ?? 'document';
-  const members = readJsonValues(text).flatMap((item): JsonItem[] =>
-    'value' in item ? listJsonMembers(item.value).map((value) => ({ value })) : [item],
-  );
+  const members = readJsonValues(text).flatMap((item): JsonItem[] => {
+    if (!('value' in item)) return [item];
+    const values = listJsonMembers(item.value);
+    // A record that is the whole text it was read from keeps that text as its source.
+    if (values.length === 1 && values[0] === item.value) return [item];
+    return values.map((value) => ({ value }));
+  });
   members.forEach((member, index) => {
     const label = members.length > 1 ? `${name}[${index}]` : name;
     if (!('value' in member)) {
@@ -115,7 +134,7 @@ function parseJsonDocuments(text: string, options: ParseOptions): ParsedDocument
     const object = asObject(member.value);
     try {
       if (!object) throw new InvalidRecordError('expected a JSON object');
-      result.records.push(parseJsonRecord(object, options.format));
+      result.records.push(parseJsonRecord(object, options.format, member.text));
     } catch (error) {
       const id = asString(object?.id);
       result.failures.push({ name: id ? `${label} (id ${id})` : label, reason: describe(error) });
