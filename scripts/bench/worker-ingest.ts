@@ -1,7 +1,7 @@
 /**
  * Worker ingest throughput (issue 9): generates N records, enqueues them as ingest jobs on a
- * real Redis, starts the worker process (services/worker/main.ts) against a real engine (or
- * SQLite), and reports records per second from the first job taken to the last job finished,
+ * real Redis, starts the compiled worker process (dist/services/worker/main.js) against a real
+ * engine (or SQLite), and reports records per second from the first job taken to the last job finished,
  * per format, with the load average. Writes bench/results/worker-ingest-<backend>-<date>.json.
  *
  *   npm run bench:worker -- [--backend elasticsearch|opensearch|sqlite] [--records 100000]
@@ -16,7 +16,7 @@
  * Engine and Redis URLs default to ELASTICSEARCH_URL / OPENSEARCH_URL / REDIS_URL (or their
  * CAIRN_TEST_* names). Each run uses a fresh alias and queue prefix and removes them afterwards.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -202,10 +202,11 @@ async function runFormat(format: BenchFormat, options: Options): Promise<FormatR
 
     const loadAverageBefore = readLoadAverage();
     process.stderr.write(`${format}: ${ids.length} jobs queued; running the worker…\n`);
-    // As `npm run worker` starts it (package.json).
-    const nodeOptions = ['--max-semi-space-size=64', '--import', 'tsx'];
+    // As `npm run worker` and docker-compose start it (package.json): compiled, no TypeScript
+    // loader (main() builds dist/ first).
+    const nodeOptions = ['--max-semi-space-size=64'];
     if (options.cpuProf) nodeOptions.push('--cpu-prof', `--cpu-prof-dir=${options.cpuProf}`);
-    const worker = spawn(process.execPath, [...nodeOptions, 'services/worker/main.ts'], {
+    const worker = spawn(process.execPath, [...nodeOptions, 'dist/services/worker/main.js'], {
       cwd: REPO_ROOT,
       env: { ...inheritedEnvironment(), ...environment },
       stdio: ['ignore', 'inherit', 'inherit'],
@@ -266,6 +267,8 @@ async function runFormat(format: BenchFormat, options: Options): Promise<FormatR
 
 async function main(): Promise<void> {
   const options = readOptions();
+  process.stderr.write('building dist/ (npm run build)…\n');
+  execFileSync('npm', ['run', 'build', '--silent'], { cwd: REPO_ROOT, stdio: 'inherit' });
   const results: FormatResult[] = [];
   for (const format of options.formats) {
     const result = await runFormat(format, options);
