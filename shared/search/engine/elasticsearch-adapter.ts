@@ -7,7 +7,6 @@ import { Client, type estypes } from '@elastic/elasticsearch';
 import {
   callEngine,
   BULK_RESPONSE_FILTER,
-  ndjsonBody,
   readBulkItems,
   type AliasAction,
   type BulkItemResult,
@@ -59,11 +58,11 @@ export class ElasticsearchAdapter implements EngineAdapter {
     });
   }
 
-  bulk(operations: (JsonObject | string)[], refresh: RefreshPolicy): Promise<BulkItemResult[]> {
+  bulk(body: Buffer, refresh: RefreshPolicy): Promise<BulkItemResult[]> {
     return callEngine(async () => {
       const response = await this.client.bulk({
         // The client sends a buffer as it is; its types only name arrays of operations.
-        operations: ndjsonBody(operations) as unknown as estypes.BulkRequest['operations'],
+        operations: body as unknown as estypes.BulkRequest['operations'],
         refresh,
         filter_path: BULK_RESPONSE_FILTER,
       });

@@ -55,11 +55,8 @@ export interface EngineAdapter {
   readonly engine: EngineName;
   search(request: EngineSearchRequest): Promise<EngineSearchResponse>;
   count(index: string, query?: JsonObject): Promise<number>;
-  /**
-   * Action/document lines as the bulk API takes them, in order; a line may be JSON already
-   * serialised (both clients send strings as they are, so a document is serialised once).
-   */
-  bulk(operations: (JsonObject | string)[], refresh: RefreshPolicy): Promise<BulkItemResult[]>;
+  /** Sends a bulk request body as it is (see BulkBody and ndjsonBody). */
+  bulk(body: Buffer, refresh: RefreshPolicy): Promise<BulkItemResult[]>;
   /** A document's stored source (realtime), or null. */
   getSource(index: string, id: string, includes: string[]): Promise<JsonObject | null>;
   indexDocument(
@@ -159,31 +156,72 @@ export const BULK_RESPONSE_FILTER = [
 ];
 
 /**
- * A bulk request body as one buffer: the clients then send it as it is, instead of joining the
- * lines, measuring the text and encoding it again each on its own. The lines are encoded
- * straight into a buffer sized for ASCII, which grows only when a line needs more.
+ * A bulk request body, encoded as it is written: each operation's action and document lines go
+ * straight into one buffer (sized for ASCII, grown only when a line needs more), so a document's
+ * text can be dropped as soon as it is built instead of living until the engine answers. The
+ * clients then send the buffer as it is. Each operation's bytes stay addressable, so the
+ * operations the engine refused for transient reasons can be sent again on their own.
  */
-export function ndjsonBody(operations: (JsonObject | string)[]): Buffer {
-  const lines = operations.map((line) => (typeof line === 'string' ? line : JSON.stringify(line)));
-  let capacity = lines.length;
-  for (const line of lines) capacity += line.length;
-  let buffer = Buffer.allocUnsafe(capacity);
-  let at = 0;
-  for (const line of lines) {
+export class BulkBody {
+  private buffer: Buffer;
+  private at = 0;
+  /** Where each operation ends in the buffer. */
+  private readonly ends: number[] = [];
+
+  constructor(capacity = 64 * 1024) {
+    this.buffer = Buffer.allocUnsafe(capacity);
+  }
+
+  /** Operations written so far. */
+  get count(): number {
+    return this.ends.length;
+  }
+
+  /** Bytes written so far. */
+  get bytes(): number {
+    return this.at;
+  }
+
+  /** Appends one operation: its action line and, for index operations, its document line. */
+  add(action: JsonObject | string, document?: string): void {
+    this.writeLine(typeof action === 'string' ? action : JSON.stringify(action));
+    if (document !== undefined) this.writeLine(document);
+    this.ends.push(this.at);
+  }
+
+  /** The whole body, or only the operations at `positions` (in the order given). */
+  toBuffer(positions?: number[]): Buffer {
+    if (!positions) return this.buffer.subarray(0, this.at);
+    return Buffer.concat(
+      positions.map((position) =>
+        this.buffer.subarray(position === 0 ? 0 : this.ends[position - 1], this.ends[position]),
+      ),
+    );
+  }
+
+  private writeLine(line: string): void {
     // A UTF-16 code unit takes at most three UTF-8 bytes: only then is the exact size needed.
-    if (buffer.length - at < line.length * 3 + 1) {
+    if (this.buffer.length - this.at < line.length * 3 + 1) {
       const needed = Buffer.byteLength(line) + 1;
-      if (buffer.length - at < needed) {
-        const grown = Buffer.allocUnsafe(Math.max(buffer.length * 2, at + needed));
-        buffer.copy(grown, 0, 0, at);
-        buffer = grown;
+      if (this.buffer.length - this.at < needed) {
+        const grown = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.at + needed));
+        this.buffer.copy(grown, 0, 0, this.at);
+        this.buffer = grown;
       }
     }
-    at += buffer.write(line, at);
-    buffer[at] = 0x0a;
-    at += 1;
+    this.at += this.buffer.write(line, this.at);
+    this.buffer[this.at] = 0x0a;
+    this.at += 1;
   }
-  return buffer.subarray(0, at);
+}
+
+/** A bulk request body from its lines (actions and documents, in order) at once. */
+export function ndjsonBody(lines: (JsonObject | string)[]): Buffer {
+  let capacity = lines.length;
+  for (const line of lines) if (typeof line === 'string') capacity += line.length;
+  const body = new BulkBody(Math.max(capacity, 1024));
+  for (const line of lines) body.add(line);
+  return body.toBuffer();
 }
 
 export function readBulkItems(items: unknown): BulkItemResult[] {

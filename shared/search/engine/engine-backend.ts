@@ -28,6 +28,7 @@ import type { FilterContext } from './compile-filter.js';
 import { compileSearchQuery, type CompiledSearch } from './compile-search.js';
 import { matchAll, type Query } from './dsl.js';
 import {
+  BulkBody,
   classifyClientError,
   type BulkItemResult,
   type EngineAdapter,
@@ -96,6 +97,8 @@ const STORED_FIELDS = ['record', 'source'];
 const POINT_IN_TIME_KEEP_ALIVE = '2m';
 const MAPPING_RELOAD_INTERVAL_MS = 2_000;
 const TRANSIENT_RETRIES = 5;
+/** A write request's body starts at 1 MiB and doubles as needed (about 200 records of 5 KB). */
+const BULK_BODY_CAPACITY = 1024 * 1024;
 
 /** The names the engine uses in messages to clients. */
 const ENGINE_TITLES: Record<EngineName, string> = {
@@ -351,29 +354,26 @@ export class EngineBackend implements SearchBackend {
   // -------------------------------------------------------------------------------------------
   // Writes
 
-  /** Sends one bulk request, retrying operations the engine refused for transient reasons. */
+  /** Sends one bulk request, retrying the operations the engine refused for transient reasons. */
   private async sendBulk(
-    operations: { action: JsonObject; document?: string }[],
-    index: string,
+    body: BulkBody,
     refresh: RefreshPolicy = this.refreshPolicy,
   ): Promise<BulkItemResult[]> {
-    const results: BulkItemResult[] = new Array(operations.length);
-    let pending = operations.map((_, position) => position);
-    for (let attempt = 0; pending.length > 0; attempt += 1) {
+    const results: BulkItemResult[] = new Array(body.count);
+    let pending = Array.from(results, (_, position) => position);
+    for (let attempt = 0; ; attempt += 1) {
       if (attempt > 0) await sleep(200 * 2 ** (attempt - 1));
-      const lines = pending.flatMap((position) => {
-        const { action, document } = operations[position];
-        const [[verb, meta]] = Object.entries(action);
-        const line = { [verb]: { ...(meta as JsonObject), _index: index } };
-        return document ? [line, document] : [line];
-      });
-      const items = await this.adapter.bulk(lines, refresh);
+      const items = await this.adapter.bulk(
+        body.toBuffer(attempt === 0 ? undefined : pending),
+        refresh,
+      );
       const retry: number[] = [];
       items.forEach((item, i) => {
         if (isTransient(item)) retry.push(pending[i]);
         else results[pending[i]] = item;
       });
-      if (retry.length > 0 && attempt + 1 >= TRANSIENT_RETRIES) {
+      if (retry.length === 0) return results;
+      if (attempt + 1 >= TRANSIENT_RETRIES) {
         // Still refused after backing off: an infrastructure problem the caller should retry.
         throw new ServiceUnavailableError('The search engine is not accepting writes', {
           retryAfter: RETRY_AFTER_SECONDS,
@@ -381,31 +381,17 @@ export class EngineBackend implements SearchBackend {
       }
       pending = retry;
     }
-    return results;
-  }
-
-  /** Splits operations into bulk requests bounded by count and bytes. */
-  private *batches<T extends { bytes: number }>(items: T[]): Generator<T[]> {
-    let batch: T[] = [];
-    let bytes = 0;
-    for (const item of items) {
-      if (
-        batch.length > 0 &&
-        (batch.length >= this.bulkMaxRecords || bytes + item.bytes > this.bulkMaxBytes)
-      ) {
-        yield batch;
-        batch = [];
-        bytes = 0;
-      }
-      batch.push(item);
-      bytes += item.bytes;
-    }
-    if (batch.length > 0) yield batch;
   }
 
   /**
    * Writes documents built for `spatial` into `index`; returns the failures. An index being
    * built by reindex has refresh off, so writes to it never wait for a refresh.
+   *
+   * Each document is serialised once and encoded into the bulk body at once, so neither its
+   * text nor its intermediate objects outlive the loop turn that built them: with several jobs
+   * in flight, documents kept until the engine answered were what the worker's garbage
+   * collector spent its time copying. Requests are bounded by count and by bytes (a document
+   * is measured in UTF-16 code units before it is added: exact for ASCII).
    */
   private async writeDocuments(
     records: CoreRecord[],
@@ -414,34 +400,37 @@ export class EngineBackend implements SearchBackend {
     refresh: RefreshPolicy = this.refreshPolicy,
   ): Promise<{ written: number; failures: WriteFailure[] }> {
     const failures: WriteFailure[] = [];
-    // Each document is serialised once, here: its size bounds the bulk request and the text
-    // goes to the client as it is. The size is counted in UTF-16 code units, not UTF-8 bytes
-    // (counting bytes cost 4% of the worker's time): exact for ASCII, and at most three times
-    // the bound for other text, far below the engine's own request limit.
-    const prepared: { id: string; document: string; bytes: number }[] = [];
-    for (const record of records) {
-      try {
-        const document = JSON.stringify(
-          buildEngineDocument(buildIndexDocument(record), record, spatial),
-        );
-        prepared.push({ id: record.id, document, bytes: document.length });
-      } catch (error) {
-        failures.push({ id: record.id, reason: (error as Error).message });
-      }
-    }
     let written = 0;
-    for (const batch of this.batches(prepared)) {
-      const items = await this.sendBulk(
-        batch.map(({ id, document }) => ({ action: { index: { _id: id } }, document })),
-        index,
-        refresh,
-      );
+    let body = new BulkBody(BULK_BODY_CAPACITY);
+    let ids: string[] = [];
+    const send = async (): Promise<void> => {
+      const items = await this.sendBulk(body, refresh);
       items.forEach((item, position) => {
         if (item.error)
-          failures.push({ id: batch[position].id, reason: describeBulkFailure(item.error) });
+          failures.push({ id: ids[position], reason: describeBulkFailure(item.error) });
         else written += 1;
       });
+      body = new BulkBody(BULK_BODY_CAPACITY);
+      ids = [];
+    };
+    for (const record of records) {
+      let document: string;
+      try {
+        document = JSON.stringify(buildEngineDocument(buildIndexDocument(record), record, spatial));
+      } catch (error) {
+        failures.push({ id: record.id, reason: (error as Error).message });
+        continue;
+      }
+      if (
+        ids.length > 0 &&
+        (ids.length >= this.bulkMaxRecords || body.bytes + document.length > this.bulkMaxBytes)
+      ) {
+        await send();
+      }
+      body.add({ index: { _id: record.id, _index: index } }, document);
+      ids.push(record.id);
     }
+    if (ids.length > 0) await send();
     return { written, failures };
   }
 
@@ -463,15 +452,18 @@ export class EngineBackend implements SearchBackend {
     if (ids.length === 0) return 0;
     try {
       await this.requireLive();
-      const operations = [...new Set(ids)].map((id) => ({
-        action: { delete: { _id: id } },
-        bytes: 64,
-      }));
+      const unique = [...new Set(ids)];
+      const deletions = (batch: string[], index: string): BulkBody => {
+        const body = new BulkBody();
+        for (const id of batch) body.add({ delete: { _id: id, _index: index } });
+        return body;
+      };
       let deleted = 0;
-      for (const batch of this.batches(operations)) {
-        const items = await this.sendBulk(batch, this.alias);
+      for (let start = 0; start < unique.length; start += this.bulkMaxRecords) {
+        const batch = unique.slice(start, start + this.bulkMaxRecords);
+        const items = await this.sendBulk(deletions(batch, this.alias));
         deleted += items.filter((item) => item.result === 'deleted').length;
-        if (this.building) await this.sendBulk(batch, this.building.index, false);
+        if (this.building) await this.sendBulk(deletions(batch, this.building.index), false);
       }
       return deleted;
     } catch (error) {

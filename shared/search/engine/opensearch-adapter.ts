@@ -8,7 +8,6 @@ import type { ClientConnectionOptions } from './elasticsearch-adapter.js';
 import {
   callEngine,
   BULK_RESPONSE_FILTER,
-  ndjsonBody,
   readBulkItems,
   type AliasAction,
   type BulkItemResult,
@@ -46,11 +45,11 @@ export class OpenSearchAdapter implements EngineAdapter {
     });
   }
 
-  bulk(operations: (JsonObject | string)[], refresh: RefreshPolicy): Promise<BulkItemResult[]> {
+  bulk(body: Buffer, refresh: RefreshPolicy): Promise<BulkItemResult[]> {
     return callEngine(async () => {
       const response = await this.client.bulk({
         // The client sends a buffer as it is; its types do not say so.
-        body: ndjsonBody(operations) as unknown as JsonObject[],
+        body: body as unknown as JsonObject[],
         refresh,
         filter_path: BULK_RESPONSE_FILTER,
       });

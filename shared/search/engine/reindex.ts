@@ -13,7 +13,12 @@ import type { CoreRecord } from '../../records/core-record.js';
 import { parseDocuments } from '../../records/formats/index.js';
 import type { WriteFailure } from '../backend.js';
 import { allOf, matchAll, range, type Query } from './dsl.js';
-import type { EngineAdapter, JsonObject, SortValue } from './engine-adapter.js';
+import {
+  ndjsonBody,
+  type EngineAdapter,
+  type JsonObject,
+  type SortValue,
+} from './engine-adapter.js';
 import { readStoredRecord, type StoredParts } from './engine-document.js';
 
 export interface ReindexResult {
@@ -150,7 +155,7 @@ async function removeVanished(options: RebuildOptions): Promise<number> {
     const lines = vanished
       .slice(start, start + BATCH)
       .map((id) => ({ delete: { _index: to, _id: id } }));
-    await adapter.bulk(lines, false);
+    await adapter.bulk(ndjsonBody(lines), false);
   }
   return vanished.length;
 }

@@ -55,12 +55,15 @@ class FakeAdapter implements EngineAdapter {
     this.check();
     return 0;
   }
-  async bulk(operations: (JsonObject | string)[]): Promise<BulkItemResult[]> {
+  async bulk(body: Buffer): Promise<BulkItemResult[]> {
     this.check();
-    // Documents arrive serialised, as the clients send them; the fake reads them back.
-    const lines = operations.map((line) =>
-      typeof line === 'string' ? (JSON.parse(line) as JsonObject) : line,
-    );
+    // The body arrives encoded, as the clients send it; the fake reads its lines back.
+    const text = body.toString('utf8');
+    expect(text.endsWith('\n'), 'a bulk body ends with a newline').to.equal(true);
+    const lines = text
+      .slice(0, -1)
+      .split('\n')
+      .map((line) => JSON.parse(line) as JsonObject);
     this.bulkCalls.push(lines);
     return this.bulkAnswer(lines, this.bulkCalls.length);
   }

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ndjsonBody } from '../../../shared/search/engine/engine-adapter.js';
+import { BulkBody, ndjsonBody } from '../../../shared/search/engine/engine-adapter.js';
 
 /** The body as the clients would have built it: lines joined by newlines, one at the end. */
 const expected = (lines: (object | string)[]): Buffer =>
@@ -31,5 +31,24 @@ describe('bulk request body (ndjsonBody)', () => {
 
   it('is empty for no operations', () => {
     expect(ndjsonBody([]).length).to.equal(0);
+  });
+
+  it('counts operations and bytes, and gives back a subset of operations for a retry', () => {
+    const body = new BulkBody(16);
+    body.add({ index: { _id: 'a' } }, '{"title":"Île"}');
+    body.add({ delete: { _id: 'b' } });
+    body.add({ index: { _id: 'c' } }, '{"title":"C"}');
+    expect(body.count).to.equal(3);
+    const all = [
+      { index: { _id: 'a' } },
+      '{"title":"Île"}',
+      { delete: { _id: 'b' } },
+      { index: { _id: 'c' } },
+      '{"title":"C"}',
+    ];
+    expect(body.toBuffer().equals(expected(all))).to.equal(true);
+    expect(body.bytes).to.equal(expected(all).length);
+    expect(body.toBuffer([2, 0]).equals(expected([all[3], all[4], all[0], all[1]]))).to.equal(true);
+    expect(body.toBuffer([1]).equals(expected([all[2]]))).to.equal(true);
   });
 });
