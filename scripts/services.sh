@@ -71,10 +71,16 @@ stop_one() {
     return 0
   fi
   signal_tree TERM "$pid"
-  while [[ -n "$(service_pid "$svc")" ]] && ((SECONDS < deadline)); do sleep 0.5; done
-  if [[ -n "$(service_pid "$svc")" ]]; then
+  # Wait for the whole process group: an engine's server JVM can outlive its launcher for a
+  # moment, still writing to its data folder.
+  while { [[ -n "$(service_pid "$svc")" ]] || group_alive "$pid"; } && ((SECONDS < deadline)); do
+    sleep 0.5
+  done
+  if [[ -n "$(service_pid "$svc")" ]] || group_alive "$pid"; then
     say "$svc" "still running after ${CAIRN_STOP_TIMEOUT}s, killing"
     signal_tree KILL "$pid"
+    deadline=$((SECONDS + 10))
+    while group_alive "$pid" && ((SECONDS < deadline)); do sleep 0.2; done
   fi
   rm -f "$(pid_file "$svc")"
   say "$svc" "stopped"

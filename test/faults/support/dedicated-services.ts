@@ -62,7 +62,8 @@ export class DedicatedServices {
   /** Stops everything started here and removes the run folder. */
   async close(): Promise<void> {
     for (const service of this.started) await this.stop(service).catch(() => undefined);
-    rmSync(this.runDirectory, { recursive: true, force: true });
+    // An engine that was just killed may still be closing files in its data folder.
+    rmSync(this.runDirectory, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   }
 
   private async servicesScript(action: 'start' | 'stop', service: DedicatedService): Promise<void> {
