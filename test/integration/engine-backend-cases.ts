@@ -164,6 +164,7 @@ const FILTER_RECORDS = [
       instrument: 'MSI',
       acquired: 'yes',
       score: 7,
+      level: 3,
       updated: '2022-04-16T10:00:00Z',
     },
   },
@@ -193,6 +194,22 @@ const FILTER_RECORDS = [
       updated: '2022-04-16T00:00:00Z',
     },
   },
+  {
+    // Present properties the engine cannot see on their own field (they must be in `has`):
+    // an empty array, a string where the field was mapped as a number (dropped as malformed),
+    // a string beyond the keyword limit.
+    type: 'Feature',
+    id: 'f3',
+    conformsTo: [],
+    geometry: null,
+    properties: {
+      type: 'dataset',
+      title: 'Presence without a value',
+      tags: [],
+      level: 'high',
+      note: 'n'.repeat(9000),
+    },
+  },
 ];
 
 /** CQL2 text filters whose answers must equal the SQLite backend's on the same records. */
@@ -208,6 +225,14 @@ export const DIFFERENTIAL_FILTERS = [
   "NOT (type IN ('series', 'service'))",
   'platform IS NULL',
   'platform IS NOT NULL',
+  'tags IS NULL',
+  'tags IS NOT NULL',
+  'level IS NULL',
+  'NOT (level IS NULL)',
+  'note IS NULL',
+  'keywords IS NULL',
+  'start_datetime IS NULL',
+  "A_CONTAINEDBY(tags, ('a', 'b'))",
   "title LIKE 'Glacier%'",
   "title LIKE '%glacier%'",
   "title LIKE 'C_astal%'",

@@ -62,8 +62,16 @@ import {
 } from './engine-fields.js';
 import type { SpatialMode } from './index-templates.js';
 
-/** The field listing the names of the properties a record has (empty arrays included). */
+/**
+ * The field naming the properties a record has that their own field cannot show (an empty
+ * array, a string beyond the keyword limit: engine-fields.ts, `presenceShowsOnField`).
+ */
 export const PRESENT_FIELD = 'has';
+
+/** The records that have the property (its value may be an empty array): not NULL. */
+function present(field: EngineField): Query {
+  return anyOf([exists(field.path), term(PRESENT_FIELD, field.name)]);
+}
 
 /** What the compiler needs to know about the target index. */
 export interface FilterContext {
@@ -629,12 +637,12 @@ function compileIsNull(node: OperatorNode, context: FilterContext): Predicate {
     if (field.queryable?.type === 'geometry') {
       return { test: not(hasFootprint(context.spatial)), defined: matchAll() };
     }
-    return { test: not(term(PRESENT_FIELD, field.name)), defined: matchAll() };
+    return { test: not(present(field)), defined: matchAll() };
   }
   if (['interval', 'geometry', 'bbox', 'array'].includes(argument.kind)) return FALSE;
   const scalar = compileScalar(argument, context);
   if (scalar.kind === 'field') {
-    return { test: not(term(PRESENT_FIELD, scalar.field.name)), defined: matchAll() };
+    return { test: not(present(scalar.field)), defined: matchAll() };
   }
   return FALSE;
 }
@@ -1127,7 +1135,7 @@ function compileArrayRelation(node: OperatorNode, op: string, context: FilterCon
     field.type === 'number' ? typeof item === 'number' : typeof item === 'string',
   );
   const path = field.field.path;
-  const defined = term(PRESENT_FIELD, field.field.name);
+  const defined = present(field.field);
   const contains = (): Query =>
     comparable.length < new Set(items).size
       ? matchNone()

@@ -93,6 +93,41 @@ export function hasFoldedCopies(name: string): boolean {
   return kind !== 'time' && kind !== 'number';
 }
 
+/** The longest string a keyword field indexes (`ignore_above` in records.base.json). */
+export const KEYWORD_LIMIT = 8191;
+
+/** Whether one scalar is certainly indexed by a field of the given mapped kind. */
+function indexedBy(kind: FieldKind | undefined, item: unknown): boolean {
+  switch (typeof item) {
+    case 'string':
+      // A dynamic field first mapped from a number refuses strings (ignore_malformed).
+      return (kind === 'string' && item.length <= KEYWORD_LIMIT) || kind === 'time';
+    case 'number':
+      // A keyword field indexes a number as its text; a dynamic one is double or keyword.
+      return kind === undefined || kind === 'number' || kind === 'string';
+    case 'boolean':
+      return kind === 'string';
+    default:
+      return false;
+  }
+}
+
+/**
+ * Whether a property's own field shows that a record has it, so that it need not be listed in
+ * the document's `has` field: some value of it is certainly indexed there (not an empty array,
+ * not an object, not a string beyond the keyword limit, not a value the field's mapped type
+ * would drop as malformed). The filter compiler tests presence as "the field has a value, or
+ * `has` names the property" (compile-filter.ts), which also reads documents written when every
+ * property was listed.
+ */
+export function presenceShowsOnField(name: string, value: unknown): boolean {
+  if (TIME_FIELDS[name] !== undefined) return typeof value === 'string';
+  const kind = declaredKind(declared.get(name));
+  return Array.isArray(value)
+    ? value.some((item) => indexedBy(kind, item))
+    : indexedBy(kind, value);
+}
+
 /** The engine field of a stored property name (canonical or extra). */
 export function fieldOf(name: string, queryable?: Queryable): EngineField {
   const timePath = TIME_FIELDS[name];

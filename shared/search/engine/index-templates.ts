@@ -15,7 +15,7 @@ export type SpatialMode = 'shape' | 'envelope';
 export type TextAnalysis = 'standard' | 'full';
 
 /** Bumped whenever the records mapping changes in a way that needs a reindex. */
-export const MAPPING_VERSION = 1;
+export const MAPPING_VERSION = 2;
 
 const MAPPINGS_DIRECTORY = 'es-mappings';
 

@@ -37,6 +37,8 @@ const term = (field: string, value: unknown): Query => ({ term: { [field]: value
 const all = (...filter: Query[]): Query => ({ bool: { filter } });
 const any = (...should: Query[]): Query => ({ bool: { should, minimum_should_match: 1 } });
 const not = (query: Query): Query => ({ bool: { must_not: [query] } });
+/** A property is present when its own field has a value or `has` names it (an empty array). */
+const present = (path: string, name: string): Query => any(exists(path), term('has', name));
 
 describe('engine DSL: filter compiler', () => {
   describe('comparisons', () => {
@@ -204,9 +206,15 @@ describe('engine DSL: filter compiler', () => {
       );
     });
 
-    it('IS NULL uses the list of present properties (empty arrays are present)', () => {
-      expect(compile('platform IS NULL')).to.deep.equal(not(term('has', 'platform')));
-      expect(compile('platform IS NOT NULL')).to.deep.equal(term('has', 'platform'));
+    it('IS NULL: neither a value in the field nor the name in `has` (empty arrays are present)', () => {
+      expect(compile('platform IS NULL')).to.deep.equal(not(present('props.platform', 'platform')));
+      expect(compile('platform IS NOT NULL')).to.deep.equal(present('props.platform', 'platform'));
+      expect(compile('keywords IS NULL')).to.deep.equal(
+        not(present('props.keywords.keyword', 'keywords')),
+      );
+      expect(compile('start_datetime IS NULL')).to.deep.equal(
+        not(present('time.start', 'start_datetime')),
+      );
       expect(compile('geometry IS NULL')).to.deep.equal(not(exists('box0.minx')));
       expect(compile('geometry IS NULL', 'shape')).to.deep.equal(not(exists('geometry')));
     });
@@ -460,11 +468,13 @@ describe('engine DSL: filter compiler', () => {
   describe('array operators', () => {
     it('A_OVERLAPS is terms, A_CONTAINS a term per item', () => {
       expect(compile("A_OVERLAPS(keywords, ('a', 'b'))")).to.deep.equal(
-        all(term('has', 'keywords'), { terms: { 'props.keywords.keyword': ['a', 'b'] } }),
+        all(present('props.keywords.keyword', 'keywords'), {
+          terms: { 'props.keywords.keyword': ['a', 'b'] },
+        }),
       );
       expect(compile("A_CONTAINS(keywords, ('a', 'b'))")).to.deep.equal(
         all(
-          term('has', 'keywords'),
+          present('props.keywords.keyword', 'keywords'),
           term('props.keywords.keyword', 'a'),
           term('props.keywords.keyword', 'b'),
         ),
@@ -474,7 +484,7 @@ describe('engine DSL: filter compiler', () => {
     it('A_CONTAINEDBY excludes records with a value between or outside the items', () => {
       expect(compile("A_CONTAINEDBY(tags, ('b', 'a'))")).to.deep.equal(
         all(
-          term('has', 'tags'),
+          present('props.tags', 'tags'),
           not(
             any(
               { range: { 'props.tags': { lt: 'a' } } },
@@ -489,7 +499,7 @@ describe('engine DSL: filter compiler', () => {
     it('A_EQUALS is set equality; a literal first turns the relation around', () => {
       expect(compile("A_EQUALS(tags, ('a'))")).to.deep.equal(
         all(
-          term('has', 'tags'),
+          present('props.tags', 'tags'),
           term('props.tags', 'a'),
           not(
             any({ range: { 'props.tags': { lt: 'a' } } }, { range: { 'props.tags': { gt: 'a' } } }),

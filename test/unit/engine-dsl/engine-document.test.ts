@@ -10,11 +10,14 @@ import {
 } from '../../../shared/search/engine/engine-document.js';
 import {
   encodeFieldName,
+  KEYWORD_LIMIT,
+  presenceShowsOnField,
   resolveFilterProperty,
 } from '../../../shared/search/engine/engine-fields.js';
 import {
   buildIngestLogTemplate,
   buildRecordsTemplates,
+  MAPPING_VERSION,
   parseIndexVersion,
   readDeclaredPropertyTypes,
   readMappingFile,
@@ -64,8 +67,32 @@ describe('engine document layout', () => {
     expect(props.cloudCover).to.equal(3);
     expect(props).not.to.have.property('tags');
     expect(props).not.to.have.property('start_datetime');
-    expect(document.has).to.include.members(['title', 'tags', 'start_datetime', 'cloudCover']);
-    expect(document.has).not.to.include('end_datetime');
+    // Only the empty arrays: every other property shows on its own field.
+    const empty = Object.entries(buildIndexDocument(CROSSING).properties)
+      .filter(([, value]) => Array.isArray(value) && value.length === 0)
+      .map(([name]) => name);
+    expect(empty).to.include('tags');
+    expect(document.has).to.have.members(empty);
+  });
+
+  it('lists in `has` only the properties whose own field cannot show them', () => {
+    const long = 'x'.repeat(KEYWORD_LIMIT + 1);
+    // Shown: declared strings, numbers and dates with values of their kind; record times.
+    expect(presenceShowsOnField('title', 'a')).to.equal(true);
+    expect(presenceShowsOnField('keywords', [long, 'a'])).to.equal(true);
+    expect(presenceShowsOnField('license', 'CC0-1.0')).to.equal(true);
+    expect(presenceShowsOnField('cloudCover', 3)).to.equal(true);
+    expect(presenceShowsOnField('created', '2020-01-01T00:00:00Z')).to.equal(true);
+    expect(presenceShowsOnField('start_datetime', '2020-01-01T00:00:00Z')).to.equal(true);
+    expect(presenceShowsOnField('proj.epsg', 4326)).to.equal(true);
+    // Not shown: empty arrays, over-long keywords, values the mapping would drop as malformed,
+    // strings and booleans of properties mapped from whatever value came first, objects.
+    expect(presenceShowsOnField('keywords', [])).to.equal(false);
+    expect(presenceShowsOnField('title', long)).to.equal(false);
+    expect(presenceShowsOnField('cloudCover', 'cloudy')).to.equal(false);
+    expect(presenceShowsOnField('tileMatrix', 'WebMercatorQuad')).to.equal(false);
+    expect(presenceShowsOnField('sar:polarizations', true)).to.equal(false);
+    expect(presenceShowsOnField('proj.bbox', { west: 1 })).to.equal(false);
   });
 
   it('writes folded copies only where folding changes the value', () => {
@@ -192,7 +219,9 @@ describe('index templates from es-mappings', () => {
     ]);
     expect(
       (full.indexTemplate.body.template as { mappings: { _meta: unknown } }).mappings._meta,
-    ).to.deep.equal({ cairn: { mappingVersion: 1, spatial: 'shape', analysis: 'full' } });
+    ).to.deep.equal({
+      cairn: { mappingVersion: MAPPING_VERSION, spatial: 'shape', analysis: 'full' },
+    });
   });
 
   it('sets the refresh interval in the index template itself, over the base component', () => {
@@ -204,7 +233,9 @@ describe('index templates from es-mappings', () => {
     const template = tuned.indexTemplate.body.template as { settings?: unknown; mappings: unknown };
     expect(template.settings).to.deep.equal({ index: { refresh_interval: '30s' } });
     expect(template.mappings).to.deep.equal({
-      _meta: { cairn: { mappingVersion: 1, spatial: 'envelope', analysis: 'standard' } },
+      _meta: {
+        cairn: { mappingVersion: MAPPING_VERSION, spatial: 'envelope', analysis: 'standard' },
+      },
     });
   });
 
