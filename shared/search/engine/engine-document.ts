@@ -88,8 +88,8 @@ export function buildEngineDocument(
   const folded: Record<string, Record<string, unknown>> = { ci: {}, ai: {}, cai: {} };
   for (const [name, value] of Object.entries(document.properties)) {
     if (value === null) continue;
-    // Only where the property's own field cannot show it (an empty array, say): listing every
-    // property cost about a tenth of Elasticsearch's indexing CPU.
+    // Only where the property's own field cannot show it (an empty array, say): every listed
+    // name is one more term for the engine to index (es-mappings/README.md).
     if (!presenceShowsOnField(name, value)) has.push(name);
     if (TIME_FIELDS[name] !== undefined) continue;
     if (Array.isArray(value) && value.length === 0) continue;
