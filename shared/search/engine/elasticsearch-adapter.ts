@@ -3,7 +3,12 @@
  * bodies are the engine-agnostic JSON the DSL compiler builds; this file only maps them onto
  * the client's calls and reads the answers.
  */
-import { Client, type estypes } from '@elastic/elasticsearch';
+import {
+  Client,
+  SniffingTransport,
+  type estypes,
+  type TransportOptions,
+} from '@elastic/elasticsearch';
 import {
   callEngine,
   BULK_RESPONSE_FILTER,
@@ -28,6 +33,27 @@ export interface ClientConnectionOptions {
 /** Casts engine-agnostic JSON to the client's request types (the DSL compiler owns the shape). */
 const as = <T>(value: unknown): T => value as T;
 
+/** The wait before a request's retry (attempt 1, 2 …), in seconds: 50 ms, doubling. */
+export function retryBackoffSeconds(attempt: number): number {
+  return 0.05 * 2 ** (attempt - 1);
+}
+
+/**
+ * The client's own transport with short waits between retries. Its default backoff waits 1-2 s
+ * and then 2-4 s, so with the engine down every query took 3 to 6 s to reach its 503, holding a
+ * discovery client's connection all that time. The retries stay, for the one-off failures they
+ * are for (a kept-alive socket the engine closed); an outage now answers within a few hundred
+ * milliseconds. The worker waits out longer outages by itself (services/worker).
+ */
+class PromptRetryTransport extends SniffingTransport {
+  constructor(options: TransportOptions) {
+    super({
+      ...options,
+      retryBackoff: (_min, _max, attempt) => retryBackoffSeconds(attempt),
+    });
+  }
+}
+
 /** Elasticsearch 8 through @elastic/elasticsearch. */
 export class ElasticsearchAdapter implements EngineAdapter {
   readonly engine = 'elasticsearch' as const;
@@ -38,6 +64,7 @@ export class ElasticsearchAdapter implements EngineAdapter {
       node: options.url,
       requestTimeout: options.requestTimeout ?? 30_000,
       maxRetries: options.maxRetries ?? 2,
+      Transport: PromptRetryTransport,
     });
   }
 
