@@ -152,11 +152,21 @@ describe('CSW-T: Transaction and Harvest (real Keycloak)', function () {
         assert.equal(response.status, 200);
         assert.match(response.text, /Operation name="Transaction"/);
         assert.match(response.text, /Operation name="Harvest"/);
+        const harvest = /Operation name="Harvest">([\s\S]*?)<\/ows2?0?:Operation>/.exec(
+          response.text,
+        );
+        assert.ok(harvest, response.text);
+        assert.match(harvest[1], /:Get /, 'Harvest is offered by GET (KVP)');
+        assert.match(harvest[1], /:Post /, 'and by POST (XML)');
         if (version === '3.0.0')
-          assert.match(
-            response.text,
-            /Constraint name="[^"]*conf\/Transaction">\s*<ows20:AllowedValues>\s*<ows20:Value>TRUE/,
-          );
+          for (const name of ['Transaction', 'Harvest-Basic-XML', 'Harvest-Basic-KVP'])
+            assert.match(
+              response.text,
+              new RegExp(
+                `Constraint name="[^"]*conf/${name}">\\s*<ows20:AllowedValues>\\s*<ows20:Value>TRUE`,
+              ),
+              name,
+            );
       });
 
       it('refuses writes without a token (401) or without the write role (403)', async () => {
@@ -328,6 +338,57 @@ describe('CSW-T: Transaction and Harvest (real Keycloak)', function () {
           ),
           ['0', '0', '0'],
         );
+      });
+
+      it('harvests by GET too (KVP Harvest): same checks, same answer, write access first', async () => {
+        const other = await startSourceCatalogue(4);
+        try {
+          const get = (query: Record<string, string>, token: string | undefined = alice) => {
+            const call = request(test.app)
+              .get('/catalogue/csw')
+              .query({ service: 'CSW', request: 'Harvest', ...query });
+            return token ? call.set('Authorization', `Bearer ${token}`) : call;
+          };
+          const kvp = {
+            version,
+            source: `${other.base}/csw`,
+            resourceType: CSW_NS['2.0.2'],
+          };
+          // Refusals: no token (before any check of the request), missing Source, bad version.
+          const before = await allIds(test);
+          const refusals: [Record<string, string>, string, number, string, string?][] = [
+            [{ version: 'x' }, '', 401, 'NoApplicableCode'],
+            [{ version }, alice, 400, 'MissingParameterValue', 'Source'],
+            [{ ...kvp, version: '9.9' }, alice, 400, 'InvalidParameterValue', 'version'],
+            [
+              { ...kvp, responseHandler: 'mailto:ops@example.org' },
+              alice,
+              501,
+              'OptionNotSupported',
+              'ResponseHandler',
+            ],
+          ];
+          for (const [query, token, status, code, locator] of refusals) {
+            const response = await get(query, token);
+            assert.equal(response.status, status, response.text);
+            const exception = exceptionOf(response.text);
+            assert.equal(exception.code, code, response.text);
+            if (locator) assert.equal(exception.locator, locator, response.text);
+          }
+          assert.deepEqual(await allIds(test), before, 'nothing was written');
+
+          const first = await get(kvp);
+          assert.equal(first.status, 200, first.text);
+          assert.match(first.text, /HarvestResponse/);
+          assert.equal(textOf(first.text, 'totalInserted'), '4');
+          for (const id of await allIds(other.test)) assert.ok(await test.backend.get(id), id);
+          responses[version].push({ name: 'harvest by KVP', xml: first.text });
+          const second = await get(kvp);
+          assert.equal(textOf(second.text, 'totalInserted'), '0');
+          assert.equal(textOf(second.text, 'totalUpdated'), '0');
+        } finally {
+          await other.close();
+        }
       });
 
       it('refuses Harvest requests it cannot honour', async () => {

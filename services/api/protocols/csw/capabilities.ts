@@ -172,14 +172,19 @@ function appendServiceProvider(ows: OwsWriter, root: XMLBuilder, service: Servic
   provider.up();
 }
 
-/** CSW 3.0 conformance classes CSW-T implements (synchronous XML Harvest; no ResponseHandler). */
-const TRANSACTION_CLASSES: ReadonlySet<string> = new Set(['Transaction', 'Harvest-Basic-XML']);
+/** CSW 3.0 conformance classes CSW-T implements (synchronous Harvest; no ResponseHandler). */
+const TRANSACTION_CLASSES: ReadonlySet<string> = new Set([
+  'Transaction',
+  'Harvest-Basic-XML',
+  'Harvest-Basic-KVP',
+]);
 
-/** Transaction and Harvest (POST XML only), with the harvestable resource types. */
+/** Transaction (POST XML) and Harvest (GET KVP or POST XML), with the harvestable types. */
 function appendTransactionOperations(ows: OwsWriter, metadata: XMLBuilder, endpoint: string): void {
   for (const operation of TRANSACTION_OPERATIONS) {
     const element = ows.ele(metadata, 'Operation', { name: operation });
     const http = ows.ele(ows.ele(element, 'DCP'), 'HTTP');
+    if (operation === 'Harvest') ows.link(http, 'Get', endpoint);
     ows.link(http, 'Post', endpoint);
     http.up().up();
     if (operation === 'Harvest')

@@ -6,7 +6,7 @@
 import express, { Router, type Request, type Response } from 'express';
 import type { Config } from '../../../../shared/config/index.js';
 import type { SearchBackend } from '../../../../shared/search/backend.js';
-import { parseXml, XmlParseError } from '../../../../shared/xml/index.js';
+import { parseXml, XmlParseError, type XmlDocument } from '../../../../shared/xml/index.js';
 import { CswError } from './csw-errors.js';
 import { DEFAULT_VERSION, OPENSEARCH_DESCRIPTION } from './csw-model.js';
 import { setCswVersion } from './errors.js';
@@ -15,7 +15,11 @@ import { guessKvpVersion, parseCswKvp, readKvp, type Kvp } from './parse.js';
 import { parseCswXml, versionOfDocument } from './parse-post.js';
 import type { CswResponse } from './present.js';
 import type { CswParseContext } from './request.js';
-import { isTransactionDocument, type CswTransactionHandler } from './transaction.js';
+import {
+  harvestDocumentFromKvp,
+  isTransactionDocument,
+  type CswTransactionHandler,
+} from './transaction.js';
 
 export interface CswRouteDependencies {
   config: Readonly<Config>;
@@ -64,6 +68,11 @@ export function createCswRouter({ config, backend, transactions }: CswRouteDepen
     const facts = { baseUrl: request.publicBaseUrl };
     if (kvp.entries.length === 0 && prefersOpenSearch(request.headers.accept)) {
       return send(response, await describeOpenSearch(dependencies, facts));
+    }
+    if (transactions && kvp.values.request === 'Harvest') {
+      const document = (): XmlDocument =>
+        harvestDocumentFromKvp(kvp.values, config.limits.bodyBytes);
+      return send(response, await transactions(request, response, document));
     }
     const parsed = parseCswKvp(kvp, context(request));
     setCswVersion(response, parsed.version);

@@ -37,6 +37,7 @@ import type { SearchBackend } from '../../../../shared/search/backend.js';
 import {
   attr,
   elementSource,
+  parseXml,
   type XmlDocument,
   type XmlElement,
 } from '../../../../shared/xml/index.js';
@@ -51,7 +52,7 @@ import {
   type CswVersion,
 } from './csw-model.js';
 import { parseConstraint, type ConstraintInput } from './parse-constraint.js';
-import { checkService } from './parse.js';
+import { checkOperationVersion, checkService } from './parse.js';
 import type { CswResponse } from './present.js';
 
 /** The CSW-T operations, as capabilities list them when writes are configured. */
@@ -111,11 +112,14 @@ export interface CswTransactionDependencies {
   ingestLog: () => IngestLog;
 }
 
-/** Handles a POSTed Transaction or Harvest document (version from its namespace). */
+/**
+ * Handles a Transaction or Harvest document (version from its namespace): POSTed, or built
+ * from a KVP Harvest once the caller is known to have write access.
+ */
 export type CswTransactionHandler = (
   request: Request,
   response: Response,
-  document: XmlDocument,
+  document: XmlDocument | (() => XmlDocument),
 ) => Promise<CswResponse>;
 
 function plain(element: XmlElement, name: string): string | undefined {
@@ -498,6 +502,37 @@ export function parseHarvestRequest(root: XmlElement): HarvestSourceDefinition {
   };
 }
 
+/** The KVP parameters of a Harvest (CSW 2.0.2 10.12.2, CSW 3.0 10.11.3) and their elements. */
+const HARVEST_KVP: readonly [string, string][] = [
+  ['source', 'Source'],
+  ['resourcetype', 'ResourceType'],
+  ['resourceformat', 'ResourceFormat'],
+  ['harvestinterval', 'HarvestInterval'],
+  ['responsehandler', 'ResponseHandler'],
+];
+
+/**
+ * The Harvest document a KVP Harvest stands for (names lower-cased by readKvp), so that both
+ * encodings take one path: the same checks, the same job, the same answer, whose
+ * Acknowledgement echoes this document.
+ */
+export function harvestDocumentFromKvp(
+  values: Readonly<Record<string, string>>,
+  maxBytes: number,
+): XmlDocument {
+  const version = checkOperationVersion(values.version);
+  const out = createDocument();
+  const root = appendCswElement(out, version, 'Harvest');
+  if (values.service !== undefined) root.att('service', xmlText(values.service));
+  root.att('version', version);
+  for (const [name, local] of HARVEST_KVP) {
+    const value = values[name];
+    if (value !== undefined)
+      root.ele(CSW_NAMESPACE[version], `${CSW_PREFIX[version]}:${local}`).txt(xmlText(value));
+  }
+  return parseXml(serialise(out), { maxBytes });
+}
+
 async function harvest(
   dependencies: CswTransactionDependencies,
   request: Request,
@@ -548,12 +583,13 @@ async function harvest(
 export function createCswTransactionHandler(
   dependencies: CswTransactionDependencies,
 ): CswTransactionHandler {
-  return async (request, response, document) => {
+  return async (request, response, given) => {
     await new Promise<void>((resolve, reject) =>
       dependencies.auth.writeAccess(request, response, (error?: unknown) =>
         error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(),
       ),
     );
+    const document = typeof given === 'function' ? given() : given;
     const version = versionOf(document.root);
     checkRequestAttributes(document.root, version);
     return document.root.local === 'Harvest'
