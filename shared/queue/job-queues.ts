@@ -3,8 +3,11 @@
  * dead-letter store for bad records. The API enqueues through this; the worker performs.
  *
  * The producer fails fast when Redis is down: its connection has no offline queue, and an
- * enqueue that finds it disconnected waits a moment for it, then throws a 503. A refused write
- * is therefore never enqueued later behind the client's back, and requests never hang.
+ * enqueue that finds it disconnected waits a moment for it, then throws a 503. A command in
+ * flight when the connection drops is refused at once too, not resent on reconnection (which
+ * would hold the request until Redis is back and then queue a write its client may have given
+ * up on). A refused write is therefore never enqueued later behind the client's back, and
+ * requests never hang.
  */
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
@@ -55,7 +58,13 @@ export class JobQueues {
   private everReady = false;
 
   constructor(redisUrl: string, config: WorkerConfig) {
-    this.producer = new Redis({ ...buildConnection(redisUrl), enableOfflineQueue: false });
+    this.producer = new Redis({
+      ...buildConnection(redisUrl),
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      // Names the connection in CLIENT LIST, so operators (and tests) can tell whose it is.
+      connectionName: `${config.queuePrefix.replace(/[^!-~]/g, '_')}:producer`,
+    });
     this.producer.once('ready', () => (this.everReady = true));
     this.queues = Object.fromEntries(
       QUEUE_NAMES.map((name) => {
