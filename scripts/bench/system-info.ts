@@ -128,3 +128,61 @@ export async function readSystemInfo(
   }
   return info;
 }
+
+/** The engine node's process CPU time in seconds, or undefined when it cannot be asked. */
+export async function readEngineCpuSeconds(url: string): Promise<number | undefined> {
+  try {
+    const response = await fetch(
+      new URL('/_nodes/_local/stats/process?filter_path=nodes.*.process.cpu.total_in_millis', url),
+    );
+    const body = (await response.json()) as {
+      nodes?: Record<string, { process: { cpu: { total_in_millis: number } } }>;
+    };
+    const node = Object.values(body.nodes ?? {})[0];
+    return node ? node.process.cpu.total_in_millis / 1000 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where an index's writing time went, in seconds (wall time summed over the engine's threads). */
+export interface IndexTimes {
+  indexing: number;
+  merging: number;
+  merges: number;
+  refreshing: number;
+  flushing: number;
+  segments: number;
+}
+
+/** The primaries' indexing, merge, refresh and flush times of an index (or alias). */
+export async function readIndexTimes(url: string, index: string): Promise<IndexTimes | undefined> {
+  try {
+    const response = await fetch(
+      new URL(`/${encodeURIComponent(index)}/_stats/indexing,merge,refresh,flush,segments`, url),
+    );
+    const body = (await response.json()) as {
+      _all?: {
+        primaries: {
+          indexing: { index_time_in_millis: number };
+          merges: { total: number; total_time_in_millis: number };
+          refresh: { total_time_in_millis: number };
+          flush: { total_time_in_millis: number };
+          segments: { count: number };
+        };
+      };
+    };
+    const totals = body._all?.primaries;
+    if (!totals) return undefined;
+    return {
+      indexing: totals.indexing.index_time_in_millis / 1000,
+      merging: totals.merges.total_time_in_millis / 1000,
+      merges: totals.merges.total,
+      refreshing: totals.refresh.total_time_in_millis / 1000,
+      flushing: totals.flush.total_time_in_millis / 1000,
+      segments: totals.segments.count,
+    };
+  } catch {
+    return undefined;
+  }
+}

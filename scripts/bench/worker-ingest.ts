@@ -31,7 +31,13 @@ import { writeIso19139 } from '../../shared/records/writers/xml/index.js';
 import { createBackend } from '../../shared/search/create-backend.js';
 import { EngineBackend } from '../../shared/search/engine/engine-backend.js';
 import { generateRecords } from '../corpus/generator.js';
-import { readLoadAverage, readSystemInfo } from './system-info.js';
+import {
+  readEngineCpuSeconds,
+  readIndexTimes,
+  readLoadAverage,
+  readSystemInfo,
+  type IndexTimes,
+} from './system-info.js';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const FORMATS = ['ogc', 'iso19139'] as const;
@@ -168,6 +174,10 @@ interface FormatResult {
   /** CPU time of the worker process (start-up included), and records per worker CPU-second. */
   workerCpuSeconds?: number;
   recordsPerWorkerCpuSecond?: number;
+  /** The engine node's CPU time over the same span (it serves only this run, if nothing else is). */
+  engineCpuSeconds?: number;
+  /** Where the index's writing time went, from the engine's index statistics. */
+  engineIndexTimes?: IndexTimes;
   loadAverageBefore: [number, number, number];
   loadAverageAfter: [number, number, number];
 }
@@ -201,6 +211,7 @@ async function runFormat(format: BenchFormat, options: Options): Promise<FormatR
     const enqueueSeconds = (performance.now() - enqueueStarted) / 1000;
 
     const loadAverageBefore = readLoadAverage();
+    const engineCpuBefore = options.url ? await readEngineCpuSeconds(options.url) : undefined;
     process.stderr.write(`${format}: ${ids.length} jobs queued; running the worker…\n`);
     // As `npm run worker` and docker-compose start it (package.json): compiled, no TypeScript
     // loader (main() builds dist/ first).
@@ -220,6 +231,7 @@ async function runFormat(format: BenchFormat, options: Options): Promise<FormatR
     }
     const loadAverageAfter = readLoadAverage();
     const workerCpuSeconds = processCpuSeconds(worker.pid);
+    const engineCpuAfter = options.url ? await readEngineCpuSeconds(options.url) : undefined;
     worker.kill('SIGTERM');
     await once(worker, 'exit');
 
@@ -238,6 +250,9 @@ async function runFormat(format: BenchFormat, options: Options): Promise<FormatR
     }
     if (backend instanceof EngineBackend) await backend.refresh();
     const inBackend = (await backend.health()).records ?? 0;
+    const engineIndexTimes = options.url
+      ? await readIndexTimes(options.url, environment.SEARCH_INDEX_ALIAS)
+      : undefined;
     const seconds = (last - first) / 1000;
     return {
       format,
@@ -253,6 +268,11 @@ async function runFormat(format: BenchFormat, options: Options): Promise<FormatR
       recordsPerWorkerCpuSecond: workerCpuSeconds
         ? Math.round(written / workerCpuSeconds)
         : undefined,
+      engineCpuSeconds:
+        engineCpuBefore !== undefined && engineCpuAfter !== undefined
+          ? Math.round((engineCpuAfter - engineCpuBefore) * 10) / 10
+          : undefined,
+      engineIndexTimes,
       loadAverageBefore,
       loadAverageAfter,
     };
@@ -275,7 +295,7 @@ async function main(): Promise<void> {
     results.push(result);
     console.log(
       `${format}: ${result.written} written (${result.rejected} rejected, ${result.inBackend} in ${options.backend}) ` +
-        `in ${result.seconds} s = ${result.recordsPerSecond} records/s (${result.recordsPerWorkerCpuSecond ?? '?'} per worker CPU-second); load average ${result.loadAverageAfter.join(' ')}`,
+        `in ${result.seconds} s = ${result.recordsPerSecond} records/s (${result.recordsPerWorkerCpuSecond ?? '?'} per worker CPU-second; engine CPU ${result.engineCpuSeconds ?? '?'} s); load average ${result.loadAverageAfter.join(' ')}`,
     );
   }
   const date = new Date().toISOString().slice(0, 19).replace(/:/g, '');
