@@ -186,3 +186,21 @@ export async function readIndexTimes(url: string, index: string): Promise<IndexT
     return undefined;
   }
 }
+
+/**
+ * Milliseconds this process takes for a fixed amount of integer work: a yardstick of how fast
+ * the machine runs at the moment (on a shared virtual machine the same work can take twice as
+ * long from one minute to the next). Lower is faster; compare runs by it.
+ */
+export function measureCpuYardstick(): number {
+  const started = performance.now();
+  let state = 0x9e3779b9;
+  for (let step = 0; step < 100_000_000; step += 1) {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+  }
+  const elapsed = performance.now() - started;
+  // Uses the result, so that the loop cannot be left out.
+  return state === 0 ? elapsed + 1 : Math.round(elapsed);
+}

@@ -36,6 +36,7 @@ import {
   readIndexTimes,
   readLoadAverage,
   readSystemInfo,
+  measureCpuYardstick,
   type IndexTimes,
 } from './system-info.js';
 
@@ -178,6 +179,11 @@ interface FormatResult {
   engineCpuSeconds?: number;
   /** Where the index's writing time went, from the engine's index statistics. */
   engineIndexTimes?: IndexTimes;
+  /**
+   * Milliseconds of a fixed integer loop, just before the worker starts and just after it
+   * finishes (`measureCpuYardstick`): how fast the machine ran around this run.
+   */
+  yardstickMs: { before: number; after: number };
   loadAverageBefore: [number, number, number];
   loadAverageAfter: [number, number, number];
 }
@@ -211,6 +217,7 @@ async function runFormat(format: BenchFormat, options: Options): Promise<FormatR
     const enqueueSeconds = (performance.now() - enqueueStarted) / 1000;
 
     const loadAverageBefore = readLoadAverage();
+    const yardstickBefore = measureCpuYardstick();
     const engineCpuBefore = options.url ? await readEngineCpuSeconds(options.url) : undefined;
     process.stderr.write(`${format}: ${ids.length} jobs queued; running the worker…\n`);
     // As `npm run worker` and docker-compose start it (package.json): compiled, no TypeScript
@@ -230,6 +237,7 @@ async function runFormat(format: BenchFormat, options: Options): Promise<FormatR
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     const loadAverageAfter = readLoadAverage();
+    const yardstickAfter = measureCpuYardstick();
     const workerCpuSeconds = processCpuSeconds(worker.pid);
     const engineCpuAfter = options.url ? await readEngineCpuSeconds(options.url) : undefined;
     worker.kill('SIGTERM');
@@ -273,6 +281,7 @@ async function runFormat(format: BenchFormat, options: Options): Promise<FormatR
           ? Math.round((engineCpuAfter - engineCpuBefore) * 10) / 10
           : undefined,
       engineIndexTimes,
+      yardstickMs: { before: yardstickBefore, after: yardstickAfter },
       loadAverageBefore,
       loadAverageAfter,
     };
@@ -295,7 +304,7 @@ async function main(): Promise<void> {
     results.push(result);
     console.log(
       `${format}: ${result.written} written (${result.rejected} rejected, ${result.inBackend} in ${options.backend}) ` +
-        `in ${result.seconds} s = ${result.recordsPerSecond} records/s (${result.recordsPerWorkerCpuSecond ?? '?'} per worker CPU-second; engine CPU ${result.engineCpuSeconds ?? '?'} s); load average ${result.loadAverageAfter.join(' ')}`,
+        `in ${result.seconds} s = ${result.recordsPerSecond} records/s (${result.recordsPerWorkerCpuSecond ?? '?'} per worker CPU-second; engine CPU ${result.engineCpuSeconds ?? '?'} s; yardstick ${result.yardstickMs.before}/${result.yardstickMs.after} ms); load average ${result.loadAverageAfter.join(' ')}`,
     );
   }
   const date = new Date().toISOString().slice(0, 19).replace(/:/g, '');
