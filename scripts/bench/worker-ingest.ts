@@ -1,11 +1,12 @@
 /**
  * Worker ingest throughput (issue 9): generates N records, enqueues them as ingest jobs on a
- * real Redis, starts the compiled worker process (dist/services/worker/main.js) against a real
+ * real Redis, starts the compiled worker process (dist/services/worker/main.js; `--processes N`
+ * starts N of them on the same queue, as an operator scales the worker) against a real
  * engine (or SQLite), and reports records per second from the first job taken to the last job finished,
  * per format, with the load average. Writes bench/results/worker-ingest-<backend>-<date>.json.
  *
  *   npm run bench:worker -- [--backend elasticsearch|opensearch|sqlite] [--records 100000]
- *     [--formats ogc,iso19139] [--job-records 1000] [--concurrency 4] [--batch-size 1000]
+ *     [--formats ogc,iso19139] [--job-records 1000] [--concurrency 4] [--batch-size 1000] [--processes 1]
  *     [--url URL] [--redis URL] [--refresh-interval 1s] [--cpu-prof DIR]
  *
  * The engine's figures depend on how its JVM runs: the result file records its heap and JIT
@@ -53,6 +54,7 @@ interface Options {
   formats: BenchFormat[];
   jobRecords: number;
   concurrency: number;
+  processes: number;
   batchSize: number;
   out: string;
   cpuProf?: string;
@@ -69,6 +71,7 @@ function readOptions(): Options {
       formats: { type: 'string', default: 'ogc,iso19139' },
       'job-records': { type: 'string', default: '1000' },
       concurrency: { type: 'string', default: '4' },
+      processes: { type: 'string', default: '1' },
       'batch-size': { type: 'string', default: '1000' },
       out: { type: 'string', default: join(REPO_ROOT, 'bench', 'results') },
       'cpu-prof': { type: 'string' },
@@ -105,6 +108,7 @@ function readOptions(): Options {
     formats,
     jobRecords: integer(values['job-records'], 'job-records'),
     concurrency: integer(values.concurrency, 'concurrency'),
+    processes: integer(values.processes, 'processes'),
     batchSize: integer(values['batch-size'], 'batch-size'),
     out: resolve(values.out),
     cpuProf: values['cpu-prof'] ? resolve(values['cpu-prof']) : undefined,
@@ -172,7 +176,7 @@ interface FormatResult {
   /** From the first job taken to the last job finished. */
   seconds: number;
   recordsPerSecond: number;
-  /** CPU time of the worker process (start-up included), and records per worker CPU-second. */
+  /** CPU time of the worker processes (start-up included), and records per worker CPU-second. */
   workerCpuSeconds?: number;
   recordsPerWorkerCpuSecond?: number;
   /** The engine node's CPU time over the same span (it serves only this run, if nothing else is). */
@@ -224,24 +228,34 @@ async function runFormat(format: BenchFormat, options: Options): Promise<FormatR
     // loader (main() builds dist/ first).
     const nodeOptions = ['--max-semi-space-size=64'];
     if (options.cpuProf) nodeOptions.push('--cpu-prof', `--cpu-prof-dir=${options.cpuProf}`);
-    const worker = spawn(process.execPath, [...nodeOptions, 'dist/services/worker/main.js'], {
-      cwd: REPO_ROOT,
-      env: { ...inheritedEnvironment(), ...environment },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
+    const workers = Array.from({ length: options.processes }, () =>
+      spawn(process.execPath, [...nodeOptions, 'dist/services/worker/main.js'], {
+        cwd: REPO_ROOT,
+        env: { ...inheritedEnvironment(), ...environment },
+        stdio: ['ignore', 'inherit', 'inherit'],
+      }),
+    );
     const queue = queues.queues.ingest;
     for (;;) {
       const counts = await queue.getJobCounts('completed', 'failed');
       if ((counts.completed ?? 0) + (counts.failed ?? 0) >= ids.length) break;
-      if (worker.exitCode !== null) throw new Error(`the worker exited (${worker.exitCode})`);
+      const exited = workers.find((worker) => worker.exitCode !== null);
+      if (exited) throw new Error(`a worker exited (${exited.exitCode})`);
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     const loadAverageAfter = readLoadAverage();
-    const yardstickAfter = measureCpuYardstick();
-    const workerCpuSeconds = processCpuSeconds(worker.pid);
+    const workerCpuSeconds = workers
+      .map((worker) => processCpuSeconds(worker.pid))
+      .reduce(
+        (sum, seconds) => (sum === undefined || seconds === undefined ? undefined : sum + seconds),
+        0 as number | undefined,
+      );
     const engineCpuAfter = options.url ? await readEngineCpuSeconds(options.url) : undefined;
-    worker.kill('SIGTERM');
-    await once(worker, 'exit');
+    const yardstickAfter = measureCpuYardstick();
+    for (const worker of workers) worker.kill('SIGTERM');
+    await Promise.all(
+      workers.map((worker) => (worker.exitCode === null ? once(worker, 'exit') : undefined)),
+    );
 
     let first = Infinity;
     let last = 0;
@@ -319,6 +333,7 @@ async function main(): Promise<void> {
     formats: options.formats,
     jobRecords: options.jobRecords,
     concurrency: options.concurrency,
+    processes: options.processes,
     batchSize: options.batchSize,
     refreshInterval: options.refreshInterval ?? '1s',
   };
