@@ -210,6 +210,22 @@ const FILTER_RECORDS = [
       note: 'n'.repeat(9000),
     },
   },
+  // CASEI on plain ASCII is matched on the field itself (no `ci` copy): capitals, and the
+  // signs between Z and a that sort differently once capitals are lowered.
+  ...[
+    ['f4', '[Bracket] survey'],
+    ['f5', '_underscore notes'],
+    ['f6', 'ZEBRA crossings'],
+    ['f7', 'zebra Crossings 2'],
+    ['f8', '`backtick Title'],
+    ['f9', 'Émile Zola archive'],
+  ].map(([id, title]) => ({
+    type: 'Feature',
+    id,
+    conformsTo: [],
+    geometry: null,
+    properties: { type: 'dataset', title },
+  })),
 ];
 
 /** CQL2 text filters whose answers must equal the SQLite backend's on the same records. */
@@ -242,6 +258,17 @@ export const DIFFERENTIAL_FILTERS = [
   "ACCENTI(title) = accenti('Qualite de l’eau à Paris')",
   "CASEI(ACCENTI(title)) = casei(accenti('QUALITÉ DE L’EAU'))",
   "ACCENTI(CASEI(title)) LIKE accenti(casei('%qualite%'))",
+  "CASEI(title) LIKE casei('%CROSSINGS%')",
+  "CASEI(title) IN (casei('ZEBRA CROSSINGS'), casei('[bracket] SURVEY'))",
+  "NOT (CASEI(title) = casei('zebra crossings'))",
+  "CASEI(title) < casei('Glacier')",
+  "CASEI(title) > casei('ZEBRA')",
+  "CASEI(title) >= casei('zebra crossings')",
+  "CASEI(title) <= casei('[')",
+  "CASEI(title) >= casei('_') AND CASEI(title) <= casei('B')",
+  "NOT (CASEI(title) > casei('`'))",
+  "CASEI(ACCENTI(title)) < casei(accenti('EMILE'))",
+  "CASEI(ACCENTI(title)) > casei(accenti('émile'))",
   "updated = DATE('2022-04-16')",
   "updated > TIMESTAMP('2023-06-01T00:00:00Z')",
   "updated <= DATE('2022-04-16')",

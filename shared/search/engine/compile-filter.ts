@@ -61,6 +61,7 @@ import {
   type FoldView,
 } from './engine-fields.js';
 import type { SpatialMode } from './index-templates.js';
+import { caseInsensitively } from './case-insensitive.js';
 
 /**
  * The field naming the properties a record has that their own field cannot show (an empty
@@ -330,22 +331,25 @@ function unknownFunction(node: OperatorNode): FilterError {
 // Field clauses on a view (raw or folded copy)
 
 /**
- * A clause on the chosen view of a field. Folded copies exist only where folding changed the
- * value, so a record without one is compared on its raw value; a `cai` copy exists only where
- * it differs from the CASEI view, so a record without one is compared on its `ci` copy, and
- * without that too on its raw value (engine-document.ts).
+ * A clause on the chosen view of a field. Folded copies exist only where the value itself
+ * cannot stand for its view: a `ci` copy for text beyond ASCII (plain ASCII is compared on the
+ * value, case-insensitively), an `ai` copy where stripping accents changes the value, a `cai`
+ * copy where that differs from the CASEI view. So a record without the view's copy is compared
+ * on the next one along the chain, and at last on its raw value (engine-document.ts).
  */
 function onView(field: EngineField, view: FoldView, build: (path: string) => Query): Query {
   if (view === 'raw') return build(field.path);
-  const chain =
-    view === 'cai'
-      ? [foldPath(field, 'cai'), foldPath(field, 'ci'), field.path]
-      : [foldPath(field, view), field.path];
+  const copies =
+    view === 'cai' ? [foldPath(field, 'cai'), foldPath(field, 'ci')] : [foldPath(field, view)];
+  // Under CASEI the raw value is plain ASCII (or, in indexes written before mapping version 3,
+  // text folding leaves unchanged): matched ignoring ASCII case.
+  const onRaw = view === 'ai' ? build(field.path) : caseInsensitively(build(field.path));
+  const chain = [...copies.map(build), onRaw];
   return anyOf(
-    chain.map((path, position) =>
+    chain.map((clause, position) =>
       position === 0
-        ? build(path)
-        : allOf([...chain.slice(0, position).map((absent) => not(exists(absent))), build(path)]),
+        ? clause
+        : allOf([...copies.slice(0, position).map((absent) => not(exists(absent))), clause]),
     ),
   );
 }

@@ -44,7 +44,7 @@ export function unsplitBbox(boxes: Bbox[]): Bbox | undefined {
 
 /**
  * The folded copy of a string or string array, or undefined when it equals `base` (by default
- * the value itself: folding changed nothing).
+ * the value itself: folding changed nothing; `null`: always the copy).
  */
 function foldedCopy(
   value: unknown,
@@ -57,23 +57,39 @@ function foldedCopy(
   }
   if (Array.isArray(value) && value.some((item) => typeof item === 'string')) {
     const folded = value.map((item) => (typeof item === 'string' ? fold(item) : item));
+    if (base === null) return folded;
     const against = base as unknown[];
     return folded.some((item, index) => item !== against[index]) ? folded : undefined;
   }
   return undefined;
 }
 
+/** Text made only of ASCII characters, whose CASEI fold is plain ASCII lower case. */
+// eslint-disable-next-line no-control-regex -- every ASCII character, controls included
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** Whether any string in the value has a character beyond ASCII. */
+function hasNonAsciiText(value: unknown): boolean {
+  if (typeof value === 'string') return !ASCII.test(value);
+  return (
+    Array.isArray(value) && value.some((item) => typeof item === 'string' && !ASCII.test(item))
+  );
+}
+
 /**
- * The folded copies of one value. `ci` and `ai` are written where folding changes the value;
- * `cai` only where it also differs from the CASEI view (the `ci` copy, or the value itself),
- * that is only for text with accents: for the common plain-ASCII text it would repeat `ci`.
- * The filter compiler falls back along the same chain (compile-filter.ts, `onView`).
+ * The folded copies of one value. `ci` is written only for text with a character beyond ASCII
+ * (always, even where folding leaves it unchanged): CASEI on plain-ASCII text is ASCII lower
+ * case, which the engines match on the field itself (case-insensitive.ts), so the common text
+ * needs no copy. `ai` is written where folding changes the value; `cai` only where it also
+ * differs from the CASEI view (the `ci` copy), that is only for text with accents. The filter
+ * compiler falls back along the same chain (compile-filter.ts, `onView`).
  */
 function foldedCopies(value: unknown): { ci?: unknown; ai?: unknown; cai?: unknown } {
-  const ci = foldedCopy(value, FOLDS.ci);
+  if (!hasNonAsciiText(value)) return {};
+  const ci = foldedCopy(value, FOLDS.ci, null);
   const ai = foldedCopy(value, FOLDS.ai);
   if (ai === undefined) return { ci };
-  return { ci, ai, cai: foldedCopy(value, FOLDS.cai, ci ?? value) };
+  return { ci, ai, cai: foldedCopy(value, FOLDS.cai, ci) };
 }
 
 /** Builds the engine document of a record from its IndexDocument. */

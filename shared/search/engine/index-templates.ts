@@ -14,8 +14,12 @@ export type SpatialMode = 'shape' | 'envelope';
 /** Text analysis of the searched text fields: `standard` works on the minimal distributions. */
 export type TextAnalysis = 'standard' | 'full';
 
-/** Bumped whenever the records mapping changes in a way that needs a reindex. */
-export const MAPPING_VERSION = 2;
+/**
+ * Bumped whenever the records mapping or the document layout changes; recorded in each index
+ * version's `_meta`. Version 3: `ci` copies only for text beyond ASCII. Queries read every
+ * earlier layout too; a reindex moves an index to the current one.
+ */
+export const MAPPING_VERSION = 3;
 
 const MAPPINGS_DIRECTORY = 'es-mappings';
 

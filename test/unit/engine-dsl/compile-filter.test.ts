@@ -8,6 +8,7 @@ import {
   type FilterContext,
 } from '../../../shared/search/engine/compile-filter.js';
 import type { Query } from '../../../shared/search/engine/dsl.js';
+import { caseInsensitively } from '../../../shared/search/engine/case-insensitive.js';
 import type { FieldKind } from '../../../shared/search/engine/engine-fields.js';
 import type { SpatialMode } from '../../../shared/search/engine/index-templates.js';
 
@@ -223,19 +224,26 @@ describe('engine DSL: filter compiler', () => {
   describe('CASEI and ACCENTI', () => {
     const view = (copy: string, raw: string, build: (field: string) => Query): Query =>
       any(build(copy), all(not(exists(copy)), build(raw)));
+    // Plain-ASCII values have no CASEI copy: they are matched ignoring ASCII case.
+    const insensitive = (query: Query): Query => caseInsensitively(query);
     // CASEI(ACCENTI(x)): the cai copy, else the ci copy, else the raw value.
     const caiView = (field: string, raw: string, build: (path: string) => Query): Query =>
       any(
         build(`cai.${field}`),
         all(not(exists(`cai.${field}`)), build(`ci.${field}`)),
-        all(not(exists(`cai.${field}`)), not(exists(`ci.${field}`)), build(raw)),
+        all(not(exists(`cai.${field}`)), not(exists(`ci.${field}`)), insensitive(build(raw))),
       );
 
     it('compare the folded copy, falling back to the raw value where folding changed nothing', () => {
       expect(compile("CASEI(title) = casei('ÉTÉ')")).to.deep.equal(
         all(
           exists('props.title.keyword'),
-          view('ci.title', 'props.title.keyword', (f) => term(f, 'été')),
+          any(
+            term('ci.title', 'été'),
+            all(not(exists('ci.title')), {
+              term: { 'props.title.keyword': { value: 'été', case_insensitive: true } },
+            }),
+          ),
         ),
       );
       expect(compile("ACCENTI(title) = accenti('Été')")).to.deep.equal(
@@ -258,6 +266,38 @@ describe('engine DSL: filter compiler', () => {
           })),
         ),
       );
+    });
+
+    it('CASEI on the raw value: lists, patterns and ordering ignore ASCII case', () => {
+      const raw = 'props.title.keyword';
+      const onRaw = (query: Query): Query => all(not(exists('ci.title')), query);
+      expect(compile("CASEI(title) IN ('a', 'b')")).to.deep.equal(
+        all(
+          exists(raw),
+          any(
+            { terms: { 'ci.title': ['a', 'b'] } },
+            onRaw(
+              any(
+                ...['a', 'b'].map((v) => ({
+                  term: { [raw]: { value: v, case_insensitive: true } },
+                })),
+              ),
+            ),
+          ),
+        ),
+      );
+      expect(compile("CASEI(title) LIKE 'gl%'")).to.deep.equal(
+        all(
+          exists(raw),
+          any(
+            { wildcard: { 'ci.title': { value: 'gl*' } } },
+            onRaw({ wildcard: { [raw]: { value: 'gl*', case_insensitive: true } } }),
+          ),
+        ),
+      );
+      const ordered = compile("CASEI(title) < 'b'");
+      expect(ordered).to.have.nested.property('bool.filter[1].bool.should[0].range');
+      expect(JSON.stringify(ordered)).to.contain('"regexp"');
     });
 
     it('refuse non-strings', () => {

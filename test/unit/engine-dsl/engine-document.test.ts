@@ -95,35 +95,43 @@ describe('engine document layout', () => {
     expect(presenceShowsOnField('proj.bbox', { west: 1 })).to.equal(false);
   });
 
-  it('writes folded copies only where folding changes the value', () => {
+  it('writes a CASEI copy only for text beyond ASCII, and ACCENTI copies where they differ', () => {
     const document = buildEngineDocument(buildIndexDocument(CROSSING), CROSSING, 'envelope');
     expect((document.ci as Record<string, unknown>).title).to.equal('île de pâques');
     expect((document.ai as Record<string, unknown>).title).to.equal('Ile de Paques');
     expect((document.cai as Record<string, unknown>).title).to.equal('ile de paques');
     expect((document.ai as Record<string, unknown>).keywords).to.deep.equal(['ocean', 'ocean']);
-    expect(document.ci as Record<string, unknown>).not.to.have.property('keywords');
+    // Text beyond ASCII gets its CASEI copy even where folding leaves it as it is.
+    expect((document.ci as Record<string, unknown>).keywords).to.deep.equal(['océan', 'ocean']);
+    expect(document.ci as Record<string, unknown>).not.to.have.property('type');
     expect(document.anytext).to.contain('Ile de Paques');
   });
 
-  it('writes the CASEI-and-ACCENTI copy only where it differs from the CASEI view', () => {
-    const document = buildEngineDocument(buildIndexDocument(CROSSING), CROSSING, 'envelope');
-    // Accents and no upper case: no ci copy, so cai differs from the raw value.
-    expect((document.cai as Record<string, unknown>).keywords).to.deep.equal(['ocean', 'ocean']);
-    const plain = { ...CROSSING, title: 'Harbour Survey', keywords: ['Tides'] };
+  it('writes no folded copy of plain-ASCII text, whatever its case', () => {
+    const plain = { ...CROSSING, title: 'Harbour Survey', keywords: ['Tides', 'tides'] };
     const ascii = buildEngineDocument(buildIndexDocument(plain), plain, 'envelope');
-    expect(ascii.ci).to.deep.include({ title: 'harbour survey', keywords: ['tides'] });
-    // Plain ASCII: the cai copy would repeat ci, and the ai copy the raw value.
-    expect(ascii).not.to.have.property('cai');
+    // CASEI on plain ASCII is ASCII lower case, which the engines match on the field itself.
+    expect(ascii).not.to.have.property('ci');
     expect(ascii).not.to.have.property('ai');
+    expect(ascii).not.to.have.property('cai');
+    // One item beyond ASCII brings the whole array's copy.
+    const mixed = { ...plain, keywords: ['Tides', 'Marée'] };
+    const copied = buildEngineDocument(buildIndexDocument(mixed), mixed, 'envelope');
+    expect(copied.ci).to.deep.equal({ keywords: ['tides', 'marée'] });
+    expect(copied.cai).to.deep.equal({ keywords: ['tides', 'maree'] });
   });
 
   it('writes no folded copies of properties mapped as dates or numbers', () => {
-    const dated = { ...CROSSING, created: '2003-08-30T00:00:00Z', extra: { note: 'Mixed Case' } };
+    const dated = {
+      ...CROSSING,
+      created: '2003-08-30T00:00:00Z',
+      extra: { note: 'Mixed Casé' },
+    };
     const document = buildEngineDocument(buildIndexDocument(dated), dated, 'envelope');
     expect((document.props as Record<string, unknown>).created).to.be.a('string');
     // CASEI and ACCENTI refuse dates, so their folded copy could never be queried.
     expect(document.ci as Record<string, unknown>).not.to.have.property('created');
-    expect((document.ci as Record<string, unknown>).note).to.equal('mixed case');
+    expect((document.ci as Record<string, unknown>).note).to.equal('mixed casé');
   });
 
   it('indexes free text once, in anytext: the text properties keep only exact keywords', () => {
