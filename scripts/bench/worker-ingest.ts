@@ -335,7 +335,7 @@ async function main(): Promise<void> {
     concurrency: options.concurrency,
     processes: options.processes,
     batchSize: options.batchSize,
-    refreshInterval: options.refreshInterval ?? '1s',
+    refreshInterval: options.refreshInterval ?? 'unset (engine default; search-idle after 5s)',
   };
   const system = await readSystemInfo(
     REPO_ROOT,

@@ -47,7 +47,7 @@ const environmentSchema = z.object({
   SEARCH_REFRESH_INTERVAL: z
     .string()
     .regex(/^(-1|[1-9]\d*(ms|s|m))$/, 'a time such as 1s, 500ms or 1m, or -1 (off)')
-    .default('1s'),
+    .optional(),
   SERVICE_METADATA_FILE: z.string().min(1).optional(),
   METRICS_ENABLED: booleanString.default(true),
 });
@@ -94,8 +94,11 @@ export interface Config {
         /** `full` needs the analysis-common module (stemming, folding). */
         analysis: 'standard' | 'full';
         refresh: false | true | 'wait_for';
-        /** `index.refresh_interval` of the index versions the backend creates. */
-        refreshInterval: string;
+        /**
+         * `index.refresh_interval` of the index versions the backend creates; unset leaves the
+         * engine's default (every second while the index is searched, see es-mappings/README.md).
+         */
+        refreshInterval?: string;
       };
   redisUrl?: string;
   /** Paging defaults and request size limits (`urlBytes`: path and query string). */

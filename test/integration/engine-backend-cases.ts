@@ -494,6 +494,91 @@ export function describeEngineCases(engine: EngineName, url: string, spatial: Sp
       });
     });
 
+    describe('refresh left to the engine (no SEARCH_REFRESH_INTERVAL)', () => {
+      let backend: EngineBackend;
+      let adapter: EngineAdapter;
+
+      /** Scheduled and requested refreshes of the live index so far (`external_total`). */
+      const externalRefreshes = async (): Promise<number> => {
+        const response = await fetch(`${url}/${backend.liveIndex}/_stats/refresh`);
+        const stats = (await response.json()) as {
+          _all: { primaries: { refresh: { external_total: number } } };
+        };
+        return stats._all.primaries.refresh.external_total;
+      };
+      const pause = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
+
+      before(async () => {
+        backend = await createTestBackend(engine, url, { spatial, refresh: false });
+        adapter = createAdapter(engine, url);
+      });
+
+      after(async () => {
+        await adapter?.close();
+        await backend?.close();
+      });
+
+      it('sets no refresh interval and lets shards go search-idle after 5 s', async () => {
+        const response = await fetch(`${url}/${backend.liveIndex}/_settings`);
+        const settings = (await response.json()) as Record<
+          string,
+          { settings: { index: { refresh_interval?: string; search?: unknown } } }
+        >;
+        const index = settings[backend.liveIndex!].settings.index;
+        expect(index.refresh_interval).to.equal(undefined);
+        expect(index.search).to.deep.equal({ idle: { after: '5s' } });
+      });
+
+      it('does not refresh an index nobody searches; the next search waits and sees every write', async () => {
+        // Shortened so the test need not wait 5 s; the setting is dynamic.
+        await adapter.putSettings(backend.liveIndex!, {
+          index: { search: { idle: { after: '1s' } } },
+        });
+        await pause(1500);
+        const records = parseAll(JSON.stringify([...generateRecords(300, 21)]));
+        expect((await backend.upsert(records)).failures).to.deep.equal([]);
+        const afterWrites = await externalRefreshes();
+        await pause(2500);
+        // Writes are pending, yet more than two refresh periods passed without a refresh.
+        expect(await externalRefreshes()).to.equal(afterWrites);
+        const found = await backend.search({ sort: [], offset: 0, limit: 1 });
+        expect(found.total).to.equal(records.length);
+        expect(await externalRefreshes()).to.be.greaterThan(afterWrites);
+      });
+
+      it('still answers a wait_for write on an idle index, which the write makes visible', async () => {
+        await pause(1500);
+        const writer = new EngineBackend({
+          engine,
+          url,
+          alias: backend.alias,
+          spatial,
+          refresh: 'wait_for',
+        });
+        try {
+          await writer.init();
+          const before = await externalRefreshes();
+          const [extra] = parseAll(JSON.stringify([...generateRecords(1, 22)]));
+          expect((await writer.upsert([extra])).failures).to.deep.equal([]);
+          // The write waited for a refresh that it asked for itself: no search has run since.
+          expect(await externalRefreshes()).to.be.greaterThan(before);
+        } finally {
+          await writer.close();
+        }
+      });
+
+      it('gives a reindexed version the engine default again (built with refresh off)', async () => {
+        const result = await backend.reindex();
+        const response = await fetch(`${url}/${result.to}/_settings`);
+        const settings = (await response.json()) as Record<
+          string,
+          { settings: { index: { refresh_interval?: string } } }
+        >;
+        expect(settings[result.to].settings.index.refresh_interval).to.equal(undefined);
+        expect((await backend.search({ sort: [], offset: 0, limit: 1 })).total).to.equal(301);
+      });
+    });
+
     describe('reindex', () => {
       let backend: EngineBackend;
       let records: CoreRecord[];

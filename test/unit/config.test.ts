@@ -33,9 +33,11 @@ describe('configuration', () => {
     );
   });
 
-  it('takes the engine refresh interval as an engine time value, 1s by default', () => {
+  it("takes the engine refresh interval as an engine time value, unset (the engine's) by default", () => {
     const engine = { ELASTICSEARCH_URL: 'http://127.0.0.1:9250' };
-    expect(loadConfig(engine).search).to.include({ refreshInterval: '1s' });
+    const search = loadConfig(engine).search;
+    expect(search.kind).to.equal('elasticsearch');
+    expect(search).to.have.property('refreshInterval', undefined);
     for (const value of ['30s', '500ms', '2m', '-1'])
       expect(loadConfig({ ...engine, SEARCH_REFRESH_INTERVAL: value }).search).to.include({
         refreshInterval: value,

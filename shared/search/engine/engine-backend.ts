@@ -75,7 +75,8 @@ export interface EngineBackendOptions {
   refresh?: RefreshPolicy;
   /**
    * How often the engine makes new writes searchable (`index.refresh_interval` of the index
-   * versions this backend creates: the first one and each reindex). Default `1s`.
+   * versions this backend creates: the first one and each reindex). Unset: the engine's default,
+   * every second while the index is searched and on the next search once it has been idle.
    */
   refreshInterval?: string;
   /** Largest bulk request, in records and in characters of documents. Defaults 500 and 5 Mi. */
@@ -156,7 +157,7 @@ export class EngineBackend implements SearchBackend {
   readonly analysis: TextAnalysis;
   private readonly adapter: EngineAdapter;
   private readonly refreshPolicy: RefreshPolicy;
-  private readonly refreshInterval: string;
+  private readonly refreshInterval: string | undefined;
   private readonly bulkMaxRecords: number;
   private readonly bulkMaxBytes: number;
   private readonly maxResultWindow: number;
@@ -181,7 +182,7 @@ export class EngineBackend implements SearchBackend {
     this.spatial = options.spatial ?? (options.engine === 'opensearch' ? 'shape' : 'envelope');
     this.analysis = options.analysis ?? 'standard';
     this.refreshPolicy = options.refresh ?? false;
-    this.refreshInterval = options.refreshInterval ?? '1s';
+    this.refreshInterval = options.refreshInterval;
     this.bulkMaxRecords = options.bulkMaxRecords ?? 500;
     this.bulkMaxBytes = options.bulkMaxBytes ?? 5 * 1024 * 1024;
     this.maxResultWindow = options.maxResultWindow ?? 10_000;

@@ -44,8 +44,11 @@ export interface RebuildOptions {
   from: string;
   to: string;
   keepPrevious: boolean;
-  /** The new version's refresh interval once built (it is built with refresh off). */
-  refreshInterval: string;
+  /**
+   * The new version's refresh interval once built (it is built with refresh off); undefined
+   * restores the engine's default.
+   */
+  refreshInterval: string | undefined;
   /** Writes records into the new version. */
   write(records: CoreRecord[]): Promise<{ written: number; failures: WriteFailure[] }>;
   /** Called once the new version exists, before copying (start of dual writes). */
@@ -189,7 +192,8 @@ export async function rebuildIndex(options: RebuildOptions): Promise<ReindexResu
     blocked = true;
     await adapter.refresh(from);
     await copy(options, since(secondPass), result);
-    await adapter.putSettings(to, { index: { refresh_interval: options.refreshInterval } });
+    // null resets the setting: the engine's default, with its search-idle behaviour.
+    await adapter.putSettings(to, { index: { refresh_interval: options.refreshInterval ?? null } });
     await adapter.refresh(to);
     result.removed = await removeVanished(options);
     await adapter.refresh(to);

@@ -247,6 +247,19 @@ describe('index templates from es-mappings', () => {
     });
   });
 
+  it('leaves the refresh interval to the engine unless one is given, with shards idle after 5 s', () => {
+    const plain = buildRecordsTemplates('cairn-records', {
+      spatial: 'envelope',
+      analysis: 'standard',
+    });
+    expect(plain.indexTemplate.body.template).not.to.have.property('settings');
+    const base = plain.components[0].body as {
+      template: { settings: { index: Record<string, unknown> } };
+    };
+    expect(base.template.settings.index).not.to.have.property('refresh_interval');
+    expect(base.template.settings.index.search).to.deep.equal({ idle: { after: '5s' } });
+  });
+
   it('uses no analysis-common feature in the base mapping', () => {
     const text = JSON.stringify(readMappingFile('records.base.json'));
     for (const feature of [
