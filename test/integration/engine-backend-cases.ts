@@ -114,6 +114,18 @@ export async function createTestBackend(
   return backend;
 }
 
+/** A second backend over an existing alias that waits for each write to become searchable. */
+async function openWaitForWriter(
+  engine: EngineName,
+  url: string,
+  alias: string,
+  spatial: SpatialMode,
+): Promise<EngineBackend> {
+  const writer = new EngineBackend({ engine, url, alias, spatial, refresh: 'wait_for' });
+  await writer.init();
+  return writer;
+}
+
 /** A client adapter of its own, to look at the engine independently of the backend. */
 export function createAdapter(engine: EngineName, url: string): EngineAdapter {
   return engine === 'elasticsearch'
@@ -548,15 +560,8 @@ export function describeEngineCases(engine: EngineName, url: string, spatial: Sp
 
       it('still answers a wait_for write on an idle index, which the write makes visible', async () => {
         await pause(1500);
-        const writer = new EngineBackend({
-          engine,
-          url,
-          alias: backend.alias,
-          spatial,
-          refresh: 'wait_for',
-        });
+        const writer = await openWaitForWriter(engine, url, backend.alias, spatial);
         try {
-          await writer.init();
           const before = await externalRefreshes();
           const [extra] = parseAll(JSON.stringify([...generateRecords(1, 22)]));
           expect((await writer.upsert([extra])).failures).to.deep.equal([]);
@@ -603,14 +608,7 @@ export function describeEngineCases(engine: EngineName, url: string, spatial: Sp
             totals.push((await backend.search({ sort: [], offset: 0, limit: 1 })).total);
           }
         })();
-        const writer = new EngineBackend({
-          engine,
-          url,
-          alias: backend.alias,
-          spatial,
-          refresh: 'wait_for',
-        });
-        await writer.init();
+        const writer = await openWaitForWriter(engine, url, backend.alias, spatial);
         const [extra] = parseAll(JSON.stringify([...generateRecords(1, 99)]));
         const [result] = await Promise.all([
           backend.reindex().finally(() => {
