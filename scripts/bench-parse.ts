@@ -33,7 +33,7 @@ function readOptions(argv: string[]): BenchOptions {
     iterations: 20_000,
     rounds: 5,
     warmup: 2_000,
-    samples: resolve(REPO_ROOT, '..', 'shared', 'data', 'samples', 'iso19139'),
+    samples: resolve(REPO_ROOT, 'data', 'samples', 'iso19139'),
     out: join(REPO_ROOT, 'bench', 'results'),
     check: false,
   };

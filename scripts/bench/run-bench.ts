@@ -35,7 +35,7 @@ import { buildQueryMix, type QueryCase } from './query-mix.js';
 import { readLoadAverage, readSystemInfo, type SystemInfo } from './system-info.js';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const ISO_SAMPLES = resolve(REPO_ROOT, '..', 'shared', 'data', 'samples', 'iso19139');
+const ISO_SAMPLES = resolve(REPO_ROOT, 'data', 'samples', 'iso19139');
 const PAGE_SIZE = 10;
 
 /** Everything one run records. */

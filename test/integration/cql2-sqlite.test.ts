@@ -18,7 +18,6 @@ import { parseCql2Json, parseCql2Text } from '../../shared/query/cql2/index.js';
 import { literal, operator, propertyRef, type Expression } from '../../shared/query/filter-ast.js';
 import type { SearchQuery } from '../../shared/query/search-query.js';
 import { SqliteBackend } from '../../shared/search/sqlite/sqlite-backend.js';
-import { requireSharedData } from '../support/shared-data.js';
 import { readAllFeatures, toRecord, type LayerName, type LoadedFeature } from './cql2/ne110m.js';
 import {
   and3,
@@ -111,7 +110,6 @@ describe('CQL2 filters on SQLite, against the CQL2 test dataset', function () {
   let features: LoadedFeature[];
 
   before(async function () {
-    requireSharedData(this);
     features = readAllFeatures();
     const byLayer = new Map<string, Set<string>>();
     for (const feature of features) {

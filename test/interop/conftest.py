@@ -1,8 +1,6 @@
 """Fixtures for the interoperability tests: the real Cairn API, started by serve.ts over a
-temporary SQLite file loaded with the team's shared STAC samples and generated records.
-
-The tests skip, with the reason shown, when the shared data folder (../shared beside the
-repository, or CAIRN_SHARED_DIR) is absent.
+temporary SQLite file loaded with the repository's STAC samples (data/samples/stac) and
+generated records.
 """
 
 from __future__ import annotations
@@ -17,8 +15,7 @@ from typing import Any, Iterator
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-SHARED = Path(os.environ.get("CAIRN_SHARED_DIR", REPO.parent / "shared"))
-SAMPLES = SHARED / "data" / "samples" / "stac"
+SAMPLES = REPO / "data" / "samples" / "stac"
 GENERATED_RECORDS = 200
 START_TIMEOUT_S = 120
 
@@ -31,16 +28,13 @@ def _tsx() -> list[str]:
 @pytest.fixture(scope="session")
 def server() -> Iterator[dict[str, Any]]:
     """Starts test/interop/serve.ts and yields its `{url, records, rejected}` line."""
-    if not SAMPLES.is_dir():
-        pytest.skip(f"shared STAC samples not found at {SAMPLES}")
+    assert SAMPLES.is_dir(), f"STAC samples not found at {SAMPLES}"
     process = subprocess.Popen(
         [
             *_tsx(),
             "test/interop/serve.ts",
             "--records",
             str(GENERATED_RECORDS),
-            "--shared",
-            str(SHARED),
         ],
         cwd=REPO,
         stdin=subprocess.PIPE,

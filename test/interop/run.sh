@@ -6,8 +6,7 @@
 #      "N passed, N failed, N skipped",
 #   4. writes {"passed":N,"failed":N,"skipped":N} to $INTEROP_SUMMARY_FILE when it is set, like
 #      test/support/summary-reporter.cjs does for mocha, so scripts/test-all.sh can add it up.
-# Exits non-zero when a test failed or the run could not start. Without the shared data folder
-# (../shared) every test is skipped, with the reason printed.
+# Exits non-zero when a test failed or the run could not start.
 #
 #   bash test/interop/run.sh            # everything
 #   bash test/interop/run.sh -k filter  # a subset

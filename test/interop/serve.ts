@@ -1,15 +1,13 @@
 /**
  * Starts the real API for the interoperability tests: a temporary SQLite file loaded with the
- * team's shared STAC samples (Items, Collections, the ISO collection records the Items name as
+ * repository's STAC samples (data/samples/stac: Items, Collections, the ISO collection records the Items name as
  * their parent, the OGC record) and generated records, served on 127.0.0.1 on a free port.
  * Prints one JSON line `{"url", "records", "rejected"}` on stdout once it listens, and stops
  * (removing the file) on SIGTERM, SIGINT or when stdin closes.
  *
- *   npx tsx test/interop/serve.ts [--records N] [--shared DIR]
- *
- * Exits with status 3 when the shared data folder is absent, so callers can skip visibly.
+ *   npx tsx test/interop/serve.ts [--records N]
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,11 +18,9 @@ import { createLogger } from '../../shared/logging/index.js';
 import { SqliteBackend } from '../../shared/search/sqlite/sqlite-backend.js';
 import { createApp } from '../../services/api/app.js';
 import { generateRecords } from '../../scripts/corpus/generator.js';
-import { SHARED_DIR } from '../support/shared-data.js';
+import { samplePath } from '../support/fixtures.js';
 
-const EXIT_NO_SHARED_DATA = 3;
-
-/** The shared STAC sample documents (JSON and XML), by file name. */
+/** The STAC sample documents (JSON and XML), by file name. */
 function readSamples(directory: string): RawDocument[] {
   return readdirSync(directory)
     .filter((name) => name.endsWith('.json') || name.endsWith('.xml'))
@@ -34,13 +30,9 @@ function readSamples(directory: string): RawDocument[] {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { records: { type: 'string', default: '200' }, shared: { type: 'string' } },
+    options: { records: { type: 'string', default: '200' } },
   });
-  const samples = join(values.shared ?? SHARED_DIR, 'data', 'samples', 'stac');
-  if (!existsSync(samples)) {
-    console.error(`shared STAC samples not found at ${samples}`);
-    process.exit(EXIT_NO_SHARED_DATA);
-  }
+  const samples = samplePath('stac');
 
   const directory = mkdtempSync(join(tmpdir(), 'cairn-interop-'));
   const path = join(directory, 'cairn.sqlite');

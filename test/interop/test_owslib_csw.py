@@ -4,7 +4,7 @@ OWSLib builds them), GetRecordById, GetDomain, a harvest loop over every record 
 exactly once, and how OWSLib surfaces Cairn's ExceptionReports (HTTP 400/404/501 in both
 versions).
 
-Runs against the real API started by conftest.py (shared STAC samples and generated records).
+Runs against the real API started by conftest.py (the repository's STAC samples and generated records).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 collection, its queryables, searches with q, bbox, a CQL2 text filter (GET) and a CQL2 JSON filter
 (POST), sorting and paging, and reading one record.
 
-Runs against the real API started by conftest.py (shared STAC samples and generated records).
+Runs against the real API started by conftest.py (the repository's STAC samples and generated records).
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ from pystac_client import Client
 from pystac_client.stac_api_io import StacApiIO
 from referencing import Registry, Resource
 
-# Items the shared samples put in each parent collection (the ISO collection records S2MSI1C and
+# Items the sample records put in each parent collection (the ISO collection records S2MSI1C and
 # S2MSI2A and the STAC Collection sentinel-2-l2a are records of the catalogue too).
 SAMPLE_COLLECTIONS = {"S2MSI1C": 12, "S2MSI2A": 11, "sentinel-2-l2a": 2}
 # An area of interest over the Sentinel-2 tiles of the samples (lon 15–18, lat 46–50).

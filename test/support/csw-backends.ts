@@ -17,7 +17,7 @@ import type { SpatialMode } from '../../shared/search/engine/index-templates.js'
 import { createApp } from '../../services/api/app.js';
 import { createTestBackend, requireEngineUrl } from '../integration/engine-backend-cases.js';
 import { createCatalogueApp, readDocuments } from './catalogue-app.js';
-import { sharedPath } from './shared-data.js';
+import { samplePath } from './fixtures.js';
 import type { TestApp } from './test-app.js';
 
 /** One backend a suite runs on. */
@@ -128,7 +128,7 @@ export async function createCiteAppOn(
   target: SuiteBackend,
   environment: Record<string, string> = {},
 ): Promise<TestApp> {
-  const documents = readDocuments(sharedPath('samples', 'dublin-core-cite'));
+  const documents = readDocuments(samplePath('dublin-core-cite'));
   if (target.kind === 'sqlite') return createCatalogueApp(documents, environment);
   let loading = citeEngines.get(target.label);
   if (loading === undefined) {

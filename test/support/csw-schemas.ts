@@ -13,11 +13,11 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { elementSource, parseXml, type XmlElement } from '../../shared/xml/index.js';
 import { validate as validateRecords, type ValidationResult } from '../unit/formats-xml/xmllint.js';
-import { isoCoreSchemasUrl, SHARED_DIR, sharedPath } from './shared-data.js';
+import { fixturePath, isoCoreSchemasUrl } from './fixtures.js';
 
 export { requireXmllint, xmllintAvailable } from '../unit/formats-xml/xmllint.js';
 export type { ValidationResult };
@@ -32,10 +32,10 @@ const ISO_ROOTS: readonly [string, string][] = [
 ];
 
 function schemaFile(schema: CswSchema): string {
-  if (schema === 'csw-2.0.2') return sharedPath('xsd', 'ogc', 'csw', '2.0.2', 'CSW-discovery.xsd');
+  if (schema === 'csw-2.0.2') return fixturePath('xsd', 'ogc', 'csw', '2.0.2', 'CSW-discovery.xsd');
   if (schema === 'csw-2.0.2-publication')
-    return sharedPath('xsd', 'ogc', 'csw', '2.0.2', 'CSW-publication.xsd');
-  return sharedPath('xsd', 'ogc', 'cat', 'csw', '3.0', '_wrapper.xsd');
+    return fixturePath('xsd', 'ogc', 'csw', '2.0.2', 'CSW-publication.xsd');
+  return fixturePath('xsd', 'ogc', 'cat', 'csw', '3.0', '_wrapper.xsd');
 }
 
 /**
@@ -44,9 +44,12 @@ function schemaFile(schema: CswSchema): string {
  * there; they are in ogc/iso/. Their own imports climb to `/core/schemas/`, mapped back too.
  */
 function writeCatalog(directory: string): string {
-  const xsd = pathToFileURL(sharedPath('xsd')).href;
-  // Where pycsw's GML 3.2.1 copy looks for the ISO schemas (relative to the shared folder).
-  const plugins = join(SHARED_DIR, 'plugins', 'profiles', 'apiso', 'schemas', 'ogc', 'iso');
+  const xsd = pathToFileURL(fixturePath('xsd')).href;
+  // Where pycsw's GML 3.2.1 copy looks for the ISO schemas (five folders above it).
+  const plugins = resolve(
+    fixturePath('xsd', 'ogc', 'gml', '3.2.1'),
+    '../../../../../plugins/profiles/apiso/schemas/ogc/iso',
+  );
   const rewrites: [string, string][] = [
     ['http://schemas.opengis.net/iso/', `${xsd}/ogc/iso/`],
     [`${plugins}/`, `${xsd}/ogc/iso/`],
@@ -65,7 +68,7 @@ function writeCatalog(directory: string): string {
         `  <rewriteSystem systemIdStartString="${from}" rewritePrefix="${to}"/>`,
         `  <rewriteURI uriStartString="${from}" rewritePrefix="${to}"/>`,
       ]),
-      `  <nextCatalog catalog="${pathToFileURL(sharedPath('xsd', 'catalog.xml')).href}"/>`,
+      `  <nextCatalog catalog="${pathToFileURL(fixturePath('xsd', 'catalog.xml')).href}"/>`,
       '</catalog>',
     ].join('\n'),
   );

@@ -26,7 +26,6 @@ import {
   searchResultsOf,
 } from '../support/csw-client.js';
 import { requireXmllint, validateCsw, type CswSchema } from '../support/csw-schemas.js';
-import { requireSharedData } from '../support/shared-data.js';
 import type { TestApp } from '../support/test-app.js';
 
 const SERVICE_YAML = `
@@ -75,7 +74,6 @@ function describeCapabilities(backend: SuiteBackend): void {
     };
 
     before(async function () {
-      requireSharedData(this);
       directory = mkdtempSync(join(tmpdir(), 'cairn-csw-service-'));
       const file = join(directory, 'service.yaml');
       writeFileSync(file, SERVICE_YAML);
@@ -674,7 +672,7 @@ function describeCapabilities(backend: SuiteBackend): void {
 
     describe('schema validation', () => {
       before(function () {
-        requireXmllint(this);
+        requireXmllint();
       });
       for (const schema of ['csw-2.0.2', 'csw-3.0'] as const) {
         it(`every ${schema} capabilities document of this suite validates`, () => {

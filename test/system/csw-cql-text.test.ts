@@ -18,7 +18,6 @@ import {
   searchResultsOf,
 } from '../support/csw-client.js';
 import { requireXmllint, validateCsw, type CswSchema } from '../support/csw-schemas.js';
-import { requireSharedData } from '../support/shared-data.js';
 import type { TestApp } from '../support/test-app.js';
 
 const DCMI = 'http://purl.org/dc/dcmitype/';
@@ -226,7 +225,6 @@ function describeCqlText(backend: SuiteBackend): void {
     };
 
     before(async function () {
-      requireSharedData(this);
       test = await createCiteAppOn(backend);
     });
     after(async () => {
@@ -349,7 +347,7 @@ function describeCqlText(backend: SuiteBackend): void {
 
     describe('schema validation', () => {
       before(function () {
-        requireXmllint(this);
+        requireXmllint();
       });
       for (const schema of ['csw-2.0.2', 'csw-3.0'] as const) {
         it(`every ${schema} response of this suite validates`, () => {

@@ -8,7 +8,6 @@ import request from 'supertest';
 import { createCiteAppOn, suiteBackends, type SuiteBackend } from '../support/csw-backends.js';
 import { cswGet, cswPost, exceptionOf, NS } from '../support/csw-client.js';
 import { requireXmllint, validateCsw, type CswSchema } from '../support/csw-schemas.js';
-import { requireSharedData } from '../support/shared-data.js';
 import type { TestApp } from '../support/test-app.js';
 
 interface Case {
@@ -664,7 +663,6 @@ function describeSuite(backend: SuiteBackend): void {
     };
 
     before(async function () {
-      requireSharedData(this);
       test = await createCiteAppOn(backend, {
         BODY_LIMIT_BYTES: '4096',
       });
@@ -733,7 +731,7 @@ function describeSuite(backend: SuiteBackend): void {
 
     describe('schema validation', () => {
       before(function () {
-        requireXmllint(this);
+        requireXmllint();
       });
       for (const schema of ['csw-2.0.2', 'csw-3.0'] as const) {
         it(`every ${schema} ExceptionReport validates`, () => {

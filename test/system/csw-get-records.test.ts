@@ -25,7 +25,6 @@ import {
   type SearchResults,
 } from '../support/csw-client.js';
 import { requireXmllint, validateCsw, type CswSchema } from '../support/csw-schemas.js';
-import { requireSharedData, SHARED_AVAILABLE } from '../support/shared-data.js';
 import type { TestApp } from '../support/test-app.js';
 import { generateRecords } from '../../scripts/corpus/generator.js';
 
@@ -55,7 +54,6 @@ function describeCiteRecords(backend: SuiteBackend): void {
     let test: TestApp;
 
     before(async function () {
-      requireSharedData(this);
       test = await createCiteAppOn(backend);
     });
     after(async () => {
@@ -494,7 +492,7 @@ function describeCiteRecords(backend: SuiteBackend): void {
 
     describe('schema validation', () => {
       before(function () {
-        requireXmllint(this);
+        requireXmllint();
       });
       for (const schema of ['csw-2.0.2', 'csw-3.0'] as const) {
         it(`every ${schema} response of this suite validates`, () => {
@@ -519,7 +517,6 @@ function describeGeneratedRecords(backend: SuiteBackend): void {
       );
 
     before(async function () {
-      if (!SHARED_AVAILABLE) requireSharedData(this);
       test = await createCatalogueAppOn(backend, generatedDocuments(COUNT));
     });
     after(async () => {
@@ -608,7 +605,7 @@ function describeGeneratedRecords(backend: SuiteBackend): void {
     });
 
     it('synthesised ISO 19139 records validate (2.0.2 and 3.0 envelopes)', async function () {
-      requireXmllint(this);
+      requireXmllint();
       const documents30 = [
         (
           await cswGet(test.app, getRecords30({ outputSchema: NS.gmd, maxRecords: '15' })).expect(

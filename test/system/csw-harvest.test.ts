@@ -17,7 +17,7 @@ import {
   searchResultsOf,
   type SearchResults,
 } from '../support/csw-client.js';
-import { requireSharedData, sharedPath } from '../support/shared-data.js';
+import { samplePath } from '../support/fixtures.js';
 import { EngineBackend } from '../../shared/search/engine/engine-backend.js';
 import type { CheckpointStats } from '../../shared/search/engine/sort-checkpoints.js';
 import type { TestApp } from '../support/test-app.js';
@@ -38,12 +38,11 @@ function describeSuite(backend: SuiteBackend): void {
     let total: number;
 
     before(async function () {
-      requireSharedData(this);
       test = await createCatalogueAppOn(
         backend,
         [
-          ...readDocuments(sharedPath('samples', 'dublin-core-cite')),
-          ...readDocuments(sharedPath('samples', 'iso19139')),
+          ...readDocuments(samplePath('dublin-core-cite')),
+          ...readDocuments(samplePath('iso19139')),
           ...generatedDocuments(GENERATED),
         ],
         { LIMIT_MAX: String(WINDOW) },

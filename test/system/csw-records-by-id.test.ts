@@ -18,7 +18,7 @@ import {
   rootOf,
 } from '../support/csw-client.js';
 import { requireXmllint, validateCsw, type CswSchema } from '../support/csw-schemas.js';
-import { requireSharedData, sharedPath } from '../support/shared-data.js';
+import { samplePath } from '../support/fixtures.js';
 import type { TestApp } from '../support/test-app.js';
 
 const LOREM = 'urn:uuid:19887a8a-f6b0-4a63-ae56-7fba0e17801f';
@@ -40,15 +40,14 @@ function describeSuite(backend: SuiteBackend): void {
     };
 
     before(async function () {
-      requireSharedData(this);
-      const stac = readDocuments(sharedPath('samples', 'stac')).filter(
+      const stac = readDocuments(samplePath('stac')).filter(
         (document) => document.name === STAC_FILE,
       );
-      const iso = readDocuments(sharedPath('samples', 'iso19139')).filter(
+      const iso = readDocuments(samplePath('iso19139')).filter(
         (document) => document.name === ISO_FILE,
       );
       test = await createCatalogueAppOn(backend, [
-        ...readDocuments(sharedPath('samples', 'dublin-core-cite')),
+        ...readDocuments(samplePath('dublin-core-cite')),
         ...iso,
         ...stac,
       ]);
@@ -135,7 +134,7 @@ function describeSuite(backend: SuiteBackend): void {
       });
 
       it('3.0: ISO 19139 output is the stored ISO document verbatim, or a synthesised one', async () => {
-        const stored = readFileSync(sharedPath('samples', 'iso19139', ISO_FILE), 'utf8');
+        const stored = readFileSync(samplePath('iso19139', ISO_FILE), 'utf8');
         const verbatim = await byId('3.0.0', { id: ISO_ID, outputSchema: NS.gmd });
         expect(verbatim.text).to.equal(stored);
         const synthesised = rootOf((await byId('3.0.0', { id: LOREM, outputSchema: NS.gmd })).text);
@@ -178,17 +177,16 @@ function describeSuite(backend: SuiteBackend): void {
         const cases: [string, string, string][] = [
           [
             LOREM,
-            sharedPath(
-              'samples',
+            samplePath(
               'dublin-core-cite',
               'Record_19887a8a-f6b0-4a63-ae56-7fba0e17801f.xml',
             ),
             'application/xml',
           ],
-          [ISO_ID, sharedPath('samples', 'iso19139', ISO_FILE), 'application/xml'],
+          [ISO_ID, samplePath('iso19139', ISO_FILE), 'application/xml'],
           [
             STAC_FILE.replace(/\.json$/, ''),
-            sharedPath('samples', 'stac', STAC_FILE),
+            samplePath('stac', STAC_FILE),
             'application/geo+json',
           ],
         ];
@@ -332,7 +330,7 @@ function describeSuite(backend: SuiteBackend): void {
 
     describe('schema validation', () => {
       before(function () {
-        requireXmllint(this);
+        requireXmllint();
       });
       for (const schema of ['csw-2.0.2', 'csw-3.0'] as const) {
         it(`every ${schema} response of this suite validates`, () => {

@@ -18,7 +18,7 @@ import { JobQueues } from '../../shared/queue/job-queues.js';
 import { SqliteIngestLog } from '../../shared/search/sqlite/sqlite-ingest-log.js';
 import { parseXml } from '../../shared/xml/index.js';
 import { requireXmllint, validateCsw, type CswSchema } from '../support/csw-schemas.js';
-import { sharedPath } from '../support/shared-data.js';
+import { samplePath } from '../support/fixtures.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import {
   CLIENT,
@@ -52,7 +52,7 @@ function environment(): Record<string, string> {
 }
 
 function isoSample(): { id: string; xml: string } {
-  const xml = readFileSync(sharedPath('samples', 'iso19139', '3e9a8c05.xml'), 'utf8').replace(
+  const xml = readFileSync(samplePath('iso19139', '3e9a8c05.xml'), 'utf8').replace(
     /^<\?xml[^>]*>\s*/,
     '',
   );
@@ -431,7 +431,7 @@ describe('CSW-T: Transaction and Harvest (real Keycloak)', function () {
       });
 
       it('answers with documents valid against the CSW schemas', async function () {
-        requireXmllint(this);
+        requireXmllint();
         const results = validateCsw(SCHEMA[version], responses[version]);
         const invalid = results.filter((result) => !result.valid);
         assert.deepEqual(invalid, []);
@@ -537,7 +537,7 @@ describe('CSW-T: Transaction and Harvest (real Keycloak)', function () {
       );
       assert.equal((await ingestLog.get(jobId))?.written, 4);
       for (const id of await allIds(source.test)) assert.ok(await test.backend.get(id));
-      requireXmllint(this);
+      requireXmllint();
       const [result] = validateCsw('csw-2.0.2-publication', [{ name: 'ack', xml: response.text }]);
       assert.ok(result.valid, result.errors.join('\n'));
     });

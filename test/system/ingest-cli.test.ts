@@ -10,7 +10,7 @@ import { loadConfig } from '../../shared/config/index.js';
 import { createLogger } from '../../shared/logging/index.js';
 import { SqliteBackend } from '../../shared/search/sqlite/sqlite-backend.js';
 import { generateRecords } from '../../scripts/corpus/generator.js';
-import { REPO_ROOT, requireSharedData, sharedPath } from '../support/shared-data.js';
+import { samplePath, REPO_ROOT } from '../support/fixtures.js';
 
 const run = promisify(execFile);
 
@@ -89,11 +89,10 @@ describe('ingest CLI', () => {
 
   describe('shared samples', () => {
     before(function () {
-      requireSharedData(this);
     });
 
     it('loads every sample file (ISO 19139, ISO 19115-3, Dublin Core, STAC, OGC records) from its folder', async () => {
-      const folder = sharedPath('samples');
+      const folder = samplePath();
       const files = readdirSync(folder, { recursive: true, encoding: 'utf8' }).filter((name) =>
         /\.(xml|json)$/.test(name),
       );

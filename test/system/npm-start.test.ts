@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { REPO_ROOT } from '../support/shared-data.js';
+import { REPO_ROOT } from '../support/fixtures.js';
 
 /** A free loopback port, found by binding port 0. */
 async function freePort(): Promise<number> {

@@ -19,7 +19,7 @@ import {
   NS,
   rootOf,
 } from '../support/csw-client.js';
-import { requireSharedData, sharedPath } from '../support/shared-data.js';
+import { samplePath } from '../support/fixtures.js';
 import type { TestApp } from '../support/test-app.js';
 
 const GEO = 'http://a9.com/-/opensearch/extensions/geo/1.0/';
@@ -83,11 +83,10 @@ function describeSuite(backend: SuiteBackend): void {
     const generated = [...generateRecords(GENERATED, 7)];
 
     before(async function () {
-      requireSharedData(this);
       test = await createCatalogueAppOn(
         backend,
         [
-          ...readDocuments(sharedPath('samples', 'dublin-core-cite')),
+          ...readDocuments(samplePath('dublin-core-cite')),
           ...generatedDocuments(GENERATED),
         ],
         { PUBLIC_BASE_URL: 'http://catalogue.test' },

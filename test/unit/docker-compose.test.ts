@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { parse } from 'yaml';
-import { REPO_ROOT } from '../support/shared-data.js';
+import { REPO_ROOT } from '../support/fixtures.js';
 
 interface ComposeService {
   image?: string;

@@ -1,19 +1,18 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { expect } from 'chai';
 import { parseDocuments } from '../../shared/records/formats/index.js';
-import { requireSharedData, sharedPath } from '../support/shared-data.js';
+import { samplePath } from '../support/fixtures.js';
 
 const stacFile = (name: string): string =>
-  readFileSync(sharedPath('samples', 'stac', name), 'utf8');
+  readFileSync(samplePath('stac', name), 'utf8');
 
 describe('JSON metadata formats', () => {
   describe('shared samples', () => {
     before(function () {
-      requireSharedData(this);
     });
 
     it('parses every JSON sample without failures', () => {
-      const files = readdirSync(sharedPath('samples', 'stac')).filter((name) =>
+      const files = readdirSync(samplePath('stac')).filter((name) =>
         name.endsWith('.json'),
       );
       expect(files.length).to.be.greaterThan(20);

@@ -15,7 +15,7 @@ import {
   type Bbox,
   type CoreRecord,
 } from '../../../shared/records/core-record.js';
-import { sharedPath } from '../../support/shared-data.js';
+import { fixturePath } from '../../support/fixtures.js';
 
 export type LayerName = 'countries' | 'places' | 'rivers' | 'extras';
 
@@ -64,7 +64,7 @@ export function bboxOf(geometry: Geometry): Bbox {
 /** Reads one layer's features from the shared data folder. */
 export function readLayer(layer: Exclude<LayerName, 'extras'>): LoadedFeature[] {
   const collection = JSON.parse(
-    readFileSync(sharedPath('cql2', 'ne110m', LAYER_FILES[layer]), 'utf8'),
+    readFileSync(fixturePath('cql2', 'ne110m', LAYER_FILES[layer]), 'utf8'),
   ) as FeatureCollection;
   return collection.features.map((feature: Feature) => ({
     layer,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { REPO_ROOT } from '../../support/shared-data.js';
+import { REPO_ROOT } from '../../support/fixtures.js';
 
 // Keycloak imports the test realm into its database at the first start of a fresh machine;
 // a value longer than its column refuses the whole import and Keycloak does not start.

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { findStaleFiles } from '../../../scripts/build-grammars.js';
-import { CQL2_DATA_DIR, REPO_ROOT, skipWithoutSharedData } from './shared-data.js';
+import { REPO_ROOT, CQL2_DATA_DIR } from '../../support/fixtures.js';
 
 describe('generated grammar parsers', function () {
   this.timeout(60_000);
@@ -18,7 +18,6 @@ describe('generated grammar parsers', function () {
 
 describe('committed CQL2 JSON schema', function () {
   before(function () {
-    skipWithoutSharedData(this);
   });
 
   it('is the official schema (formatting aside)', function () {

@@ -13,7 +13,7 @@ import {
   printCql2Json,
   printCql2Text,
 } from '../../../shared/query/cql2/index.js';
-import { CQL2_DATA_DIR, hasSharedCql2Data, skipWithoutSharedData } from './shared-data.js';
+import { CQL2_DATA_DIR } from '../../support/fixtures.js';
 
 const TEXT_DIR = path.join(CQL2_DATA_DIR, 'examples/text');
 const JSON_DIR = path.join(CQL2_DATA_DIR, 'examples/json');
@@ -26,7 +26,6 @@ interface ExamplePair {
 
 /** Pairs each text example with its JSON twin (an `-alt01` text with the base JSON). */
 function loadExamples(): ExamplePair[] {
-  if (!hasSharedCql2Data()) return [];
   return readdirSync(TEXT_DIR)
     .filter((file) => file.endsWith('.txt'))
     .sort()
@@ -47,7 +46,6 @@ describe('CQL2 official examples', function () {
   const examples = loadExamples();
 
   before(function () {
-    skipWithoutSharedData(this);
   });
 
   it('has 120 text examples (109 JSON twins and 11 alternative spellings)', function () {

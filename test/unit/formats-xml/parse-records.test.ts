@@ -9,12 +9,12 @@ import {
 } from '../../../shared/records/formats/xml/index.js';
 import { InvalidRecordError } from '../../../shared/errors/index.js';
 import { XmlParseError } from '../../../shared/xml/index.js';
-import { requireSharedData, sharedPath } from '../../support/shared-data.js';
+import { samplePath } from '../../support/fixtures.js';
 
 const sample = (folder: string, name: string): string =>
-  readFileSync(sharedPath('samples', folder, name), 'utf8');
+  readFileSync(samplePath(folder, name), 'utf8');
 const xmlFiles = (folder: string): string[] =>
-  readdirSync(sharedPath('samples', folder)).filter((name) => name.endsWith('.xml'));
+  readdirSync(samplePath(folder)).filter((name) => name.endsWith('.xml'));
 
 /** The record without its source, as plain JSON (undefined fields dropped). */
 function withoutSource(record: CoreRecord): unknown {
@@ -30,7 +30,6 @@ function intersects(box: number[], query: number[]): boolean {
 describe('XML metadata formats (parsers)', () => {
   describe('shared samples', () => {
     before(function () {
-      requireSharedData(this);
     });
 
     it('parses every ISO 19139, ISO 19115-3, Dublin Core and STAC-folder XML sample', () => {

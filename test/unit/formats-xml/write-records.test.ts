@@ -16,7 +16,7 @@ import {
 import { buildEmptyRecord } from '../../../shared/records/core-record.js';
 import { child, children, findText, namespace, parseXml, text } from '../../../shared/xml/index.js';
 import { NS } from '../../../shared/xml/namespaces.js';
-import { requireSharedData, sharedPath } from '../../support/shared-data.js';
+import { samplePath } from '../../support/fixtures.js';
 import { requireXmllint, validate } from './xmllint.js';
 
 const FOLDERS = ['iso19139', 'iso19115-3', 'dublin-core-cite', 'stac'];
@@ -29,10 +29,10 @@ interface Sample {
 
 function loadSamples(): Sample[] {
   return FOLDERS.flatMap((folder) =>
-    readdirSync(sharedPath('samples', folder))
+    readdirSync(samplePath(folder))
       .filter((file) => file.endsWith('.xml'))
       .map((file) => {
-        const xml = readFileSync(sharedPath('samples', folder, file), 'utf8');
+        const xml = readFileSync(samplePath(folder, file), 'utf8');
         return { name: `${folder}/${file}`, xml, record: parseXmlRecord(xml) };
       }),
   );
@@ -110,7 +110,6 @@ describe('XML metadata writers', () => {
   let samples: Sample[] = [];
 
   before(function () {
-    requireSharedData(this);
     samples = loadSamples();
   });
 
@@ -190,7 +189,7 @@ describe('XML metadata writers', () => {
 
     describe('schema validation (xmllint, ISO 19139 gmd/gmx/srv 2006-05-04)', () => {
       before(function () {
-        requireXmllint(this);
+        requireXmllint();
       });
 
       it('synthesised gmd:MD_Metadata of every sample and of a foreign record validates', () => {
@@ -324,7 +323,7 @@ describe('XML metadata writers', () => {
 
     describe('schema validation (xmllint, CSW 2.0.2 and 3.0 record.xsd)', () => {
       before(function () {
-        requireXmllint(this);
+        requireXmllint();
       });
 
       for (const version of versions) {

@@ -31,14 +31,13 @@ import { presentRecord } from '../../../services/api/protocols/records/present.j
 import { generateRecords } from '../../../scripts/corpus/generator.js';
 import { describeRun, fuzzParameters, Tally } from '../../support/fuzz-settings.js';
 import { mutateJsonValue, mutateString, mutateXml } from '../../support/fuzz-mutations.js';
-import { SHARED_AVAILABLE, sharedPath } from '../../support/shared-data.js';
+import { samplePath } from '../../support/fixtures.js';
 
 /** Default inputs per family (scaled by CAIRN_FUZZ_SCALE); JSON seeds are large STAC Items. */
 const RUNS = { xml: 1_500, json: 500, garbage: 1_500 };
 
 function readSamples(folder: string, extension: string): string[] {
-  if (!SHARED_AVAILABLE) return [];
-  const directory = sharedPath('samples', folder);
+  const directory = samplePath(folder);
   return readdirSync(directory)
     .filter((name) => name.endsWith(extension))
     .sort()
@@ -159,9 +158,7 @@ describe('ingest formats under fuzzing', function () {
   it('every seed document is read as at least one record before mutation', () => {
     console.log(
       `      ${XML_SEEDS.length} XML and ${JSON_SEEDS.length} JSON seed documents` +
-        (SHARED_AVAILABLE
-          ? ' (shared samples included)'
-          : ' (shared samples absent: generated only)'),
+        ' (repository samples included)',
     );
     for (const seed of [...XML_SEEDS, ...JSON_SEEDS.map((value) => JSON.stringify(value))]) {
       const parsed = parseDocuments(seed);
