@@ -177,18 +177,11 @@ function describeSuite(backend: SuiteBackend): void {
         const cases: [string, string, string][] = [
           [
             LOREM,
-            samplePath(
-              'dublin-core-cite',
-              'Record_19887a8a-f6b0-4a63-ae56-7fba0e17801f.xml',
-            ),
+            samplePath('dublin-core-cite', 'Record_19887a8a-f6b0-4a63-ae56-7fba0e17801f.xml'),
             'application/xml',
           ],
           [ISO_ID, samplePath('iso19139', ISO_FILE), 'application/xml'],
-          [
-            STAC_FILE.replace(/\.json$/, ''),
-            samplePath('stac', STAC_FILE),
-            'application/geo+json',
-          ],
+          [STAC_FILE.replace(/\.json$/, ''), samplePath('stac', STAC_FILE), 'application/geo+json'],
         ];
         for (const version of ['2.0.2', '3.0.0']) {
           for (const [id, file, mediaType] of cases) {

@@ -88,8 +88,7 @@ describe('ingest CLI', () => {
   });
 
   describe('shared samples', () => {
-    before(function () {
-    });
+    before(function () {});
 
     it('loads every sample file (ISO 19139, ISO 19115-3, Dublin Core, STAC, OGC records) from its folder', async () => {
       const folder = samplePath();

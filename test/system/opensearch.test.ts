@@ -85,10 +85,7 @@ function describeSuite(backend: SuiteBackend): void {
     before(async function () {
       test = await createCatalogueAppOn(
         backend,
-        [
-          ...readDocuments(samplePath('dublin-core-cite')),
-          ...generatedDocuments(GENERATED),
-        ],
+        [...readDocuments(samplePath('dublin-core-cite')), ...generatedDocuments(GENERATED)],
         { PUBLIC_BASE_URL: 'http://catalogue.test' },
       );
       const response = await request(test.app).get('/catalogue/opensearch').expect(200);

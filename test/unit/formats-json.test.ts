@@ -3,18 +3,14 @@ import { expect } from 'chai';
 import { parseDocuments } from '../../shared/records/formats/index.js';
 import { samplePath } from '../support/fixtures.js';
 
-const stacFile = (name: string): string =>
-  readFileSync(samplePath('stac', name), 'utf8');
+const stacFile = (name: string): string => readFileSync(samplePath('stac', name), 'utf8');
 
 describe('JSON metadata formats', () => {
   describe('shared samples', () => {
-    before(function () {
-    });
+    before(function () {});
 
     it('parses every JSON sample without failures', () => {
-      const files = readdirSync(samplePath('stac')).filter((name) =>
-        name.endsWith('.json'),
-      );
+      const files = readdirSync(samplePath('stac')).filter((name) => name.endsWith('.json'));
       expect(files.length).to.be.greaterThan(20);
       for (const file of files) {
         const parsed = parseDocuments(stacFile(file), { name: file });

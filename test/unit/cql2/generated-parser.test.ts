@@ -17,8 +17,7 @@ describe('generated grammar parsers', function () {
 });
 
 describe('committed CQL2 JSON schema', function () {
-  before(function () {
-  });
+  before(function () {});
 
   it('is the official schema (formatting aside)', function () {
     const read = (file: string): unknown => JSON.parse(readFileSync(file, 'utf8')) as unknown;

@@ -45,8 +45,7 @@ const withoutNegativeZero = (expression: Expression): unknown =>
 describe('CQL2 official examples', function () {
   const examples = loadExamples();
 
-  before(function () {
-  });
+  before(function () {});
 
   it('has 120 text examples (109 JSON twins and 11 alternative spellings)', function () {
     expect(examples).to.have.length(120);

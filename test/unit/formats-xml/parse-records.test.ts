@@ -29,8 +29,7 @@ function intersects(box: number[], query: number[]): boolean {
 
 describe('XML metadata formats (parsers)', () => {
   describe('shared samples', () => {
-    before(function () {
-    });
+    before(function () {});
 
     it('parses every ISO 19139, ISO 19115-3, Dublin Core and STAC-folder XML sample', () => {
       const folders = ['iso19139', 'iso19115-3', 'dublin-core-cite', 'stac'];
