@@ -5,7 +5,7 @@
  * Prints one JSON line `{"url", "records", "rejected"}` on stdout once it listens, and stops
  * (removing the file) on SIGTERM, SIGINT or when stdin closes.
  *
- *   npx tsx test/interop/serve.ts [--records N]
+ *   npx tsx test/interop/serve.ts [--records N] [--samples all|stac,iso19139,...]
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -20,7 +20,7 @@ import { createApp } from '../../services/api/app.js';
 import { generateRecords } from '../../scripts/corpus/generator.js';
 import { samplePath } from '../support/fixtures.js';
 
-/** The STAC sample documents (JSON and XML), by file name. */
+/** The sample documents (JSON and XML) of one data/samples folder, by file name. */
 function readSamples(directory: string): RawDocument[] {
   return readdirSync(directory)
     .filter((name) => name.endsWith('.json') || name.endsWith('.xml'))
@@ -28,11 +28,18 @@ function readSamples(directory: string): RawDocument[] {
     .map((name) => ({ name, content: readFileSync(join(directory, name), 'utf8') }));
 }
 
+/** Sample folders loaded: `--samples all` (every format) or a comma-separated list. */
+const SAMPLE_FOLDERS = ['stac', 'iso19139', 'iso19115-3', 'dublin-core-cite'];
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { records: { type: 'string', default: '200' } },
+    options: {
+      records: { type: 'string', default: '200' },
+      samples: { type: 'string', default: 'stac' },
+    },
   });
-  const samples = samplePath('stac');
+  const folders = values.samples === 'all' ? SAMPLE_FOLDERS : values.samples.split(',');
+  const samples = folders.flatMap((folder) => readSamples(samplePath(folder)));
 
   const directory = mkdtempSync(join(tmpdir(), 'cairn-interop-'));
   const path = join(directory, 'cairn.sqlite');
@@ -43,7 +50,7 @@ async function main(): Promise<void> {
     name: `generated ${index}`,
     content: JSON.stringify(record),
   }));
-  const summary = await ingestDocuments(backend, [...readSamples(samples), ...generated]);
+  const summary = await ingestDocuments(backend, [...samples, ...generated]);
 
   const app = createApp({ config, backend, logger: createLogger('error', 'interop') });
   const server = app.listen(0, '127.0.0.1', () => {
