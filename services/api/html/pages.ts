@@ -2,10 +2,12 @@
  * The HTML pages of the catalogue: each takes the JSON document its endpoint serves and
  * renders it through a template. Pure apart from reading templates.
  */
-import type { ServiceMetadata } from '../../../shared/config/index.js';
+import type { MapConfig, ServiceMetadata } from '../../../shared/config/index.js';
 import { renderTemplate } from './render.js';
 import {
   buildFootprint,
+  buildMapGeometry,
+  buildMapView,
   buildPage,
   buildRecordView,
   buildResultView,
@@ -20,6 +22,8 @@ import {
 export interface PageRequest {
   baseUrl: string;
   service: Pick<ServiceMetadata, 'title' | 'description'>;
+  /** The maps' background (MAP_TILE_*); absent: the offline world outline. */
+  map?: MapConfig;
 }
 
 type Document = Record<string, unknown>;
@@ -196,7 +200,7 @@ export function renderItemsPage(
       id: String(feature.id),
       title: results.find((result) => result.id === String(feature.id))?.title ?? '',
       href: recordHref(String(feature.id)),
-      geometry: buildFootprint(feature),
+      geometry: buildMapGeometry(buildFootprint(feature)),
     }))
     .filter((footprint) => footprint.geometry !== null);
   const link = (rel: string) => linksOf(document).find((candidate) => candidate.rel === rel);
@@ -226,6 +230,7 @@ export function renderItemsPage(
     action: itemsUrl,
     results,
     footprints,
+    map: buildMapView(page.staticPath, request.map),
     facets,
     sortables: request.sortables,
     matched: document.numberMatched,
@@ -256,7 +261,11 @@ export function renderRecordPage(document: Document, request: PageRequest): stri
     ],
     section: 'search',
   });
-  return renderTemplate('record.njk', { page, record });
+  return renderTemplate('record.njk', {
+    page,
+    record,
+    map: buildMapView(page.staticPath, request.map),
+  });
 }
 
 /** The API documentation: Swagger UI over the OpenAPI document, from swagger-ui-dist. */
