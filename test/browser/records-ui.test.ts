@@ -406,10 +406,16 @@ describe('HTML interface in headless Chromium', function () {
     await page.close();
   });
 
-  it('shows the landing page and the OpenAPI page with readable version badges', async () => {
+  it('shows the landing, collection and OpenAPI pages: dates one way, readable badges', async () => {
     const landing = await open('?f=html');
     await landing.screenshot({ path: join(DOCS_SHOTS, 'landing.png') });
     await landing.close();
+    const collection = await open('/collections/metadata:main?f=html');
+    const extent = await datesOf(collection);
+    expect(extent.shown).to.have.length(2);
+    for (const shown of extent.shown) expect(shown).to.match(SHOWN_INSTANT);
+    expect(extent.raw, 'raw timestamps on the collection page').to.deep.equal([]);
+    await collection.close();
     const page = await open('/openapi?f=html');
     await page.waitForSelector('.swagger-ui .info .title small pre');
     const badges = (await page.evaluate(`[...document.querySelectorAll(

@@ -5,6 +5,7 @@
 import type { MapConfig, ServiceMetadata } from '../../../shared/config/index.js';
 import { renderTemplate } from './render.js';
 import {
+  buildExtentView,
   buildFootprint,
   buildMapGeometry,
   buildMapView,
@@ -104,7 +105,12 @@ export function renderCollectionPage(document: Document, request: PageRequest): 
   const links = linksOf(document)
     .filter((link) => link.rel !== 'self' && link.rel !== 'alternate')
     .map((link) => ({ ...link, typeName: describeMediaType(link.type) }));
-  return renderTemplate('collection.njk', { page, collection: document, links });
+  return renderTemplate('collection.njk', {
+    page,
+    collection: document,
+    extent: buildExtentView(document.extent),
+    links,
+  });
 }
 
 /** A queryables or sortables document (JSON Schema). */

@@ -192,8 +192,8 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
  * How a date or timestamp is shown, the same way on every page: a date as YYYY-MM-DD; a
- * timestamp in UTC as its date alone when it is midnight (as dates stored as timestamps are),
- * else as YYYY-MM-DD HH:MM UTC (with :SS when there are seconds). Other text is kept.
+ * timestamp in UTC as its date alone when it is midnight or the day's last millisecond (as dates
+ * stored as timestamps are), else as YYYY-MM-DD HH:MM UTC (with :SS when there are seconds). Other text is kept.
  */
 export function buildInstantView(value: string): InstantView {
   if (DATE_ONLY.test(value)) return { datetime: value, text: value };
@@ -201,7 +201,8 @@ export function buildInstantView(value: string): InstantView {
   if (!timestamp) return { text: value };
   const date = timestamp.slice(0, 10);
   const clock = timestamp.slice(11, 19);
-  if (timestamp.endsWith('T00:00:00.000Z')) {
+  // Midnight, or the last millisecond of a day (how Cairn stores the end of a date): a date.
+  if (timestamp.endsWith('T00:00:00.000Z') || timestamp.endsWith('T23:59:59.999Z')) {
     return { datetime: date, text: date };
   }
   const shown = timestamp.slice(17, 23) === '00.000' ? clock.slice(0, 5) : clock;
@@ -518,4 +519,23 @@ export function toHtmlHref(href: string): string {
   const url = new URL(href);
   url.searchParams.set('f', 'html');
   return url.toString();
+}
+
+/** A collection's extent as its page shows it: the box rounded, the interval as instants. */
+export function buildExtentView(extent: unknown): { bbox?: string; interval?: InstantView[] } {
+  const { spatial, temporal } = (extent ?? {}) as {
+    spatial?: { bbox?: unknown[] };
+    temporal?: { interval?: unknown[] };
+  };
+  const box = spatial?.bbox?.[0];
+  const interval = temporal?.interval?.[0];
+  return {
+    bbox:
+      Array.isArray(box) && box.every((n) => typeof n === 'number')
+        ? box.map((n: number) => Number(n.toFixed(4))).join(', ')
+        : undefined,
+    interval: Array.isArray(interval)
+      ? describeTime({ interval: interval.map((end) => (typeof end === 'string' ? end : '..')) })
+      : undefined,
+  };
 }

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { ConfigError, loadConfig } from '../../../shared/config/index.js';
 import {
   buildDisplayValue,
+  buildExtentView,
   buildFootprint,
   buildInstantView,
   buildMapGeometry,
@@ -56,6 +57,11 @@ describe('HTML views: labels, dates and map footprints', () => {
     // An offset is converted to UTC; a midnight with milliseconds is not a bare date.
     expect(buildInstantView('2014-03-18T01:56:00+02:00').text).to.equal('2014-03-17 23:56 UTC');
     expect(buildInstantView('2014-03-17T00:00:00.500Z').text).to.equal('2014-03-17 00:00:00 UTC');
+    // The last millisecond of a day is how Cairn stores the end of a date.
+    expect(buildInstantView('2025-12-25T23:59:59.999Z')).to.deep.equal({
+      datetime: '2025-12-25',
+      text: '2025-12-25',
+    });
     // Not a timestamp: kept as text, without a datetime.
     expect(buildInstantView('spring 2010')).to.deep.equal({ text: 'spring 2010' });
     expect(buildInstantView('2014-03-17T23:56:00')).to.deep.equal({ text: '2014-03-17T23:56:00' });
@@ -84,6 +90,26 @@ describe('HTML views: labels, dates and map footprints', () => {
       kind: 'text',
       text: 'ISO 19115-2:2009(E)',
     });
+  });
+
+  it("shows a collection's extent rounded and as dates", () => {
+    expect(
+      buildExtentView({
+        spatial: { bbox: [[-180, -73.3622055053711, 180, 67.56610107421875]] },
+        temporal: { interval: [['1993-08-02T00:00:00.000Z', '2025-12-25T23:59:59.999Z']] },
+      }),
+    ).to.deep.equal({
+      bbox: '-180, -73.3622, 180, 67.5661',
+      interval: [
+        { datetime: '1993-08-02', text: '1993-08-02' },
+        { datetime: '2025-12-25', text: '2025-12-25' },
+      ],
+    });
+    expect(buildExtentView({ temporal: { interval: [[null, null]] } })).to.deep.equal({
+      bbox: undefined,
+      interval: [{ text: 'open start' }, { text: 'open end' }],
+    });
+    expect(buildExtentView(undefined)).to.deep.equal({ bbox: undefined, interval: undefined });
   });
 
   it('moves a footprint across the antimeridian east of 180° in one piece', () => {
