@@ -269,6 +269,8 @@ describe('HTML interface in headless Chromium', function () {
       '?f=html',
       '/collections/metadata:main/items?f=html',
       '/collections/metadata:main?f=html',
+      `/collections/metadata:main/items/${ISO_ID}?f=html`,
+      `/collections/metadata:main/items/${ANTIMERIDIAN_ID}?f=html`,
     ]) {
       await page.goto(`${base}${path}`);
       // A string expression: the browser's DOM types are not in this project's TypeScript lib.
@@ -402,6 +404,20 @@ describe('HTML interface in headless Chromium', function () {
     // The record's own geometry is shown as it is (two parts split at 180°).
     expect(await page.locator('details pre').textContent()).to.contain('MultiPolygon');
     await page.screenshot({ path: join(DOCS_SHOTS, 'record-antimeridian.png') });
+    expect(errorsOf(page)).to.deep.equal([]);
+    await page.close();
+  });
+
+  it('draws a search box across the antimeridian in one piece and finds the record there', async () => {
+    const page = await open('/collections/metadata:main/items?f=html&bbox=170,49,-170,54');
+    const ids = await page.locator('.result code').allTextContents();
+    expect(ids).to.include(ANTIMERIDIAN_ID);
+    await basemapOf(page);
+    const box = (await page.locator('#map path.search-box').boundingBox())!;
+    const map = (await page.locator('#map').boundingBox())!;
+    expect(box.width, 'one box, not one spanning the world').to.be.lessThan(map.width / 2);
+    expect(box.x).to.be.greaterThan(map.x);
+    expect(box.x + box.width).to.be.lessThan(map.x + map.width);
     expect(errorsOf(page)).to.deep.equal([]);
     await page.close();
   });

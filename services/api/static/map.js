@@ -144,9 +144,17 @@
     box = L.rectangle(
       [
         [values[1], values[0]],
-        [values[3], values[2]],
+        // A box across the antimeridian (west > east) is drawn east of 180 degrees.
+        [values[3], values[0] > values[2] ? values[2] + 360 : values[2]],
       ],
-      { color: '#1f5f8b', weight: 2, dashArray: '6 4', fillOpacity: 0.05, interactive: false },
+      {
+        color: '#1f5f8b',
+        weight: 2,
+        dashArray: '6 4',
+        className: 'search-box',
+        fillOpacity: 0.05,
+        interactive: false,
+      },
     ).addTo(map);
   };
   if (input) {
@@ -159,6 +167,11 @@
   var first = null;
   var round = function (value) {
     return Math.round(value * 10000) / 10000;
+  };
+  // A longitude clicked on a copy of the world east or west of the usual one, back in range.
+  var wrap = function (lon) {
+    if (lon >= -180 && lon <= 180) return lon;
+    return ((((lon + 180) % 360) + 360) % 360) - 180;
   };
   var clamp = function (value, limit) {
     return Math.max(-limit, Math.min(limit, value));
@@ -184,9 +197,9 @@
       }
       var second = event.latlng;
       input.value = [
-        round(clamp(Math.min(first.lng, second.lng), 180)),
+        round(wrap(Math.min(first.lng, second.lng))),
         round(clamp(Math.min(first.lat, second.lat), 90)),
-        round(clamp(Math.max(first.lng, second.lng), 180)),
+        round(wrap(Math.max(first.lng, second.lng))),
         round(clamp(Math.max(first.lat, second.lat), 90)),
       ].join(',');
       setDrawing(false);
@@ -199,6 +212,7 @@
         color: '#1f5f8b',
         weight: 2,
         dashArray: '6 4',
+        className: 'search-box',
         fillOpacity: 0.05,
         interactive: false,
       }).addTo(map);
