@@ -192,8 +192,9 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
  * How a date or timestamp is shown, the same way on every page: a date as YYYY-MM-DD; a
- * timestamp in UTC as its date alone when it is midnight or the day's last millisecond (as dates
- * stored as timestamps are), else as YYYY-MM-DD HH:MM UTC (with :SS when there are seconds). Other text is kept.
+ * timestamp in UTC as its date alone when it is midnight or the day's last millisecond (as
+ * dates stored as timestamps are), else as YYYY-MM-DD HH:MM UTC (with :SS when there are
+ * seconds). Other text is kept as it is.
  */
 export function buildInstantView(value: string): InstantView {
   if (DATE_ONLY.test(value)) return { datetime: value, text: value };
@@ -288,15 +289,25 @@ function partsOf(geometry: Geometry): Line[][] {
     case 'LineString':
       return [[coordinates as Line]];
     case 'MultiLineString':
+      return (coordinates as Line[]).map((line) => [line]);
     case 'Polygon':
-      return geometry.type === 'Polygon'
-        ? [coordinates as Line[]]
-        : (coordinates as Line[]).map((line) => [line]);
+      return [coordinates as Line[]];
     case 'MultiPolygon':
       return coordinates as Line[][];
     default:
       return [];
   }
+}
+
+/** Whether a part has a position at or beyond 180° on one side (+1 east, −1 west). */
+function reaches(part: Line[], side: 1 | -1): boolean {
+  return (Array.isArray(part) ? part : []).some(
+    (line) =>
+      Array.isArray(line) &&
+      line.some(
+        (point) => Array.isArray(point) && typeof point[0] === 'number' && point[0] * side >= 180,
+      ),
+  );
 }
 
 /**
@@ -309,11 +320,9 @@ function partsOf(geometry: Geometry): Line[][] {
 export function buildMapGeometry(geometry: unknown): unknown {
   if (typeof geometry !== 'object' || geometry === null) return geometry;
   const parts = partsOf(geometry as Geometry);
-  const touches = (part: Line[], side: number) =>
-    part.some((line) => line.some((point) => point[0] * side >= 180));
   const split =
-    parts.some((part) => touches(part, 1) && !touches(part, -1)) &&
-    parts.some((part) => touches(part, -1) && !touches(part, 1));
+    parts.some((part) => reaches(part, 1) && !reaches(part, -1)) &&
+    parts.some((part) => reaches(part, -1) && !reaches(part, 1));
   if (!split) return geometry;
   return moveGeometry(geometry as Geometry, (lon) => (lon < 0 ? lon + 360 : lon));
 }

@@ -147,6 +147,9 @@ describe('HTML views: labels, dates and map footprints', () => {
       ],
     };
     expect(buildMapGeometry(points)).to.equal(points);
+    // Malformed coordinates are left for the map to skip, never thrown on.
+    const broken = { type: 'MultiPolygon', coordinates: [[null], [[['a', 1]]], 7] };
+    expect(buildMapGeometry(broken)).to.equal(broken);
     expect(buildMapGeometry(null)).to.equal(null);
   });
 
