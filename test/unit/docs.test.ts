@@ -13,12 +13,20 @@ import { REPO_ROOT } from '../support/fixtures.js';
 const README_MAX_BYTES = 20_000;
 
 /** The Markdown files whose links and commands are checked, relative to the repository. */
-const DOC_FILES = [
+const PRIMARY_DOCS = [
   'README.md',
   'bench/README.md',
   ...readdirSync(join(REPO_ROOT, 'docs'))
     .filter((name) => name.endsWith('.md'))
     .map((name) => `docs/${name}`),
+];
+/** The primary docs and the READMEs of folders, whose links are checked too. */
+const DOC_FILES = [
+  ...PRIMARY_DOCS,
+  'es-mappings/README.md',
+  'shared/xml/README.md',
+  'data/samples/README.md',
+  'test/fixtures/README.md',
 ];
 
 const read = (path: string): string => readFileSync(join(REPO_ROOT, path), 'utf8');
@@ -159,9 +167,9 @@ describe('documentation', () => {
     it('links every page of docs/ and names no folder outside the repository', () => {
       const readme = read('README.md');
       const linked = new Set(listLinkTargets(readme).map((target) => target.split('#')[0]));
-      for (const file of DOC_FILES.filter((name) => name.startsWith('docs/')))
+      for (const file of PRIMARY_DOCS.filter((name) => name.startsWith('docs/')))
         expect(linked, `README.md links ${file}`).to.include(file);
-      for (const file of DOC_FILES)
+      for (const file of PRIMARY_DOCS)
         expect(findOutsidePaths(REPO_ROOT, file, read(file)), file).to.deep.equal([]);
     });
   });
