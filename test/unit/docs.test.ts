@@ -105,6 +105,53 @@ function findOutsidePaths(root: string, path: string, markdown: string): string[
     .map((match) => match[0]);
 }
 
+/** Top-level folders whose files are made at run time, not kept in git (except data/samples). */
+const RUNTIME_PATHS = /^(?:data\/(?!samples(?:\/|$))|dist\/|node_modules\/)/;
+
+/**
+ * The repository paths a document names in code spans (`shared/xml/README.md`,
+ * `bench/results/parse-*.json`) that do not exist, from the repository root or the document's
+ * folder. A span counts as a path when its first segment is an entry of one of those folders,
+ * so that `from/size` or `MI_Instrument/type` are not taken for paths.
+ */
+function findMissingPaths(root: string, path: string, markdown: string): string[] {
+  const missing: string[] = [];
+  const prose = markdown.replace(/^```[^\n]*\n[\s\S]*?^```[ \t]*$/gm, '');
+  for (const match of prose.matchAll(/`([\w.-]+(?:\/[\w.*-]+)*\/?)`/g)) {
+    const name = match[1];
+    if (!name.includes('/') || RUNTIME_PATHS.test(name)) continue;
+    const bases = [root, resolve(root, dirname(path))].filter((base) =>
+      existsSync(join(base, name.split('/')[0])),
+    );
+    if (bases.length === 0) continue;
+    if (!bases.some((base) => pathExists(join(base, name)))) missing.push(name);
+  }
+  return missing;
+}
+
+/** Whether a path exists; a `*` in any segment matches any characters within that segment. */
+function pathExists(path: string): boolean {
+  const segments = path.replace(/\/$/, '').split('/');
+  const walk = (folder: string, index: number): boolean => {
+    if (index === segments.length) return true;
+    const segment = segments[index];
+    if (!segment.includes('*')) {
+      const next = join(folder, segment);
+      return existsSync(next) && walk(next, index + 1);
+    }
+    if (!existsSync(folder) || !statSync(folder).isDirectory()) return false;
+    const pattern = new RegExp(`^${segment.split('*').map(escapeRegExp).join('.*')}$`);
+    return readdirSync(folder).some(
+      (entry) => pattern.test(entry) && walk(join(folder, entry), index + 1),
+    );
+  };
+  return path.startsWith('/') ? walk('/', 1) : walk('.', 0);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 /** The npm scripts a document tells people to run (`npm run x`, `npm start`, `npm test`). */
 function listNpmScripts(markdown: string): string[] {
   const names = new Set<string>();
@@ -213,6 +260,29 @@ describe('documentation', () => {
       );
       expect(headingSlug('STAC API (`/catalogue/search`)')).to.equal('stac-api-cataloguesearch');
       expect([...listAnchors('# A\n## A\n<a id="x"></a>')]).to.deep.equal(['a', 'a-1', 'x']);
+    });
+  });
+
+  describe('paths', () => {
+    for (const file of PRIMARY_DOCS) {
+      it(`every repository path ${file} names exists`, () => {
+        expect(findMissingPaths(REPO_ROOT, file, read(file))).to.deep.equal([]);
+      });
+    }
+
+    it('finds a missing file or folder, and a glob that matches nothing', () => {
+      const markdown = [
+        '`shared/xml/README.md` `bench/results/parse-*.json` `services/*/main.ts` `results/` (ok)',
+        '`shared/xml/GONE.md` `bench/results/none-*.json` `scripts/*/gone.ts` `scripts/gone/` (missing)',
+        '`from/size` `MI_Instrument/type` `data/cairn.sqlite` `dist/x.js` (not repository paths)',
+        '```sh\nls test/not-checked-in-code-blocks\n```',
+      ].join('\n');
+      expect(findMissingPaths(REPO_ROOT, 'bench/README.md', markdown)).to.deep.equal([
+        'shared/xml/GONE.md',
+        'bench/results/none-*.json',
+        'scripts/*/gone.ts',
+        'scripts/gone/',
+      ]);
     });
   });
 
