@@ -331,6 +331,13 @@ describe('HTML interface in headless Chromium', function () {
     expect(basemap.footprintsInOverlay).to.be.greaterThan(0);
     expect(basemap.paneZ, 'basemap pane under the footprints').to.be.lessThan(basemap.overlayZ);
     expect(await page.locator('#map .leaflet-tile').count()).to.equal(0);
+    // Every footprint of the page (some across the antimeridian) is inside the map's view.
+    const map = (await page.locator('#map').boundingBox())!;
+    for (const shape of await page.locator('#map path.leaflet-interactive').all()) {
+      const box = (await shape.boundingBox())!;
+      expect(box.x, 'footprint west of the view').to.be.at.least(map.x - 1);
+      expect(box.x + box.width, 'footprint east of the view').to.be.at.most(map.x + map.width + 1);
+    }
     const dates = await datesOf(page);
     expect(dates.shown.length).to.be.greaterThan(0);
     for (const shown of dates.shown) expect(shown).to.match(SHOWN_INSTANT);

@@ -238,6 +238,13 @@
     [90, 180 + 360 * Math.max.apply(null, offsets)],
   );
   var frame = bounds ? bounds.pad(0.5) : world;
+  if (frame.getEast() - frame.getWest() > 360) {
+    // Footprints all round the world: the world, and what of them reaches beyond 180 degrees.
+    frame = L.latLngBounds(
+      [-90, Math.max(-180, bounds.getWest())],
+      [90, Math.max(180, bounds.getEast())],
+    );
+  }
   if (!tileUrl) {
     map.setMaxBounds(world.pad(0.05));
     frame = L.latLngBounds(
