@@ -50,6 +50,8 @@ const environmentSchema = z.object({
     .optional(),
   SEARCH_SHARDS: z.coerce.number().int().min(1).max(1024).default(1),
   SEARCH_REPLICAS: z.coerce.number().int().min(0).max(16).optional(),
+  SEARCH_CHECKPOINT_IDLE_SECONDS: z.coerce.number().int().min(1).max(86400).default(600),
+  SEARCH_CHECKPOINTS_PER_QUERY: z.coerce.number().int().min(1).max(100000).default(512),
   SERVICE_METADATA_FILE: z.string().min(1).optional(),
   METRICS_ENABLED: booleanString.default(true),
   MAP_TILE_URL: z
@@ -114,6 +116,11 @@ export interface Config {
         shards: number;
         /** Replicas per shard; undefined: one when a second node is there (auto-expand 0-1). */
         replicas?: number;
+        /**
+         * Deep-paging checkpoints shared in Redis (with REDIS_URL): a query's expire after
+         * `idleSeconds` unused, and each query keeps at most `perQuery`.
+         */
+        checkpoints: { idleSeconds: number; perQuery: number };
       };
   redisUrl?: string;
   /** Paging defaults and request size limits (`urlBytes`: path and query string). */
@@ -215,6 +222,10 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
           refreshInterval: env.SEARCH_REFRESH_INTERVAL,
           shards: env.SEARCH_SHARDS,
           replicas: env.SEARCH_REPLICAS,
+          checkpoints: {
+            idleSeconds: env.SEARCH_CHECKPOINT_IDLE_SECONDS,
+            perQuery: env.SEARCH_CHECKPOINTS_PER_QUERY,
+          },
         }
       : { kind: 'sqlite', path: env.SQLITE_PATH },
     redisUrl: env.REDIS_URL,

@@ -5,12 +5,40 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../config/index.js';
 import { CairnError } from '../errors/index.js';
+import { createLogger } from '../logging/index.js';
 import type { SearchBackend } from './backend.js';
 import { EngineBackend } from './engine/engine-backend.js';
+import { RedisCheckpointStore } from './engine/redis-checkpoints.js';
 import { SqliteBackend } from './sqlite/sqlite-backend.js';
 
+/** What createBackend reads: the search settings, and Redis for scaled mode. */
+export type BackendConfig = Pick<Config, 'search'> &
+  Partial<Pick<Config, 'redisUrl' | 'logLevel' | 'worker'>>;
+
+/**
+ * The deep-paging checkpoints shared by the API processes (scaled mode: REDIS_URL set), under
+ * `<WORKER_QUEUE_PREFIX>:checkpoints`. A Redis outage is logged once and searches walk.
+ */
+function sharedCheckpoints(
+  config: BackendConfig,
+  settings: { idleSeconds: number; perQuery: number },
+): RedisCheckpointStore | undefined {
+  if (!config.redisUrl) return undefined;
+  const logger = createLogger(config.logLevel ?? 'info', 'cairn-search');
+  return RedisCheckpointStore.connect(config.redisUrl, {
+    prefix: `${config.worker?.queuePrefix ?? 'cairn'}:checkpoints`,
+    perQuery: settings.perQuery,
+    idleMs: settings.idleSeconds * 1000,
+    onUnavailable: (error) =>
+      logger.warn('deep-paging checkpoints in Redis unavailable; deep pages walk meanwhile', {
+        error: error.message,
+      }),
+    onRecovered: () => logger.info('deep-paging checkpoints in Redis available again'),
+  });
+}
+
 /** Builds (and initialises) the backend the configuration names. */
-export async function createBackend(config: Pick<Config, 'search'>): Promise<SearchBackend> {
+export async function createBackend(config: BackendConfig): Promise<SearchBackend> {
   const { search } = config;
   if (search.kind !== 'sqlite') {
     // Elasticsearch / OpenSearch: spatial mode defaults per engine (shape on OpenSearch,
@@ -24,6 +52,7 @@ export async function createBackend(config: Pick<Config, 'search'>): Promise<Sea
       refresh: search.refresh,
       refreshInterval: search.refreshInterval,
       layout: { shards: search.shards, replicas: search.replicas },
+      sharedCheckpoints: sharedCheckpoints(config, search.checkpoints),
     });
     await engine.init().catch(async (error: unknown) => {
       await engine.close();
@@ -45,7 +74,7 @@ const MAX_START_DELAY_MS = 30_000;
  * Other failures (a refused template, an inconsistent alias) are thrown at once.
  */
 export async function createBackendWhenAvailable(
-  config: Pick<Config, 'search'>,
+  config: BackendConfig,
   onUnavailable: (error: CairnError, retryInMs: number) => void,
 ): Promise<SearchBackend> {
   for (let attempt = 0; ; attempt += 1) {

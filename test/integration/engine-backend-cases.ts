@@ -154,7 +154,8 @@ async function walkIds(adapter: EngineAdapter, alias: string): Promise<string[]>
   }
 }
 
-function parseAll(content: string): CoreRecord[] {
+/** Parses record documents; every one must parse. */
+export function parseAll(content: string): CoreRecord[] {
   const parsed = parseDocuments(content);
   expect(parsed.failures).to.deep.equal([]);
   return parsed.records;

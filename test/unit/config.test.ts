@@ -67,6 +67,27 @@ describe('configuration', () => {
       expect(() => loadConfig({ ...engine, [name]: value })).to.throw(ConfigError, name);
   });
 
+  it('takes the shared checkpoint limits: 10 minutes idle and 512 per query by default', () => {
+    const engine = { OPENSEARCH_URL: 'http://127.0.0.1:9251' };
+    expect(loadConfig(engine).search).to.deep.include({
+      checkpoints: { idleSeconds: 600, perQuery: 512 },
+    });
+    expect(
+      loadConfig({
+        ...engine,
+        SEARCH_CHECKPOINT_IDLE_SECONDS: '120',
+        SEARCH_CHECKPOINTS_PER_QUERY: '64',
+      }).search,
+    ).to.deep.include({ checkpoints: { idleSeconds: 120, perQuery: 64 } });
+    for (const [name, value] of [
+      ['SEARCH_CHECKPOINT_IDLE_SECONDS', '0'],
+      ['SEARCH_CHECKPOINT_IDLE_SECONDS', 'soon'],
+      ['SEARCH_CHECKPOINTS_PER_QUERY', '0'],
+      ['SEARCH_CHECKPOINTS_PER_QUERY', '2.5'],
+    ])
+      expect(() => loadConfig({ ...engine, [name]: value })).to.throw(ConfigError, name);
+  });
+
   it('lists every invalid value at once', () => {
     try {
       loadConfig({

@@ -3,7 +3,8 @@
  * EngineAdapter. Reads go through an alias (`cairn-records`) over a versioned index
  * (`cairn-records-v1`, …) created from the templates in `es-mappings/`; writes are batched
  * bulk requests keyed by record id; pages beyond the result window continue with
- * `search_after` from cached sort checkpoints; `reindex()` builds the next version from the
+ * `search_after` from cached sort checkpoints (in this process, and shared by every API process
+ * through Redis in scaled mode); `reindex()` builds the next version from the
  * stored source documents and moves the alias atomically.
  */
 import {
@@ -56,7 +57,12 @@ import {
 import { EngineIngestLog } from './engine-ingest-log.js';
 import { OpenSearchAdapter } from './opensearch-adapter.js';
 import { rebuildIndex, type ReindexResult } from './reindex.js';
-import { SortCheckpoints, type CheckpointStats } from './sort-checkpoints.js';
+import {
+  SortCheckpoints,
+  type Checkpoint,
+  type CheckpointStats,
+  type CheckpointStore,
+} from './sort-checkpoints.js';
 
 export interface EngineBackendOptions {
   engine: EngineName;
@@ -94,6 +100,11 @@ export interface EngineBackendOptions {
   walkBatchSize?: number;
   /** Queries whose deep-paging checkpoints are kept. Default 1,000. */
   checkpointQueries?: number;
+  /**
+   * Checkpoints shared with the other API processes (scaled mode: Redis), consulted when this
+   * process has none; the backend closes it. Unset: this process's own only.
+   */
+  sharedCheckpoints?: CheckpointStore;
   /** Keep the previous index version (write-blocked) after a reindex. Default false. */
   keepPreviousIndex?: boolean;
   requestTimeout?: number;
@@ -171,6 +182,8 @@ export class EngineBackend implements SearchBackend {
   private readonly walkBatchSize: number;
   private readonly keepPreviousIndex: boolean;
   private readonly checkpoints: SortCheckpoints;
+  private readonly sharedCheckpoints: CheckpointStore | undefined;
+  private readonly stats: CheckpointStats = { hits: 0, walks: 0, walkedHits: 0 };
   /** The physical index behind the alias, and what it was built with. */
   private live: { index: string; spatial: SpatialMode } | undefined;
   private propertyKinds = new Map<string, FieldKind>();
@@ -200,6 +213,7 @@ export class EngineBackend implements SearchBackend {
     );
     this.keepPreviousIndex = options.keepPreviousIndex ?? false;
     this.checkpoints = new SortCheckpoints(options.checkpointQueries ?? 1000);
+    this.sharedCheckpoints = options.sharedCheckpoints;
     if (options.adapter) {
       this.adapter = options.adapter;
     } else {
@@ -218,7 +232,30 @@ export class EngineBackend implements SearchBackend {
 
   /** Deep paging counters (for tests and metrics). */
   get pagingStats(): Readonly<CheckpointStats> {
-    return this.checkpoints.stats;
+    return this.stats;
+  }
+
+  /** The checkpoint at `offset`: this process's, else the shared store's (kept here too). */
+  private async checkpointAt(key: string, offset: number): Promise<SortValue[] | undefined> {
+    const local = this.checkpoints.get(key, offset);
+    if (local || !this.sharedCheckpoints) return local;
+    const shared = await this.sharedCheckpoints.get(key, offset);
+    if (shared) this.checkpoints.set(key, offset, shared);
+    return shared;
+  }
+
+  /** The closest checkpoint below or at `offset`, here or in the shared store. */
+  private async nearestCheckpoint(key: string, offset: number): Promise<Checkpoint | undefined> {
+    const local = this.checkpoints.nearestBelow(key, offset);
+    if (!this.sharedCheckpoints || local?.offset === offset) return local;
+    const shared = await this.sharedCheckpoints.nearestBelow(key, offset);
+    return shared && (!local || shared.offset > local.offset) ? shared : local;
+  }
+
+  /** Remembers a checkpoint here and in the shared store. */
+  private async remember(key: string, offset: number, after: SortValue[]): Promise<void> {
+    this.checkpoints.set(key, offset, after);
+    await this.sharedCheckpoints?.set(key, offset, after);
   }
 
   /** The physical index the alias points to (after init). */
@@ -512,7 +549,9 @@ export class EngineBackend implements SearchBackend {
     const hasFilter = query.filter !== undefined;
     try {
       const compiled = await this.compile(query);
-      const key = JSON.stringify([this.alias, compiled.query, compiled.sort]);
+      // The live index version is part of the key: checkpoints of an index a reindex replaced
+      // are never used against its successor, in this process or any other.
+      const key = JSON.stringify([this.live?.index, this.alias, compiled.query, compiled.sort]);
       const { offset, limit } = query;
       if (limit > this.maxResultWindow) {
         throw new InvalidParameterError(
@@ -528,7 +567,7 @@ export class EngineBackend implements SearchBackend {
         });
         const hits = response.hits.hits;
         if (hits.length === limit && limit > 0) {
-          this.checkpoints.set(
+          await this.remember(
             key,
             offset + limit,
             this.sortValues(hits[hits.length - 1], compiled.sort.length),
@@ -536,8 +575,8 @@ export class EngineBackend implements SearchBackend {
         }
         return { total: response.hits.total?.value ?? 0, records: this.toRecords(hits) };
       }
-      let after = this.checkpoints.get(key, offset);
-      if (after) this.checkpoints.stats.hits += 1;
+      let after = await this.checkpointAt(key, offset);
+      if (after) this.stats.hits += 1;
       else after = await this.walkTo(key, compiled, offset);
       if (after === undefined) {
         // The offset lies beyond the last hit: only the count is needed.
@@ -553,7 +592,7 @@ export class EngineBackend implements SearchBackend {
       });
       const hits = response.hits.hits;
       if (hits.length === limit) {
-        this.checkpoints.set(
+        await this.remember(
           key,
           offset + limit,
           this.sortValues(hits[hits.length - 1], compiled.sort.length),
@@ -575,8 +614,8 @@ export class EngineBackend implements SearchBackend {
     compiled: CompiledSearch,
     offset: number,
   ): Promise<SortValue[] | undefined> {
-    this.checkpoints.stats.walks += 1;
-    const start = this.checkpoints.nearestBelow(key, offset);
+    this.stats.walks += 1;
+    const start = await this.nearestCheckpoint(key, offset);
     if (!start && offset <= this.maxResultWindow) {
       // Inside the window: one request for the boundary hit.
       const response = await this.adapter.search({
@@ -591,7 +630,7 @@ export class EngineBackend implements SearchBackend {
         filterPath: ['hits.hits.sort'],
       });
       const hit = response.hits?.hits?.[0];
-      this.checkpoints.stats.walkedHits += offset;
+      this.stats.walkedHits += offset;
       return hit ? this.sortValues(hit, compiled.sort.length) : undefined;
     }
     let position = start?.offset ?? 0;
@@ -616,8 +655,8 @@ export class EngineBackend implements SearchBackend {
         if (hits.length === 0) return undefined;
         after = this.sortValues(hits[hits.length - 1], compiled.sort.length);
         position += hits.length;
-        this.checkpoints.stats.walkedHits += hits.length;
-        this.checkpoints.set(key, position, after);
+        this.stats.walkedHits += hits.length;
+        await this.remember(key, position, after);
         if (hits.length < size && position < offset) return undefined;
       }
       return after;
@@ -785,6 +824,7 @@ export class EngineBackend implements SearchBackend {
   }
 
   async close(): Promise<void> {
+    await this.sharedCheckpoints?.close();
     await this.adapter.close();
   }
 }

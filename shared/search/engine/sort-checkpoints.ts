@@ -2,14 +2,28 @@
  * Deep paging checkpoints: for a query (its canonical JSON), the sort values of the last hit
  * before an offset. A page beyond the engine's result window continues with `search_after`
  * from the checkpoint at its offset, so sequential pages (CSW harvesting, OpenSearch
- * `startIndex`) cost what the first page costs. Bounded in-memory LRU: least recently used
- * queries go first, and each query keeps its most recent checkpoints.
+ * `startIndex`) cost what the first page costs. `SortCheckpoints` is the bounded in-memory LRU
+ * of one process (least recently used queries go first, and each query keeps its most recent
+ * checkpoints); in scaled mode a `CheckpointStore` shared by every API process sits behind it
+ * (`redis-checkpoints.ts`), so a harvester's next page continues on whichever process gets it.
  */
 import type { SortValue } from './engine-adapter.js';
 
 export interface Checkpoint {
   offset: number;
   after: SortValue[];
+}
+
+/**
+ * Checkpoints shared by several processes. Keys are the backend's checkpoint keys (the live
+ * index version, the alias and the compiled query and sort). A shared store never fails a
+ * search: when it cannot answer, it answers "unknown" and the backend walks.
+ */
+export interface CheckpointStore {
+  get(key: string, offset: number): Promise<SortValue[] | undefined>;
+  nearestBelow(key: string, offset: number): Promise<Checkpoint | undefined>;
+  set(key: string, offset: number, after: SortValue[]): Promise<void>;
+  close(): Promise<void>;
 }
 
 export interface CheckpointStats {
@@ -23,7 +37,6 @@ export interface CheckpointStats {
 
 export class SortCheckpoints {
   private readonly queries = new Map<string, Map<number, SortValue[]>>();
-  readonly stats: CheckpointStats = { hits: 0, walks: 0, walkedHits: 0 };
 
   constructor(
     private readonly maxQueries = 1000,
