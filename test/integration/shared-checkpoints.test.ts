@@ -13,14 +13,21 @@ import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { generateRecords } from '../../scripts/corpus/generator.js';
 import type { SearchQuery } from '../../shared/query/search-query.js';
+import { loadConfig } from '../../shared/config/index.js';
 import { buildConnection } from '../../shared/queue/connection.js';
+import { createBackend } from '../../shared/search/create-backend.js';
 import type { EngineName } from '../../shared/search/engine/engine-adapter.js';
 import { EngineBackend } from '../../shared/search/engine/engine-backend.js';
 import {
   RedisCheckpointStore,
   type RedisCheckpointOptions,
 } from '../../shared/search/engine/redis-checkpoints.js';
-import { createTestBackend, parseAll, requireEngineUrl } from './engine-backend-cases.js';
+import {
+  createTestBackend,
+  parseAll,
+  requireEngineUrl,
+  uniqueAlias,
+} from './engine-backend-cases.js';
 import { REDIS_URL, requireRedis } from './worker/worker-support.js';
 
 const PREFIX = `cairn-test-checkpoints-${process.pid}-${Date.now().toString(36)}`;
@@ -336,6 +343,58 @@ function describeEngine(engine: EngineName): void {
     });
   });
 }
+
+describe('deep-paging checkpoints from configuration (REDIS_URL set)', function () {
+  this.timeout(60_000);
+  const url = process.env.CAIRN_TEST_OPENSEARCH_URL;
+
+  it('connects the store under <WORKER_QUEUE_PREFIX>:checkpoints; first pages cost no Redis write', async () => {
+    if (!url) throw new Error('CAIRN_TEST_OPENSEARCH_URL is not set (scripts/services.sh)');
+    await requireRedis();
+    const queuePrefix = `${PREFIX}-config`;
+    const connectionName = `${queuePrefix}:checkpoints`;
+    const config = loadConfig({
+      OPENSEARCH_URL: url,
+      SEARCH_INDEX_ALIAS: uniqueAlias('config'),
+      SEARCH_SPATIAL_MODE: 'envelope',
+      SEARCH_REFRESH: 'wait_for',
+      REDIS_URL,
+      WORKER_QUEUE_PREFIX: queuePrefix,
+      LOG_LEVEL: 'silent',
+    });
+    const admin = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+    const clients = async (): Promise<number> =>
+      String(await admin.client('LIST'))
+        .split('\n')
+        .filter((line: string) => line.includes(` name=${connectionName} `)).length;
+    const backend = (await createBackend(config)) as EngineBackend;
+    try {
+      expect(backend).to.be.instanceOf(EngineBackend);
+      const records = parseAll(JSON.stringify([...generateRecords(30, 3)]));
+      expect((await backend.upsert(records)).failures).to.deep.equal([]);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await clients()).to.equal(1);
+      expect((await backend.search({ sort: [], offset: 0, limit: 10 })).records).to.have.length(10);
+      expect(await admin.keys(`${queuePrefix}:checkpoints:*`)).to.deep.equal([]);
+    } finally {
+      await backend.destroy();
+      await backend.close();
+    }
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await clients()).to.equal(0);
+      // Without REDIS_URL: no connection.
+      const alone = await createBackend({ ...config, redisUrl: undefined });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await clients()).to.equal(0);
+      await (alone as EngineBackend).destroy();
+      await alone.close();
+    } finally {
+      await removeKeys(`${queuePrefix}:*`);
+      await admin.quit();
+    }
+  });
+});
 
 describeEngine('opensearch');
 describeEngine('elasticsearch');

@@ -252,10 +252,18 @@ export class EngineBackend implements SearchBackend {
     return shared && (!local || shared.offset > local.offset) ? shared : local;
   }
 
-  /** Remembers a checkpoint here and in the shared store. */
-  private async remember(key: string, offset: number, after: SortValue[]): Promise<void> {
+  /**
+   * Remembers a checkpoint here and, when `share`, in the shared store (one Redis round trip:
+   * only for checkpoints a deep page may start from).
+   */
+  private async remember(
+    key: string,
+    offset: number,
+    after: SortValue[],
+    share = true,
+  ): Promise<void> {
     this.checkpoints.set(key, offset, after);
-    await this.sharedCheckpoints?.set(key, offset, after);
+    if (share) await this.sharedCheckpoints?.set(key, offset, after);
   }
 
   /** The physical index the alias points to (after init). */
@@ -567,10 +575,13 @@ export class EngineBackend implements SearchBackend {
         });
         const hits = response.hits.hits;
         if (hits.length === limit && limit > 0) {
+          // Shared only when the next page of this size lies beyond the window: discovery
+          // queries' first pages cost no Redis round trip.
           await this.remember(
             key,
             offset + limit,
             this.sortValues(hits[hits.length - 1], compiled.sort.length),
+            offset + 2 * limit > this.maxResultWindow,
           );
         }
         return { total: response.hits.total?.value ?? 0, records: this.toRecords(hits) };
