@@ -231,7 +231,7 @@ def test_search_items_gives_every_record_as_a_pystac_item(
                             "resourceUpdated", "created", "updated"}
 
 
-def test_collections_and_features_through_pystac_client(stac_url: str) -> None:
+def test_collections_and_features_through_pystac_client(stac_url: str, record_count: int) -> None:
     # Issue 28: Client.get_collection('sentinel-2-l2a') returned metadata:main, with the
     # warnings "DoesNotConformTo: COLLECTIONS, FEATURES". At the STAC API root, no warning.
     with warnings.catch_warnings():
@@ -255,6 +255,8 @@ def test_collections_and_features_through_pystac_client(stac_url: str) -> None:
             assert collection.get_item("no-such-item") is None
         main = client.get_collection("metadata:main")
         assert main is not None and main.id == "metadata:main"
+        # The catalogue collection's items are every record (each keeps its own collection).
+        assert sum(1 for _ in main.get_items()) == record_count
         assert client.get_collection("no-such-collection") is None
 
 
