@@ -84,6 +84,15 @@ export function createStacRouter({ config, backend }: StacRouteDependencies): Ro
     sendJson(response, body, GEOJSON);
   };
 
+  /** The record served as the STAC Collection `collectionId` (not the catalogue's); else 404. */
+  const findCollectionRecord = async (collectionId: string): Promise<CoreRecord> => {
+    const record = await backend.get(collectionId);
+    if (!record || !(await isStacCollection(backend, record))) {
+      throw new NotFoundError(`No STAC Collection "${collectionId}"`);
+    }
+    return record;
+  };
+
   /** A STAC Collection by id: the catalogue collection, or a record served as one; else 404. */
   const findCollection = async (
     baseUrl: string,
@@ -92,11 +101,7 @@ export function createStacRouter({ config, backend }: StacRouteDependencies): Ro
     if (collectionId === COLLECTION_ID) {
       return presentStacCatalogueCollection(baseUrl, config.service, await backend.extent());
     }
-    const record = await backend.get(collectionId);
-    if (!record || !(await isStacCollection(backend, record))) {
-      throw new NotFoundError(`No STAC Collection "${collectionId}"`);
-    }
-    return presentStacCollection(record, baseUrl);
+    return presentStacCollection(await findCollectionRecord(collectionId), baseUrl);
   };
 
   router.get('/search', async (request, response) => {
@@ -175,7 +180,7 @@ export function createStacRouter({ config, backend }: StacRouteDependencies): Ro
 
   router.get('/stac/collections/:collectionId/items', async (request, response) => {
     const { collectionId } = request.params;
-    await findCollection(request.publicBaseUrl, collectionId);
+    if (collectionId !== COLLECTION_ID) await findCollectionRecord(collectionId);
     const parameters = request.query as Record<string, unknown>;
     const parsed = parseCollectionItemsGet(parameters, collectionId, COLLECTION_ID, config.limits);
     const href = stacItemsUrl(request.publicBaseUrl, collectionId);
