@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { parseAllowedEntry } from '../harvest/address-policy.js';
 
 const booleanString = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -114,6 +115,8 @@ export interface Config {
   worker: WorkerConfig;
   /** Prometheus metrics: `enabled` serves the API's unauthenticated /metrics (shared/metrics). */
   metrics: { enabled: boolean };
+  /** Outbound requests to harvest sources (shared/harvest). */
+  harvest: HarvestConfig;
 }
 
 /** Thrown by loadConfig with every problem found, so start-up can list them all. */
@@ -157,6 +160,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
   const service = readServiceMetadata(env?.SERVICE_METADATA_FILE, problems);
   const auth = readAuthConfig(present, problems);
   const worker = readWorkerConfig(present, problems);
+  const harvest = readHarvestConfig(present, problems);
   if (env && env.ELASTICSEARCH_URL && env.OPENSEARCH_URL) {
     problems.push('ELASTICSEARCH_URL and OPENSEARCH_URL: set at most one search engine');
   }
@@ -207,6 +211,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
     auth,
     worker,
     metrics: { enabled: env.METRICS_ENABLED },
+    harvest,
   };
   return deepFreeze(config);
 }
@@ -460,6 +465,52 @@ function readWorkerConfig(
     metricsHost: env.WORKER_METRICS_HOST,
     metricsPort: env.WORKER_METRICS_PORT,
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Harvesting (HARVEST_*), owned by shared/harvest. See .env.example.
+// ---------------------------------------------------------------------------------------------
+
+export interface HarvestConfig {
+  /**
+   * Addresses or CIDR ranges a harvest may reach although they are not public (loopback,
+   * private, link-local, ...); every other non-public address is refused.
+   */
+  allowedAddresses: readonly string[];
+  /** Largest response (or document) accepted from a source, after decompression. */
+  maxBytes: number;
+  /** Time allowed for one request to a source, redirects and body included. */
+  timeoutMs: number;
+}
+
+const harvestEnvironmentSchema = z.object({
+  HARVEST_ALLOWED_ADDRESSES: z.string().default(''),
+  HARVEST_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(64 * 1024 * 1024),
+  HARVEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+});
+
+function readHarvestConfig(
+  present: Record<string, string | undefined>,
+  problems: string[],
+): HarvestConfig {
+  const parsed = harvestEnvironmentSchema.safeParse(present);
+  const env = parsed.success ? parsed.data : harvestEnvironmentSchema.parse({});
+  if (!parsed.success) problems.push(...describeIssues('', parsed.error));
+  const allowedAddresses = env.HARVEST_ALLOWED_ADDRESSES.split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  for (const entry of allowedAddresses) {
+    try {
+      parseAllowedEntry(entry);
+    } catch (error) {
+      problems.push(`HARVEST_ALLOWED_ADDRESSES: ${(error as Error).message}`);
+    }
+  }
+  return { allowedAddresses, maxBytes: env.HARVEST_MAX_BYTES, timeoutMs: env.HARVEST_TIMEOUT_MS };
 }
 
 function deepFreeze<T>(value: T): T {
