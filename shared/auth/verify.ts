@@ -116,9 +116,10 @@ export function createTokenVerifier(
   const keys =
     overrides.keys ??
     new JwksKeyStore({
-      fetchKeys: createJwksFetcher(provider.jwksUrl),
+      fetchKeys: createJwksFetcher(provider.jwksUrl, 5000, provider.jwksMaxBytes),
       cacheMs: provider.jwksCacheSeconds * 1000,
       refetchCooldownMs: provider.jwksRefetchCooldownSeconds * 1000,
+      failureCooldownMs: provider.jwksFailureCooldownSeconds * 1000,
       now: overrides.now,
     });
   return new TokenVerifier({

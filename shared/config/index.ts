@@ -249,6 +249,10 @@ export interface AuthProviderConfig {
   jwksCacheSeconds: number;
   /** Least time between two JWKS fetches caused by tokens with an unknown `kid`. */
   jwksRefetchCooldownSeconds: number;
+  /** After a failed JWKS fetch, requests that need the keys fail fast (503) this long. */
+  jwksFailureCooldownSeconds: number;
+  /** Largest JWKS response accepted. */
+  jwksMaxBytes: number;
 }
 
 export interface AuthConfig {
@@ -275,6 +279,13 @@ const authEnvironmentSchema = z.object({
   AUTH_CLOCK_TOLERANCE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
   AUTH_JWKS_CACHE_SECONDS: z.coerce.number().int().min(1).max(86400).default(600),
   AUTH_JWKS_REFETCH_COOLDOWN_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+  AUTH_JWKS_FAILURE_COOLDOWN_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
+  AUTH_JWKS_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(64 * 1024 * 1024)
+    .default(1024 * 1024),
   AUTH_WRITE_ROLE: z.string().min(1).default('editor'),
   AUTH_WRITE_SCOPE: z.string().min(1).optional(),
   AUTH_READS_REQUIRE_TOKEN: booleanString.default(false),
@@ -333,6 +344,8 @@ function readAuthConfig(
             clockToleranceSeconds: env.AUTH_CLOCK_TOLERANCE_SECONDS,
             jwksCacheSeconds: env.AUTH_JWKS_CACHE_SECONDS,
             jwksRefetchCooldownSeconds: env.AUTH_JWKS_REFETCH_COOLDOWN_SECONDS,
+            jwksFailureCooldownSeconds: env.AUTH_JWKS_FAILURE_COOLDOWN_SECONDS,
+            jwksMaxBytes: env.AUTH_JWKS_MAX_BYTES,
           }
         : undefined,
     writeRole: env.AUTH_WRITE_ROLE,
