@@ -235,6 +235,12 @@ export const SIGNING_ALGORITHMS = [
 ] as const;
 export type SigningAlgorithm = (typeof SIGNING_ALGORITHMS)[number];
 
+/**
+ * Seconds a token's `exp`/`nbf` may be off: used by the API's verifier and by the
+ * token-exchange helper's local expiry check alike (AUTH_CLOCK_TOLERANCE_SECONDS).
+ */
+export const DEFAULT_CLOCK_TOLERANCE_SECONDS = 30;
+
 /** Where bearer tokens come from and how they are checked; present only when configured. */
 export interface AuthProviderConfig {
   /** Expected `iss`, exactly as the provider writes it (Keycloak: `{base}/realms/{realm}`). */
@@ -276,7 +282,12 @@ const authEnvironmentSchema = z.object({
   AUTH_JWKS_URL: optionalUrl,
   AUTH_TOKEN_URL: optionalUrl,
   AUTH_ALGORITHMS: z.string().min(1).default('RS256'),
-  AUTH_CLOCK_TOLERANCE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
+  AUTH_CLOCK_TOLERANCE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(300)
+    .default(DEFAULT_CLOCK_TOLERANCE_SECONDS),
   AUTH_JWKS_CACHE_SECONDS: z.coerce.number().int().min(1).max(86400).default(600),
   AUTH_JWKS_REFETCH_COOLDOWN_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   AUTH_JWKS_FAILURE_COOLDOWN_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),

@@ -35,7 +35,10 @@ export function createHarvestTokenClient(
   logger?: Logger,
 ): TokenClient | undefined {
   if (!auth?.provider) return undefined;
-  return createTokenClient(auth.provider.tokenUrl, auth.exchange, { logger });
+  return createTokenClient(auth.provider.tokenUrl, auth.exchange, {
+    logger,
+    clockToleranceSeconds: auth.provider.clockToleranceSeconds,
+  });
 }
 
 export interface HarvestRequest {
