@@ -71,8 +71,19 @@ async function startInternalServer(): Promise<InternalServer> {
       case '/error':
         res.statusCode = 500;
         return res.end(`database password=${SECRET} at /srv/internal/app.js:12`);
+      case '/echo': {
+        const parts: Buffer[] = [];
+        req.on('data', (part: Buffer) => parts.push(part));
+        req.on('end', () => json({ method: req.method, body: Buffer.concat(parts).toString() }));
+        return;
+      }
+      case '/hang':
+        // Headers, the start of a body, then nothing: the deadline covers the body too.
+        res.setHeader('content-type', 'application/json');
+        res.write('{"id":');
+        return;
       case '/redirect':
-        res.statusCode = 302;
+        res.statusCode = Number(url.searchParams.get('status') ?? '302');
         res.setHeader('location', url.searchParams.get('to') ?? '/');
         return res.end(SECRET);
       case '/loop':
@@ -281,6 +292,29 @@ describe('safe harvesting: internal addresses, redirects, sizes, error bodies (r
       assert.equal(response.status, 502, JSON.stringify(response.body));
       assert.match(JSON.stringify(response.body), /answered more than 65536 bytes/);
     });
+  });
+
+  it('redirects keep the method and body on 307, turn a POST into a GET on 302; a deadline covers the body', async () => {
+    const client = new SourceClient({
+      auth: { type: 'none' },
+      policy: new AddressPolicy(['127.0.0.1']),
+      timeoutMs: 500,
+    });
+    const base = `http://127.0.0.1:${internal.port}`;
+    const post = (status: number) =>
+      client.request(`${base}/redirect?status=${status}&to=%2Fecho`, {
+        method: 'POST',
+        body: '<GetRecords/>',
+        contentType: 'application/xml',
+      });
+    assert.deepEqual(JSON.parse((await post(307)).text), {
+      method: 'POST',
+      body: '<GetRecords/>',
+    });
+    assert.deepEqual(JSON.parse((await post(302)).text), { method: 'GET', body: '' });
+    const started = Date.now();
+    await assert.rejects(client.request(`${base}/hang`), /did not answer in time/);
+    assert.ok(Date.now() - started < 5000);
   });
 
   it('a redirect to another origin loses the Authorization header', async () => {
