@@ -119,7 +119,7 @@ export async function guardedFetch(
     if (!REDIRECTS.has(response.statusCode ?? 0) || !location) {
       return await finish(response, current, options, signal, url);
     }
-    response.resume();
+    response.destroy(); // a redirect's body is never read
     if (hop >= MAX_REDIRECTS) throw new GuardedFetchError(url, { kind: 'too-many-redirects' });
     let next: URL;
     try {
