@@ -9,16 +9,22 @@
  * provoked with a stand-in resolver (the only mock here: a resolver whose answers change).
  */
 import { strict as assert } from 'node:assert';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { UnrecoverableError } from 'bullmq';
 import request from 'supertest';
 import { createTokenClient } from '../../shared/auth/token-exchange.js';
 import { AddressPolicy, SourceClient } from '../../shared/harvest/index.js';
 import type { Resolver } from '../../shared/harvest/guarded-fetch.js';
+import { loadConfig, type HarvestConfig } from '../../shared/config/index.js';
+import { createLogger } from '../../shared/logging/index.js';
+import { SqliteBackend } from '../../shared/search/sqlite/sqlite-backend.js';
+import type { JobContext } from '../../services/worker/cairn-job.js';
+import { HarvestJob } from '../../services/worker/jobs/harvest-job.js';
 import { generateRecords } from '../../scripts/corpus/generator.js';
 import { createCatalogueApp } from '../support/catalogue-app.js';
 import type { TestApp } from '../support/test-app.js';
@@ -315,6 +321,41 @@ describe('safe harvesting: internal addresses, redirects, sizes, error bodies (r
     const started = Date.now();
     await assert.rejects(client.request(`${base}/hang`), /did not answer in time/);
     assert.ok(Date.now() - started < 5000);
+  });
+
+  it('the worker’s harvest job (scaled mode) refuses too, as final, unless its configuration allows the address', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'cairn-harvest-job-'));
+    const backend = new SqliteBackend({ path: join(directory, 'cairn.sqlite') });
+    await backend.init();
+    try {
+      const config = loadConfig({
+        LOG_LEVEL: 'silent',
+        WORKER_INGEST_LOG_PATH: join(directory, 'ingest-log.sqlite'),
+        HARVEST_ALLOWED_ADDRESSES: '127.0.0.1',
+      });
+      const context = (harvest?: HarvestConfig): JobContext => ({
+        jobId: 'job-1',
+        backend,
+        config: config.worker,
+        harvest,
+        logger: createLogger('silent', 'test'),
+        deadLetter: async () => undefined,
+      });
+      const payload = { source: { url: `http://127.0.0.1:${internal.port}/record.json` } };
+      const before = internal.hits.length;
+      // Started without the harvest settings (as before this change): public addresses only.
+      await assert.rejects(new HarvestJob().perform(payload, context()), (error: Error) => {
+        assert.ok(error instanceof UnrecoverableError, 'not retried');
+        assert.match(error.message, /not a public address \(loopback\)/);
+        return true;
+      });
+      assert.equal(internal.hits.length, before);
+      const result = await new HarvestJob().perform(payload, context(config.harvest));
+      assert.equal(result.written, 1);
+    } finally {
+      await backend.close();
+      rmSync(directory, { recursive: true, force: true });
+    }
   });
 
   it('a redirect to another origin loses the Authorization header', async () => {
