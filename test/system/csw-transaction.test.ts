@@ -48,6 +48,8 @@ function environment(): Record<string, string> {
     AUTH_ISSUER_URL: ISSUER,
     AUTH_CLIENT_ID: CLIENT.catalogue,
     WORKER_INGEST_LOG_PATH: join(directory, 'ingest-log.sqlite'),
+    // The harvested catalogues are on loopback, which harvesting refuses unless named here.
+    HARVEST_ALLOWED_ADDRESSES: '127.0.0.1',
   };
 }
 
@@ -488,6 +490,7 @@ describe('CSW-T: Transaction and Harvest (real Keycloak)', function () {
         backend: test.backend,
         logger,
         ingestLog,
+        harvest: test.config.harvest,
       }).close;
     });
     after(async () => {
