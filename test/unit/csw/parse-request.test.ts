@@ -366,10 +366,23 @@ describe('CSW request parsing', () => {
       expect(xml(`<csw:GetCapabilities ${CSW2} service="CSW"/>`)).to.include({ version: '2.0.2' });
       expect(xml(`<csw:GetCapabilities ${CSW3} service="CSW"/>`)).to.include({ version: '3.0.0' });
       expectCswError(() => xml('<GetRecords/>'), 'InvalidParameterValue', 'request');
+    });
+
+    it('reads a request by its namespace when its version attribute names the other version', () => {
+      // GDAL's CSW driver writes the highest advertised version into a 2.0.2 request.
+      const gdal = xml(
+        `<csw:GetRecords ${CSW2} service="CSW" version="3.0.0" resultType="hits"><csw:Query typeNames="csw:Record"/></csw:GetRecords>`,
+      );
+      expect(gdal).to.include({ operation: 'GetRecords', version: '2.0.2', resultType: 'hits' });
+      expect(
+        xml(
+          `<csw:GetRecordById ${CSW3} service="CSW" version="2.0.2"><csw:Id>a</csw:Id></csw:GetRecordById>`,
+        ),
+      ).to.include({ operation: 'GetRecordById', version: '3.0.0' });
       expectCswError(
         () =>
           xml(
-            `<csw:GetRecords ${CSW2} service="CSW" version="3.0.0"><csw:Query typeNames="csw:Record"/></csw:GetRecords>`,
+            `<csw:GetRecords ${CSW2} service="CSW" version="9.9.9"><csw:Query typeNames="csw:Record"/></csw:GetRecords>`,
           ),
         'InvalidParameterValue',
         'version',
@@ -463,7 +476,11 @@ describe('CSW request parsing', () => {
         'GetRecordById.outputFormat',
       ]);
       expect(domainParameterNames('2.0.2')).to.include('GetRecords.resultType');
-      expect(domainParameterNames('3.0.0')).to.not.include('GetRecords.resultType');
+      // CSW 3.0 dropped resultType; Cairn still answers it (OWSLib asks GetDomain about it).
+      expect(findParameterDomain('3.0.0', 'GetRecords.resultType')).to.deep.equal({
+        name: 'GetRecords.resultType',
+        values: ['hits', 'results', 'validate'],
+      });
       expect(findParameterDomain('3.0.0', 'GetRecords.elementsetname')).to.deep.equal({
         name: 'GetRecords.ElementSetName',
         values: ['brief', 'summary', 'full'],
