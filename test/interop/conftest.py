@@ -1,6 +1,7 @@
 """Fixtures for the interoperability tests: the real Cairn API, started by serve.ts over a
 temporary SQLite file loaded with the repository's STAC samples (data/samples/stac) and
-generated records.
+generated records (`server`), or over every sample folder on SQLite and on Elasticsearch
+(`all_samples_server`).
 """
 
 from __future__ import annotations
@@ -25,17 +26,11 @@ def _tsx() -> list[str]:
     return [str(local)] if local.exists() else ["npx", "--no-install", "tsx"]
 
 
-@pytest.fixture(scope="session")
-def server() -> Iterator[dict[str, Any]]:
-    """Starts test/interop/serve.ts and yields its `{url, records, rejected}` line."""
-    assert SAMPLES.is_dir(), f"STAC samples not found at {SAMPLES}"
+def _serve(*arguments: str) -> Iterator[dict[str, Any]]:
+    """Starts test/interop/serve.ts with these arguments and yields its `{url, records, rejected,
+    backend}` line; stops it afterwards."""
     process = subprocess.Popen(
-        [
-            *_tsx(),
-            "test/interop/serve.ts",
-            "--records",
-            str(GENERATED_RECORDS),
-        ],
+        [*_tsx(), "test/interop/serve.ts", *arguments],
         cwd=REPO,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
@@ -47,7 +42,8 @@ def server() -> Iterator[dict[str, Any]]:
         line = process.stdout.readline() if ready else ""
         if not line:
             raise RuntimeError(
-                f"serve.ts did not start within {START_TIMEOUT_S}s (exit {process.poll()})"
+                f"serve.ts {' '.join(arguments)} did not start within {START_TIMEOUT_S}s "
+                f"(exit {process.poll()})"
             )
         info = json.loads(line)
         assert info["rejected"] == [], f"sample records were rejected: {info['rejected']}"
@@ -61,6 +57,34 @@ def server() -> Iterator[dict[str, Any]]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[dict[str, Any]]:
+    """The API over the STAC samples and generated records, on SQLite."""
+    assert SAMPLES.is_dir(), f"STAC samples not found at {SAMPLES}"
+    yield from _serve("--records", str(GENERATED_RECORDS))
+
+
+# The engine every-sample servers also run on: its URL comes from scripts/services.sh, as for
+# the system tests (scripts/test-all.sh exports it).
+ENGINE_URL_VARIABLES = {"elasticsearch": "CAIRN_TEST_ELASTICSEARCH_URL"}
+
+
+@pytest.fixture(scope="session", params=["sqlite", "elasticsearch"])
+def all_samples_server(request: pytest.FixtureRequest) -> Iterator[dict[str, Any]]:
+    """The API over every sample folder (STAC, ISO 19139 with gmi:MI_Metadata, ISO 19115-3,
+    Dublin Core) and generated records, once on SQLite and once on Elasticsearch."""
+    backend = str(request.param)
+    variable = ENGINE_URL_VARIABLES.get(backend)
+    if variable is not None and not os.environ.get(variable):
+        pytest.fail(
+            f"{variable} is not set: start the engine with `bash scripts/services.sh start "
+            f"{backend}` and export the URL from $CAIRN_CACHE/run/env.sh"
+        )
+    yield from _serve(
+        "--records", str(GENERATED_RECORDS), "--samples", "all", "--backend", backend
+    )
 
 
 @pytest.fixture(scope="session")
