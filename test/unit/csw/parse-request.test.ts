@@ -7,6 +7,7 @@ import {
 } from '../../../services/api/protocols/csw/csw-model.js';
 import {
   guessKvpVersion,
+  isOwsLibGetRecordById,
   parseCswKvp,
   parseNamespaceParameter,
   parseOutputFormat,
@@ -340,6 +341,56 @@ describe('CSW request parsing', () => {
         'InvalidParameterValue',
         'outputFormat',
       );
+    });
+
+    it('reads GetRecordById ids as a list, and knows the request OWSLib writes', () => {
+      const base = { service: 'CSW', request: 'GetRecordById' };
+      expect(kvp({ ...base, version: '2.0.2', id: 'a, b' })).to.deep.include({
+        ids: ['a', 'b'],
+        asResultList: false,
+      });
+      const one = kvp({ ...base, version: '3.0.0', id: 'a' });
+      expect(one).to.deep.include({ ids: ['a'], asResultList: false });
+      expect(one).to.not.have.property('literalId');
+      // A comma may belong to the id itself (an anyURI): kept whole beside the list.
+      expect(kvp({ ...base, version: '3.0.0', id: 'urn:x:a,b' })).to.deep.include({
+        ids: ['urn:x:a', 'b'],
+        literalId: 'urn:x:a,b',
+      });
+      // OWSLib 0.35 csw3.getrecordbyid, spelling for spelling.
+      const owsLib = {
+        service: 'CSW',
+        version: '3.0.0',
+        request: 'GetRecordById',
+        outputFormat: 'application/xml',
+        outputSchema: 'http://www.opengis.net/cat/csw/3.0',
+        elementsetname: 'full',
+        id: 'a',
+      };
+      expect(isOwsLibGetRecordById(readKvp(owsLib).entries)).to.equal(true);
+      expect(kvp(owsLib)).to.include({ asResultList: true });
+      const { elementsetname, ...others } = owsLib;
+      const spelled = { ...others, ElementSetName: elementsetname };
+      expect(isOwsLibGetRecordById(readKvp(spelled).entries)).to.equal(false);
+      expect(kvp(spelled)).to.include({ asResultList: false });
+      // CSW 2.0.2 always wraps the records in csw:GetRecordByIdResponse.
+      const owsLib202 = {
+        ...owsLib,
+        version: '2.0.2',
+        outputSchema: 'http://www.opengis.net/cat/csw/2.0.2',
+      };
+      expect(isOwsLibGetRecordById(readKvp(owsLib202).entries)).to.equal(true);
+      expect(kvp(owsLib202)).to.include({ asResultList: false });
+    });
+
+    it('reads resultType in both versions: default hits in 2.0.2, results in 3.0', () => {
+      expect(records({ version: '2.0.2' })).to.deep.include({ resultType: 'hits' });
+      expect(records({})).to.deep.include({ resultType: 'results' });
+      const hits = records({ resultType: 'hits', maxRecords: '5' });
+      expect(hits.resultType).to.equal('hits');
+      expect(hits.query.limit).to.equal(0);
+      expect(records({ resultType: 'validate' }).resultType).to.equal('validate');
+      expectCswError(() => records({ resultType: 'all' }), 'InvalidParameterValue', 'resultType');
     });
 
     it('sets the Atom format and default type name in OpenSearch mode', () => {
