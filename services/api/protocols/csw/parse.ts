@@ -586,7 +586,7 @@ function parseGetRecordsKvp(
   );
 }
 
-/** The parameter names, as OWSLib's `getrecordbyid` spells them (OWSLib 0.22 to 0.35 at least). */
+/** The parameter names as OWSLib's `getrecordbyid` spells them (0.35; unchanged since 2021). */
 const OWSLIB_GET_RECORD_BY_ID = [
   'elementsetname',
   'id',
