@@ -287,6 +287,17 @@ describe('CSW-T: Transaction and Harvest (real Keycloak)', function () {
           ),
         );
         assert.equal(textOf(none.text, 'totalDeleted'), '0');
+        // Read by its namespace: the other supported version in the attribute is answered.
+        const other = version === '2.0.2' ? '3.0.0' : '2.0.2';
+        const mismatched = await post(
+          transaction(
+            version,
+            `<csw:Delete><csw:Constraint version="1.1.0">${FILTER[version]('nothing')}</csw:Constraint></csw:Delete>`,
+          ).replace(`version="${version}"`, `version="${other}"`),
+        );
+        assert.equal(mismatched.status, 200, mismatched.text);
+        assert.equal(parseXml(mismatched.text).root.ns, CSW_NS[version]);
+        assert.equal(textOf(mismatched.text, 'totalDeleted'), '0');
         await expectException(
           transaction(version, '<csw:Delete/>'),
           400,
@@ -309,6 +320,12 @@ describe('CSW-T: Transaction and Harvest (real Keycloak)', function () {
           `<csw:Transaction xmlns:csw="${CSW_NS[version]}" service="CSW"><csw:Insert>${dcRecord(version, 'v', 'x')}</csw:Insert></csw:Transaction>`,
           400,
           'MissingParameterValue',
+          'version',
+        );
+        await expectException(
+          transaction(version, '').replace(`version="${version}"`, 'version="9.9.9"'),
+          400,
+          'InvalidParameterValue',
           'version',
         );
         await expectException(

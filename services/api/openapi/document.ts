@@ -798,9 +798,13 @@ function buildCswPaths(): Record<string, unknown> {
     kvp('maxRecords', 'GetRecords: records per response (default 10; 0 counts only).', {
       pattern: '^\\s*(\\d+|unlimited)\\s*$',
     }),
-    kvp('resultType', 'GetRecords (2.0.2): hits (default), results or validate.', {
-      enum: ['hits', 'results', 'validate'],
-    }),
+    kvp(
+      'resultType',
+      'GetRecords: hits, results or validate; default hits in 2.0.2, results in 3.0 (which dropped the parameter; maxRecords=0 counts only).',
+      {
+        enum: ['hits', 'results', 'validate'],
+      },
+    ),
     kvp('CONSTRAINTLANGUAGE', 'Language of Constraint: FILTER or CQL_TEXT.', {
       enum: ['FILTER', 'CQL_TEXT'],
     }),
@@ -813,7 +817,7 @@ function buildCswPaths(): Record<string, unknown> {
     kvp('requestId', 'GetRecords: a client request identifier echoed in the response.'),
     kvp(
       'id',
-      'GetRecordById and GetRepositoryItem: the identifier of the record (2.0.2 GetRecordById takes a comma-separated list).',
+      'GetRecordById and GetRepositoryItem: the identifier of the record. GetRecordById takes a comma-separated list too: 2.0.2 wraps the records in csw:GetRecordByIdResponse; 3.0 answers one id with the bare record and several (unless one record has the whole value as its id) with a csw30:GetRecordsResponse.',
     ),
     kvp('parameterName', 'GetDomain: a request parameter, e.g. GetRecords.ElementSetName.'),
     kvp('valueReference', 'GetDomain (3.0): a record property, e.g. dc:title.'),
