@@ -69,7 +69,7 @@ const formatParameter = (formats: string[], description: string): Parameter => (
  * which properties they may filter on at the server.
  */
 export function queryableParameterNames(): string[] {
-  const own = new Set(['type', 'externalIds', 'ids', 'id']);
+  const own = new Set(['type', 'externalIds']);
   return QUERYABLES.filter((q) => q.type !== 'geometry' && !own.has(q.name)).map((q) => q.name);
 }
 

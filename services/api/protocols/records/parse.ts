@@ -30,7 +30,7 @@ export interface ItemsLimits {
 }
 
 /** Parameters the items endpoint understands besides queryable names. */
-const ITEMS_PARAMETERS = new Set([
+export const ITEMS_PARAMETERS: ReadonlySet<string> = new Set([
   'f',
   'q',
   'bbox',
