@@ -245,6 +245,19 @@ describe('OGC API – Records items for GDAL/QGIS, OWSLib and pygeoapi clients',
         .send({ filter: "type = 'dataset'", 'filter-lang': 'cql2-text' })
         .expect(200);
       expect(text.body.numberMatched).to.equal(expected.body.numberMatched);
+      // Paging links carry the body's filter as CQL2 JSON, whatever encoding it came in.
+      const paged = await request(test.app)
+        .post(`${ITEMS}?limit=2`)
+        .send({ filter: "type = 'dataset'", 'filter-lang': 'cql2-text' })
+        .expect(200);
+      const next = (paged.body.links as { rel: string; href: string }[]).find(
+        (link) => link.rel === 'next',
+      );
+      const url = new URL(next!.href);
+      expect(url.searchParams.get('filter-lang')).to.equal('cql2-json');
+      expect(JSON.parse(url.searchParams.get('filter')!)).to.deep.equal(cql);
+      const second = await request(test.app).get(`${url.pathname}${url.search}`).expect(200);
+      expect(second.body.numberMatched).to.equal(expected.body.numberMatched);
       const pygeoapi = await request(test.app)
         .post(`${ITEMS}?limit=100`)
         .set('Content-Type', 'application/query-cql-json')

@@ -5,6 +5,7 @@
 import { Router, type Request, type Response } from 'express';
 import type { Config } from '../../../../shared/config/index.js';
 import { InvalidParameterError, NotFoundError } from '../../../../shared/errors/index.js';
+import { printCql2Json } from '../../../../shared/query/cql2/index.js';
 import { QUERYABLES } from '../../../../shared/query/queryables.js';
 import type { SearchQuery } from '../../../../shared/query/search-query.js';
 import { writeCswRecord } from '../../../../shared/records/writers/xml/index.js';
@@ -235,8 +236,9 @@ export function createRecordsRouter({ config, backend }: RecordsRouteDependencie
       countFacets(backend, { ...query, offset: 0, sort: [] }, facets),
     ]);
     const linkQuery = stringParameters(request.query);
-    if (filter) {
-      linkQuery.filter = JSON.stringify(filter.json);
+    if (filter && query.filter) {
+      // The body's filter (CQL2 JSON, or a STAC-style {"filter"} in either encoding) as CQL2 JSON.
+      linkQuery.filter = JSON.stringify(printCql2Json(query.filter));
       linkQuery['filter-lang'] = 'cql2-json';
     }
     const document = presentItems(
