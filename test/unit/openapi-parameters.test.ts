@@ -159,6 +159,22 @@ describe('OpenAPI document against the Records items parsers', () => {
     expect(parse({ skipGeometry: 'yes' })).to.equal('INVALID_PARAMETER');
   });
 
+  it('documents the Content-Crs header the items and record responses carry', () => {
+    const paths = document.paths as Record<
+      string,
+      Record<string, { responses: Record<string, { headers?: Record<string, unknown> }> }>
+    >;
+    for (const [path, method] of [
+      ['/collections/{collectionId}/items', 'get'],
+      ['/collections/{collectionId}/items', 'post'],
+      ['/collections/{collectionId}/items/{recordId}', 'get'],
+    ]) {
+      expect(paths[path][method].responses['200'].headers, `${method} ${path}`).to.have.property(
+        'Content-Crs',
+      );
+    }
+  });
+
   it('documents the same presentation parameters on one record', () => {
     const record = queryParameters(document, '/collections/{collectionId}/items/{recordId}', 'get');
     expect(record.map((parameter) => parameter.name).sort()).to.deep.equal(

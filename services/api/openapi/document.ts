@@ -615,56 +615,75 @@ function buildRecordsPaths(): Record<string, unknown> {
       ),
     },
     '/collections/{collectionId}/items': {
-      get: withNotFound(
-        get('Search records', tag, itemsParameters, itemsContent, {
-          description: itemsDescription,
-          'x-eov-allow-unknown-query-parameters': true,
+      get: withContentCrs(
+        withNotFound(
+          get('Search records', tag, itemsParameters, itemsContent, {
+            description: itemsDescription,
+            'x-eov-allow-unknown-query-parameters': true,
+          }),
+        ),
+      ),
+      post: withContentCrs(
+        withNotFound({
+          ...get('Search records with a CQL2 JSON filter', tag, itemsParameters, itemsContent, {
+            description: `${itemsDescription} The body is a CQL2 JSON filter, ANDed with the query parameters (which must then not include filter).`,
+            'x-eov-allow-unknown-query-parameters': true,
+          }),
+          requestBody: {
+            required: true,
+            description:
+              'A CQL2 JSON filter expression, or (as STAC clients send it) an object with `filter` ' +
+              'and optionally `filter-lang` (cql2-json by default, or cql2-text) and `filter-crs`.',
+            content: {
+              'application/json': { schema: { type: 'object' } },
+              'application/query-cql-json': { schema: { type: 'object' } },
+            },
+          },
         }),
       ),
-      post: withNotFound({
-        ...get('Search records with a CQL2 JSON filter', tag, itemsParameters, itemsContent, {
-          description: `${itemsDescription} The body is a CQL2 JSON filter, ANDed with the query parameters (which must then not include filter).`,
-          'x-eov-allow-unknown-query-parameters': true,
-        }),
-        requestBody: {
-          required: true,
-          description:
-            'A CQL2 JSON filter expression, or (as STAC clients send it) an object with `filter` ' +
-            'and optionally `filter-lang` (cql2-json by default, or cql2-text) and `filter-crs`.',
-          content: {
-            'application/json': { schema: { type: 'object' } },
-            'application/query-cql-json': { schema: { type: 'object' } },
-          },
-        },
-      }),
     },
     '/collections/{collectionId}/items/{recordId}': {
-      get: withNotFound(
-        get(
-          'One record',
-          tag,
-          [
-            P('collectionId'),
-            P('recordId'),
-            P('crs'),
-            P('properties'),
-            P('skipGeometry'),
-            P('lang'),
-            formatParameter(
-              ['json', 'html', 'xml', 'stac'],
-              'Output format: `xml` gives the stored source document when it was XML (ISO 19139, ' +
-                'ISO 19115-3, csw:Record), else a CSW 3.0 csw:Record (full); `stac` a STAC Item.',
-            ),
-          ],
-          {
-            ...json('Record', GEOJSON),
-            ...htmlContent,
-            ...xmlContent,
-            'application/vnd.iso.19139+xml': { schema: { type: 'string' } },
-          },
+      get: withContentCrs(
+        withNotFound(
+          get(
+            'One record',
+            tag,
+            [
+              P('collectionId'),
+              P('recordId'),
+              P('crs'),
+              P('properties'),
+              P('skipGeometry'),
+              P('lang'),
+              formatParameter(
+                ['json', 'html', 'xml', 'stac'],
+                'Output format: `xml` gives the stored source document when it was XML (ISO 19139, ' +
+                  'ISO 19115-3, csw:Record), else a CSW 3.0 csw:Record (full); `stac` a STAC Item.',
+              ),
+            ],
+            {
+              ...json('Record', GEOJSON),
+              ...htmlContent,
+              ...xmlContent,
+              'application/vnd.iso.19139+xml': { schema: { type: 'string' } },
+            },
+          ),
         ),
       ),
     },
+  };
+}
+
+/** Adds the Content-Crs header (OGC API – Features Part 2) to an operation's 200 response. */
+function withContentCrs(operation: Operation): Operation {
+  const responses = operation.responses as Record<string, Record<string, unknown>>;
+  const header = {
+    description: 'The CRS of the geometries and bboxes in the response (JSON), as `<uri>`.',
+    schema: { type: 'string' },
+  };
+  return {
+    ...operation,
+    responses: { ...responses, '200': { ...responses['200'], headers: { 'Content-Crs': header } } },
   };
 }
 
