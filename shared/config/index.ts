@@ -50,6 +50,15 @@ const environmentSchema = z.object({
     .optional(),
   SERVICE_METADATA_FILE: z.string().min(1).optional(),
   METRICS_ENABLED: booleanString.default(true),
+  MAP_TILE_URL: z
+    .string()
+    .regex(/^https?:\/\/\S+$/, 'an http(s) URL template')
+    .refine(
+      (value) => ['{z}', '{x}', '{y}'].every((part) => value.includes(part)),
+      'a tile URL template with {z}, {x} and {y}, e.g. https://tiles.example.org/{z}/{x}/{y}.png',
+    )
+    .optional(),
+  MAP_TILE_ATTRIBUTION: z.string().max(500).optional(),
 });
 
 const contactSchema = z.object({
@@ -114,6 +123,16 @@ export interface Config {
   worker: WorkerConfig;
   /** Prometheus metrics: `enabled` serves the API's unauthenticated /metrics (shared/metrics). */
   metrics: { enabled: boolean };
+  /** The HTML maps' background: the offline world outline, or tiles when `tileUrl` is set. */
+  map: MapConfig;
+}
+
+/** The HTML maps' background (MAP_TILE_*). */
+export interface MapConfig {
+  /** XYZ tile URL template ({z}/{x}/{y}, Web Mercator); unset: the offline world outline. */
+  tileUrl?: string;
+  /** Attribution shown with the tiles (plain text). */
+  tileAttribution?: string;
 }
 
 /** Thrown by loadConfig with every problem found, so start-up can list them all. */
@@ -207,6 +226,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
     auth,
     worker,
     metrics: { enabled: env.METRICS_ENABLED },
+    map: { tileUrl: env.MAP_TILE_URL, tileAttribution: env.MAP_TILE_ATTRIBUTION },
   };
   return deepFreeze(config);
 }

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** How record footprints are indexed (ARCHITECTURE.md §5). */
+/** How record footprints are indexed (docs/operations.md, "Scaled mode"). */
 export type SpatialMode = 'shape' | 'envelope';
 
 /** Text analysis of the searched text fields: `standard` works on the minimal distributions. */

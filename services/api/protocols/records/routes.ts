@@ -133,6 +133,7 @@ export function createRecordsRouter({ config, backend }: RecordsRouteDependencie
   const pageRequest = (request: Request): PageRequest => ({
     baseUrl: request.publicBaseUrl,
     service: config.service,
+    map: config.map,
   });
 
   router.get('/', (request, response) => {
