@@ -48,6 +48,8 @@ const environmentSchema = z.object({
     .string()
     .regex(/^(-1|[1-9]\d*(ms|s|m))$/, 'a time such as 1s, 500ms or 1m, or -1 (off)')
     .optional(),
+  SEARCH_SHARDS: z.coerce.number().int().min(1).max(1024).default(1),
+  SEARCH_REPLICAS: z.coerce.number().int().min(0).max(16).optional(),
   SERVICE_METADATA_FILE: z.string().min(1).optional(),
   METRICS_ENABLED: booleanString.default(true),
   MAP_TILE_URL: z
@@ -108,6 +110,10 @@ export interface Config {
          * engine's default (every second while the index is searched, see es-mappings/README.md).
          */
         refreshInterval?: string;
+        /** Primary shards of a records index Cairn creates (fixed until the next reindex). */
+        shards: number;
+        /** Replicas per shard; undefined: one when a second node is there (auto-expand 0-1). */
+        replicas?: number;
       };
   redisUrl?: string;
   /** Paging defaults and request size limits (`urlBytes`: path and query string). */
@@ -207,6 +213,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
           analysis: env.SEARCH_TEXT_ANALYSIS,
           refresh: env.SEARCH_REFRESH === 'wait_for' ? 'wait_for' : env.SEARCH_REFRESH === 'true',
           refreshInterval: env.SEARCH_REFRESH_INTERVAL,
+          shards: env.SEARCH_SHARDS,
+          replicas: env.SEARCH_REPLICAS,
         }
       : { kind: 'sqlite', path: env.SQLITE_PATH },
     redisUrl: env.REDIS_URL,
