@@ -55,6 +55,7 @@ import {
 } from './present.js';
 import { buildOpenApiDocument, OPENAPI_MEDIA_TYPE } from '../../openapi/document.js';
 import { isStacItemRequest } from '../stac/parse.js';
+import { findExistingRecords } from '../stac/collections.js';
 import { presentStacItem } from '../stac/present.js';
 
 export interface RecordsRouteDependencies {
@@ -294,7 +295,10 @@ export function createRecordsRouter({ config, backend }: RecordsRouteDependencie
     const presentation = parseItemsPresentation(request.query);
     const record = await backend.get(request.params.recordId);
     if (!record) throw new NotFoundError(`No record with id "${request.params.recordId}"`);
-    if (stac) return sendJson(response, presentStacItem(record, request.publicBaseUrl), GEOJSON);
+    if (stac) {
+      const parents = await findExistingRecords(backend, record.parentId ? [record.parentId] : []);
+      return sendJson(response, presentStacItem(record, request.publicBaseUrl, parents), GEOJSON);
+    }
     if (format === 'xml') {
       // The stored source document verbatim when it was XML; else a CSW 3.0 full csw:Record.
       if (hasXmlSource(record)) {
