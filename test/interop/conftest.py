@@ -105,36 +105,3 @@ def stac_url(root_url: str) -> str:
 @pytest.fixture(scope="session")
 def record_count(server: dict[str, Any]) -> int:
     return int(server["records"])
-
-
-@pytest.fixture(scope="session")
-def all_samples_server() -> Iterator[dict[str, Any]]:
-    """serve.ts over every sample format (`--samples all`: STAC, ISO 19139, ISO 19115-3, Dublin
-    Core) and the generated records: the catalogue a user gets with every sample loaded."""
-    process = subprocess.Popen(
-        [*_tsx(), "test/interop/serve.ts", "--records", str(GENERATED_RECORDS), "--samples", "all"],
-        cwd=REPO,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert process.stdout is not None
-        ready, _, _ = select.select([process.stdout], [], [], START_TIMEOUT_S)
-        line = process.stdout.readline() if ready else ""
-        if not line:
-            raise RuntimeError(
-                f"serve.ts --samples all did not start within {START_TIMEOUT_S}s (exit {process.poll()})"
-            )
-        info = json.loads(line)
-        assert info["rejected"] == [], f"sample records were rejected: {info['rejected']}"
-        yield info
-    finally:
-        if process.stdin:
-            process.stdin.close()
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()

@@ -3,7 +3,7 @@ what QGIS uses for OGC API - Features): every record comes through, with a geome
 record has a footprint (records with only a bounding box get its polygon), the page size the
 OpenAPI document allows, and attribute filters sent to the server as CQL text.
 
-Runs against serve.ts with every sample format loaded (`all_samples_server`). Needs `ogrinfo` and
+Runs against serve.ts with every sample format loaded, on SQLite and Elasticsearch (`all_samples_server`). Needs `ogrinfo` and
 `ogr2ogr` (Debian's gdal-bin); without them the tests fail and say so.
 """
 
