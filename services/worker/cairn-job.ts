@@ -4,6 +4,7 @@
  */
 import type { JobsOptions } from 'bullmq';
 import type { AuthConfig, HarvestConfig, WorkerConfig } from '../../shared/config/index.js';
+import type { HarvestStore } from '../../shared/harvest/harvest-store.js';
 import type { Logger } from '../../shared/logging/index.js';
 import type { DeadLetter } from '../../shared/queue/dead-letter-store.js';
 import type { JobPayloads, JobResult, QueueName } from '../../shared/queue/job-payloads.js';
@@ -19,6 +20,8 @@ export interface JobContext {
   /** Which addresses harvest sources may be at, and their limits; absent: the defaults. */
   harvest?: HarvestConfig;
   logger: Logger;
+  /** The deployment's harvest sources and their ownership (Redis). */
+  harvestStore: HarvestStore;
   /** Keeps bad records (never retried) with their payload and reason. */
   deadLetter(letters: Omit<DeadLetter, 'jobId' | 'queue' | 'at'>[]): Promise<void>;
 }

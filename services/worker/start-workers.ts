@@ -11,7 +11,8 @@ import type { Logger } from '../../shared/logging/index.js';
 import type { WorkerMetrics } from '../../shared/metrics/worker-metrics.js';
 import { buildConnection } from '../../shared/queue/connection.js';
 import { DeadLetterStore } from '../../shared/queue/dead-letter-store.js';
-import { deadLetterKey } from '../../shared/queue/job-queues.js';
+import { deadLetterKey, harvestKey } from '../../shared/queue/job-queues.js';
+import { RedisHarvestStore } from '../../shared/harvest/redis-harvest-store.js';
 import type { JobResult, QueueName } from '../../shared/queue/job-payloads.js';
 import type { SearchBackend } from '../../shared/search/backend.js';
 import type { CairnJob, JobContext } from './cairn-job.js';
@@ -60,6 +61,7 @@ export function startWorkers(dependencies: WorkerDependencies): RunningWorkers {
   // It reconnects by itself; the workers' 'error' events below log a Redis outage once each.
   redis.on('error', () => undefined);
   const deadLetters = new DeadLetterStore(redis, deadLetterKey(config));
+  const harvestStore = new RedisHarvestStore(redis, harvestKey(config));
   const connection = buildConnection(redisUrl);
 
   const unavailable = new UnavailableBackoff(config.backoffMs);
@@ -75,6 +77,7 @@ export function startWorkers(dependencies: WorkerDependencies): RunningWorkers {
       config,
       auth: dependencies.auth,
       harvest: dependencies.harvest,
+      harvestStore,
       logger: jobLogger,
       deadLetter: (letters) =>
         deadLetters.add(

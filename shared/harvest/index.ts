@@ -12,13 +12,15 @@ import { AddressPolicy } from './address-policy.js';
 import { resolveSource, type HarvestSourceDefinition } from './harvest-source.js';
 import { runHarvest, type HarvestOutcome } from './run-harvest.js';
 import { SourceClient } from './source-client.js';
-import type { SqliteHarvestStore } from './source-store.js';
+import type { HarvestStore } from './harvest-store.js';
 
 export * from './harvest-source.js';
 export { AddressPolicy, classifyAddress } from './address-policy.js';
 export { HarvestSourceError, SourceClient } from './source-client.js';
-export { SourceExistsError, SqliteHarvestStore } from './source-store.js';
-export type { HarvestRunSummary, StoredSource } from './source-store.js';
+export { SqliteHarvestStore } from './source-store.js';
+export { RedisHarvestStore } from './redis-harvest-store.js';
+export { SourceExistsError } from './harvest-store.js';
+export type { HarvestRunSummary, HarvestStore, StoredSource } from './harvest-store.js';
 export { runHarvest } from './run-harvest.js';
 export type { HarvestDeadLetter, HarvestOutcome } from './run-harvest.js';
 
@@ -48,7 +50,7 @@ export interface HarvestRequest {
   inline?: HarvestSourceDefinition;
   full?: boolean;
   backend: SearchBackend;
-  store: SqliteHarvestStore;
+  store: HarvestStore;
   /** The identity provider; protected sources fail without it. */
   auth?: AuthConfig;
   /** Reachable addresses, size and time limits; default DEFAULT_HARVEST_CONFIG. */
@@ -60,7 +62,7 @@ export interface HarvestRequest {
 
 /** Harvests a registered or one-off source. NotFoundError when the source is not registered. */
 export async function harvestSource(request: HarvestRequest): Promise<HarvestOutcome> {
-  const registered = request.sourceId ? request.store.get(request.sourceId) : null;
+  const registered = request.sourceId ? await request.store.get(request.sourceId) : null;
   if (request.sourceId && !registered)
     throw new NotFoundError(`No harvest source "${request.sourceId}"`);
   const definition = registered?.definition ?? request.inline;

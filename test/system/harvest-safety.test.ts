@@ -18,7 +18,7 @@ import { gzipSync } from 'node:zlib';
 import { UnrecoverableError } from 'bullmq';
 import request from 'supertest';
 import { createTokenClient } from '../../shared/auth/token-exchange.js';
-import { AddressPolicy, SourceClient } from '../../shared/harvest/index.js';
+import { AddressPolicy, SourceClient, SqliteHarvestStore } from '../../shared/harvest/index.js';
 import type { Resolver } from '../../shared/harvest/guarded-fetch.js';
 import { loadConfig, type HarvestConfig } from '../../shared/config/index.js';
 import { createLogger } from '../../shared/logging/index.js';
@@ -333,11 +333,13 @@ describe('safe harvesting: internal addresses, redirects, sizes, error bodies (r
         WORKER_INGEST_LOG_PATH: join(directory, 'ingest-log.sqlite'),
         HARVEST_ALLOWED_ADDRESSES: '127.0.0.1',
       });
+      const harvestStore = new SqliteHarvestStore(config.worker.ingestLogPath);
       const context = (harvest?: HarvestConfig): JobContext => ({
         jobId: 'job-1',
         backend,
         config: config.worker,
         harvest,
+        harvestStore,
         logger: createLogger('silent', 'test'),
         deadLetter: async () => undefined,
       });

@@ -544,7 +544,7 @@ async function harvest(
       'Periodic harvests need the scaled mode (a queue); send the Harvest without HarvestInterval',
     );
   await registerSource(context, definition, { replace: true });
-  const ownedBefore = context.store().ownedIds(definition.id);
+  const ownedBefore = await context.store().ownedIds(definition.id);
   const run = await runSource(context, definition.id, {
     full: false,
     requestedBy: request.auth?.subject,
