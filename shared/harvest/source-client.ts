@@ -7,6 +7,7 @@
 import { CairnError } from '../errors/index.js';
 import { TokenEndpointError, TokenEndpointUnavailableError } from '../auth/token-errors.js';
 import type { TokenClient } from '../auth/token-exchange.js';
+import { charsetOf, decodeDocument, XmlParseError } from '../xml/index.js';
 import type { SourceAuth } from './harvest-source.js';
 
 /**
@@ -70,7 +71,15 @@ async function readLimited(response: Response, maxBytes: number, url: string): P
       throw new HarvestSourceError(`${url} answered more than ${maxBytes} bytes`, true);
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  try {
+    return decodeDocument(Buffer.concat(chunks), {
+      charset: charsetOf(response.headers.get('content-type')),
+    });
+  } catch (error) {
+    if (error instanceof XmlParseError)
+      throw new HarvestSourceError(`${url}: ${error.message}`, true);
+    throw error;
+  }
 }
 
 /** The first line of a refusal's body, short, for the error message (never headers). */

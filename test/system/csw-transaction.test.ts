@@ -388,6 +388,30 @@ describe('CSW-T: Transaction and Harvest (real Keycloak)', function () {
         );
       });
 
+      it('reads a Transaction in the encoding it declares (ISO-8859-1), never as U+FFFD', async () => {
+        const body = `<?xml version="1.0" encoding="ISO-8859-1"?>${transaction(
+          version,
+          `<csw:Insert>${dcRecord(version, `latin1-${version}`, 'Données géologiques du Québec')}</csw:Insert>`,
+        )}`;
+        const response = await request(test.app)
+          .post('/catalogue/csw')
+          .set('Content-Type', 'application/xml')
+          .set('Authorization', `Bearer ${alice}`)
+          .send(Buffer.from(body, 'latin1'));
+        assert.equal(response.status, 200, response.text);
+        const stored = await test.backend.get(`latin1-${version}`);
+        assert.equal(stored?.title, 'Données géologiques du Québec');
+        assert.ok(!stored?.source.content.includes('\uFFFD'));
+        const undeclared = await request(test.app)
+          .post('/catalogue/csw')
+          .set('Content-Type', 'application/xml')
+          .set('Authorization', `Bearer ${alice}`)
+          .send(Buffer.from(body.replace(' encoding="ISO-8859-1"', ''), 'latin1'));
+        assert.equal(undeclared.status, 400, undeclared.text);
+        assert.equal(exceptionOf(undeclared.text).code, 'NoApplicableCode');
+        assert.match(undeclared.text, /not valid utf-8/);
+      });
+
       it('refuses malformed Transactions', async () => {
         await expectException(
           `<csw:Transaction xmlns:csw="${CSW_NS[version]}" service="CSW"><csw:Insert>${dcRecord(version, 'v', 'x')}</csw:Insert></csw:Transaction>`,

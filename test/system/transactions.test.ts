@@ -171,6 +171,47 @@ describe('HTTP writes (real Keycloak)', function () {
       assert.equal((await test.backend.get('xml-created-1'))?.title, 'Created from XML');
     });
 
+    it('honours the XML encoding of a body (ISO-8859-1, UTF-16 with BOM) and refuses bytes not valid in it', async () => {
+      const record = (id: string, declaration: string) =>
+        `${declaration}<csw:Record xmlns:csw="http://www.opengis.net/cat/csw/2.0.2" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier>${id}</dc:identifier><dc:title>Géologie du Québec – été</dc:title></csw:Record>`;
+      const post = (body: Buffer, type = 'application/xml') =>
+        request(test.app)
+          .post(ITEMS)
+          .set('Authorization', `Bearer ${alice}`)
+          .set('Content-Type', type)
+          .send(body);
+      // "–" is not in ISO-8859-1: a Latin-1 document writes it as a character reference.
+      const latin1 = Buffer.from(
+        record('latin1-1', '<?xml version="1.0" encoding="ISO-8859-1"?>').replace('–', '&#8211;'),
+        'latin1',
+      );
+      const created = await post(latin1);
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const stored = await test.backend.get('latin1-1');
+      assert.equal(stored?.title, 'Géologie du Québec – été');
+      assert.ok(!stored?.source.content.includes('\uFFFD'), 'no replacement characters');
+      assert.match(stored?.source.content ?? '', /^<\?xml version="1.0" encoding="UTF-8"\?>/);
+
+      const utf16 = Buffer.concat([
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from(record('utf16-1', '<?xml version="1.0" encoding="UTF-16"?>'), 'utf16le'),
+      ]);
+      assert.equal((await post(utf16)).status, 201);
+      assert.equal((await test.backend.get('utf16-1'))?.title, 'Géologie du Québec – été');
+
+      const before = await recordCount(test);
+      // Latin-1 bytes without a declaration are not UTF-8: refused, not stored as U+FFFD.
+      const undeclared = await post(Buffer.from(record('bad-1', ''), 'latin1'));
+      assert.equal(undeclared.status, 400, JSON.stringify(undeclared.body));
+      assert.match(undeclared.body.description, /not valid utf-8/);
+      const unknown = await post(
+        Buffer.from(record('bad-2', '<?xml version="1.0" encoding="x-klingon"?>'), 'latin1'),
+      );
+      assert.equal(unknown.status, 400, JSON.stringify(unknown.body));
+      assert.match(unknown.body.description, /"x-klingon" is not supported/);
+      assert.equal(await recordCount(test), before, 'nothing written');
+    });
+
     it('refuses a bulk body over the size limit (413)', async () => {
       const line = JSON.stringify(newRecord(9));
       const body = Array.from({ length: Math.ceil(6e6 / line.length) }, () => line).join('\n');
@@ -193,9 +234,9 @@ describe('HTTP writes (real Keycloak)', function () {
         .set('Authorization', `Bearer ${alice}`);
       assert.equal(asAlice.status, 200);
       // Every write applied above is logged as a job of queue "http": create, replace,
-      // delete, NDJSON bulk and XML create.
+      // delete, NDJSON bulk, XML create, and the ISO-8859-1 and UTF-16 XML creates.
       const { total, jobs } = asAlice.body as { total: number; jobs: { queue: string }[] };
-      assert.equal(total, 5);
+      assert.equal(total, 7);
       assert.ok(jobs.every((job) => job.queue === 'http'));
       const unknown = await request(test.app)
         .get('/catalogue/admin/jobs/no-such-job')

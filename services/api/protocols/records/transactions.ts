@@ -15,6 +15,7 @@ import { InvalidRecordError } from '../../../../shared/errors/index.js';
 import type { IngestLog } from '../../../../shared/ingest/ingest-log.js';
 import type { JobQueues } from '../../../../shared/queue/job-queues.js';
 import type { SearchBackend } from '../../../../shared/search/backend.js';
+import { charsetOf, decodeXml, looksLikeXml } from '../../../../shared/xml/index.js';
 import type { AuthMiddleware } from '../../middleware/auth.js';
 import {
   deleteRecord,
@@ -42,6 +43,7 @@ const JSON_TYPES = ['application/json', 'application/*+json'];
 /** Tells whether a POST …/items body is a record to create (not a CQL2 filter to search with). */
 export function isCreateBody(request: Request): boolean {
   if (typeof request.body === 'string') return request.body.trimStart().startsWith('<');
+  if (Buffer.isBuffer(request.body)) return looksLikeXml(request.body);
   const body = request.body as { type?: unknown } | undefined;
   return body?.type === 'Feature' || body?.type === 'FeatureCollection';
 }
@@ -49,6 +51,8 @@ export function isCreateBody(request: Request): boolean {
 /** The raw text of a request body, whichever parser read it. */
 function bodyText(request: Request): string {
   if (typeof request.body === 'string') return request.body;
+  if (Buffer.isBuffer(request.body))
+    return decodeXml(request.body, { charset: charsetOf(request.headers['content-type']) });
   if (request.body === undefined || request.body === null)
     throw new InvalidRecordError('the request has no body (send JSON, NDJSON or XML)');
   return JSON.stringify(request.body);
@@ -132,7 +136,13 @@ export function createTransactionsRouter(dependencies: TransactionDependencies):
   const router = Router();
   const itemsPath = `/collections/${COLLECTION_ID}/items`;
   const maxBytes = config.limits.bodyBytes;
-  const readText = express.text({ type: [...XML_TYPES, ...NDJSON_TYPES], limit: maxBytes });
+  // XML as bytes, decoded in the encoding it declares (shared/xml/decode.ts); NDJSON as UTF-8.
+  const readXml = express.raw({ type: XML_TYPES, limit: maxBytes });
+  const readNdjson = express.text({ type: NDJSON_TYPES, limit: maxBytes });
+  const readText = (request: Request, response: Response, next: NextFunction): void =>
+    readXml(request, response, (error?: unknown) =>
+      error ? next(error) : readNdjson(request, response, next),
+    );
   // This router is mounted before the app's JSON parser, so that PUT and bulk ingest check the
   // token before reading a body: without one, a garbage body is a 401, never parsed.
   const readJson = express.json({ type: JSON_TYPES, limit: maxBytes });
