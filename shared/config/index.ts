@@ -17,7 +17,7 @@ const environmentSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
   PUBLIC_BASE_URL: optionalUrl,
-  TRUST_PROXY: booleanString.default(true),
+  TRUST_PROXY: booleanString.default(false),
   SQLITE_PATH: z.string().min(1).default('data/cairn.sqlite'),
   ELASTICSEARCH_URL: optionalUrl,
   OPENSEARCH_URL: optionalUrl,
