@@ -212,6 +212,43 @@ describe('HTTP writes (real Keycloak)', function () {
       assert.equal(await recordCount(test), before, 'nothing written');
     });
 
+    it('refuses coordinates the read side refuses (Point [999, 999]): 400, nothing written', async () => {
+      const before = await recordCount(test);
+      const record = { ...newRecord(11), geometry: { type: 'Point', coordinates: [999, 999] } };
+      const created = await request(test.app)
+        .post(ITEMS)
+        .set('Authorization', `Bearer ${alice}`)
+        .send(record);
+      assert.equal(created.status, 400, JSON.stringify(created.body));
+      assert.match(created.body.description, /longitude in −180\.\.180 and latitude in −90\.\.90/);
+      const stacItem = {
+        type: 'Feature',
+        stac_version: '1.0.0',
+        id: 'stac-out-of-range',
+        geometry: {
+          type: 'Polygon',
+          coordinates: [
+            [
+              [0, 0],
+              [10, 0],
+              [10, 95],
+              [0, 0],
+            ],
+          ],
+        },
+        properties: { datetime: '2020-01-01T00:00:00Z' },
+        links: [],
+        assets: {},
+      };
+      const ingested = await request(test.app)
+        .post('/catalogue/admin/ingest')
+        .set('Authorization', `Bearer ${alice}`)
+        .send(stacItem);
+      assert.equal(ingested.status, 400, JSON.stringify(ingested.body));
+      assert.match(ingested.body.description, /stac-out-of-range.*invalid geometry/);
+      assert.equal(await recordCount(test), before);
+    });
+
     it('refuses a bulk body over the size limit (413)', async () => {
       const line = JSON.stringify(newRecord(9));
       const body = Array.from({ length: Math.ceil(6e6 / line.length) }, () => line).join('\n');
