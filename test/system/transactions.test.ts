@@ -249,6 +249,50 @@ describe('HTTP writes (real Keycloak)', function () {
       assert.equal(await recordCount(test), before);
     });
 
+    it('refuses records nested deeper than JSON_DEPTH_LIMIT (400, not a stack overflow); a deep allowed record has a small page', async () => {
+      const nestedRecord = (index: number, depth: number): Record<string, unknown> => {
+        let nested: unknown = 'leaf';
+        for (let level = 0; level < depth; level += 1) nested = { a: nested };
+        const record = newRecord(index);
+        return { ...record, properties: { ...(record.properties as object), nested } };
+      };
+      const before = await recordCount(test);
+      for (const depth of [5000, 4000, 64]) {
+        const response = await request(test.app)
+          .post(ITEMS)
+          .set('Authorization', `Bearer ${alice}`)
+          .send(nestedRecord(20 + depth, depth));
+        assert.equal(response.status, 400, `${depth}: ${JSON.stringify(response.body)}`);
+        // At 5,000 levels V8's JSON.parse itself gives up first (a 400 too).
+        assert.match(
+          response.body.description,
+          depth === 5000 ? /nested deeper than 64 levels|not valid JSON/ : /nested deeper than 64/,
+        );
+      }
+      const ndjson = [nestedRecord(21, 10), nestedRecord(22, 4000)]
+        .map((record) => JSON.stringify(record))
+        .join('\n');
+      const ingested = await request(test.app)
+        .post('/catalogue/admin/ingest')
+        .set('Authorization', `Bearer ${alice}`)
+        .set('Content-Type', 'application/x-ndjson')
+        .send(ndjson);
+      assert.equal(ingested.status, 400, JSON.stringify(ingested.body));
+      assert.equal(await recordCount(test), before, 'nothing written');
+
+      const allowed = nestedRecord(23, 56);
+      const created = await request(test.app)
+        .post(ITEMS)
+        .set('Authorization', `Bearer ${alice}`)
+        .send(allowed);
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const page = await request(test.app)
+        .get(`${ITEMS}/${encodeURIComponent(String(allowed.id))}`)
+        .set('Accept', 'text/html');
+      assert.equal(page.status, 200);
+      assert.ok(page.text.length < 200_000, `the HTML page is ${page.text.length} characters`);
+    });
+
     it('refuses a bulk body over the size limit (413)', async () => {
       const line = JSON.stringify(newRecord(9));
       const body = Array.from({ length: Math.ceil(6e6 / line.length) }, () => line).join('\n');
@@ -271,9 +315,10 @@ describe('HTTP writes (real Keycloak)', function () {
         .set('Authorization', `Bearer ${alice}`);
       assert.equal(asAlice.status, 200);
       // Every write applied above is logged as a job of queue "http": create, replace,
-      // delete, NDJSON bulk, XML create, and the ISO-8859-1 and UTF-16 XML creates.
+      // delete, NDJSON bulk, XML create, the ISO-8859-1 and UTF-16 XML creates, and the
+      // record nested 56 deep.
       const { total, jobs } = asAlice.body as { total: number; jobs: { queue: string }[] };
-      assert.equal(total, 7);
+      assert.equal(total, 8);
       assert.ok(jobs.every((job) => job.queue === 'http'));
       const unknown = await request(test.app)
         .get('/catalogue/admin/jobs/no-such-job')

@@ -42,6 +42,7 @@ async function performAtomic(
     const parsed = parseDocuments(document.content, {
       name: document.name,
       format: document.format,
+      maxDepth: context.config.jsonDepth,
     });
     records.push(...parsed.records);
     problems.push(...parsed.failures.map((failure) => `${failure.name}: ${failure.reason}`));
