@@ -49,8 +49,19 @@ const environmentSchema = z.object({
     .string()
     .regex(/^(-1|[1-9]\d*(ms|s|m))$/, 'a time such as 1s, 500ms or 1m, or -1 (off)')
     .optional(),
+  SEARCH_SHARDS: z.coerce.number().int().min(1).max(1024).default(1),
+  SEARCH_REPLICAS: z.coerce.number().int().min(0).max(16).optional(),
   SERVICE_METADATA_FILE: z.string().min(1).optional(),
   METRICS_ENABLED: booleanString.default(true),
+  MAP_TILE_URL: z
+    .string()
+    .regex(/^https?:\/\/\S+$/, 'an http(s) URL template')
+    .refine(
+      (value) => ['{z}', '{x}', '{y}'].every((part) => value.includes(part)),
+      'a tile URL template with {z}, {x} and {y}, e.g. https://tiles.example.org/{z}/{x}/{y}.png',
+    )
+    .optional(),
+  MAP_TILE_ATTRIBUTION: z.string().max(500).optional(),
 });
 
 const contactSchema = z.object({
@@ -100,6 +111,10 @@ export interface Config {
          * engine's default (every second while the index is searched, see es-mappings/README.md).
          */
         refreshInterval?: string;
+        /** Primary shards of a records index Cairn creates (fixed until the next reindex). */
+        shards: number;
+        /** Replicas per shard; undefined: one when a second node is there (auto-expand 0-1). */
+        replicas?: number;
       };
   redisUrl?: string;
   /** Paging defaults and request size limits (`urlBytes`: path and query string). */
@@ -122,6 +137,16 @@ export interface Config {
   worker: WorkerConfig;
   /** Prometheus metrics: `enabled` serves the API's unauthenticated /metrics (shared/metrics). */
   metrics: { enabled: boolean };
+  /** The HTML maps' background: the offline world outline, or tiles when `tileUrl` is set. */
+  map: MapConfig;
+}
+
+/** The HTML maps' background (MAP_TILE_*). */
+export interface MapConfig {
+  /** XYZ tile URL template ({z}/{x}/{y}, Web Mercator); unset: the offline world outline. */
+  tileUrl?: string;
+  /** Attribution shown with the tiles (plain text). */
+  tileAttribution?: string;
 }
 
 /** Thrown by loadConfig with every problem found, so start-up can list them all. */
@@ -196,6 +221,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
           analysis: env.SEARCH_TEXT_ANALYSIS,
           refresh: env.SEARCH_REFRESH === 'wait_for' ? 'wait_for' : env.SEARCH_REFRESH === 'true',
           refreshInterval: env.SEARCH_REFRESH_INTERVAL,
+          shards: env.SEARCH_SHARDS,
+          replicas: env.SEARCH_REPLICAS,
         }
       : { kind: 'sqlite', path: env.SQLITE_PATH },
     redisUrl: env.REDIS_URL,
@@ -216,6 +243,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
     auth,
     worker: { ...worker, jsonDepth: env.JSON_DEPTH_LIMIT },
     metrics: { enabled: env.METRICS_ENABLED },
+    map: { tileUrl: env.MAP_TILE_URL, tileAttribution: env.MAP_TILE_ATTRIBUTION },
   };
   return deepFreeze(config);
 }

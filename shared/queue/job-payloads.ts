@@ -1,5 +1,5 @@
 /**
- * Typed job payloads (ARCHITECTURE.md, seam 4): what the API enqueues and the worker performs.
+ * Typed job payloads (docs/architecture.md, seam 4): what the API enqueues and the worker performs.
  * The two services share these types and never import each other.
  */
 import type { SourceFormat } from '../records/core-record.js';

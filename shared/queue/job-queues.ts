@@ -9,6 +9,8 @@
  * up on). A refused write is therefore never enqueued later behind the client's back, and
  * requests never hang.
  */
+import { RedisExpiringStore } from '../auth/redis-session-store.js';
+import type { SessionStore } from '../auth/session-store.js';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { Queue, type JobsOptions } from 'bullmq';
@@ -56,8 +58,10 @@ export class JobQueues {
   private readonly producer: Redis;
   /** Whether the producer has been connected once: later waits are for an outage. */
   private everReady = false;
+  private readonly keyPrefix: string;
 
   constructor(redisUrl: string, config: WorkerConfig) {
+    this.keyPrefix = config.queuePrefix;
     this.producer = new Redis({
       ...buildConnection(redisUrl),
       enableOfflineQueue: false,
@@ -81,6 +85,17 @@ export class JobQueues {
     this.redis = new Redis(redisUrl, { maxRetriesPerRequest: 3 });
     this.redis.on('error', () => undefined); // reconnects by itself; failures reach callers
     this.deadLetters = new DeadLetterStore(this.redis, deadLetterKey(config));
+  }
+
+  /**
+   * A store with expiry on this Redis, under `<queue prefix>:<name>`, shared by every API
+   * process of the deployment (the admin pages' sessions and sign-ins in progress).
+   */
+  expiringStore<T>(name: string, maxEntries: number): SessionStore<T> {
+    return new RedisExpiringStore<T>(this.redis, {
+      prefix: `${this.keyPrefix}:${name}`,
+      maxEntries,
+    });
   }
 
   /** Resolves once the producer's connection is ready; throws a 503 if it is not soon. */

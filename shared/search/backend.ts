@@ -1,6 +1,6 @@
 /**
  * SearchBackend: the one interface every search implementation provides
- * (ARCHITECTURE.md, seam 3). Backends translate driver errors into project errors at
+ * (docs/architecture.md, seam 3). Backends translate driver errors into project errors at
  * this boundary; no engine message, URL or SQL text crosses it.
  */
 import type { CoreRecord } from '../records/core-record.js';

@@ -23,6 +23,7 @@ export async function createBackend(config: Pick<Config, 'search'>): Promise<Sea
       analysis: search.analysis,
       refresh: search.refresh,
       refreshInterval: search.refreshInterval,
+      layout: { shards: search.shards, replicas: search.replicas },
     });
     await engine.init().catch(async (error: unknown) => {
       await engine.close();

@@ -1,6 +1,6 @@
 /**
  * The backend contract: the same cases, run against every SearchBackend, expecting the same
- * answers (ARCHITECTURE.md, seam 3). Each implementation's test file calls
+ * answers (docs/architecture.md, seam 3). Each implementation's test file calls
  * `describeBackendContract` with a factory for a fresh, empty backend.
  */
 import { expect } from 'chai';

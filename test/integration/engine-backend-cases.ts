@@ -571,6 +571,91 @@ export function describeEngineCases(engine: EngineName, url: string, spatial: Sp
       });
     });
 
+    describe('index layout (SEARCH_SHARDS, SEARCH_REPLICAS)', () => {
+      let backend: EngineBackend;
+      let records: CoreRecord[];
+
+      /** The live index's shard and replica settings. */
+      const layoutOf = async (index: string) => {
+        const response = await fetch(`${url}/${index}/_settings`);
+        const settings = (await response.json()) as Record<
+          string,
+          { settings: { index: Record<string, unknown> } }
+        >;
+        const { number_of_shards, number_of_replicas, auto_expand_replicas } =
+          settings[index].settings.index;
+        return { number_of_shards, number_of_replicas, auto_expand_replicas };
+      };
+
+      before(async () => {
+        backend = await createTestBackend(engine, url, {
+          spatial,
+          layout: { shards: 3, replicas: 0 },
+        });
+        records = parseAll(JSON.stringify([...generateRecords(240, 5)]));
+        expect((await backend.upsert(records)).failures).to.deep.equal([]);
+      });
+
+      after(async () => {
+        await backend?.close();
+      });
+
+      it('creates the records index with the configured shards and replicas', async () => {
+        expect(await layoutOf(backend.liveIndex!)).to.deep.equal({
+          number_of_shards: '3',
+          number_of_replicas: '0',
+          auto_expand_replicas: 'false',
+        });
+      });
+
+      it('counts and pages over every shard: each record once, in sort order', async () => {
+        const sort = [{ field: 'title', direction: 'asc' as const }];
+        const seen: string[] = [];
+        for (let offset = 0; offset < records.length; offset += 50) {
+          const page = await backend.search({ sort, offset, limit: 50 });
+          expect(page.total).to.equal(records.length);
+          seen.push(...page.records.map((record) => record.id));
+        }
+        expect(new Set(seen).size).to.equal(records.length);
+        const single = await createTestBackend(engine, url, { spatial });
+        try {
+          expect((await single.upsert(records)).failures).to.deep.equal([]);
+          const ids: string[] = [];
+          for (let offset = 0; offset < records.length; offset += 50)
+            ids.push(
+              ...(await single.search({ sort, offset, limit: 50 })).records.map((r) => r.id),
+            );
+          expect(seen).to.deep.equal(ids);
+        } finally {
+          await single.close();
+        }
+      });
+
+      it('applies a new shard count through a reindex, keeping every record', async () => {
+        const resized = new EngineBackend({
+          engine,
+          url,
+          alias: backend.alias,
+          spatial,
+          refresh: 'wait_for',
+          layout: { shards: 2 },
+        });
+        try {
+          await resized.init();
+          const result = await resized.reindex();
+          expect(await layoutOf(result.to)).to.deep.include({
+            number_of_shards: '2',
+            auto_expand_replicas: '0-1',
+          });
+          expect((await resized.search({ sort: [], offset: 0, limit: 1 })).total).to.equal(
+            records.length,
+          );
+        } finally {
+          await resized.close();
+        }
+      });
+    });
+
     describe('refresh left to the engine (no SEARCH_REFRESH_INTERVAL)', () => {
       let backend: EngineBackend;
       let adapter: EngineAdapter;

@@ -1,6 +1,7 @@
 """Fixtures for the interoperability tests: the real Cairn API, started by serve.ts over a
-temporary SQLite file loaded with the repository's STAC samples (data/samples/stac) and
-generated records.
+temporary SQLite file loaded with every sample record of the repository (data/samples: STAC,
+ISO 19139, ISO 19115-3 and Dublin Core) and generated records, so that every client is tried
+on every kind of record.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any, Iterator
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-SAMPLES = REPO / "data" / "samples" / "stac"
+SAMPLES = REPO / "data" / "samples"
 GENERATED_RECORDS = 200
 START_TIMEOUT_S = 120
 
@@ -28,13 +29,15 @@ def _tsx() -> list[str]:
 @pytest.fixture(scope="session")
 def server() -> Iterator[dict[str, Any]]:
     """Starts test/interop/serve.ts and yields its `{url, records, rejected}` line."""
-    assert SAMPLES.is_dir(), f"STAC samples not found at {SAMPLES}"
+    assert SAMPLES.is_dir(), f"sample records not found at {SAMPLES}"
     process = subprocess.Popen(
         [
             *_tsx(),
             "test/interop/serve.ts",
             "--records",
             str(GENERATED_RECORDS),
+            "--samples",
+            "all",
         ],
         cwd=REPO,
         stdin=subprocess.PIPE,
@@ -66,6 +69,12 @@ def server() -> Iterator[dict[str, Any]]:
 @pytest.fixture(scope="session")
 def root_url(server: dict[str, Any]) -> str:
     return str(server["url"])
+
+
+@pytest.fixture(scope="session")
+def stac_url(root_url: str) -> str:
+    """The STAC API root (Collections and Features besides item search)."""
+    return f"{root_url}/stac"
 
 
 @pytest.fixture(scope="session")

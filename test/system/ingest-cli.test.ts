@@ -87,7 +87,7 @@ describe('ingest CLI', () => {
     expect(result.stdout).to.contain('records written: 0');
   });
 
-  describe('shared samples', () => {
+  describe('repository samples (data/samples)', () => {
     before(function () {});
 
     it('loads every sample file (ISO 19139, ISO 19115-3, Dublin Core, STAC, OGC records) from its folder', async () => {

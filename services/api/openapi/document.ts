@@ -365,6 +365,44 @@ function buildSchemas(): Record<string, Schema> {
         links,
       },
     },
+    StacCollection: {
+      type: 'object',
+      description: 'A STAC Collection 1.0.',
+      required: ['type', 'stac_version', 'id', 'description', 'license', 'extent', 'links'],
+      properties: {
+        type: { type: 'string', enum: ['Collection'] },
+        stac_version: { type: 'string' },
+        id: { type: 'string' },
+        description: { type: 'string' },
+        license: { type: 'string' },
+        extent: { type: 'object' },
+        links,
+      },
+    },
+    StacCollections: {
+      type: 'object',
+      required: ['collections', 'links'],
+      properties: {
+        collections: { type: 'array', items: ref('schemas', 'StacCollection') },
+        numberMatched: { type: 'integer', minimum: 0 },
+        numberReturned: { type: 'integer', minimum: 0 },
+        links,
+      },
+    },
+    StacItem: {
+      type: 'object',
+      description: 'A STAC Item 1.0 (GeoJSON feature).',
+      required: ['type', 'stac_version', 'id', 'geometry', 'properties', 'links', 'assets'],
+      properties: {
+        type: { type: 'string', enum: ['Feature'] },
+        stac_version: { type: 'string' },
+        id: { type: 'string' },
+        geometry: { type: 'object', nullable: true },
+        properties: { type: 'object' },
+        assets: { type: 'object' },
+        links,
+      },
+    },
     StacSearch: {
       type: 'object',
       description: 'A STAC API item search (POST body).',
@@ -624,7 +662,77 @@ function buildStacPaths(): Record<string, unknown> {
     queryString('token', 'Paging token from a next link.'),
   ];
   const results = { ...json('StacItemCollection', GEOJSON) };
+  const collectionId = {
+    name: 'stacCollectionId',
+    in: 'path',
+    required: true,
+    description: 'A STAC Collection: `metadata:main` (every record) or a collection record.',
+    schema: { type: 'string' },
+  };
+  const itemId = {
+    name: 'stacItemId',
+    in: 'path',
+    required: true,
+    description: 'An item of the collection.',
+    schema: { type: 'string' },
+  };
+  const fJson = {
+    name: 'f',
+    in: 'query',
+    required: false,
+    description: 'Output format (JSON only).',
+    schema: { type: 'string', enum: ['json'] },
+  };
   return {
+    '/stac': {
+      get: get('STAC API landing page (Collections, Features, item search)', tag, [fJson], {
+        ...json('LandingPage'),
+      }),
+    },
+    '/stac/conformance': {
+      get: get('STAC API conformance classes', tag, [fJson], {
+        ...json('ConformanceDeclaration'),
+      }),
+    },
+    '/stac/collections': {
+      get: get(
+        'STAC Collections: metadata:main, then collection records by id',
+        tag,
+        [
+          P('limit'),
+          {
+            name: 'offset',
+            in: 'query',
+            required: false,
+            description: 'Position of the first collection (from a next link).',
+            schema: { type: 'integer', minimum: 0 },
+          },
+        ],
+        { ...json('StacCollections') },
+      ),
+    },
+    '/stac/collections/{stacCollectionId}': {
+      get: withNotFound(
+        get('One STAC Collection', tag, [collectionId, fJson], { ...json('StacCollection') }),
+      ),
+    },
+    '/stac/collections/{stacCollectionId}/items': {
+      get: withNotFound(
+        get(
+          'The items of a STAC Collection (STAC API Features)',
+          tag,
+          [collectionId, ...searchParameters],
+          results,
+        ),
+      ),
+    },
+    '/stac/collections/{stacCollectionId}/items/{stacItemId}': {
+      get: withNotFound(
+        get('One item of a STAC Collection', tag, [collectionId, itemId, fJson], {
+          ...json('StacItem', GEOJSON),
+        }),
+      ),
+    },
     '/search': {
       get: get('STAC item search', tag, searchParameters, results),
       post: {

@@ -51,6 +51,7 @@ import {
   buildRecordsTemplates,
   parseIndexVersion,
   versionedIndexName,
+  type IndexLayout,
   type RecordsIndexMeta,
   type SpatialMode,
   type TextAnalysis,
@@ -82,6 +83,11 @@ export interface EngineBackendOptions {
    * every second while the index is searched and on the next search once it has been idle.
    */
   refreshInterval?: string;
+  /**
+   * Shards and replicas of the index versions this backend creates (SEARCH_SHARDS,
+   * SEARCH_REPLICAS); unset: one shard, one replica once a second node is there.
+   */
+  layout?: IndexLayout;
   /** Largest bulk request, in records and in characters of documents. Defaults 500 and 5 Mi. */
   bulkMaxRecords?: number;
   bulkMaxBytes?: number;
@@ -161,6 +167,7 @@ export class EngineBackend implements SearchBackend {
   private readonly adapter: EngineAdapter;
   private readonly refreshPolicy: RefreshPolicy;
   private readonly refreshInterval: string | undefined;
+  private readonly layout: IndexLayout;
   private readonly bulkMaxRecords: number;
   private readonly bulkMaxBytes: number;
   private readonly maxResultWindow: number;
@@ -186,6 +193,7 @@ export class EngineBackend implements SearchBackend {
     this.analysis = options.analysis ?? 'standard';
     this.refreshPolicy = options.refresh ?? false;
     this.refreshInterval = options.refreshInterval;
+    this.layout = options.layout ?? {};
     this.bulkMaxRecords = options.bulkMaxRecords ?? 500;
     this.bulkMaxBytes = options.bulkMaxBytes ?? 5 * 1024 * 1024;
     this.maxResultWindow = options.maxResultWindow ?? 10_000;
@@ -230,6 +238,7 @@ export class EngineBackend implements SearchBackend {
       spatial: this.spatial,
       analysis: this.analysis,
       refreshInterval: this.refreshInterval,
+      ...this.layout,
     });
     try {
       for (const component of records.components) {

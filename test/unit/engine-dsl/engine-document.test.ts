@@ -247,6 +247,18 @@ describe('index templates from es-mappings', () => {
     });
   });
 
+  it('sets shards and fixed replicas in the index template when a layout is given', () => {
+    const layout = buildRecordsTemplates('cairn-records', {
+      spatial: 'envelope',
+      analysis: 'standard',
+      shards: 4,
+      replicas: 1,
+    });
+    expect((layout.indexTemplate.body.template as { settings?: unknown }).settings).to.deep.equal({
+      index: { number_of_shards: 4, number_of_replicas: 1, auto_expand_replicas: false },
+    });
+  });
+
   it('leaves the refresh interval to the engine unless one is given, with shards idle after 5 s', () => {
     const plain = buildRecordsTemplates('cairn-records', {
       spatial: 'envelope',

@@ -89,7 +89,8 @@ export function presentLandingPage(
   service: ServiceMetadata,
 ): Record<string, unknown> {
   const root = `${baseUrl}/catalogue`;
-  // STAC API: stac_version, type, conformsTo and the root/search/queryables links.
+  // STAC API: stac_version, type, conformsTo and the root/search/queryables links, and a
+  // `child` link to the STAC API root (/catalogue/stac), where the STAC Collections are.
   const stac = presentStacLanding(baseUrl);
   return {
     stac_version: stac.stac_version,
@@ -132,13 +133,6 @@ export function presentLandingPage(
         title: 'Collections',
       },
       { rel: 'data', type: HTML, href: `${root}/collections?f=html`, title: 'Collections as HTML' },
-      {
-        rel: 'child',
-        type: 'application/json',
-        // STAC: a child must be a STAC Catalog or Collection; `f=stac` adds the STAC members.
-        href: `${collectionUrl(baseUrl)}?f=stac`,
-        title: service.title,
-      },
       {
         rel: CATALOG_REL,
         type: 'application/json',

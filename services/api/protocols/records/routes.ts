@@ -53,6 +53,7 @@ import {
 } from './present.js';
 import { buildOpenApiDocument, OPENAPI_MEDIA_TYPE } from '../../openapi/document.js';
 import { isStacItemRequest } from '../stac/parse.js';
+import { findExistingRecords } from '../stac/collections.js';
 import { presentStacItem } from '../stac/present.js';
 
 export interface RecordsRouteDependencies {
@@ -131,6 +132,7 @@ export function createRecordsRouter({ config, backend }: RecordsRouteDependencie
   const pageRequest = (request: Request): PageRequest => ({
     baseUrl: request.publicBaseUrl,
     service: config.service,
+    map: config.map,
   });
 
   router.get('/', (request, response) => {
@@ -281,7 +283,10 @@ export function createRecordsRouter({ config, backend }: RecordsRouteDependencie
     const format = stac ? 'json' : negotiate(request, response, ['json', 'html', 'xml'] as const);
     const record = await backend.get(request.params.recordId);
     if (!record) throw new NotFoundError(`No record with id "${request.params.recordId}"`);
-    if (stac) return sendJson(response, presentStacItem(record, request.publicBaseUrl), GEOJSON);
+    if (stac) {
+      const parents = await findExistingRecords(backend, record.parentId ? [record.parentId] : []);
+      return sendJson(response, presentStacItem(record, request.publicBaseUrl, parents), GEOJSON);
+    }
     if (format === 'xml') {
       // The stored source document verbatim when it was XML; else a CSW 3.0 full csw:Record.
       if (hasXmlSource(record)) {
