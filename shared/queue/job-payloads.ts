@@ -25,7 +25,7 @@ export interface IngestPayload {
   /**
    * All or nothing (a CSW-T Transaction): the documents' records and the deletion of
    * `deleteIds` are applied as one unit (SearchBackend.applyAtomically). A bad record fails the
-   * job with nothing written, and nothing is dead-lettered.
+   * whole job with nothing written (the job is kept as one dead letter with its payload).
    */
   atomic?: { deleteIds: string[] };
 }
