@@ -4,7 +4,7 @@
  */
 import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import type { AuthConfig, WorkerConfig } from '../../shared/config/index.js';
+import type { AuthConfig, HarvestConfig, WorkerConfig } from '../../shared/config/index.js';
 import { CairnError } from '../../shared/errors/index.js';
 import type { IngestLog, IngestLogEntry } from '../../shared/ingest/ingest-log.js';
 import type { Logger } from '../../shared/logging/index.js';
@@ -26,6 +26,8 @@ export interface WorkerDependencies {
   ingestLog: IngestLog;
   /** The identity provider, for harvesting protected sources. */
   auth?: AuthConfig;
+  /** Where harvest sources may be, and their limits; absent: public addresses only. */
+  harvest?: HarvestConfig;
   jobs?: readonly CairnJob[];
   /** Jobs, records and durations are counted here, and the queues' depth reported. */
   metrics?: WorkerMetrics;
@@ -72,6 +74,7 @@ export function startWorkers(dependencies: WorkerDependencies): RunningWorkers {
       backend,
       config,
       auth: dependencies.auth,
+      harvest: dependencies.harvest,
       logger: jobLogger,
       deadLetter: (letters) =>
         deadLetters.add(

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { parseAllowedEntry } from '../harvest/address-policy.js';
 
 const booleanString = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -137,6 +138,8 @@ export interface Config {
   worker: WorkerConfig;
   /** Prometheus metrics: `enabled` serves the API's unauthenticated /metrics (shared/metrics). */
   metrics: { enabled: boolean };
+  /** Outbound requests to harvest sources (shared/harvest). */
+  harvest: HarvestConfig;
   /** The HTML maps' background: the offline world outline, or tiles when `tileUrl` is set. */
   map: MapConfig;
 }
@@ -190,6 +193,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
   const service = readServiceMetadata(env?.SERVICE_METADATA_FILE, problems);
   const auth = readAuthConfig(present, problems);
   const worker = readWorkerConfig(present, problems);
+  const harvest = readHarvestConfig(present, problems);
   if (env && env.ELASTICSEARCH_URL && env.OPENSEARCH_URL) {
     problems.push('ELASTICSEARCH_URL and OPENSEARCH_URL: set at most one search engine');
   }
@@ -243,6 +247,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
     auth,
     worker: { ...worker, jsonDepth: env.JSON_DEPTH_LIMIT },
     metrics: { enabled: env.METRICS_ENABLED },
+    harvest,
     map: { tileUrl: env.MAP_TILE_URL, tileAttribution: env.MAP_TILE_ATTRIBUTION },
   };
   return deepFreeze(config);
@@ -267,6 +272,12 @@ export const SIGNING_ALGORITHMS = [
 ] as const;
 export type SigningAlgorithm = (typeof SIGNING_ALGORITHMS)[number];
 
+/**
+ * Seconds a token's `exp`/`nbf` may be off: used by the API's verifier and by the
+ * token-exchange helper's local expiry check alike (AUTH_CLOCK_TOLERANCE_SECONDS).
+ */
+export const DEFAULT_CLOCK_TOLERANCE_SECONDS = 30;
+
 /** Where bearer tokens come from and how they are checked; present only when configured. */
 export interface AuthProviderConfig {
   /** Expected `iss`, exactly as the provider writes it (Keycloak: `{base}/realms/{realm}`). */
@@ -281,6 +292,10 @@ export interface AuthProviderConfig {
   jwksCacheSeconds: number;
   /** Least time between two JWKS fetches caused by tokens with an unknown `kid`. */
   jwksRefetchCooldownSeconds: number;
+  /** After a failed JWKS fetch, requests that need the keys fail fast (503) this long. */
+  jwksFailureCooldownSeconds: number;
+  /** Largest JWKS response accepted. */
+  jwksMaxBytes: number;
 }
 
 export interface AuthConfig {
@@ -304,9 +319,21 @@ const authEnvironmentSchema = z.object({
   AUTH_JWKS_URL: optionalUrl,
   AUTH_TOKEN_URL: optionalUrl,
   AUTH_ALGORITHMS: z.string().min(1).default('RS256'),
-  AUTH_CLOCK_TOLERANCE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
+  AUTH_CLOCK_TOLERANCE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(300)
+    .default(DEFAULT_CLOCK_TOLERANCE_SECONDS),
   AUTH_JWKS_CACHE_SECONDS: z.coerce.number().int().min(1).max(86400).default(600),
   AUTH_JWKS_REFETCH_COOLDOWN_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+  AUTH_JWKS_FAILURE_COOLDOWN_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
+  AUTH_JWKS_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(64 * 1024 * 1024)
+    .default(1024 * 1024),
   AUTH_WRITE_ROLE: z.string().min(1).default('editor'),
   AUTH_WRITE_SCOPE: z.string().min(1).optional(),
   AUTH_READS_REQUIRE_TOKEN: booleanString.default(false),
@@ -365,6 +392,8 @@ function readAuthConfig(
             clockToleranceSeconds: env.AUTH_CLOCK_TOLERANCE_SECONDS,
             jwksCacheSeconds: env.AUTH_JWKS_CACHE_SECONDS,
             jwksRefetchCooldownSeconds: env.AUTH_JWKS_REFETCH_COOLDOWN_SECONDS,
+            jwksFailureCooldownSeconds: env.AUTH_JWKS_FAILURE_COOLDOWN_SECONDS,
+            jwksMaxBytes: env.AUTH_JWKS_MAX_BYTES,
           }
         : undefined,
     writeRole: env.AUTH_WRITE_ROLE,
@@ -499,6 +528,52 @@ function readWorkerConfig(
     metricsHost: env.WORKER_METRICS_HOST,
     metricsPort: env.WORKER_METRICS_PORT,
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Harvesting (HARVEST_*), owned by shared/harvest. See .env.example.
+// ---------------------------------------------------------------------------------------------
+
+export interface HarvestConfig {
+  /**
+   * Addresses or CIDR ranges a harvest may reach although they are not public (loopback,
+   * private, link-local, ...); every other non-public address is refused.
+   */
+  allowedAddresses: readonly string[];
+  /** Largest response (or document) accepted from a source, after decompression. */
+  maxBytes: number;
+  /** Time allowed for one request to a source, redirects and body included. */
+  timeoutMs: number;
+}
+
+const harvestEnvironmentSchema = z.object({
+  HARVEST_ALLOWED_ADDRESSES: z.string().default(''),
+  HARVEST_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(64 * 1024 * 1024),
+  HARVEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+});
+
+function readHarvestConfig(
+  present: Record<string, string | undefined>,
+  problems: string[],
+): HarvestConfig {
+  const parsed = harvestEnvironmentSchema.safeParse(present);
+  const env = parsed.success ? parsed.data : harvestEnvironmentSchema.parse({});
+  if (!parsed.success) problems.push(...describeIssues('', parsed.error));
+  const allowedAddresses = env.HARVEST_ALLOWED_ADDRESSES.split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  for (const entry of allowedAddresses) {
+    try {
+      parseAllowedEntry(entry);
+    } catch (error) {
+      problems.push(`HARVEST_ALLOWED_ADDRESSES: ${(error as Error).message}`);
+    }
+  }
+  return { allowedAddresses, maxBytes: env.HARVEST_MAX_BYTES, timeoutMs: env.HARVEST_TIMEOUT_MS };
 }
 
 function deepFreeze<T>(value: T): T {

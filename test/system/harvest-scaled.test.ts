@@ -60,6 +60,8 @@ if (url)
         WORKER_INGEST_LOG_PATH: join(directory, 'ingest-log.sqlite'),
         WORKER_QUEUE_PREFIX: `cairn-test-harvest-scaled-${process.pid}-${Date.now()}`,
         WORKER_BACKOFF_MS: '50',
+        // The sources are on loopback, which harvesting refuses unless named here.
+        HARVEST_ALLOWED_ADDRESSES: '127.0.0.1',
       });
       backend = await createTestBackend('elasticsearch', url, { spatial: 'envelope' });
       ingestLog = new SqliteIngestLog(config.worker.ingestLogPath);
@@ -73,6 +75,7 @@ if (url)
         logger,
         ingestLog,
         auth: config.auth,
+        harvest: config.harvest,
       }).close;
     });
     after(async () => {

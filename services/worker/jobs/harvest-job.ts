@@ -44,6 +44,7 @@ export class HarvestJob extends CairnJob<'harvest'> {
         backend: context.backend,
         store,
         auth: context.auth,
+        harvest: context.harvest,
         batchSize: context.config.batchSize,
         jobId: context.jobId,
         logger: context.logger,

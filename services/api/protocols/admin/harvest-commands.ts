@@ -161,6 +161,7 @@ export async function runSource(
       backend: context.backend,
       store,
       auth: context.config.auth,
+      harvest: context.config.harvest,
       batchSize: context.config.worker.batchSize,
       jobId,
       logger: context.logger,

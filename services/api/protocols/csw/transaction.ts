@@ -65,6 +65,7 @@ import {
   type TransactionTotals,
 } from './transaction-plan.js';
 import { checkOperationVersion, checkService } from './parse.js';
+import { checkVersionAttribute } from './parse-post.js';
 import type { CswResponse } from './present.js';
 
 /** The CSW-T operations, as capabilities list them when writes are configured. */
@@ -131,11 +132,7 @@ function checkRequestAttributes(root: XmlElement, version: CswVersion): void {
   checkService(plain(root, 'service'), true);
   const written = plain(root, 'version');
   if (written === undefined) throw missingParameter('version');
-  if (written !== version)
-    throw invalidParameter(
-      'version',
-      `version "${written}" does not match the request namespace (${CSW_NAMESPACE[version]})`,
-    );
+  checkVersionAttribute(written, version);
 }
 
 /** Parses the record elements of an Insert or Update; every bad one named in one exception. */
