@@ -18,7 +18,7 @@ const environmentSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
   PUBLIC_BASE_URL: optionalUrl,
-  TRUST_PROXY: booleanString.default(true),
+  TRUST_PROXY: booleanString.default(false),
   SQLITE_PATH: z.string().min(1).default('data/cairn.sqlite'),
   ELASTICSEARCH_URL: optionalUrl,
   OPENSEARCH_URL: optionalUrl,
@@ -34,6 +34,7 @@ const environmentSchema = z.object({
     .min(1024)
     .default(5 * 1024 * 1024),
   URL_LIMIT_BYTES: z.coerce.number().int().min(256).max(1_048_576).default(8192),
+  JSON_DEPTH_LIMIT: z.coerce.number().int().min(8).max(1000).default(64),
   HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(5_000),
@@ -118,7 +119,14 @@ export interface Config {
       };
   redisUrl?: string;
   /** Paging defaults and request size limits (`urlBytes`: path and query string). */
-  limits: { defaultLimit: number; maxLimit: number; bodyBytes: number; urlBytes: number };
+  limits: {
+    defaultLimit: number;
+    maxLimit: number;
+    bodyBytes: number;
+    urlBytes: number;
+    /** Deepest nesting of arrays and objects in a metadata record's JSON (write bodies, ingest). */
+    jsonDepth: number;
+  };
   /** Timeouts of the HTTP server against slow or idle clients (services/api/http-server.ts). */
   http: { requestTimeoutMs: number; headersTimeoutMs: number; keepAliveTimeoutMs: number };
   /** How many generated records to load into an empty embedded database at start-up. */
@@ -227,6 +235,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
       maxLimit: env.LIMIT_MAX,
       bodyBytes: env.BODY_LIMIT_BYTES,
       urlBytes: env.URL_LIMIT_BYTES,
+      jsonDepth: env.JSON_DEPTH_LIMIT,
     },
     http: {
       requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
@@ -236,7 +245,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
     sampleRecords: env.SAMPLE_RECORDS,
     service,
     auth,
-    worker,
+    worker: { ...worker, jsonDepth: env.JSON_DEPTH_LIMIT },
     metrics: { enabled: env.METRICS_ENABLED },
     harvest,
     map: { tileUrl: env.MAP_TILE_URL, tileAttribution: env.MAP_TILE_ATTRIBUTION },
@@ -480,6 +489,8 @@ export interface WorkerConfig {
   /** Where the worker serves Prometheus /metrics; port 0 turns it off. */
   metricsHost: string;
   metricsPort: number;
+  /** JSON_DEPTH_LIMIT: the same limit the API applies to records, for the records of jobs. */
+  jsonDepth: number;
 }
 
 const workerEnvironmentSchema = z.object({
@@ -499,7 +510,7 @@ const workerEnvironmentSchema = z.object({
 function readWorkerConfig(
   present: Record<string, string | undefined>,
   problems: string[],
-): WorkerConfig {
+): Omit<WorkerConfig, 'jsonDepth'> {
   const parsed = workerEnvironmentSchema.safeParse(present);
   const fallback = workerEnvironmentSchema.parse({});
   if (!parsed.success) problems.push(...describeIssues('', parsed.error));

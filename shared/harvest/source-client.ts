@@ -16,6 +16,7 @@ import {
   type GuardedResponse,
   type Resolver,
 } from './guarded-fetch.js';
+import { charsetOf, decodeDocument, XmlParseError } from '../xml/index.js';
 import type { SourceAuth } from './harvest-source.js';
 
 /**
@@ -174,11 +175,18 @@ export class SourceClient {
         sourceStatus: status,
       });
     }
-    return {
-      status: response.status,
-      contentType: response.contentType,
-      text: (response.body ?? Buffer.alloc(0)).toString('utf8'),
-    };
+    let text: string;
+    try {
+      // XML in the encoding it declares (shared/xml/decode.ts), anything else as UTF-8.
+      text = decodeDocument(response.body ?? Buffer.alloc(0), {
+        charset: charsetOf(response.contentType),
+      });
+    } catch (error) {
+      if (error instanceof XmlParseError)
+        throw new HarvestSourceError(`${url}: ${error.message}`, true);
+      throw error;
+    }
+    return { status: response.status, contentType: response.contentType, text };
   }
 
   /** Sends a request and reads a JSON object from the answer. */

@@ -231,5 +231,25 @@ export function describeBackendContract(
       ).to.deep.equal(['r5']);
       expect(await backend.get('r6')).to.equal(null);
     });
+
+    it('applies upserts and deletes as one unit (applyAtomically)', async () => {
+      const [changed] = parseDocuments(
+        JSON.stringify({
+          ...CONTRACT_RECORDS[3],
+          properties: { type: 'dataset', title: 'Danube network' },
+        }),
+      ).records;
+      const [added] = parseDocuments(
+        JSON.stringify({ ...CONTRACT_RECORDS[2], id: 'r7', properties: { title: 'Added' } }),
+      ).records;
+      const result = await backend.applyAtomically({
+        upsert: [changed, added],
+        delete: ['r5', 'missing'],
+      });
+      expect(result).to.deep.equal({ written: 2, deleted: 1 });
+      expect(await ids({ text: [['danube'], ['added']] })).to.deep.equal(['r4', 'r7']);
+      expect(await backend.get('r5')).to.equal(null);
+      expect((await backend.search({ sort: [], offset: 0, limit: 1 })).total).to.equal(5);
+    });
   });
 }

@@ -9,12 +9,15 @@
 import {
   InternalError,
   InvalidParameterError,
+  InvalidRecordError,
   ServiceUnavailableError,
 } from '../../errors/index.js';
 import type { SearchQuery } from '../../query/search-query.js';
 import type { CoreRecord } from '../../records/core-record.js';
 import { buildIndexDocument } from '../../records/index-document.js';
 import type {
+  AtomicChanges,
+  AtomicResult,
   BackendHealth,
   CatalogueExtent,
   DomainOptions,
@@ -479,6 +482,39 @@ export class EngineBackend implements SearchBackend {
     } catch (error) {
       throw toWriteError(error);
     }
+  }
+
+  /**
+   * The engines have no multi-document transaction: the current version of every record the
+   * changes touch is read first, the changes are written in bulk, and on any refused record or
+   * failure the read versions are put back (records that did not exist are deleted again).
+   * Readers may see the changes for the moment between a failed write and its rollback.
+   */
+  async applyAtomically(changes: AtomicChanges): Promise<AtomicResult> {
+    const touched = [...new Set([...changes.upsert.map((record) => record.id), ...changes.delete])];
+    const before = new Map<string, CoreRecord | null>();
+    for (const id of touched) before.set(id, await this.get(id));
+    try {
+      const result = await this.upsert(changes.upsert);
+      if (result.failures.length > 0)
+        throw new InvalidRecordError(
+          `the search engine refused: ${result.failures.map((failure) => `${failure.id}: ${failure.reason}`).join('; ')}`,
+        );
+      return { written: result.written, deleted: await this.delete(changes.delete) };
+    } catch (error) {
+      await this.restore(before);
+      throw error;
+    }
+  }
+
+  /** Puts records back as they were read (null: the record did not exist). */
+  private async restore(before: ReadonlyMap<string, CoreRecord | null>): Promise<void> {
+    const previous = [...before.values()].filter((record): record is CoreRecord => record !== null);
+    const absent = [...before].filter(([, record]) => record === null).map(([id]) => id);
+    const result = await this.upsert(previous);
+    await this.delete(absent);
+    if (result.failures.length > 0)
+      throw new InternalError('The search engine refused to restore records after a failed write');
   }
 
   /** The ingest log kept in this engine's ingest-log index (created by init()). */
