@@ -3,6 +3,7 @@
  * (docs/architecture.md, seam 3). Backends translate driver errors into project errors at
  * this boundary; no engine message, URL or SQL text crosses it.
  */
+import type { IngestLog } from '../ingest/ingest-log.js';
 import type { CoreRecord } from '../records/core-record.js';
 import type { SearchQuery } from '../query/search-query.js';
 
@@ -66,6 +67,24 @@ export interface CatalogueExtent {
   end?: string;
 }
 
+/** What a reindex did (search engines; see shared/search/engine/reindex.ts). */
+export interface ReindexResult {
+  /** The physical index the alias pointed to, and the one it points to now. */
+  from: string;
+  to: string;
+  /** Records written to the new version. */
+  written: number;
+  /** Records read again from their source document with the current parsers. */
+  reparsed: number;
+  /** Records whose source no longer parses, carried over from their stored CoreRecord. */
+  carried: WriteFailure[];
+  /** Records the new mapping refused (they are not in the new version). */
+  failures: WriteFailure[];
+  /** Records deleted from the old version during the build, removed from the new one. */
+  removed: number;
+  durationMs: number;
+}
+
 export interface SearchBackend {
   readonly kind: BackendKind;
   /**
@@ -93,4 +112,12 @@ export interface SearchBackend {
   extent(): Promise<CatalogueExtent>;
   health(): Promise<BackendHealth>;
   close(): Promise<void>;
+  /**
+   * Capabilities a backend may have; callers test for them instead of for a concrete class.
+   * Search engines: rebuilds the index from the stored sources and moves the alias (absent: the
+   * backend keeps its indexes up to date on every write, so there is nothing to rebuild).
+   */
+  reindex?(): Promise<ReindexResult>;
+  /** Search engines: the ingest log kept beside the records (absent: the SQLite file). */
+  createIngestLog?(): IngestLog;
 }

@@ -7,7 +7,7 @@ import type { Geometry } from 'geojson';
 import type { Bbox, CoreRecord } from '../../records/core-record.js';
 import type { IndexDocument } from '../../records/index-document.js';
 import { isTextSortable } from '../../query/queryables.js';
-import { textSortKey } from '../sqlite/sql-functions.js';
+import { textSortKey } from '../../query/text-folding.js';
 import {
   encodeFieldName,
   FOLDS,

@@ -14,8 +14,14 @@ import GeoJSONReader from 'jsts/org/locationtech/jts/io/GeoJSONReader.js';
 import GeometryFactory from 'jsts/org/locationtech/jts/geom/GeometryFactory.js';
 import DistanceOp from 'jsts/org/locationtech/jts/operation/distance/DistanceOp.js';
 import 'jsts/org/locationtech/jts/monkey.js';
+import { bboxToGeometry } from '../../query/bbox-geometry.js';
 import type { Bbox } from '../../records/core-record.js';
+import { foldCase, stripAccents, textSortKey } from '../../query/text-folding.js';
 import { parseTimeValue } from '../../records/time.js';
+
+// The text folds and the bbox geometry are shared with the engine backend: they live in
+// shared/query, and are re-exported here for the compiler and its tests.
+export { bboxToGeometry, foldCase, stripAccents, textSortKey };
 
 /** The spatial relations of CQL2 (S_* without the prefix), named as in Simple Features. */
 export type SpatialRelationName =
@@ -69,75 +75,6 @@ class LruCache<V> {
 
 // ---------------------------------------------------------------------------------------------
 // Text
-
-/**
- * Letters whose diacritic is part of the code point (no canonical decomposition), mapped to
- * their base letter so that ACCENTI('København') equals ACCENTI('Kobenhavn').
- */
-const UNDECOMPOSABLE_DIACRITICS: Readonly<Record<string, string>> = {
-  ø: 'o',
-  Ø: 'O',
-  đ: 'd',
-  Đ: 'D',
-  ł: 'l',
-  Ł: 'L',
-  ħ: 'h',
-  Ħ: 'H',
-  ŧ: 't',
-  Ŧ: 'T',
-  ƀ: 'b',
-  Ƀ: 'B',
-  ɨ: 'i',
-  Ɨ: 'I',
-  ƶ: 'z',
-  Ƶ: 'Z',
-  ǥ: 'g',
-  Ǥ: 'G',
-  ı: 'i',
-};
-const UNDECOMPOSABLE_PATTERN = new RegExp(
-  `[${Object.keys(UNDECOMPOSABLE_DIACRITICS).join('')}]`,
-  'gu',
-);
-
-/** Printable ASCII text, which both folds leave unchanged apart from case (a fast path). */
-const ASCII_ONLY = /^[ -~\t\n\r]*$/;
-
-/**
- * CASEI: a case-insensitive representation of a string. Compatibility-normalises (NFKC), then
- * upper- and lower-cases, which gives the full Unicode case folding for comparison purposes
- * ('ß' and 'SS' both fold to 'ss', final sigma folds to sigma).
- */
-export function foldCase(value: string): string {
-  // ASCII is its own NFKC/NFC form and has no final sigma: lower case is the whole fold.
-  if (ASCII_ONLY.test(value)) return value.toLowerCase();
-  return value.normalize('NFKC').toUpperCase().toLowerCase().replace(/ς/g, 'σ').normalize('NFC');
-}
-
-/**
- * ACCENTI: an accent-insensitive representation of a string. Decomposes (NFD), removes the
- * non-spacing combining marks, maps letters with a built-in stroke (ø, ł, đ …) to their base
- * letter and recomposes (NFC). Case is kept.
- */
-export function stripAccents(value: string): string {
-  // ASCII has no combining marks and no stroked letters: nothing to strip (the common case).
-  if (ASCII_ONLY.test(value)) return value;
-  return value
-    .normalize('NFD')
-    .replace(/\p{Mn}/gu, '')
-    .replace(UNDECOMPOSABLE_PATTERN, (letter) => UNDECOMPOSABLE_DIACRITICS[letter] ?? letter)
-    .normalize('NFC');
-}
-
-/**
- * The key text is sorted by: case- and accent-insensitive (CASEI of ACCENTI, so "Ñunç",
- * "nunc" and "NUNC" sort together), compared by code point. Both backends sort by it, with the
- * raw value as the tie-breaker: SQLite through a registered function, the engines through a
- * keyword copy written at indexing time.
- */
-export function textSortKey(value: string): string {
-  return foldCase(stripAccents(value));
-}
 
 /** One token of a CQL2 LIKE pattern. */
 type LikeToken = { kind: 'any' } | { kind: 'one' } | { kind: 'text'; text: string };
@@ -269,47 +206,6 @@ function readGeometryText(text: string): JtsGeometry | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * The geometry covering a bbox; a box whose west edge is east of its east edge crosses the
- * antimeridian and becomes the union of its two halves. Degenerate boxes become a point or a
- * line, which is what they cover.
- */
-export function bboxToGeometry([west, south, east, north]: Bbox): Geometry {
-  const box = (w: number, e: number): Geometry => {
-    if (w === e && south === north) return { type: 'Point', coordinates: [w, south] };
-    if (w === e || south === north) {
-      return {
-        type: 'LineString',
-        coordinates: [
-          [w, south],
-          [e, north],
-        ],
-      };
-    }
-    return {
-      type: 'Polygon',
-      coordinates: [
-        [
-          [w, south],
-          [e, south],
-          [e, north],
-          [w, north],
-          [w, south],
-        ],
-      ],
-    };
-  };
-  if (west <= east) return box(west, east);
-  const halves = [box(west, 180), box(-180, east)];
-  if (halves.every((half) => half.type === 'Polygon')) {
-    return {
-      type: 'MultiPolygon',
-      coordinates: halves.map((half) => (half.type === 'Polygon' ? half.coordinates : [])),
-    };
-  }
-  return { type: 'GeometryCollection', geometries: halves };
 }
 
 /**

@@ -12,7 +12,7 @@
 import { CairnError } from '../../../../shared/errors/index.js';
 import type { CoreRecord } from '../../../../shared/records/core-record.js';
 import type { AtomicChanges, SearchBackend } from '../../../../shared/search/backend.js';
-import { SqliteBackend } from '../../../../shared/search/sqlite/sqlite-backend.js';
+import { openScratchBackend } from '../../../../shared/search/scratch-backend.js';
 import type { SearchQuery } from '../../../../shared/query/search-query.js';
 import { CswError, invalidParameter } from './csw-errors.js';
 import { parseConstraint, type ConstraintInput, type ConstraintParts } from './parse-constraint.js';
@@ -71,7 +71,7 @@ async function allMatches(backend: SearchBackend, parts: ConstraintParts): Promi
 /** The ids among `records` a constraint matches, evaluated in a throwaway in-memory catalogue. */
 async function pendingMatches(records: CoreRecord[], parts: ConstraintParts): Promise<string[]> {
   if (records.length === 0) return [];
-  const scratch = new SqliteBackend({ path: ':memory:' });
+  const scratch = await openScratchBackend();
   try {
     const applied = await scratch.upsert(records);
     if (applied.failures.length > 0)
