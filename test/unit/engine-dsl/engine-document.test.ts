@@ -34,15 +34,28 @@ const CROSSING = record({
   type: 'Feature',
   id: 'x1',
   conformsTo: [],
+  // Crossing the antimeridian as RFC 7946 writes it: two parts, longitudes within ±180 (writes
+  // refuse positions outside the ranges the read side accepts).
   geometry: {
-    type: 'Polygon',
+    type: 'MultiPolygon',
     coordinates: [
       [
-        [170, -20],
-        [190, -20],
-        [190, -10],
-        [170, -10],
-        [170, -20],
+        [
+          [170, -20],
+          [180, -20],
+          [180, -10],
+          [170, -10],
+          [170, -20],
+        ],
+      ],
+      [
+        [
+          [-180, -20],
+          [-170, -20],
+          [-170, -10],
+          [-180, -10],
+          [-180, -20],
+        ],
       ],
     ],
   },
