@@ -24,6 +24,8 @@ export interface EngineHit {
 }
 
 export interface EngineSearchResponse {
+  /** True when the search stopped at its `timeout` and the hits are partial. */
+  timed_out?: boolean;
   hits: { total?: { value: number; relation: string }; hits: EngineHit[] };
   aggregations?: JsonObject;
   pit_id?: string;
