@@ -194,3 +194,103 @@ export function checkQueryLimits(query: SearchQuery, limits: QueryLimits): void 
     );
   }
 }
+
+/**
+ * How many tokens a filter text within the limits can have, at most: a few per operator or
+ * operand, one per array item, two per vertex. Parsing cost grows with tokens, so text beyond
+ * this is refused before it is parsed.
+ */
+function maxFilterTokens(limits: QueryLimits): number {
+  return 8 * limits.maxFilterNodes + 2 * limits.maxArrayItems + 3 * limits.maxGeometryVertices;
+}
+
+/** Tokens of a filter text, roughly (quoted strings count as one): an upper bound's input. */
+const TOKEN = /'(?:[^']|'')*'|"(?:[^"]|"")*"|[A-Za-z_][\w:.]*|-?\d[\d.eE+-]*|[^\s\w'"]/g;
+
+/**
+ * Refuses, before parsing, a filter text (CQL2 text, OGC CQL) far larger than any filter within
+ * the limits: parsing alone would cost more than the query.
+ */
+export function checkFilterTextSize(text: string, limits: QueryLimits): void {
+  const bound = maxFilterTokens(limits);
+  let tokens = 0;
+  TOKEN.lastIndex = 0;
+  while (TOKEN.exec(text) !== null) {
+    tokens += 1;
+    if (tokens > bound) {
+      throw new QueryLimitError(
+        'filter',
+        `The filter text has more than ${count(bound)} tokens, more than any filter within QUERY_MAX_FILTER_NODES (${count(limits.maxFilterNodes)}), QUERY_MAX_ARRAY_ITEMS (${count(limits.maxArrayItems)}) and QUERY_MAX_GEOMETRY_VERTICES (${count(limits.maxGeometryVertices)}) can have`,
+      );
+    }
+  }
+}
+
+/**
+ * Checks a CQL2 JSON filter before it is validated and built (schema validation costs time per
+ * value): operator objects against QUERY_MAX_FILTER_NODES, arrays of plain values against
+ * QUERY_MAX_ARRAY_ITEMS, positions against QUERY_MAX_GEOMETRY_VERTICES, and nesting against a
+ * depth no filter within QUERY_MAX_FILTER_DEPTH exceeds. Iterative: any depth is measured.
+ */
+export function checkFilterJsonSize(input: unknown, limits: QueryLimits): void {
+  const maxJsonDepth = 2 * limits.maxFilterDepth + 8;
+  let objects = 0;
+  let positions = 0;
+  let parts = 0;
+  const pending: [unknown, number][] = [[input, 1]];
+  while (pending.length > 0) {
+    const [value, depth] = pending.pop()!;
+    if (depth > maxJsonDepth) {
+      throw new QueryLimitError(
+        'filter',
+        `The filter nests more than ${count(limits.maxFilterDepth)} levels deep (QUERY_MAX_FILTER_DEPTH)`,
+      );
+    }
+    if (Array.isArray(value)) {
+      const isPosition = value.length >= 2 && value.every((item) => typeof item === 'number');
+      if (isPosition) {
+        positions += 1;
+        if (positions > limits.maxGeometryVertices) {
+          throw new QueryLimitError(
+            'filter',
+            `The filter's geometries have more than ${count(limits.maxGeometryVertices)} vertices (QUERY_MAX_GEOMETRY_VERTICES)`,
+          );
+        }
+        continue;
+      }
+      const holdsPositions = value.length > 0 && Array.isArray(value[0]);
+      if (holdsPositions && typeof (value[0] as unknown[])[0] === 'number') {
+        parts += 1;
+        if (parts > limits.maxGeometryParts) {
+          throw new QueryLimitError(
+            'filter',
+            `The filter's geometries have more than ${count(limits.maxGeometryParts)} parts (polygon rings, lines and points) (QUERY_MAX_GEOMETRY_PARTS)`,
+          );
+        }
+      }
+      if (!holdsPositions && value.length > limits.maxArrayItems) {
+        throw new QueryLimitError(
+          'filter',
+          `An array in the filter has ${count(value.length)} items; at most ${count(limits.maxArrayItems)} are allowed (QUERY_MAX_ARRAY_ITEMS)`,
+        );
+      }
+      for (const item of value)
+        if (typeof item === 'object' && item !== null) pending.push([item, depth + 1]);
+    } else if (typeof value === 'object' && value !== null) {
+      objects += 1;
+      if (objects > limits.maxFilterNodes) {
+        throw new QueryLimitError(
+          'filter',
+          `The filter has more than ${count(limits.maxFilterNodes)} operators and operands (QUERY_MAX_FILTER_NODES)`,
+        );
+      }
+      for (const [key, member] of Object.entries(value)) {
+        // An operator's operands count as nodes, not as the items of an array.
+        const items = key === 'args' && Array.isArray(member) ? (member as unknown[]) : [member];
+        for (const item of items) {
+          if (typeof item === 'object' && item !== null) pending.push([item, depth + 1]);
+        }
+      }
+    }
+  }
+}

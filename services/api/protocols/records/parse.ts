@@ -1,6 +1,7 @@
 /**
  * OGC API – Records request parsing: query parameters → SearchQuery. Pure.
  */
+import type { QueryLimits } from '../../../../shared/query/query-limits.js';
 import {
   FilterError,
   InvalidParameterError,
@@ -26,6 +27,8 @@ export type QueryParameters = Record<string, unknown>;
 export interface ItemsLimits {
   defaultLimit: number;
   maxLimit: number;
+  /** Query cost limits: a filter far over them is refused before it is parsed. */
+  query?: QueryLimits;
 }
 
 /** Parameters the items endpoint understands besides queryable names. */
@@ -273,6 +276,7 @@ function parseFilterLanguage(value: string | undefined): FilterLanguage | undefi
 export function parseFilterParameters(
   query: QueryParameters,
   body?: FilterBody,
+  limits?: QueryLimits,
 ): Expression | undefined {
   const get = (name: string): string | undefined => singleParameter(query, name);
   const crs = get('filter-crs');
@@ -297,7 +301,7 @@ export function parseFilterParameters(
         'A filter in the request body must be CQL2 JSON (filter-lang=cql2-json)',
       );
     }
-    return parseCql2Json(body.json);
+    return parseCql2Json(body.json, limits);
   }
   if (text === undefined) return undefined;
   if (language === 'cql2-json') {
@@ -307,9 +311,9 @@ export function parseFilterParameters(
     } catch (error) {
       throw new FilterError(`filter is not valid JSON: ${(error as Error).message}`);
     }
-    return parseCql2Json(json);
+    return parseCql2Json(json, limits);
   }
-  return parseCql2Text(text);
+  return parseCql2Text(text, limits);
 }
 
 /**
@@ -358,7 +362,7 @@ export function parseItemsQuery(
   if (externalIds !== undefined) result.externalIds = parseList(externalIds);
   const sortby = get('sortby');
   if (sortby !== undefined) result.sort = parseSortby(sortby);
-  const filter = parseFilterParameters(query, body);
+  const filter = parseFilterParameters(query, body, limits.query);
   if (filter !== undefined) result.filter = filter;
 
   for (const name of Object.keys(query)) {
