@@ -247,7 +247,8 @@ export function checkFilterJsonSize(input: unknown, limits: QueryLimits): void {
       );
     }
     if (Array.isArray(value)) {
-      const isPosition = value.length >= 2 && value.every((item) => typeof item === 'number');
+      const isPosition =
+        value.length >= 2 && value.length <= 4 && value.every((item) => typeof item === 'number');
       if (isPosition) {
         positions += 1;
         if (positions > limits.maxGeometryVertices) {

@@ -25,19 +25,25 @@ const DEPTHS = [1, 31, 32, 33, 200, 1000, 5000];
 const OPERAND_COUNTS = [2, 100, 166, 167, 500, 2000, 10_000];
 const WORD_COUNTS = [1, 999, 1000, 1001, 5000];
 
-const postJson = (path: string, body: string, label: string): SizedRequest => ({
-  label,
-  protocol: 'json',
-  path,
-  init: { method: 'POST', headers: { 'Content-Type': 'application/json' }, body },
-});
+/** fast-check shows a failing input by its label (the bodies run to megabytes). */
+const shownByLabel = (request: SizedRequest): SizedRequest =>
+  Object.assign(request, { [fc.toStringMethod]: () => `${request.label} → ${request.path}` });
 
-const postCsw = (body: string, label: string): SizedRequest => ({
-  label,
-  protocol: 'csw',
-  path: CSW,
-  init: { method: 'POST', headers: { 'Content-Type': 'application/xml' }, body },
-});
+const postJson = (path: string, body: string, label: string): SizedRequest =>
+  shownByLabel({
+    label,
+    protocol: 'json',
+    path,
+    init: { method: 'POST', headers: { 'Content-Type': 'application/json' }, body },
+  });
+
+const postCsw = (body: string, label: string): SizedRequest =>
+  shownByLabel({
+    label,
+    protocol: 'csw',
+    path: CSW,
+    init: { method: 'POST', headers: { 'Content-Type': 'application/xml' }, body },
+  });
 
 function fesRequest(filter: string): string {
   return `<csw:GetRecords xmlns:csw="http://www.opengis.net/cat/csw/3.0" xmlns:fes="http://www.opengis.net/fes/2.0" xmlns:gml="http://www.opengis.net/gml/3.2" service="CSW" version="3.0.0" resultType="results"><csw:Query typeNames="csw:Record"><csw:Constraint version="2.0.0"><fes:Filter>${filter}</fes:Filter></csw:Constraint></csw:Query></csw:GetRecords>`;
