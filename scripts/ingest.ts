@@ -5,18 +5,47 @@
  * summary. Into SQLite, `--workers` threads (default: one per core but one) parse while the main
  * thread writes. Exits non-zero only when nothing could be written.
  */
+import { stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { availableParallelism } from 'node:os';
 import cliProgress from 'cli-progress';
 import { loadConfig } from '../shared/config/index.js';
 import { ingestDocumentsInParallel } from '../shared/ingest/parallel-ingest.js';
 import { listFiles, readDocuments } from '../shared/ingest/read-files.js';
-import { ingestDocuments, type IngestOptions } from '../shared/ingest/pipeline.js';
+import {
+  ingestDocuments,
+  type IngestOptions,
+  type RawDocument,
+} from '../shared/ingest/pipeline.js';
 import type { SourceFormat } from '../shared/records/core-record.js';
 import { createBackend } from '../shared/search/create-backend.js';
 import { SqliteBackend } from '../shared/search/sqlite/sqlite-backend.js';
 
 const NDJSON_CHUNK_LINES = 2000;
+
+/** Passes documents through, counting the bytes of input read so far. */
+async function* countingBytes(
+  documents: AsyncIterable<RawDocument>,
+  onBytes: (bytes: number) => void,
+): AsyncGenerator<RawDocument> {
+  for await (const document of documents) {
+    onBytes(Buffer.byteLength(document.content));
+    yield document;
+  }
+}
+
+/** `12.3 MB` style size for the progress line. */
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['kB', 'MB', 'GB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value.toFixed(1)} ${units[unit]}`;
+}
 
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -48,29 +77,41 @@ async function main(): Promise<number> {
       });
     }
   }
+  // The bar's total is the input's size, known before reading: it fills as bytes are read,
+  // while the records written are counted beside it.
+  let totalBytes = 0;
+  for (const file of files) totalBytes += (await stat(file)).size;
+  let readBytes = 0;
+  let progress = { written: 0, rejected: 0 };
   const bar = new cliProgress.SingleBar(
     {
-      format: 'ingest [{bar}] {value} records written, {rejected} rejected',
-      noTTYOutput: false,
+      format:
+        'ingest [{bar}] {percentage}% of {size} | {written} records written, {rejected} rejected',
       stream: process.stderr,
+      hideCursor: true,
     },
     cliProgress.Presets.shades_classic,
   );
-  if (!values.quiet) bar.start(0, 0, { rejected: 0 });
+  const show = !values.quiet;
+  if (show) bar.start(totalBytes, 0, { size: formatBytes(totalBytes), ...progress });
   const started = performance.now();
-  const documents = readDocuments(files, {
-    format: values.format as SourceFormat | undefined,
-    chunkLines: NDJSON_CHUNK_LINES,
-    onUnreadable: (name, reason) => unreadable.push({ name, reason }),
-  });
+  const documents = countingBytes(
+    readDocuments(files, {
+      format: values.format as SourceFormat | undefined,
+      chunkLines: NDJSON_CHUNK_LINES,
+      onUnreadable: (name, reason) => unreadable.push({ name, reason }),
+    }),
+    (bytes) => {
+      readBytes = Math.min(totalBytes, readBytes + bytes);
+      if (show) bar.update(readBytes, progress);
+    },
+  );
   const options: IngestOptions = {
     batchSize: Number(values['batch-size']),
     maxBytes: config.limits.bodyBytes * 20,
-    onProgress: (progress) => {
-      if (!values.quiet) {
-        bar.setTotal(progress.read);
-        bar.update(progress.written, { rejected: progress.rejected.length });
-      }
+    onProgress: (summary) => {
+      progress = { written: summary.written, rejected: summary.rejected.length };
+      if (show) bar.update(readBytes, progress);
     },
   };
   const workers = Number(values.workers);
@@ -79,7 +120,10 @@ async function main(): Promise<number> {
     backend instanceof SqliteBackend && workers > 0
       ? await ingestDocumentsInParallel(backend, documents, { ...options, workers })
       : await ingestDocuments(backend, documents, options);
-  if (!values.quiet) bar.stop();
+  if (show) {
+    bar.update(totalBytes, progress);
+    bar.stop();
+  }
   await backend.close();
   const seconds = (performance.now() - started) / 1000;
   const rejected = [...unreadable, ...summary.rejected];

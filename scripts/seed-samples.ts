@@ -14,7 +14,12 @@ async function main(): Promise<void> {
   const backend = await createBackend(config);
   try {
     const health = await backend.health();
-    if ((health.records ?? 0) > 0) return;
+    if ((health.records ?? 0) > 0) {
+      console.log(
+        `sample records not loaded: ${config.search.path} already holds ${health.records} records`,
+      );
+      return;
+    }
     const documents = [...generateRecords(config.sampleRecords)].map((record, index) => ({
       name: `sample ${index}`,
       content: JSON.stringify(record),

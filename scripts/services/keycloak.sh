@@ -3,7 +3,9 @@
 # on the machine's JDK 17 (26.5.6 accepts it). Standard token exchange (v2)
 # is on by default since 26.2; the legacy token-exchange feature stays off.
 #
-# Every start begins from the same pristine H2 database: the master realm,
+# Each run folder (CAIRN_RUN) keeps its own H2 database, so two sets of
+# instances never share or wipe each other's. Every start begins from the
+# same pristine H2 database: the master realm,
 # the bootstrap admin and the realms of test/fixtures/keycloak/*.json. The
 # first start for a given set of fixtures imports them into an empty
 # database, stops Keycloak and keeps a copy of that database; later starts
@@ -17,7 +19,10 @@ KEYCLOAK_ADMIN_USERNAME="${KEYCLOAK_ADMIN_USERNAME:-admin}"
 KEYCLOAK_ADMIN_PASSWORD="${KEYCLOAK_ADMIN_PASSWORD:-admin}"
 KEYCLOAK_FIXTURES="$CAIRN_ROOT/test/fixtures/keycloak"
 KEYCLOAK_HOME="$CAIRN_DIST/keycloak-$KEYCLOAK_VERSION"
-KEYCLOAK_DB="$KEYCLOAK_HOME/data/h2" # where --db dev-file keeps its H2 files
+# --db dev-file keeps its H2 files under ${kc.db-url-path}/data/h2 (the distribution folder
+# by default); kc.db-url-path moves them into this run's folder.
+KEYCLOAK_DB_BASE="$CAIRN_RUN/keycloak"
+KEYCLOAK_DB="$KEYCLOAK_DB_BASE/data/h2"
 
 keycloak_url() { printf 'http://127.0.0.1:%s\n' "$KEYCLOAK_HTTP_PORT"; }
 keycloak_marker() { printf '%s\n' "$KEYCLOAK_HOME/"; }
@@ -58,7 +63,7 @@ keycloak_pristine_dir() {
 keycloak_spawn() {
   local pid
   pid="$(JAVA_HOME="$(java_home)" \
-    JAVA_OPTS_APPEND="${JAVA_OPTS_APPEND:--XX:TieredStopAtLevel=1}" \
+    JAVA_OPTS_APPEND="${JAVA_OPTS_APPEND:--XX:TieredStopAtLevel=1} -Dkc.db-url-path=$KEYCLOAK_DB_BASE" \
     KC_BOOTSTRAP_ADMIN_USERNAME="$KEYCLOAK_ADMIN_USERNAME" \
     KC_BOOTSTRAP_ADMIN_PASSWORD="$KEYCLOAK_ADMIN_PASSWORD" \
     spawn keycloak "$KEYCLOAK_HOME/bin/kc.sh" start-dev \
@@ -71,22 +76,27 @@ keycloak_spawn() {
 
 # Import the fixtures into an empty database, then stop cleanly and keep the
 # database files as the pristine copy.
+# The import folder is the distribution's (Keycloak reads realms only from there), so two
+# runs creating their pristine copies at once take turns on a lock.
 keycloak_make_pristine() {
   local pristine="$1" import="$KEYCLOAK_HOME/data/import" pid
   say keycloak "creating the pristine database (first start with these fixtures)"
-  rm -rf "$import" "$KEYCLOAK_DB" "$(run_dir keycloak)"/pristine-db-* && mkdir -p "$import" &&
+  exec 7>"$KEYCLOAK_HOME/.import.lock" && flock 7 &&
+    rm -rf "$import" "$KEYCLOAK_DB" "$(run_dir keycloak)"/pristine-db-* && mkdir -p "$import" &&
     keycloak_fixture_files | xargs -r -d '\n' cp -t "$import" &&
     pid="$(keycloak_spawn --import-realm)" &&
     wait_healthy keycloak "$pid" &&
     stop_one keycloak &&
-    cp -r "$KEYCLOAK_DB" "$pristine.tmp" && mv "$pristine.tmp" "$pristine"
+    cp -r "$KEYCLOAK_DB" "$pristine.tmp" && mv "$pristine.tmp" "$pristine" &&
+    rm -rf "$import" && exec 7>&-
 }
 
 keycloak_launch() {
   local pristine
   pristine="$(keycloak_pristine_dir)"
   [[ -d "$pristine" ]] || keycloak_make_pristine "$pristine" || return 1
-  rm -rf "$KEYCLOAK_DB" && cp -r "$pristine" "$KEYCLOAK_DB" && keycloak_spawn
+  rm -rf "$KEYCLOAK_DB" && mkdir -p "$(dirname "$KEYCLOAK_DB")" &&
+    cp -r "$pristine" "$KEYCLOAK_DB" && keycloak_spawn
 }
 
 # Healthy once the master realm and every imported realm publish their

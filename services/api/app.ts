@@ -100,7 +100,7 @@ export function createApp(dependencies: AppDependencies): Express {
   app.use(
     express.json({
       limit: config.limits.bodyBytes,
-      type: ['application/json', 'application/*+json'],
+      type: ['application/json', 'application/*+json', 'application/query-cql-json'],
     }),
   );
   // Harvest sources and the CSW Harvest operation share one harvest context (shared/harvest).
@@ -128,6 +128,7 @@ export function createApp(dependencies: AppDependencies): Express {
         rootUrl: '/',
         service: config.service,
         version: PACKAGE_VERSION,
+        limits: config.limits,
       }),
     ),
   );

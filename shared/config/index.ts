@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import type { QueryLimits } from '../query/query-limits.js';
+import { parseAllowedEntry } from '../harvest/address-policy.js';
 
 const booleanString = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -18,7 +19,7 @@ const environmentSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
   PUBLIC_BASE_URL: optionalUrl,
-  TRUST_PROXY: booleanString.default(true),
+  TRUST_PROXY: booleanString.default(false),
   SQLITE_PATH: z.string().min(1).default('data/cairn.sqlite'),
   ELASTICSEARCH_URL: optionalUrl,
   OPENSEARCH_URL: optionalUrl,
@@ -34,6 +35,7 @@ const environmentSchema = z.object({
     .min(1024)
     .default(5 * 1024 * 1024),
   URL_LIMIT_BYTES: z.coerce.number().int().min(256).max(1_048_576).default(8192),
+  JSON_DEPTH_LIMIT: z.coerce.number().int().min(8).max(1000).default(64),
   HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(5_000),
@@ -56,8 +58,19 @@ const environmentSchema = z.object({
     .string()
     .regex(/^(-1|[1-9]\d*(ms|s|m))$/, 'a time such as 1s, 500ms or 1m, or -1 (off)')
     .optional(),
+  SEARCH_SHARDS: z.coerce.number().int().min(1).max(1024).default(1),
+  SEARCH_REPLICAS: z.coerce.number().int().min(0).max(16).optional(),
   SERVICE_METADATA_FILE: z.string().min(1).optional(),
   METRICS_ENABLED: booleanString.default(true),
+  MAP_TILE_URL: z
+    .string()
+    .regex(/^https?:\/\/\S+$/, 'an http(s) URL template')
+    .refine(
+      (value) => ['{z}', '{x}', '{y}'].every((part) => value.includes(part)),
+      'a tile URL template with {z}, {x} and {y}, e.g. https://tiles.example.org/{z}/{x}/{y}.png',
+    )
+    .optional(),
+  MAP_TILE_ATTRIBUTION: z.string().max(500).optional(),
 });
 
 const contactSchema = z.object({
@@ -107,10 +120,21 @@ export interface Config {
          * engine's default (every second while the index is searched, see es-mappings/README.md).
          */
         refreshInterval?: string;
+        /** Primary shards of a records index Cairn creates (fixed until the next reindex). */
+        shards: number;
+        /** Replicas per shard; undefined: one when a second node is there (auto-expand 0-1). */
+        replicas?: number;
       };
   redisUrl?: string;
   /** Paging defaults and request size limits (`urlBytes`: path and query string). */
-  limits: { defaultLimit: number; maxLimit: number; bodyBytes: number; urlBytes: number };
+  limits: {
+    defaultLimit: number;
+    maxLimit: number;
+    bodyBytes: number;
+    urlBytes: number;
+    /** Deepest nesting of arrays and objects in a metadata record's JSON (write bodies, ingest). */
+    jsonDepth: number;
+  };
   /**
    * What one query may cost (shared/query/query-limits.ts): bounds on every input that
    * multiplies work, and the time a backend may spend on one query before cancelling it.
@@ -127,6 +151,18 @@ export interface Config {
   worker: WorkerConfig;
   /** Prometheus metrics: `enabled` serves the API's unauthenticated /metrics (shared/metrics). */
   metrics: { enabled: boolean };
+  /** Outbound requests to harvest sources (shared/harvest). */
+  harvest: HarvestConfig;
+  /** The HTML maps' background: the offline world outline, or tiles when `tileUrl` is set. */
+  map: MapConfig;
+}
+
+/** The HTML maps' background (MAP_TILE_*). */
+export interface MapConfig {
+  /** XYZ tile URL template ({z}/{x}/{y}, Web Mercator); unset: the offline world outline. */
+  tileUrl?: string;
+  /** Attribution shown with the tiles (plain text). */
+  tileAttribution?: string;
 }
 
 /** Thrown by loadConfig with every problem found, so start-up can list them all. */
@@ -170,6 +206,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
   const service = readServiceMetadata(env?.SERVICE_METADATA_FILE, problems);
   const auth = readAuthConfig(present, problems);
   const worker = readWorkerConfig(present, problems);
+  const harvest = readHarvestConfig(present, problems);
   if (env && env.ELASTICSEARCH_URL && env.OPENSEARCH_URL) {
     problems.push('ELASTICSEARCH_URL and OPENSEARCH_URL: set at most one search engine');
   }
@@ -201,6 +238,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
           analysis: env.SEARCH_TEXT_ANALYSIS,
           refresh: env.SEARCH_REFRESH === 'wait_for' ? 'wait_for' : env.SEARCH_REFRESH === 'true',
           refreshInterval: env.SEARCH_REFRESH_INTERVAL,
+          shards: env.SEARCH_SHARDS,
+          replicas: env.SEARCH_REPLICAS,
         }
       : { kind: 'sqlite', path: env.SQLITE_PATH },
     redisUrl: env.REDIS_URL,
@@ -209,6 +248,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
       maxLimit: env.LIMIT_MAX,
       bodyBytes: env.BODY_LIMIT_BYTES,
       urlBytes: env.URL_LIMIT_BYTES,
+      jsonDepth: env.JSON_DEPTH_LIMIT,
     },
     query: {
       maxFilterDepth: env.QUERY_MAX_FILTER_DEPTH,
@@ -227,8 +267,10 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
     sampleRecords: env.SAMPLE_RECORDS,
     service,
     auth,
-    worker,
+    worker: { ...worker, jsonDepth: env.JSON_DEPTH_LIMIT },
     metrics: { enabled: env.METRICS_ENABLED },
+    harvest,
+    map: { tileUrl: env.MAP_TILE_URL, tileAttribution: env.MAP_TILE_ATTRIBUTION },
   };
   return deepFreeze(config);
 }
@@ -252,6 +294,12 @@ export const SIGNING_ALGORITHMS = [
 ] as const;
 export type SigningAlgorithm = (typeof SIGNING_ALGORITHMS)[number];
 
+/**
+ * Seconds a token's `exp`/`nbf` may be off: used by the API's verifier and by the
+ * token-exchange helper's local expiry check alike (AUTH_CLOCK_TOLERANCE_SECONDS).
+ */
+export const DEFAULT_CLOCK_TOLERANCE_SECONDS = 30;
+
 /** Where bearer tokens come from and how they are checked; present only when configured. */
 export interface AuthProviderConfig {
   /** Expected `iss`, exactly as the provider writes it (Keycloak: `{base}/realms/{realm}`). */
@@ -266,6 +314,10 @@ export interface AuthProviderConfig {
   jwksCacheSeconds: number;
   /** Least time between two JWKS fetches caused by tokens with an unknown `kid`. */
   jwksRefetchCooldownSeconds: number;
+  /** After a failed JWKS fetch, requests that need the keys fail fast (503) this long. */
+  jwksFailureCooldownSeconds: number;
+  /** Largest JWKS response accepted. */
+  jwksMaxBytes: number;
 }
 
 export interface AuthConfig {
@@ -289,9 +341,21 @@ const authEnvironmentSchema = z.object({
   AUTH_JWKS_URL: optionalUrl,
   AUTH_TOKEN_URL: optionalUrl,
   AUTH_ALGORITHMS: z.string().min(1).default('RS256'),
-  AUTH_CLOCK_TOLERANCE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
+  AUTH_CLOCK_TOLERANCE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(300)
+    .default(DEFAULT_CLOCK_TOLERANCE_SECONDS),
   AUTH_JWKS_CACHE_SECONDS: z.coerce.number().int().min(1).max(86400).default(600),
   AUTH_JWKS_REFETCH_COOLDOWN_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+  AUTH_JWKS_FAILURE_COOLDOWN_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
+  AUTH_JWKS_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(64 * 1024 * 1024)
+    .default(1024 * 1024),
   AUTH_WRITE_ROLE: z.string().min(1).default('editor'),
   AUTH_WRITE_SCOPE: z.string().min(1).optional(),
   AUTH_READS_REQUIRE_TOKEN: booleanString.default(false),
@@ -350,6 +414,8 @@ function readAuthConfig(
             clockToleranceSeconds: env.AUTH_CLOCK_TOLERANCE_SECONDS,
             jwksCacheSeconds: env.AUTH_JWKS_CACHE_SECONDS,
             jwksRefetchCooldownSeconds: env.AUTH_JWKS_REFETCH_COOLDOWN_SECONDS,
+            jwksFailureCooldownSeconds: env.AUTH_JWKS_FAILURE_COOLDOWN_SECONDS,
+            jwksMaxBytes: env.AUTH_JWKS_MAX_BYTES,
           }
         : undefined,
     writeRole: env.AUTH_WRITE_ROLE,
@@ -445,6 +511,8 @@ export interface WorkerConfig {
   /** Where the worker serves Prometheus /metrics; port 0 turns it off. */
   metricsHost: string;
   metricsPort: number;
+  /** JSON_DEPTH_LIMIT: the same limit the API applies to records, for the records of jobs. */
+  jsonDepth: number;
 }
 
 const workerEnvironmentSchema = z.object({
@@ -464,7 +532,7 @@ const workerEnvironmentSchema = z.object({
 function readWorkerConfig(
   present: Record<string, string | undefined>,
   problems: string[],
-): WorkerConfig {
+): Omit<WorkerConfig, 'jsonDepth'> {
   const parsed = workerEnvironmentSchema.safeParse(present);
   const fallback = workerEnvironmentSchema.parse({});
   if (!parsed.success) problems.push(...describeIssues('', parsed.error));
@@ -482,6 +550,52 @@ function readWorkerConfig(
     metricsHost: env.WORKER_METRICS_HOST,
     metricsPort: env.WORKER_METRICS_PORT,
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Harvesting (HARVEST_*), owned by shared/harvest. See .env.example.
+// ---------------------------------------------------------------------------------------------
+
+export interface HarvestConfig {
+  /**
+   * Addresses or CIDR ranges a harvest may reach although they are not public (loopback,
+   * private, link-local, ...); every other non-public address is refused.
+   */
+  allowedAddresses: readonly string[];
+  /** Largest response (or document) accepted from a source, after decompression. */
+  maxBytes: number;
+  /** Time allowed for one request to a source, redirects and body included. */
+  timeoutMs: number;
+}
+
+const harvestEnvironmentSchema = z.object({
+  HARVEST_ALLOWED_ADDRESSES: z.string().default(''),
+  HARVEST_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(64 * 1024 * 1024),
+  HARVEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+});
+
+function readHarvestConfig(
+  present: Record<string, string | undefined>,
+  problems: string[],
+): HarvestConfig {
+  const parsed = harvestEnvironmentSchema.safeParse(present);
+  const env = parsed.success ? parsed.data : harvestEnvironmentSchema.parse({});
+  if (!parsed.success) problems.push(...describeIssues('', parsed.error));
+  const allowedAddresses = env.HARVEST_ALLOWED_ADDRESSES.split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  for (const entry of allowedAddresses) {
+    try {
+      parseAllowedEntry(entry);
+    } catch (error) {
+      problems.push(`HARVEST_ALLOWED_ADDRESSES: ${(error as Error).message}`);
+    }
+  }
+  return { allowedAddresses, maxBytes: env.HARVEST_MAX_BYTES, timeoutMs: env.HARVEST_TIMEOUT_MS };
 }
 
 function deepFreeze<T>(value: T): T {

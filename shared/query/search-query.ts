@@ -1,5 +1,5 @@
 /**
- * SearchQuery: the only contract between protocols and backends (ARCHITECTURE.md, seam 1).
+ * SearchQuery: the only contract between protocols and backends (docs/architecture.md, seam 1).
  * Every protocol parser produces one; every SearchBackend consumes one.
  */
 import type { Geometry } from 'geojson';

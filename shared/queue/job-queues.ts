@@ -9,6 +9,10 @@
  * up on). A refused write is therefore never enqueued later behind the client's back, and
  * requests never hang.
  */
+import { RedisExpiringStore } from '../auth/redis-session-store.js';
+import type { HarvestStore } from '../harvest/harvest-store.js';
+import { RedisHarvestStore } from '../harvest/redis-harvest-store.js';
+import type { SessionStore } from '../auth/session-store.js';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { Queue, type JobsOptions } from 'bullmq';
@@ -34,6 +38,11 @@ export function deadLetterKey(config: WorkerConfig): string {
   return `${config.queuePrefix}:dead-letter`;
 }
 
+/** Where the harvest sources and their ownership live in Redis (scaled mode). */
+export function harvestKey(config: Pick<WorkerConfig, 'queuePrefix'>): string {
+  return `${config.queuePrefix}:harvest`;
+}
+
 /** How long an enqueue or a health check waits for a disconnected Redis before giving up. */
 const CONNECT_WAIT_MS = 2_000;
 /** The first connection of a process may take longer on a busy machine; it is not an outage. */
@@ -56,8 +65,10 @@ export class JobQueues {
   private readonly producer: Redis;
   /** Whether the producer has been connected once: later waits are for an outage. */
   private everReady = false;
+  private readonly keyPrefix: string;
 
   constructor(redisUrl: string, config: WorkerConfig) {
+    this.keyPrefix = config.queuePrefix;
     this.producer = new Redis({
       ...buildConnection(redisUrl),
       enableOfflineQueue: false,
@@ -81,6 +92,22 @@ export class JobQueues {
     this.redis = new Redis(redisUrl, { maxRetriesPerRequest: 3 });
     this.redis.on('error', () => undefined); // reconnects by itself; failures reach callers
     this.deadLetters = new DeadLetterStore(this.redis, deadLetterKey(config));
+  }
+
+  /**
+   * A store with expiry on this Redis, under `<queue prefix>:<name>`, shared by every API
+   * process of the deployment (the admin pages' sessions and sign-ins in progress).
+   */
+  expiringStore<T>(name: string, maxEntries: number): SessionStore<T> {
+    return new RedisExpiringStore<T>(this.redis, {
+      prefix: `${this.keyPrefix}:${name}`,
+      maxEntries,
+    });
+  }
+
+  /** The harvest sources of the deployment, in this Redis (the worker reads the same keys). */
+  harvestStore(): HarvestStore {
+    return new RedisHarvestStore(this.redis, harvestKey({ queuePrefix: this.keyPrefix }));
   }
 
   /** Resolves once the producer's connection is ready; throws a 503 if it is not soon. */

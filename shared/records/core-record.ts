@@ -1,6 +1,6 @@
 /**
  * CoreRecord: the one contract between metadata formats and the rest of Cairn
- * (ARCHITECTURE.md, seam 2). Parsers produce it; presenters and the index-document
+ * (docs/architecture.md, seam 2). Parsers produce it; presenters and the index-document
  * builder consume it. Field names follow the OGC API – Records core properties.
  */
 import type { Geometry } from 'geojson';

@@ -1,6 +1,6 @@
 /**
  * The one function that turns a CoreRecord into the document every backend indexes
- * (CONVENTIONS.md, 10). Backends may lay it out differently (columns, JSON, mappings) but
+ * (docs/architecture.md). Backends may lay it out differently (columns, JSON, mappings) but
  * never derive searchable values from the record themselves.
  */
 import type { Geometry } from 'geojson';

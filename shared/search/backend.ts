@@ -1,6 +1,6 @@
 /**
  * SearchBackend: the one interface every search implementation provides
- * (ARCHITECTURE.md, seam 3). Backends translate driver errors into project errors at
+ * (docs/architecture.md, seam 3). Backends translate driver errors into project errors at
  * this boundary; no engine message, URL or SQL text crosses it.
  */
 import type { CoreRecord } from '../records/core-record.js';
@@ -17,6 +17,21 @@ export interface WriteFailure {
 export interface UpsertResult {
   written: number;
   failures: WriteFailure[];
+}
+
+/** Writes applied as one unit by `SearchBackend.applyAtomically`. */
+export interface AtomicChanges {
+  /** Records to insert or replace by id. */
+  upsert: CoreRecord[];
+  /** Ids to delete (ids that do not exist are skipped); disjoint from the upserted ids. */
+  delete: string[];
+}
+
+/** What an atomic write did. */
+export interface AtomicResult {
+  written: number;
+  /** How many of the ids to delete existed. */
+  deleted: number;
 }
 
 export interface SearchResult {
@@ -64,6 +79,11 @@ export interface SearchBackend {
   upsert(records: CoreRecord[]): Promise<UpsertResult>;
   /** Deletes records by id; returns how many existed. */
   delete(ids: string[]): Promise<number>;
+  /**
+   * Applies upserts and deletes as one unit (a CSW-T Transaction): all of them, or none. Any
+   * refused record or failure throws, and the catalogue is left as it was.
+   */
+  applyAtomically(changes: AtomicChanges): Promise<AtomicResult>;
   /** One record by id, or null. */
   get(id: string): Promise<CoreRecord | null>;
   search(query: SearchQuery): Promise<SearchResult>;

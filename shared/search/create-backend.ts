@@ -27,6 +27,7 @@ export async function createBackend(
       refresh: search.refresh,
       refreshInterval: search.refreshInterval,
       queryTimeBudgetMs: timeBudgetMs,
+      layout: { shards: search.shards, replicas: search.replicas },
     });
     await engine.init().catch(async (error: unknown) => {
       await engine.close();

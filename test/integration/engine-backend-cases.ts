@@ -10,6 +10,7 @@ import { generateRecords } from '../../scripts/corpus/generator.js';
 import {
   FilterError,
   InvalidParameterError,
+  InvalidRecordError,
   ServiceUnavailableError,
 } from '../../shared/errors/index.js';
 import { parseCql2Text } from '../../shared/query/cql2/index.js';
@@ -410,6 +411,70 @@ export function describeEngineCases(engine: EngineName, url: string, spatial: Sp
       });
     });
 
+    describe('atomic writes (CSW-T Transactions)', () => {
+      let backend: EngineBackend;
+      const record = (id: string, properties: Record<string, unknown>): CoreRecord =>
+        parseAll(
+          JSON.stringify({
+            type: 'Feature',
+            id,
+            conformsTo: [],
+            geometry: null,
+            time: null,
+            properties: { type: 'dataset', ...properties },
+          }),
+        )[0];
+      const titles = async (ids: string[]): Promise<(string | null)[]> =>
+        Promise.all(ids.map(async (id) => (await backend.get(id))?.title ?? null));
+
+      before(async () => {
+        backend = await createTestBackend(engine, url, { spatial });
+        const seeded = await backend.upsert([
+          record('a1', { title: 'kept' }),
+          record('a2', { title: 'doomed' }),
+        ]);
+        expect(seeded.failures).to.deep.equal([]);
+      });
+      after(async () => backend?.close());
+
+      it('applies upserts and deletes together', async () => {
+        const result = await backend.applyAtomically({
+          upsert: [record('a3', { title: 'new' })],
+          delete: ['a2', 'never-there'],
+        });
+        expect(result).to.deep.equal({ written: 1, deleted: 1 });
+        expect(await titles(['a1', 'a2', 'a3'])).to.deep.equal(['kept', null, 'new']);
+        await backend.upsert([record('a2', { title: 'doomed' })]);
+        await backend.delete(['a3']);
+      });
+
+      it('leaves the catalogue as it was when the engine refuses one record', async () => {
+        // 5,100 new properties: beyond the index's total-fields limit (5,000), so the engine
+        // refuses that one record.
+        const wide = Object.fromEntries(Array.from({ length: 5100 }, (_, i) => [`wide${i}`, i]));
+        const error = await backend
+          .applyAtomically({
+            upsert: [
+              record('a1', { title: 'replaced' }),
+              record('a4', { title: 'new' }),
+              record('a5', { title: 'too wide', ...wide }),
+            ],
+            delete: ['a2'],
+          })
+          .catch((caught: unknown) => caught);
+        expect(error).to.be.instanceOf(InvalidRecordError);
+        expect((error as Error).message).to.match(/a5/);
+        expect(await titles(['a1', 'a2', 'a4', 'a5'])).to.deep.equal([
+          'kept',
+          'doomed',
+          null,
+          null,
+        ]);
+        const all = await backend.search({ sort: [], offset: 0, limit: 10 });
+        expect(all.records.map((item) => item.id).sort()).to.deep.equal(['a1', 'a2']);
+      });
+    });
+
     describe('paging at any depth', () => {
       const COUNT = 12_000;
       let backend: EngineBackend;
@@ -502,6 +567,91 @@ export function describeEngineCases(engine: EngineName, url: string, spatial: Sp
           expect(result.ids).to.deep.equal(expected.slice(offset, offset + 10));
           const deep = await page({ sort, offset: 11_000, limit: 10 });
           expect(deep.ids).to.deep.equal(expected.slice(11_000, 11_010));
+        }
+      });
+    });
+
+    describe('index layout (SEARCH_SHARDS, SEARCH_REPLICAS)', () => {
+      let backend: EngineBackend;
+      let records: CoreRecord[];
+
+      /** The live index's shard and replica settings. */
+      const layoutOf = async (index: string) => {
+        const response = await fetch(`${url}/${index}/_settings`);
+        const settings = (await response.json()) as Record<
+          string,
+          { settings: { index: Record<string, unknown> } }
+        >;
+        const { number_of_shards, number_of_replicas, auto_expand_replicas } =
+          settings[index].settings.index;
+        return { number_of_shards, number_of_replicas, auto_expand_replicas };
+      };
+
+      before(async () => {
+        backend = await createTestBackend(engine, url, {
+          spatial,
+          layout: { shards: 3, replicas: 0 },
+        });
+        records = parseAll(JSON.stringify([...generateRecords(240, 5)]));
+        expect((await backend.upsert(records)).failures).to.deep.equal([]);
+      });
+
+      after(async () => {
+        await backend?.close();
+      });
+
+      it('creates the records index with the configured shards and replicas', async () => {
+        expect(await layoutOf(backend.liveIndex!)).to.deep.equal({
+          number_of_shards: '3',
+          number_of_replicas: '0',
+          auto_expand_replicas: 'false',
+        });
+      });
+
+      it('counts and pages over every shard: each record once, in sort order', async () => {
+        const sort = [{ field: 'title', direction: 'asc' as const }];
+        const seen: string[] = [];
+        for (let offset = 0; offset < records.length; offset += 50) {
+          const page = await backend.search({ sort, offset, limit: 50 });
+          expect(page.total).to.equal(records.length);
+          seen.push(...page.records.map((record) => record.id));
+        }
+        expect(new Set(seen).size).to.equal(records.length);
+        const single = await createTestBackend(engine, url, { spatial });
+        try {
+          expect((await single.upsert(records)).failures).to.deep.equal([]);
+          const ids: string[] = [];
+          for (let offset = 0; offset < records.length; offset += 50)
+            ids.push(
+              ...(await single.search({ sort, offset, limit: 50 })).records.map((r) => r.id),
+            );
+          expect(seen).to.deep.equal(ids);
+        } finally {
+          await single.close();
+        }
+      });
+
+      it('applies a new shard count through a reindex, keeping every record', async () => {
+        const resized = new EngineBackend({
+          engine,
+          url,
+          alias: backend.alias,
+          spatial,
+          refresh: 'wait_for',
+          layout: { shards: 2 },
+        });
+        try {
+          await resized.init();
+          const result = await resized.reindex();
+          expect(await layoutOf(result.to)).to.deep.include({
+            number_of_shards: '2',
+            auto_expand_replicas: '0-1',
+          });
+          expect((await resized.search({ sort: [], offset: 0, limit: 1 })).total).to.equal(
+            records.length,
+          );
+        } finally {
+          await resized.close();
         }
       });
     });

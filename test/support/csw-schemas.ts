@@ -1,6 +1,6 @@
 /**
- * Schema validation of CSW and OWS responses with xmllint, offline through the shared XML
- * catalog (see test/unit/formats-xml/xmllint.ts, whose ISO 19139 validation this reuses).
+ * Schema validation of CSW and OWS responses with xmllint, offline through the XML catalog of
+ * test/fixtures/xsd (see test/unit/formats-xml/xmllint.ts, whose ISO 19139 validation this reuses).
  *
  * - CSW 2.0.2 documents (capabilities, GetRecords/GetRecordById/GetDomain responses, OWS 1.0.0
  *   exception reports) validate against CSW-discovery.xsd, which imports OWS 1.0.0 and Filter 1.1.
@@ -39,8 +39,8 @@ function schemaFile(schema: CswSchema): string {
 }
 
 /**
- * A catalog in front of the shared one: GML 3.2.1 (imported by CSW 3.0) imports the ISO 19139
- * 2007 schemas from schemas.opengis.net, which the shared catalog maps to a folder that is not
+ * A catalog in front of the fixtures' one: GML 3.2.1 (imported by CSW 3.0) imports the ISO 19139
+ * 2007 schemas from schemas.opengis.net, which the fixtures' catalog maps to a folder that is not
  * there; they are in ogc/iso/. Their own imports climb to `/core/schemas/`, mapped back too.
  */
 function writeCatalog(directory: string): string {

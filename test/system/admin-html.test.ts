@@ -424,7 +424,7 @@ describe('Admin HTML pages with PKCE sign-in (real Keycloak)', function () {
     });
 
     it('marks the cookies Secure and redirects to https behind an https proxy', async () => {
-      const environment = signInEnvironment();
+      const environment = signInEnvironment({ TRUST_PROXY: 'true' });
       delete environment.AUTH_WEB_REDIRECT_BASE;
       const test = await createTestApp(1, environment);
       try {
@@ -453,6 +453,9 @@ describe('Admin HTML pages with PKCE sign-in (real Keycloak)', function () {
     let ingestLog: SqliteIngestLog;
     let stopWorkers: (() => Promise<void>) | undefined;
     let jobId: string;
+    /** A second API process of the same deployment: its own queues and Redis connections. */
+    let other: Express;
+    let otherQueue: JobQueues;
 
     before(async () => {
       await requireRedis();
@@ -467,6 +470,14 @@ describe('Admin HTML pages with PKCE sign-in (real Keycloak)', function () {
       queue = new JobQueues(REDIS_URL, test.config.worker);
       const logger = createLogger('silent', 'test');
       app = createApp({ config: test.config, backend: test.backend, logger, queue, ingestLog });
+      otherQueue = new JobQueues(REDIS_URL, test.config.worker);
+      other = createApp({
+        config: test.config,
+        backend: test.backend,
+        logger,
+        queue: otherQueue,
+        ingestLog,
+      });
       stopWorkers = startWorkers({
         redisUrl: REDIS_URL,
         config: test.config.worker,
@@ -490,8 +501,28 @@ describe('Admin HTML pages with PKCE sign-in (real Keycloak)', function () {
       await stopWorkers?.();
       await queue?.obliterate();
       await queue?.close();
+      await otherQueue?.close();
       await ingestLog?.close();
       await test?.close();
+    });
+
+    it('keeps sessions in Redis: a session opened on one API process works on another, and a sign-in begun on one completes on the other', async () => {
+      const { jar } = await signIn(app, 'alice');
+      const page = await browse(other, jar, JOBS);
+      expect(page.status, page.text).to.equal(200);
+      expect(page.text).to.include('Signed in as <strong id="operator">alice</strong>');
+
+      const crossed = new CookieJar();
+      const start = await browse(other, crossed, `${JOBS}?f=html`);
+      expect(start.status, start.text).to.equal(303);
+      const callback = await loginAtProvider(String(start.headers.location), crossed, 'alice');
+      const done = await browse(app, crossed, callback);
+      expect(done.status, done.text).to.equal(303);
+      expect((await browse(other, crossed, JOBS)).status).to.equal(200);
+
+      const signedOut = await browse(app, jar, '/catalogue/admin/sign-out', { method: 'post' });
+      expect(signedOut.status).to.equal(303);
+      expect((await browse(other, jar, JOBS)).status, 'signed out everywhere').to.equal(303);
     });
 
     it('shows the worker’s job, its failure and the dead letter with its payload', async () => {

@@ -217,6 +217,47 @@ function describeEngine(engine: 'elasticsearch' | 'opensearch', spatial: Spatial
       }
       expect(seen.size).to.equal(600);
     });
+
+    // Last: it adds records to both backends.
+    it('lists the same STAC Collections and their items (STAC API root)', async () => {
+      const children = ['child-a', 'child-b'].map((id) => ({
+        name: id,
+        content: JSON.stringify({
+          type: 'Feature',
+          id,
+          geometry: null,
+          properties: { type: 'dataset', title: id, parentId: 'parent-dataset' },
+          links: [],
+        }),
+      }));
+      const parent = {
+        name: 'parent',
+        content: JSON.stringify({
+          type: 'Feature',
+          id: 'parent-dataset',
+          geometry: null,
+          properties: { type: 'dataset', title: 'A dataset that others name as parent' },
+          links: [],
+        }),
+      };
+      for (const backend of [sqlite, engineBackend]) {
+        expect((await ingestDocuments(backend, [parent, ...children])).written).to.equal(3);
+      }
+      const list = async (app: Express): Promise<{ matched: number; ids: string[] }> => {
+        const body = (await request(app).get('/catalogue/stac/collections?limit=100').expect(200))
+          .body as { numberMatched: number; collections: { id: string }[] };
+        return { matched: body.numberMatched, ids: body.collections.map((c) => c.id) };
+      };
+      const expected = await list(reference);
+      expect(expected.ids).to.include.members(['metadata:main', 'parent-dataset']);
+      expect(await list(candidate)).to.deep.equal(expected);
+      const items = await ask(candidate, '/catalogue/stac/collections/parent-dataset/items');
+      expect(items.ids).to.deep.equal(['child-a', 'child-b']);
+      const item = await request(candidate)
+        .get('/catalogue/stac/collections/parent-dataset/items/child-a')
+        .expect(200);
+      expect(item.body).to.include({ id: 'child-a', collection: 'parent-dataset' });
+    });
   });
 }
 

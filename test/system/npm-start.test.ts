@@ -37,12 +37,12 @@ describe('the README run command (npm start: build, sample records, listen)', fu
   let directory: string;
   let child: ChildProcess;
   let base: string;
+  let port: number;
   let output = '';
 
-  before(async () => {
-    directory = mkdtempSync(join(tmpdir(), 'cairn-start-'));
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
+  /** Runs `npm start` on the test's database and port; resolves once /readyz answers. */
+  async function start(): Promise<void> {
+    output = '';
     child = spawn('npm', ['start', '--silent'], {
       cwd: REPO_ROOT,
       env: {
@@ -59,6 +59,20 @@ describe('the README run command (npm start: build, sample records, listen)', fu
     await waitUntilReady(`${base}/readyz`, child, 540).catch((error: Error) => {
       throw new Error(`${error.message}\n${output}`);
     });
+  }
+
+  async function stop(): Promise<unknown> {
+    process.kill(-child.pid!, 'SIGTERM');
+    return new Promise((resolve) =>
+      child.once('exit', (exitCode, signal) => resolve(exitCode ?? signal)),
+    );
+  }
+
+  before(async () => {
+    directory = mkdtempSync(join(tmpdir(), 'cairn-start-'));
+    port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    await start();
   });
 
   after(async () => {
@@ -99,10 +113,17 @@ describe('the README run command (npm start: build, sample records, listen)', fu
   });
 
   it('shuts down gracefully on SIGTERM', async () => {
-    process.kill(-child.pid!, 'SIGTERM');
-    const code = await new Promise((resolve) =>
-      child.once('exit', (exitCode, signal) => resolve(exitCode ?? signal)),
-    );
-    expect([0, 'SIGTERM']).to.include(code);
+    expect([0, 'SIGTERM']).to.include(await stop());
+  });
+
+  it('starts again without rebuilding dist/ and says why it loads no sample records', async () => {
+    await start();
+    expect(output).to.not.match(/built \d+ files/);
+    expect(output).to.match(/sample records not loaded: .* already holds 300 records/);
+    const page = (await (
+      await fetch(`${base}/catalogue/collections/metadata:main/items?limit=1`)
+    ).json()) as { numberMatched: number };
+    expect(page.numberMatched).to.equal(300);
+    expect([0, 'SIGTERM']).to.include(await stop());
   });
 });

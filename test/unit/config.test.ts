@@ -49,6 +49,24 @@ describe('configuration', () => {
       );
   });
 
+  it('takes the index layout: one shard and auto-expanded replicas by default', () => {
+    const engine = { OPENSEARCH_URL: 'http://127.0.0.1:9251' };
+    expect(loadConfig(engine).search).to.deep.include({ shards: 1, replicas: undefined });
+    expect(
+      loadConfig({ ...engine, SEARCH_SHARDS: '6', SEARCH_REPLICAS: '1' }).search,
+    ).to.deep.include({ shards: 6, replicas: 1 });
+    expect(loadConfig({ ...engine, SEARCH_REPLICAS: '0' }).search).to.deep.include({
+      replicas: 0,
+    });
+    for (const [name, value] of [
+      ['SEARCH_SHARDS', '0'],
+      ['SEARCH_SHARDS', 'many'],
+      ['SEARCH_REPLICAS', '-1'],
+      ['SEARCH_REPLICAS', '1.5'],
+    ])
+      expect(() => loadConfig({ ...engine, [name]: value })).to.throw(ConfigError, name);
+  });
+
   it('lists every invalid value at once', () => {
     try {
       loadConfig({

@@ -6,7 +6,7 @@ import { samplePath } from '../support/fixtures.js';
 const stacFile = (name: string): string => readFileSync(samplePath('stac', name), 'utf8');
 
 describe('JSON metadata formats', () => {
-  describe('shared samples', () => {
+  describe('repository samples (data/samples)', () => {
     before(function () {});
 
     it('parses every JSON sample without failures', () => {

@@ -2,10 +2,13 @@
  * The HTML pages of the catalogue: each takes the JSON document its endpoint serves and
  * renders it through a template. Pure apart from reading templates.
  */
-import type { ServiceMetadata } from '../../../shared/config/index.js';
+import type { MapConfig, ServiceMetadata } from '../../../shared/config/index.js';
 import { renderTemplate } from './render.js';
 import {
+  buildExtentView,
   buildFootprint,
+  buildMapGeometry,
+  buildMapView,
   buildPage,
   buildRecordView,
   buildResultView,
@@ -20,6 +23,8 @@ import {
 export interface PageRequest {
   baseUrl: string;
   service: Pick<ServiceMetadata, 'title' | 'description'>;
+  /** The maps' background (MAP_TILE_*); absent: the offline world outline. */
+  map?: MapConfig;
 }
 
 type Document = Record<string, unknown>;
@@ -100,7 +105,12 @@ export function renderCollectionPage(document: Document, request: PageRequest): 
   const links = linksOf(document)
     .filter((link) => link.rel !== 'self' && link.rel !== 'alternate')
     .map((link) => ({ ...link, typeName: describeMediaType(link.type) }));
-  return renderTemplate('collection.njk', { page, collection: document, links });
+  return renderTemplate('collection.njk', {
+    page,
+    collection: document,
+    extent: buildExtentView(document.extent),
+    links,
+  });
 }
 
 /** A queryables or sortables document (JSON Schema). */
@@ -196,7 +206,7 @@ export function renderItemsPage(
       id: String(feature.id),
       title: results.find((result) => result.id === String(feature.id))?.title ?? '',
       href: recordHref(String(feature.id)),
-      geometry: buildFootprint(feature),
+      geometry: buildMapGeometry(buildFootprint(feature)),
     }))
     .filter((footprint) => footprint.geometry !== null);
   const link = (rel: string) => linksOf(document).find((candidate) => candidate.rel === rel);
@@ -226,6 +236,7 @@ export function renderItemsPage(
     action: itemsUrl,
     results,
     footprints,
+    map: buildMapView(page.staticPath, request.map),
     facets,
     sortables: request.sortables,
     matched: document.numberMatched,
@@ -256,7 +267,11 @@ export function renderRecordPage(document: Document, request: PageRequest): stri
     ],
     section: 'search',
   });
-  return renderTemplate('record.njk', { page, record });
+  return renderTemplate('record.njk', {
+    page,
+    record,
+    map: buildMapView(page.staticPath, request.map),
+  });
 }
 
 /** The API documentation: Swagger UI over the OpenAPI document, from swagger-ui-dist. */

@@ -2,7 +2,8 @@
  * View helpers: turn the JSON documents the Records endpoints serve into what the HTML
  * templates show. Pure; the templates only print what these build (and escape it).
  */
-import type { ServiceMetadata } from '../../../shared/config/index.js';
+import type { MapConfig, ServiceMetadata } from '../../../shared/config/index.js';
+import { parseTimestamp } from '../../../shared/records/time.js';
 import { STATIC_PATH } from './assets.js';
 
 export interface ViewLink {
@@ -110,9 +111,10 @@ export function buildPage(options: PageOptions): PageView {
   };
 }
 
-/** One displayed value: text, a list of texts, a link, or structured data shown as JSON. */
+/** One displayed value: text, a date or timestamp, a list of texts, a link, or JSON. */
 export type DisplayValue =
   | { kind: 'text'; text: string }
+  | { kind: 'time'; instant: InstantView }
   | { kind: 'list'; items: string[] }
   | { kind: 'link'; href: string; text: string }
   | { kind: 'json'; json: string };
@@ -165,6 +167,8 @@ export function buildPropertyValue(name: string, value: unknown): DisplayValue {
 /** How a property value is shown on a record page. */
 export function buildDisplayValue(value: unknown): DisplayValue {
   if (typeof value === 'string') {
+    const instant = buildInstantView(value);
+    if (instant.datetime) return { kind: 'time', instant };
     if (/^https?:\/\/\S+$/.test(value)) return { kind: 'link', href: value, text: value };
     return { kind: 'text', text: value };
   }
@@ -177,18 +181,52 @@ export function buildDisplayValue(value: unknown): DisplayValue {
   return { kind: 'json', json: JSON.stringify(value, null, 2) };
 }
 
-/** Renders an OGC record `time` object as text. */
-export function describeTime(time: unknown): string | undefined {
+/** One point in time as pages show it: `datetime` (machine-readable) when it is one. */
+export interface InstantView {
+  /** The date (YYYY-MM-DD) or the UTC timestamp, for `<time datetime>`; absent for other text. */
+  datetime?: string;
+  text: string;
+}
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * How a date or timestamp is shown, the same way on every page: a date as YYYY-MM-DD; a
+ * timestamp in UTC as its date alone when it is midnight or the day's last millisecond (as
+ * dates stored as timestamps are), else as YYYY-MM-DD HH:MM UTC (with :SS when there are
+ * seconds). Other text is kept as it is.
+ */
+export function buildInstantView(value: string): InstantView {
+  if (DATE_ONLY.test(value)) return { datetime: value, text: value };
+  const timestamp = parseTimestamp(value);
+  if (!timestamp) return { text: value };
+  const date = timestamp.slice(0, 10);
+  const clock = timestamp.slice(11, 19);
+  // Midnight, or the last millisecond of a day (how Cairn stores the end of a date): a date.
+  if (timestamp.endsWith('T00:00:00.000Z') || timestamp.endsWith('T23:59:59.999Z')) {
+    return { datetime: date, text: date };
+  }
+  const shown = timestamp.slice(17, 23) === '00.000' ? clock.slice(0, 5) : clock;
+  return { datetime: timestamp, text: `${date} ${shown} UTC` };
+}
+
+/**
+ * An OGC record `time` object as pages show it: one instant, or the two ends of an interval
+ * (an open end as text); undefined when there is none.
+ */
+export function describeTime(time: unknown): InstantView[] | undefined {
   if (typeof time !== 'object' || time === null) return undefined;
   const { date, timestamp, interval } = time as {
     date?: string;
     timestamp?: string;
     interval?: string[];
   };
-  if (date) return date;
-  if (timestamp) return timestamp;
+  if (date) return [buildInstantView(date)];
+  if (timestamp) return [buildInstantView(timestamp)];
   if (Array.isArray(interval) && interval.length === 2) {
-    return `${interval[0] === '..' ? 'open start' : interval[0]} – ${interval[1] === '..' ? 'open end' : interval[1]}`;
+    const end = (value: string | null, open: string) =>
+      value === '..' || value === null ? { text: open } : buildInstantView(value);
+    return [end(interval[0], 'open start'), end(interval[1], 'open end')];
   }
   return undefined;
 }
@@ -220,6 +258,91 @@ export function buildFootprint(feature: { geometry?: unknown; bbox?: unknown }):
   return { type: 'Polygon', coordinates: ring(west, east) };
 }
 
+type Geometry = { type: string; coordinates?: unknown; geometries?: Geometry[] };
+
+function mapPositions(value: unknown, move: (lon: number) => number): unknown {
+  if (Array.isArray(value) && typeof value[0] === 'number') {
+    return [move(value[0] as number), ...value.slice(1)];
+  }
+  return Array.isArray(value) ? value.map((item) => mapPositions(item, move)) : value;
+}
+
+function moveGeometry(geometry: Geometry, move: (lon: number) => number): Geometry {
+  if (Array.isArray(geometry.geometries)) {
+    return { ...geometry, geometries: geometry.geometries.map((g) => moveGeometry(g, move)) };
+  }
+  return { ...geometry, coordinates: mapPositions(geometry.coordinates, move) };
+}
+
+type Line = number[][];
+
+/** The connected parts of a geometry (a polygon, a line, a point), each as its lines or rings. */
+function partsOf(geometry: Geometry): Line[][] {
+  if (Array.isArray(geometry.geometries)) return geometry.geometries.flatMap(partsOf);
+  const coordinates = geometry.coordinates as unknown;
+  if (!Array.isArray(coordinates)) return [];
+  switch (geometry.type) {
+    case 'Point':
+      return [[[coordinates as number[]]]];
+    case 'MultiPoint':
+      return (coordinates as number[][]).map((point) => [[point]]);
+    case 'LineString':
+      return [[coordinates as Line]];
+    case 'MultiLineString':
+      return (coordinates as Line[]).map((line) => [line]);
+    case 'Polygon':
+      return [coordinates as Line[]];
+    case 'MultiPolygon':
+      return coordinates as Line[][];
+    default:
+      return [];
+  }
+}
+
+/** Whether a part has a position at or beyond 180° on one side (+1 east, −1 west). */
+function reaches(part: Line[], side: 1 | -1): boolean {
+  return (Array.isArray(part) ? part : []).some(
+    (line) =>
+      Array.isArray(line) &&
+      line.some(
+        (point) => Array.isArray(point) && typeof point[0] === 'number' && point[0] * side >= 180,
+      ),
+  );
+}
+
+/**
+ * A footprint as the maps draw it. One split at the antimeridian, as GeoJSON writes shapes that
+ * cross it (a part ending at +180° and another at −180°, none reaching both), has its
+ * western-hemisphere longitudes moved by +360°, so it is drawn in one piece east of 180° and
+ * the map frames that piece, not the whole world. Others are returned as they are: an unsplit
+ * ring with a long edge (−100° to 100°) goes the long way round, as RFC 7946 reads it.
+ */
+export function buildMapGeometry(geometry: unknown): unknown {
+  if (typeof geometry !== 'object' || geometry === null) return geometry;
+  const parts = partsOf(geometry as Geometry);
+  const split =
+    parts.some((part) => reaches(part, 1) && !reaches(part, -1)) &&
+    parts.some((part) => reaches(part, -1) && !reaches(part, 1));
+  if (!split) return geometry;
+  return moveGeometry(geometry as Geometry, (lon) => (lon < 0 ? lon + 360 : lon));
+}
+
+/** What the map script needs: the offline basemap, or tiles when the operator set them. */
+export interface MapView {
+  /** The world outline (GeoJSON) drawn under the footprints, when no tiles are set. */
+  basemapUrl?: string;
+  tileUrl?: string;
+  tileAttribution?: string;
+}
+
+/** Builds the map settings a page hands to map.js (through data attributes). */
+export function buildMapView(staticPath: string, settings: MapConfig | undefined): MapView {
+  if (settings?.tileUrl) {
+    return { tileUrl: settings.tileUrl, tileAttribution: settings.tileAttribution ?? '' };
+  }
+  return { basemapUrl: `${staticPath}/world-110m.json` };
+}
+
 interface FeatureLike {
   id: string | number;
   geometry: unknown;
@@ -246,15 +369,41 @@ const PROPERTY_LABELS: Readonly<Record<string, string>> = {
   parentId: 'Parent',
 };
 
+/**
+ * A readable label for a property name without a fixed one: camelCase and snake_case split
+ * into words, a namespace prefix (`eo:`) put after them, acronyms kept
+ * (`metadataStandardName` → "Metadata standard name", `eo:cloud_cover` → "Cloud cover (eo)").
+ */
+export function humanizePropertyName(name: string): string {
+  const colon = name.lastIndexOf(':');
+  const prefix = colon > 0 ? name.slice(0, colon) : '';
+  const words = name
+    .slice(colon + 1)
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .replace(/[_\-.]+/g, ' ')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((word) => (/^[A-Z0-9]{2,}$/.test(word) ? word : word.toLowerCase()));
+  if (words.length === 0) return name;
+  const text = words.join(' ');
+  const label = text.charAt(0).toUpperCase() + text.slice(1);
+  return prefix ? `${label} (${prefix})` : label;
+}
+
 /** What a record page shows: title, description, time, every property, links, footprint. */
 export interface RecordView {
   id: string;
   title: string;
   description?: string;
-  time?: string;
+  time?: InstantView[];
   properties: { name: string; label: string; value: DisplayValue }[];
   links: (ViewLink & { typeName: string; safeHref?: string })[];
+  /** The footprint as the record gives it (its geometry, or a polygon of its bbox). */
   geometry: unknown;
+  /** The footprint as the map draws it (in one piece across the antimeridian). */
+  mapGeometry: unknown;
 }
 
 /** The href when it is safe to make a link of (http, https, ftp, mailto), else undefined. */
@@ -265,6 +414,7 @@ export function safeHref(href: string): string | undefined {
 /** Builds the record page view from a GeoJSON record. */
 export function buildRecordView(feature: FeatureLike): RecordView {
   const properties = feature.properties ?? {};
+  const footprint = buildFootprint(feature);
   return {
     id: String(feature.id),
     title: typeof properties.title === 'string' ? properties.title : String(feature.id),
@@ -274,7 +424,7 @@ export function buildRecordView(feature: FeatureLike): RecordView {
       .filter(([name]) => name !== 'title' && name !== 'description')
       .map(([name, value]) => ({
         name,
-        label: PROPERTY_LABELS[name] ?? name,
+        label: PROPERTY_LABELS[name] ?? humanizePropertyName(name),
         value: buildPropertyValue(name, value),
       })),
     links: asLinks(feature.links).map((link) => ({
@@ -282,7 +432,8 @@ export function buildRecordView(feature: FeatureLike): RecordView {
       typeName: describeMediaType(link.type),
       safeHref: safeHref(link.href),
     })),
-    geometry: buildFootprint(feature),
+    geometry: footprint,
+    mapGeometry: buildMapGeometry(footprint),
   };
 }
 
@@ -292,7 +443,7 @@ export interface ResultView {
   title: string;
   href: string;
   type?: string;
-  time?: string;
+  time?: InstantView[];
   snippet?: string;
   keywords: string[];
 }
@@ -377,4 +528,23 @@ export function toHtmlHref(href: string): string {
   const url = new URL(href);
   url.searchParams.set('f', 'html');
   return url.toString();
+}
+
+/** A collection's extent as its page shows it: the box rounded, the interval as instants. */
+export function buildExtentView(extent: unknown): { bbox?: string; interval?: InstantView[] } {
+  const { spatial, temporal } = (extent ?? {}) as {
+    spatial?: { bbox?: unknown[] };
+    temporal?: { interval?: unknown[] };
+  };
+  const box = spatial?.bbox?.[0];
+  const interval = temporal?.interval?.[0];
+  return {
+    bbox:
+      Array.isArray(box) && box.every((n) => typeof n === 'number')
+        ? box.map((n: number) => Number(n.toFixed(4))).join(', ')
+        : undefined,
+    interval: Array.isArray(interval)
+      ? describeTime({ interval: interval.map((end) => (typeof end === 'string' ? end : '..')) })
+      : undefined,
+  };
 }

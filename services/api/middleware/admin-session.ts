@@ -1,7 +1,8 @@
 /**
  * Sessions of operators signed in to the admin HTML pages. The browser holds only a random
  * session id in an HttpOnly, SameSite=Lax cookie (Secure when the site is served over https);
- * the tokens stay in this process (shared/auth/session-store). A sign-in in progress is bound
+ * the tokens stay on the server (shared/auth/session-store: this process's memory in embedded
+ * mode, Redis in scaled mode, so any API process serves any browser). A sign-in in progress is bound
  * to the browser that started it by a second short-lived cookie, so a callback link made by
  * someone else cannot sign a victim in (login CSRF).
  *
@@ -17,7 +18,7 @@ import type {
   PendingSignIn,
   SessionTokens,
 } from '../../../shared/auth/oidc-sign-in.js';
-import { ExpiringStore } from '../../../shared/auth/session-store.js';
+import { ExpiringStore, type SessionStore } from '../../../shared/auth/session-store.js';
 import { SessionEndedError, SignInFailedError } from '../../../shared/auth/sign-in-errors.js';
 import type { TokenVerifier, VerifiedToken } from '../../../shared/auth/verify.js';
 import { checkRequirement, type AuthRequirement } from './auth.js';
@@ -28,18 +29,23 @@ const SESSION_COOKIE = 'cairn_admin_session';
 const SIGN_IN_COOKIE = 'cairn_admin_sign_in';
 /** How long a browser may take at the provider's login page. */
 const SIGN_IN_SECONDS = 600;
-/** Caps on what one process keeps (the oldest go first beyond them). */
-const MAX_SESSIONS = 10_000;
-const MAX_SIGN_INS = 10_000;
+/** Caps on what a store keeps (the oldest go first beyond them). */
+export const MAX_SESSIONS = 10_000;
+export const MAX_SIGN_INS = 10_000;
 /** Refresh this long before expiry (at most a quarter of the token's lifetime). */
 const REFRESH_MARGIN_MS = 10_000;
 
-interface Session {
+/** A signed-in browser's tokens, as kept in the session store (plain data: JSON in Redis). */
+export interface Session {
   tokens: SessionTokens;
   /** When the current access token was obtained (ms), to size the refresh margin. */
   obtainedAt: number;
-  /** The refresh in flight, shared by concurrent requests of the same browser. */
-  refreshing?: Promise<void>;
+}
+
+/** Where sessions and sign-ins in progress are kept (default: this process's memory). */
+export interface AdminSessionStores {
+  sessions: SessionStore<Session>;
+  signIns: SessionStore<PendingSignIn>;
 }
 
 /** The signed-in operator of a request. */
@@ -56,18 +62,24 @@ export interface AdminSessionsOptions {
   requirement: AuthRequirement;
   /** Milliseconds since the epoch; injectable for tests. */
   now?: () => number;
+  /** Shared stores (Redis in scaled mode); default: in-process stores. */
+  stores?: AdminSessionStores;
 }
 
 /** Session and sign-in state of the admin pages (see the module comment). */
 export class AdminSessions {
-  private readonly sessions: ExpiringStore<Session>;
-  private readonly signIns: ExpiringStore<PendingSignIn>;
+  private readonly sessions: SessionStore<Session>;
+  private readonly signIns: SessionStore<PendingSignIn>;
   private readonly now: () => number;
+  /** Refreshes in flight in this process, by session id, shared by concurrent requests. */
+  private readonly refreshing = new Map<string, Promise<Session>>();
 
   constructor(private readonly options: AdminSessionsOptions) {
     this.now = options.now ?? Date.now;
-    this.sessions = new ExpiringStore({ maxEntries: MAX_SESSIONS, now: this.now });
-    this.signIns = new ExpiringStore({ maxEntries: MAX_SIGN_INS, now: this.now });
+    this.sessions =
+      options.stores?.sessions ?? new ExpiringStore({ maxEntries: MAX_SESSIONS, now: this.now });
+    this.signIns =
+      options.stores?.signIns ?? new ExpiringStore({ maxEntries: MAX_SIGN_INS, now: this.now });
   }
 
   /**
@@ -76,15 +88,15 @@ export class AdminSessions {
    */
   async authenticate(request: Request, response: Response): Promise<AdminIdentity | undefined> {
     const id = readCookie(request, SESSION_COOKIE);
-    const session = this.sessions.get(id);
-    if (!session) return undefined;
+    let session = await this.sessions.get(id);
+    if (!id || !session) return undefined;
     response.locals.adminUser = session.tokens.userName; // for the error page's sign-out button
     try {
-      await this.ensureFresh(session);
+      session = await this.ensureFresh(id, session);
     } catch (error) {
       if (!(error instanceof SessionEndedError)) throw error;
       request.log.info('admin session ended', { reason: error.message });
-      this.sessions.delete(id);
+      await this.sessions.delete(id);
       response.clearCookie(SESSION_COOKIE, this.cookieOptions(request));
       return undefined;
     }
@@ -106,7 +118,7 @@ export class AdminSessions {
       `${this.baseUrl(request)}${ADMIN_PATH}/callback`,
       returnTo,
     );
-    const id = this.signIns.add(pending, this.now() + SIGN_IN_SECONDS * 1000);
+    const id = await this.signIns.add(pending, this.now() + SIGN_IN_SECONDS * 1000);
     response.cookie(SIGN_IN_COOKIE, id, {
       ...this.cookieOptions(request),
       maxAge: SIGN_IN_SECONDS * 1000,
@@ -117,7 +129,7 @@ export class AdminSessions {
 
   /** The provider's redirect back: validates it, opens a session, returns to the page. */
   async completeSignIn(request: Request, response: Response): Promise<void> {
-    const pending = this.signIns.take(readCookie(request, SIGN_IN_COOKIE));
+    const pending = await this.signIns.take(readCookie(request, SIGN_IN_COOKIE));
     response.clearCookie(SIGN_IN_COOKIE, this.cookieOptions(request));
     if (!pending)
       throw new SignInFailedError(
@@ -128,9 +140,9 @@ export class AdminSessions {
       throw new SignInFailedError('the response does not belong to this browser’s sign-in (state)');
     const tokens = await this.options.provider.complete(query, pending);
     // A new id for every sign-in (no session fixation); the browser's old session ends.
-    this.sessions.delete(readCookie(request, SESSION_COOKIE));
+    await this.sessions.delete(readCookie(request, SESSION_COOKIE));
     const ttlMs = this.options.signIn.sessionTtlSeconds * 1000;
-    const id = this.sessions.add({ tokens, obtainedAt: this.now() }, this.now() + ttlMs);
+    const id = await this.sessions.add({ tokens, obtainedAt: this.now() }, this.now() + ttlMs);
     response.cookie(SESSION_COOKIE, id, { ...this.cookieOptions(request), maxAge: ttlMs });
     request.log.info('admin sign-in', { user: tokens.userName, subject: tokens.subject });
     response.setHeader('Cache-Control', 'no-store');
@@ -139,7 +151,7 @@ export class AdminSessions {
 
   /** Ends the session here and at the provider (RP-initiated logout), then says so. */
   async signOut(request: Request, response: Response): Promise<void> {
-    const session = this.sessions.take(readCookie(request, SESSION_COOKIE));
+    const session = await this.sessions.take(readCookie(request, SESSION_COOKIE));
     response.clearCookie(SESSION_COOKIE, this.cookieOptions(request));
     const signedOut = `${this.baseUrl(request)}${ADMIN_PATH}/signed-out`;
     const providerLogout = session
@@ -149,21 +161,27 @@ export class AdminSessions {
     response.redirect(303, providerLogout ?? signedOut);
   }
 
-  /** Refreshes the access token when it is about to expire; one refresh per session at once. */
-  private async ensureFresh(session: Session): Promise<void> {
+  /**
+   * The session with an access token that is not about to expire: refreshed (and written back
+   * to the store) when needed, one refresh per session at once in this process.
+   */
+  private async ensureFresh(id: string, session: Session): Promise<Session> {
     const { accessExpiresAt } = session.tokens;
     const margin = Math.min(REFRESH_MARGIN_MS, (accessExpiresAt - session.obtainedAt) / 4);
-    if (accessExpiresAt - margin > this.now()) return;
-    session.refreshing ??= this.options.provider
-      .refresh(session.tokens)
-      .then((tokens) => {
-        session.tokens = tokens;
-        session.obtainedAt = this.now();
-      })
-      .finally(() => {
-        session.refreshing = undefined;
-      });
-    await session.refreshing;
+    if (accessExpiresAt - margin > this.now()) return session;
+    let refresh = this.refreshing.get(id);
+    if (!refresh) {
+      refresh = this.options.provider
+        .refresh(session.tokens)
+        .then(async (tokens) => {
+          const fresh = { tokens, obtainedAt: this.now() };
+          await this.sessions.replace(id, fresh);
+          return fresh;
+        })
+        .finally(() => this.refreshing.delete(id));
+      this.refreshing.set(id, refresh);
+    }
+    return refresh;
   }
 
   /** The base URL the provider redirects to (configured, else the request's own). */

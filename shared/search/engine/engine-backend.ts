@@ -9,6 +9,7 @@
 import {
   InternalError,
   InvalidParameterError,
+  InvalidRecordError,
   QueryTimeoutError,
   ServiceUnavailableError,
 } from '../../errors/index.js';
@@ -16,6 +17,8 @@ import type { SearchQuery } from '../../query/search-query.js';
 import type { CoreRecord } from '../../records/core-record.js';
 import { buildIndexDocument } from '../../records/index-document.js';
 import type {
+  AtomicChanges,
+  AtomicResult,
   BackendHealth,
   CatalogueExtent,
   DomainOptions,
@@ -51,6 +54,7 @@ import {
   buildRecordsTemplates,
   parseIndexVersion,
   versionedIndexName,
+  type IndexLayout,
   type RecordsIndexMeta,
   type SpatialMode,
   type TextAnalysis,
@@ -82,6 +86,11 @@ export interface EngineBackendOptions {
    * every second while the index is searched and on the next search once it has been idle.
    */
   refreshInterval?: string;
+  /**
+   * Shards and replicas of the index versions this backend creates (SEARCH_SHARDS,
+   * SEARCH_REPLICAS); unset: one shard, one replica once a second node is there.
+   */
+  layout?: IndexLayout;
   /** Largest bulk request, in records and in characters of documents. Defaults 500 and 5 Mi. */
   bulkMaxRecords?: number;
   bulkMaxBytes?: number;
@@ -166,6 +175,7 @@ export class EngineBackend implements SearchBackend {
   private readonly adapter: EngineAdapter;
   private readonly refreshPolicy: RefreshPolicy;
   private readonly refreshInterval: string | undefined;
+  private readonly layout: IndexLayout;
   private readonly bulkMaxRecords: number;
   private readonly bulkMaxBytes: number;
   private readonly maxResultWindow: number;
@@ -192,6 +202,7 @@ export class EngineBackend implements SearchBackend {
     this.analysis = options.analysis ?? 'standard';
     this.refreshPolicy = options.refresh ?? false;
     this.refreshInterval = options.refreshInterval;
+    this.layout = options.layout ?? {};
     this.bulkMaxRecords = options.bulkMaxRecords ?? 500;
     this.bulkMaxBytes = options.bulkMaxBytes ?? 5 * 1024 * 1024;
     this.maxResultWindow = options.maxResultWindow ?? 10_000;
@@ -237,6 +248,7 @@ export class EngineBackend implements SearchBackend {
       spatial: this.spatial,
       analysis: this.analysis,
       refreshInterval: this.refreshInterval,
+      ...this.layout,
     });
     try {
       for (const component of records.components) {
@@ -480,6 +492,39 @@ export class EngineBackend implements SearchBackend {
     } catch (error) {
       throw toWriteError(error);
     }
+  }
+
+  /**
+   * The engines have no multi-document transaction: the current version of every record the
+   * changes touch is read first, the changes are written in bulk, and on any refused record or
+   * failure the read versions are put back (records that did not exist are deleted again).
+   * Readers may see the changes for the moment between a failed write and its rollback.
+   */
+  async applyAtomically(changes: AtomicChanges): Promise<AtomicResult> {
+    const touched = [...new Set([...changes.upsert.map((record) => record.id), ...changes.delete])];
+    const before = new Map<string, CoreRecord | null>();
+    for (const id of touched) before.set(id, await this.get(id));
+    try {
+      const result = await this.upsert(changes.upsert);
+      if (result.failures.length > 0)
+        throw new InvalidRecordError(
+          `the search engine refused: ${result.failures.map((failure) => `${failure.id}: ${failure.reason}`).join('; ')}`,
+        );
+      return { written: result.written, deleted: await this.delete(changes.delete) };
+    } catch (error) {
+      await this.restore(before);
+      throw error;
+    }
+  }
+
+  /** Puts records back as they were read (null: the record did not exist). */
+  private async restore(before: ReadonlyMap<string, CoreRecord | null>): Promise<void> {
+    const previous = [...before.values()].filter((record): record is CoreRecord => record !== null);
+    const absent = [...before].filter(([, record]) => record === null).map(([id]) => id);
+    const result = await this.upsert(previous);
+    await this.delete(absent);
+    if (result.failures.length > 0)
+      throw new InternalError('The search engine refused to restore records after a failed write');
   }
 
   /** The ingest log kept in this engine's ingest-log index (created by init()). */

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** How record footprints are indexed (ARCHITECTURE.md §5). */
+/** How record footprints are indexed (docs/operations.md, "Scaled mode"). */
 export type SpatialMode = 'shape' | 'envelope';
 
 /** Text analysis of the searched text fields: `standard` works on the minimal distributions. */
@@ -16,10 +16,11 @@ export type TextAnalysis = 'standard' | 'full';
 
 /**
  * Bumped whenever the records mapping or the document layout changes; recorded in each index
- * version's `_meta`. Version 3: `ci` copies only for text beyond ASCII. Queries read every
- * earlier layout too; a reindex moves an index to the current one.
+ * version's `_meta`. Version 3: `ci` copies only for text beyond ASCII. Version 4: `sort.*`
+ * keyword copies (case- and accent-folded) of sortable text properties. Queries read every
+ * earlier layout too (text then sorts by code point); a reindex moves an index to the current one.
  */
-export const MAPPING_VERSION = 3;
+export const MAPPING_VERSION = 4;
 
 const MAPPINGS_DIRECTORY = 'es-mappings';
 
@@ -87,12 +88,38 @@ export interface RecordsIndexMeta {
   analysis: TextAnalysis;
 }
 
+/** How a records index is laid out on a cluster (the base mapping's defaults when unset). */
+export interface IndexLayout {
+  /** Primary shards (base mapping: 1). Fixed for an index: a reindex applies a new count. */
+  shards?: number;
+  /** Replicas per shard; unset: the base mapping's auto-expand 0-1. */
+  replicas?: number;
+}
+
+/** The index settings of a layout and refresh interval; undefined when nothing is set. */
+function indexSettings(layout: IndexLayout, refreshInterval?: string): JsonObject | undefined {
+  const index: JsonObject = {
+    ...(layout.shards !== undefined && { number_of_shards: layout.shards }),
+    ...(layout.replicas !== undefined && {
+      number_of_replicas: layout.replicas,
+      auto_expand_replicas: false,
+    }),
+    ...(refreshInterval && { refresh_interval: refreshInterval }),
+  };
+  return Object.keys(index).length > 0 ? { index } : undefined;
+}
+
 /** Composes the records component and index templates for an alias and options. */
 export function buildRecordsTemplates(
   alias: string,
-  options: { spatial: SpatialMode; analysis: TextAnalysis; refreshInterval?: string },
+  options: {
+    spatial: SpatialMode;
+    analysis: TextAnalysis;
+    refreshInterval?: string;
+  } & IndexLayout,
 ): RecordsTemplates {
-  const { refreshInterval, ...built } = options;
+  const { refreshInterval, shards, replicas, ...built } = options;
+  const settings = indexSettings({ shards, replicas }, refreshInterval);
   const components: ComponentTemplate[] = [
     { name: `${alias}-base`, body: readMappingFile('records.base.json') },
   ];
@@ -116,7 +143,7 @@ export function buildRecordsTemplates(
         composed_of: components.map((component) => component.name),
         template: {
           // The index template's own settings win over its components' (records.base.json).
-          ...(refreshInterval && { settings: { index: { refresh_interval: refreshInterval } } }),
+          ...(settings && { settings }),
           mappings: { _meta: { cairn: meta } },
         },
         _meta: { description: `Cairn records behind the alias ${alias}` },

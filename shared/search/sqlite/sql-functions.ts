@@ -130,6 +130,16 @@ export function stripAccents(value: string): string {
     .normalize('NFC');
 }
 
+/**
+ * The key text is sorted by: case- and accent-insensitive (CASEI of ACCENTI, so "Ñunç",
+ * "nunc" and "NUNC" sort together), compared by code point. Both backends sort by it, with the
+ * raw value as the tie-breaker: SQLite through a registered function, the engines through a
+ * keyword copy written at indexing time.
+ */
+export function textSortKey(value: string): string {
+  return foldCase(stripAccents(value));
+}
+
 /** One token of a CQL2 LIKE pattern. */
 type LikeToken = { kind: 'any' } | { kind: 'one' } | { kind: 'text'; text: string };
 
@@ -504,6 +514,7 @@ export class StatementDeadline {
 
 /** Names of the registered SQL functions, for the compiler. */
 export const SQL_FUNCTIONS = {
+  sortKey: 'cairn_sort_key',
   casei: 'cairn_casei',
   accenti: 'cairn_accenti',
   like: 'cairn_like',
@@ -526,6 +537,10 @@ export function registerSqlFunctions(
 ): void {
   const options = { deterministic: true };
   db.function(SQL_FUNCTIONS.deadline, { deterministic: false }, () => deadline.checkSometimes());
+  db.function(SQL_FUNCTIONS.sortKey, options, (value: SqlScalar) => {
+    deadline.check();
+    return typeof value === 'string' ? textSortKey(value) : value;
+  });
   db.function(SQL_FUNCTIONS.casei, options, (value: SqlScalar) => {
     deadline.check();
     return typeof value === 'string' ? foldCase(value) : null;

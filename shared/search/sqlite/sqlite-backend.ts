@@ -3,10 +3,12 @@
  * transactional upserts, FTS5 free text ranked by bm25, an R*Tree prefilter on boxes.
  */
 import type Database from 'better-sqlite3';
-import { CairnError, InternalError } from '../../errors/index.js';
+import { CairnError, FilterError, InternalError, InvalidRecordError } from '../../errors/index.js';
 import type { CoreRecord } from '../../records/core-record.js';
 import type { SearchQuery } from '../../query/search-query.js';
 import type {
+  AtomicChanges,
+  AtomicResult,
   BackendHealth,
   CatalogueExtent,
   DomainOptions,
@@ -57,9 +59,26 @@ function toRecord(row: StoredRow): CoreRecord {
   return record;
 }
 
+/**
+ * SQLite's refusals of a statement too large to compile: a filter's size or depth, not a fault
+ * of the database (SQLITE_ERROR with these messages).
+ */
+const QUERY_SIZE_ERRORS = [
+  'Expression tree is too large',
+  'parser stack overflow',
+  'too many terms in compound SELECT',
+  'LIKE or GLOB pattern too complex',
+  'too many SQL variables',
+];
+
 /** Wraps a driver error so no SQL text or driver message crosses the backend boundary. */
 function wrapDriverError(error: unknown): never {
   if (error instanceof CairnError) throw error;
+  const message = error instanceof Error ? error.message : '';
+  if (QUERY_SIZE_ERRORS.some((text) => message.startsWith(text)))
+    throw new FilterError('The filter is too large or too deeply nested to be evaluated', {
+      cause: error,
+    });
   throw new InternalError('SQLite operation failed', { cause: error });
 }
 
@@ -198,19 +217,40 @@ export class SqliteBackend implements SearchBackend {
     return rows.length;
   }
 
+  /** Deletes one record with its text and boxes; false when it does not exist. */
+  private deleteRow(id: string): boolean {
+    const row = this.statements.findRid.get(id) as { rid: number } | undefined;
+    if (!row) return false;
+    this.statements.deleteFts.run(row.rid);
+    this.statements.deleteBoxes.run(row.rid, row.rid);
+    this.statements.deleteRecord.run(row.rid);
+    return true;
+  }
+
   async delete(ids: string[]): Promise<number> {
     try {
+      return this.db.transaction(() => ids.filter((id) => this.deleteRow(id)).length)();
+    } catch (error) {
+      return wrapDriverError(error);
+    }
+  }
+
+  /** Every row is built first (a record that cannot be stored refuses the whole unit), then one transaction writes them all. */
+  async applyAtomically(changes: AtomicChanges): Promise<AtomicResult> {
+    const rows = changes.upsert.map((record) => {
+      try {
+        return toSqliteRow(record);
+      } catch (error) {
+        throw new InvalidRecordError(`record "${record.id}": ${(error as Error).message}`);
+      }
+    });
+    try {
       return this.db.transaction(() => {
-        let deleted = 0;
-        for (const id of ids) {
-          const row = this.statements.findRid.get(id) as { rid: number } | undefined;
-          if (!row) continue;
-          this.statements.deleteFts.run(row.rid);
-          this.statements.deleteBoxes.run(row.rid, row.rid);
-          this.statements.deleteRecord.run(row.rid);
-          deleted += 1;
-        }
-        return deleted;
+        for (const row of rows) this.writeRow(row);
+        return {
+          written: rows.length,
+          deleted: changes.delete.filter((id) => this.deleteRow(id)).length,
+        };
       })();
     } catch (error) {
       return wrapDriverError(error);

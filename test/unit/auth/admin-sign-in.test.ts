@@ -70,33 +70,44 @@ describe('admin sign-in: ExpiringStore', () => {
   let now = 1_000_000;
   const clock = () => now;
 
-  it('gives 256-bit random ids and forgets entries at their expiry', () => {
+  it('gives 256-bit random ids and forgets entries at their expiry', async () => {
     const store = new ExpiringStore<string>({ maxEntries: 10, now: clock });
-    const id = store.add('value', now + 1000);
+    const id = await store.add('value', now + 1000);
     expect(id).to.match(/^[A-Za-z0-9_-]{43}$/);
-    expect(store.add('other', now + 1000)).to.not.equal(id);
-    expect(store.get(id)).to.equal('value');
-    expect(store.get('unknown')).to.equal(undefined);
-    expect(store.get(undefined)).to.equal(undefined);
+    expect(await store.add('other', now + 1000)).to.not.equal(id);
+    expect(await store.get(id)).to.equal('value');
+    expect(await store.get('unknown')).to.equal(undefined);
+    expect(await store.get(undefined)).to.equal(undefined);
     now += 1000;
-    expect(store.get(id)).to.equal(undefined);
+    expect(await store.get(id)).to.equal(undefined);
   });
 
-  it('hands out an entry once with take', () => {
+  it('hands out an entry once with take', async () => {
     const store = new ExpiringStore<string>({ maxEntries: 10, now: clock });
-    const id = store.add('once', now + 1000);
-    expect(store.take(id)).to.equal('once');
-    expect(store.take(id)).to.equal(undefined);
+    const id = await store.add('once', now + 1000);
+    expect(await store.take(id)).to.equal('once');
+    expect(await store.take(id)).to.equal(undefined);
   });
 
-  it('drops the oldest entries beyond its cap, and expired ones when adding', () => {
+  it('replaces a live entry and leaves a missing one missing', async () => {
+    const store = new ExpiringStore<string>({ maxEntries: 10, now: clock });
+    const id = await store.add('first', now + 1000);
+    await store.replace(id, 'second');
+    expect(await store.get(id)).to.equal('second');
+    await store.delete(id);
+    await store.replace(id, 'third');
+    expect(await store.get(id)).to.equal(undefined);
+  });
+
+  it('drops the oldest entries beyond its cap, and expired ones when adding', async () => {
     const store = new ExpiringStore<number>({ maxEntries: 3, now: clock });
-    const ids = [1, 2, 3, 4].map((value) => store.add(value, now + 10_000));
+    const ids: string[] = [];
+    for (const value of [1, 2, 3, 4]) ids.push(await store.add(value, now + 10_000));
     expect(store.size).to.equal(3);
-    expect(store.get(ids[0])).to.equal(undefined);
-    expect(ids.slice(1).map((id) => store.get(id))).to.deep.equal([2, 3, 4]);
+    expect(await store.get(ids[0])).to.equal(undefined);
+    expect(await Promise.all(ids.slice(1).map((id) => store.get(id)))).to.deep.equal([2, 3, 4]);
     now += 10_000;
-    store.add(5, now + 10_000);
+    await store.add(5, now + 10_000);
     expect(store.size).to.equal(1);
   });
 });

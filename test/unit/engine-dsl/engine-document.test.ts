@@ -107,6 +107,20 @@ describe('engine document layout', () => {
     expect(document.anytext).to.contain('Ile de Paques');
   });
 
+  it('writes a case- and accent-folded sort copy of sortable text, and only of that', () => {
+    const document = buildEngineDocument(buildIndexDocument(CROSSING), CROSSING, 'envelope');
+    const sort = document.sort as Record<string, unknown>;
+    expect(sort.title).to.equal('ile de paques');
+    // Sort copies are written for ASCII text too (sorting needs every value), never for the
+    // id (code-point order), dates, numbers or properties that cannot be sorted.
+    const plain = { ...CROSSING, title: 'Harbour Survey' };
+    const ascii = buildEngineDocument(buildIndexDocument(plain), plain, 'envelope');
+    expect((ascii.sort as Record<string, unknown>).title).to.equal('harbour survey');
+    for (const name of ['id', 'updated', 'keywords', 'cloudCover']) {
+      expect(sort, name).not.to.have.property(name);
+    }
+  });
+
   it('writes no folded copy of plain-ASCII text, whatever its case', () => {
     const plain = { ...CROSSING, title: 'Harbour Survey', keywords: ['Tides', 'tides'] };
     const ascii = buildEngineDocument(buildIndexDocument(plain), plain, 'envelope');
@@ -244,6 +258,18 @@ describe('index templates from es-mappings', () => {
       _meta: {
         cairn: { mappingVersion: MAPPING_VERSION, spatial: 'envelope', analysis: 'standard' },
       },
+    });
+  });
+
+  it('sets shards and fixed replicas in the index template when a layout is given', () => {
+    const layout = buildRecordsTemplates('cairn-records', {
+      spatial: 'envelope',
+      analysis: 'standard',
+      shards: 4,
+      replicas: 1,
+    });
+    expect((layout.indexTemplate.body.template as { settings?: unknown }).settings).to.deep.equal({
+      index: { number_of_shards: 4, number_of_replicas: 1, auto_expand_replicas: false },
     });
   });
 

@@ -28,7 +28,7 @@ function intersects(box: number[], query: number[]): boolean {
 }
 
 describe('XML metadata formats (parsers)', () => {
-  describe('shared samples', () => {
+  describe('repository samples (data/samples)', () => {
     before(function () {});
 
     it('parses every ISO 19139, ISO 19115-3, Dublin Core and STAC-folder XML sample', () => {

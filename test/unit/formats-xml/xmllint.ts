@@ -1,7 +1,7 @@
 /**
  * Schema validation of written XML with xmllint (Debian package libxml2-utils), offline through
- * the XML catalog of the shared schemas. Tests that need it skip, with a visible reason, where
- * xmllint is missing.
+ * the XML catalog of the schemas in test/fixtures/xsd. Tests that need it fail, saying how to
+ * install it, where xmllint is missing (requireXmllint).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -35,8 +35,8 @@ const ISO_SCHEMAS = 'ogc/iso/19139/20060504';
 
 /**
  * The ISO 19139 schemas shipped with pycsw import xlink and GML through a path outside the
- * shared folder (`../../../../../../../../../core/schemas/…`), and srv.xsd must be loaded after
- * gmd.xsd. A temporary catalog maps that path into the shared schemas (chained to the shared
+ * fixtures (`../../../../../../../../../core/schemas/…`), and srv.xsd must be loaded after
+ * gmd.xsd. A temporary catalog maps that path into the fixture schemas (chained to their
  * catalog), and a wrapper schema imports gmd, gmx and srv in a working order.
  */
 function writeIsoSupport(directory: string): { schema: string; catalog: string } {

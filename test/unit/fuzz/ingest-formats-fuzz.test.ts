@@ -1,8 +1,7 @@
 /**
  * Fuzzing of every ingest format (ISO 19139, ISO 19115-3, Dublin Core / csw:Record, STAC Items
- * and Collections, OGC API – Records GeoJSON): real documents — the shared samples when the
- * shared folder is present, and always documents Cairn's own writers produce from generated
- * records — mutated structurally, plus garbage. Every input must end as records or as failures
+ * and Collections, OGC API – Records GeoJSON): real documents — the repository's samples
+ * (data/samples) and documents Cairn's own writers produce from generated records — mutated structurally, plus garbage. Every input must end as records or as failures
  * with a reason from a typed error ("unreadable record" means something else was thrown: a
  * crash). Every record that comes out must also index and present without throwing, so a
  * mutant can never be half written or break a later read.

@@ -13,7 +13,8 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { Config } from '../../../../shared/config/index.js';
 import { NotFoundError } from '../../../../shared/errors/index.js';
-import { OidcSignIn } from '../../../../shared/auth/oidc-sign-in.js';
+import { OidcSignIn, type PendingSignIn } from '../../../../shared/auth/oidc-sign-in.js';
+import { lazyStore } from '../../../../shared/auth/session-store.js';
 import { SignInNotConfiguredError } from '../../../../shared/auth/sign-in-errors.js';
 import type { IngestLog } from '../../../../shared/ingest/ingest-log.js';
 import type { JobQueues } from '../../../../shared/queue/job-queues.js';
@@ -29,7 +30,13 @@ import { wantsHtml } from '../../html/errors.js';
 import type { PageRequest } from '../../html/pages.js';
 import { describeForClient, fromHttpError } from '../../middleware/errors.js';
 import type { AuthMiddleware } from '../../middleware/auth.js';
-import { ADMIN_PATH, AdminSessions } from '../../middleware/admin-session.js';
+import {
+  ADMIN_PATH,
+  AdminSessions,
+  MAX_SESSIONS,
+  MAX_SIGN_INS,
+  type Session,
+} from '../../middleware/admin-session.js';
 import { parseCount } from './routes.js';
 
 export interface AdminHtmlDependencies {
@@ -64,6 +71,9 @@ export function parseReturnTo(value: unknown): string {
 export function createAdminHtmlRouter(dependencies: AdminHtmlDependencies): Router {
   const { config, auth, ingestLog, queue } = dependencies;
   const { signIn, provider } = config.auth;
+  // Scaled mode keeps sessions in Redis, so a browser may reach any API process; the queues'
+  // Redis connection opens on the first sign-in, as it does on the first write.
+  const shared = config.redisUrl ? () => queue() as JobQueues : undefined;
   const sessions =
     signIn && provider && auth.verifier
       ? new AdminSessions({
@@ -71,6 +81,14 @@ export function createAdminHtmlRouter(dependencies: AdminHtmlDependencies): Rout
           provider: new OidcSignIn({ issuer: provider.issuer, clientId: signIn.clientId }),
           verifier: auth.verifier,
           requirement: { role: config.auth.writeRole },
+          stores: shared && {
+            sessions: lazyStore(() =>
+              shared().expiringStore<Session>('admin:session', MAX_SESSIONS),
+            ),
+            signIns: lazyStore(() =>
+              shared().expiringStore<PendingSignIn>('admin:sign-in', MAX_SIGN_INS),
+            ),
+          },
         })
       : undefined;
   const requireSessions = (): AdminSessions => {

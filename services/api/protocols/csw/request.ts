@@ -67,6 +67,17 @@ export interface GetRecordByIdRequest {
   operation: 'GetRecordById';
   version: CswVersion;
   ids: string[];
+  /**
+   * CSW 3.0 KVP: the `id` value as written when it holds commas. A record whose id is exactly
+   * that value is the one asked for; otherwise the value is the list `ids`.
+   */
+  literalId?: string;
+  /**
+   * CSW 3.0: answer with the records in a csw30:GetRecordsResponse (as GetRecords with
+   * `recordIds` would) even for one id, because the client is OWSLib, which reads records only
+   * below the document root. Several ids are always answered that way.
+   */
+  asResultList: boolean;
   presentation: RecordPresentation;
   outputSchema: string;
   outputFormat: OutputFormat;

@@ -12,7 +12,12 @@ import {
 import { parseCql2Json, parseCql2Text } from '../../../../shared/query/cql2/index.js';
 import type { Expression } from '../../../../shared/query/filter-ast.js';
 import type { QueryLimits } from '../../../../shared/query/query-limits.js';
-import { parseBbox, parseDatetime, parseLimit } from '../../../../shared/query/params.js';
+import {
+  parseBbox,
+  parseDatetime,
+  parseLimit,
+  parseOffset,
+} from '../../../../shared/query/params.js';
 import { findQueryable } from '../../../../shared/query/queryables.js';
 import type { SearchQuery, SortKey } from '../../../../shared/query/search-query.js';
 import type { Bbox } from '../../../../shared/records/core-record.js';
@@ -548,6 +553,50 @@ export function parseSearchGet(
     if (typeof value !== 'string') fail(name, `Parameter "${name}" must be given once`);
   }
   return buildSearch(parameters, 'GET', limits);
+}
+
+/** The page of the STAC Collections list a request asks for. */
+export interface CollectionsPaging {
+  offset: number;
+  limit: number;
+}
+
+/** Parses `GET /stac/collections`: `limit` and `offset`, nothing else. */
+export function parseCollectionsQuery(
+  parameters: Record<string, unknown>,
+  limits: SearchLimits,
+): CollectionsPaging {
+  for (const [name, value] of Object.entries(parameters)) {
+    if (name !== 'limit' && name !== 'offset') throw new UnknownParameterError(name);
+    if (typeof value !== 'string') fail(name, `Parameter "${name}" must be given once`);
+  }
+  return {
+    offset: parseOffset(parameters.offset as string | undefined),
+    limit: parseLimit(parameters.limit as string | undefined, limits.defaultLimit, limits.maxLimit),
+  };
+}
+
+/**
+ * Parses `GET /stac/collections/{id}/items` (STAC API Features): the item search parameters,
+ * restricted to the collection's items — the records naming it as parent, or every record for
+ * the catalogue collection. A `collections` parameter (pystac-client repeats the collection
+ * there) may only name this collection.
+ */
+export function parseCollectionItemsGet(
+  parameters: Record<string, unknown>,
+  collectionId: string,
+  catalogueId: string,
+  limits: SearchLimits,
+): StacSearch {
+  const search = parseSearchGet(parameters, limits);
+  const named = search.query.collections;
+  if (named && named.some((name) => name !== collectionId)) {
+    fail('collections', `collections may only name "${collectionId}" on its items`);
+  }
+  const query = { ...search.query };
+  delete query.collections;
+  if (collectionId !== catalogueId) query.collections = [collectionId];
+  return { ...search, query };
 }
 
 /** Parses the JSON body of `POST /search`. Unknown or null members are refused. */

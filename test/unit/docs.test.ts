@@ -1,0 +1,358 @@
+/**
+ * Keeps the documentation honest: the README stays a short front door, every relative link in
+ * the README and the docs resolves (file and heading), every `npm run` script they mention
+ * exists, the runtime dependencies the README explains are those of package.json, and
+ * docs/configuration.md and .env.example name exactly the variables shared/config reads.
+ * Each check is also run on a broken example, so that it is known to fail when the docs drift.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { expect } from 'chai';
+import { REPO_ROOT } from '../support/fixtures.js';
+
+const README_MAX_BYTES = 20_000;
+
+/** The Markdown files whose links and commands are checked, relative to the repository. */
+const PRIMARY_DOCS = [
+  'README.md',
+  'bench/README.md',
+  ...readdirSync(join(REPO_ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
+/** The primary docs and the READMEs of folders, whose links are checked too. */
+const DOC_FILES = [
+  ...PRIMARY_DOCS,
+  'es-mappings/README.md',
+  'shared/xml/README.md',
+  'data/samples/README.md',
+  'test/fixtures/README.md',
+];
+
+const read = (path: string): string => readFileSync(join(REPO_ROOT, path), 'utf8');
+
+/** Markdown without fenced code blocks and inline code spans (their text is not a link). */
+function stripCode(markdown: string): string {
+  return markdown.replace(/^```[^\n]*\n[\s\S]*?^```[ \t]*$/gm, '').replace(/`[^`\n]*`/g, '');
+}
+
+/** The targets of inline links and images (`[text](target)`, `![alt](target)`). */
+function listLinkTargets(markdown: string): string[] {
+  const targets: string[] = [];
+  for (const match of stripCode(markdown).matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g))
+    targets.push(match[1]);
+  return targets;
+}
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
+function headingSlug(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+}
+
+/** The anchors a Markdown document offers: its headings' slugs (numbered when repeated) and `<a id>`s. */
+function listAnchors(markdown: string): Set<string> {
+  const anchors = new Set<string>();
+  const seen = new Map<string, number>();
+  const withoutFences = markdown.replace(/^```[^\n]*\n[\s\S]*?^```[ \t]*$/gm, '');
+  for (const match of withoutFences.matchAll(/^#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$/gm)) {
+    const slug = headingSlug(match[1]);
+    const count = seen.get(slug) ?? 0;
+    seen.set(slug, count + 1);
+    anchors.add(count === 0 ? slug : `${slug}-${count}`);
+  }
+  for (const match of markdown.matchAll(/<a\s+(?:id|name)="([^"]+)"/g)) anchors.add(match[1]);
+  return anchors;
+}
+
+/**
+ * The relative links of a document (at `path`, relative to `root`) that do not resolve: a
+ * missing file, or a `#fragment` that is not an anchor of the Markdown file it points to.
+ */
+function findBrokenLinks(root: string, path: string, markdown: string): string[] {
+  const broken: string[] = [];
+  for (const target of listLinkTargets(markdown)) {
+    if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // http:, https:, mailto:
+    const [file, fragment] = target.split('#', 2);
+    if (file === '') {
+      if (!listAnchors(markdown).has(fragment)) broken.push(`${target} (no heading #${fragment})`);
+      continue;
+    }
+    const resolved = resolve(root, dirname(path), file);
+    if (relative(root, resolved).startsWith('..')) {
+      broken.push(`${target} (outside the repository)`);
+      continue;
+    }
+    if (!existsSync(resolved)) {
+      broken.push(`${target} (no such file)`);
+      continue;
+    }
+    if (fragment && resolved.endsWith('.md') && statSync(resolved).isFile()) {
+      const anchors = listAnchors(readFileSync(resolved, 'utf8'));
+      if (!anchors.has(fragment)) broken.push(`${target} (no heading #${fragment})`);
+    }
+  }
+  return broken;
+}
+
+/** Paths such as `../shared/…` in a document (at `path`) that climb out of the repository. */
+function findOutsidePaths(root: string, path: string, markdown: string): string[] {
+  return [...markdown.matchAll(/((?:\.\.\/)+)[\w.-]+(?:\/[\w.-]+)*/g)]
+    .filter((match) => relative(root, resolve(root, dirname(path), match[1])).startsWith('..'))
+    .map((match) => match[0]);
+}
+
+/** Top-level folders whose files are made at run time, not kept in git (except data/samples). */
+const RUNTIME_PATHS = /^(?:data\/(?!samples(?:\/|$))|dist\/|node_modules\/)/;
+
+/**
+ * The repository paths a document names in code spans (`shared/xml/README.md`,
+ * `bench/results/parse-*.json`) that do not exist, from the repository root or the document's
+ * folder. A span counts as a path when its first segment is an entry of one of those folders,
+ * so that `from/size` or `MI_Instrument/type` are not taken for paths.
+ */
+function findMissingPaths(root: string, path: string, markdown: string): string[] {
+  const missing: string[] = [];
+  const prose = markdown.replace(/^```[^\n]*\n[\s\S]*?^```[ \t]*$/gm, '');
+  for (const match of prose.matchAll(/`([\w.-]+(?:\/[\w.*-]+)*\/?)`/g)) {
+    const name = match[1];
+    if (!name.includes('/') || RUNTIME_PATHS.test(name)) continue;
+    const bases = [root, resolve(root, dirname(path))].filter((base) =>
+      existsSync(join(base, name.split('/')[0])),
+    );
+    if (bases.length === 0) continue;
+    if (!bases.some((base) => pathExists(join(base, name)))) missing.push(name);
+  }
+  return missing;
+}
+
+/** Whether a path exists; a `*` in any segment matches any characters within that segment. */
+function pathExists(path: string): boolean {
+  const segments = path.replace(/\/$/, '').split('/');
+  const walk = (folder: string, index: number): boolean => {
+    if (index === segments.length) return true;
+    const segment = segments[index];
+    if (!segment.includes('*')) {
+      const next = join(folder, segment);
+      return existsSync(next) && walk(next, index + 1);
+    }
+    if (!existsSync(folder) || !statSync(folder).isDirectory()) return false;
+    const pattern = new RegExp(`^${segment.split('*').map(escapeRegExp).join('.*')}$`);
+    return readdirSync(folder).some(
+      (entry) => pattern.test(entry) && walk(join(folder, entry), index + 1),
+    );
+  };
+  return path.startsWith('/') ? walk('/', 1) : walk('.', 0);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The npm scripts a document tells people to run (`npm run x`, `npm start`, `npm test`). */
+function listNpmScripts(markdown: string): string[] {
+  const names = new Set<string>();
+  for (const match of markdown.matchAll(/\bnpm run(?:-script)? ([a-z][\w:.-]*)/g))
+    names.add(match[1]);
+  for (const match of markdown.matchAll(/\bnpm (start|test|stop|restart)\b/g)) names.add(match[1]);
+  return [...names].sort();
+}
+
+/** The names of the environment variables read by a zod schema source (`  NAME: z…` keys). */
+function listSchemaVariables(source: string): string[] {
+  return [...new Set([...source.matchAll(/^ {2}([A-Z][A-Z0-9_]*):/gm)].map((m) => m[1]))].sort();
+}
+
+/** The variables a Markdown document lists in the first column of its tables. */
+function listTableVariables(markdown: string): string[] {
+  const names = new Set<string>();
+  for (const line of markdown.split('\n')) {
+    const cell = /^\|([^|]*)\|/.exec(line)?.[1];
+    if (!cell) continue;
+    for (const match of cell.matchAll(/`([A-Z][A-Z0-9_]*)`/g)) names.add(match[1]);
+  }
+  return [...names].sort();
+}
+
+/** The `NAME=` lines of an env file. */
+function listEnvFileVariables(text: string): string[] {
+  return [...new Set([...text.matchAll(/^([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]))].sort();
+}
+
+/** The packages a README's "Runtime dependencies" table explains. */
+function listExplainedDependencies(markdown: string): string[] {
+  const section = /^## Runtime dependencies\n([\s\S]*?)(?=^## |(?![\s\S]))/m.exec(markdown)?.[1];
+  return section ? listTableCells(section).sort() : [];
+}
+
+function listTableCells(section: string): string[] {
+  const names: string[] = [];
+  for (const line of section.split('\n')) {
+    const cell = /^\|([^|]*)\|/.exec(line)?.[1];
+    if (cell) for (const match of cell.matchAll(/`([^`]+)`/g)) names.push(match[1]);
+  }
+  return names;
+}
+
+interface PackageJson {
+  scripts: Record<string, string>;
+  dependencies: Record<string, string>;
+}
+const packageJson = JSON.parse(read('package.json')) as PackageJson;
+const CONFIG_SOURCE = 'shared/config/index.ts';
+
+describe('documentation', () => {
+  describe('the README is a short front door', () => {
+    it(`is under ${README_MAX_BYTES} bytes`, () => {
+      const size = Buffer.byteLength(read('README.md'));
+      expect(size, `README.md is ${size} bytes`).to.be.below(README_MAX_BYTES);
+    });
+
+    it('links every page of docs/ and names no folder outside the repository', () => {
+      const readme = read('README.md');
+      const linked = new Set(listLinkTargets(readme).map((target) => target.split('#')[0]));
+      for (const file of PRIMARY_DOCS.filter((name) => name.startsWith('docs/')))
+        expect(linked, `README.md links ${file}`).to.include(file);
+      for (const file of PRIMARY_DOCS)
+        expect(findOutsidePaths(REPO_ROOT, file, read(file)), file).to.deep.equal([]);
+    });
+  });
+
+  describe('links', () => {
+    for (const file of DOC_FILES) {
+      it(`every relative link of ${file} resolves (file and heading)`, () => {
+        expect(findBrokenLinks(REPO_ROOT, file, read(file))).to.deep.equal([]);
+      });
+    }
+
+    it('finds a missing file, a missing heading and a link out of the repository', () => {
+      const markdown = [
+        '# Title',
+        '## Two words',
+        '[ok](README.md) [ok](#two-words) [ok](docs/configuration.md#server) [web](https://x.org/a)',
+        '[gone](docs/nothing.md) [heading](#three-words) [far](../shared/ARCHITECTURE.md)',
+        '![gone](docs/screenshots/none.png) `[in code](not-checked.md)`',
+      ].join('\n');
+      expect(findBrokenLinks(REPO_ROOT, 'README.md', markdown)).to.deep.equal([
+        'docs/nothing.md (no such file)',
+        '#three-words (no heading #three-words)',
+        '../shared/ARCHITECTURE.md (outside the repository)',
+        'docs/screenshots/none.png (no such file)',
+      ]);
+    });
+
+    it('finds paths that climb out of the repository, in code and prose too', () => {
+      const text = 'see `../shared/ARCHITECTURE.md` and ../../x, not [a](../es-mappings/README.md)';
+      expect(findOutsidePaths(REPO_ROOT, 'README.md', text)).to.deep.equal([
+        '../shared/ARCHITECTURE.md',
+        '../../x',
+        '../es-mappings/README.md',
+      ]);
+      expect(findOutsidePaths(REPO_ROOT, 'docs/a.md', text)).to.deep.equal(['../../x']);
+    });
+
+    it('derives heading anchors as GitHub does', () => {
+      expect(headingSlug('OGC API – Records: formats, HTML, OpenAPI')).to.equal(
+        'ogc-api--records-formats-html-openapi',
+      );
+      expect(headingSlug('STAC API (`/catalogue/search`)')).to.equal('stac-api-cataloguesearch');
+      expect([...listAnchors('# A\n## A\n<a id="x"></a>')]).to.deep.equal(['a', 'a-1', 'x']);
+    });
+  });
+
+  describe('paths', () => {
+    for (const file of PRIMARY_DOCS) {
+      it(`every repository path ${file} names exists`, () => {
+        expect(findMissingPaths(REPO_ROOT, file, read(file))).to.deep.equal([]);
+      });
+    }
+
+    it('finds a missing file or folder, and a glob that matches nothing', () => {
+      const markdown = [
+        '`shared/xml/README.md` `bench/results/parse-*.json` `services/*/main.ts` `results/` (ok)',
+        '`shared/xml/GONE.md` `bench/results/none-*.json` `scripts/*/gone.ts` `scripts/gone/` (missing)',
+        '`from/size` `MI_Instrument/type` `data/cairn.sqlite` `dist/x.js` (not repository paths)',
+        '```sh\nls test/not-checked-in-code-blocks\n```',
+      ].join('\n');
+      expect(findMissingPaths(REPO_ROOT, 'bench/README.md', markdown)).to.deep.equal([
+        'shared/xml/GONE.md',
+        'bench/results/none-*.json',
+        'scripts/*/gone.ts',
+        'scripts/gone/',
+      ]);
+    });
+  });
+
+  describe('npm scripts', () => {
+    for (const file of DOC_FILES) {
+      it(`every npm script ${file} mentions exists in package.json`, () => {
+        const missing = listNpmScripts(read(file)).filter((name) => !packageJson.scripts[name]);
+        expect(missing).to.deep.equal([]);
+      });
+    }
+
+    it('reads `npm run x`, `npm start` and `npm test`, not other npm commands', () => {
+      expect(
+        listNpmScripts('npm ci && npm start; npm run ingest -- x; `npm run bench:worker`'),
+      ).to.deep.equal(['bench:worker', 'ingest', 'start']);
+    });
+  });
+
+  describe('runtime dependencies', () => {
+    it('the README explains exactly the dependencies of package.json', () => {
+      const explained = listExplainedDependencies(read('README.md'));
+      expect(explained).to.deep.equal(Object.keys(packageJson.dependencies).sort());
+    });
+
+    it('reads the packages of the table', () => {
+      const table =
+        '## Runtime dependencies\n\n| package | why |\n| - | - |\n| `a`, `b` | x |\n\n## Next\n| `c` | y |';
+      expect(listExplainedDependencies(table)).to.deep.equal(['a', 'b']);
+    });
+  });
+
+  describe('configuration', () => {
+    const schemaVariables = listSchemaVariables(read(CONFIG_SOURCE));
+
+    it(`finds the variables ${CONFIG_SOURCE} reads`, () => {
+      // A change in how the schemas are written must not make this suite vacuous.
+      expect(schemaVariables).to.include.members([
+        'HOST',
+        'PORT',
+        'AUTH_ISSUER_URL',
+        'WORKER_METRICS_PORT',
+      ]);
+      expect(schemaVariables.length).to.be.above(40);
+    });
+
+    it('docs/configuration.md lists exactly the variables shared/config reads', () => {
+      expect(listTableVariables(read('docs/configuration.md'))).to.deep.equal(schemaVariables);
+    });
+
+    it('.env.example lists exactly the variables shared/config reads', () => {
+      expect(listEnvFileVariables(read('.env.example'))).to.deep.equal(schemaVariables);
+    });
+
+    it("the README's configuration table names only variables shared/config reads", () => {
+      const readme = read('README.md');
+      const section = /^## Configuration\n([\s\S]*?)^## /m.exec(readme)?.[1] ?? '';
+      const named = listTableVariables(section);
+      expect(named.length).to.be.above(5);
+      expect(named.filter((name) => !schemaVariables.includes(name))).to.deep.equal([]);
+    });
+
+    it('notices a variable missing from the docs or one the code does not read', () => {
+      const source = 'const s = z.object({\n  HOST: z.string(),\n  PORT: z.coerce.number(),\n});';
+      expect(listSchemaVariables(source)).to.deep.equal(['HOST', 'PORT']);
+      const table = '| variable | default |\n| --- | --- |\n| `HOST` | x |\n| `OLD_NAME` | y |';
+      expect(listTableVariables(table)).to.deep.equal(['HOST', 'OLD_NAME']);
+      expect(listEnvFileVariables('# comment\nHOST=127.0.0.1\nPORT=\n')).to.deep.equal([
+        'HOST',
+        'PORT',
+      ]);
+    });
+  });
+});
