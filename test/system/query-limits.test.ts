@@ -271,6 +271,19 @@ describe('query cost limits (issue 27: H1, H2, M1, M2) on SQLite, server in a ch
       );
     });
 
+    it('refuses 20,000 operands in CQL2 text and CSW CQL_TEXT before parsing them, /healthz fast', async () => {
+      const text = Array.from({ length: 20_000 }, (_, i) => `title = 't${i}'`).join(' OR ');
+      const cql2 = await send(
+        '/catalogue/search',
+        json({ 'filter-lang': 'cql2-text', filter: text }),
+      );
+      expectJsonLimit(cql2, 'QUERY_MAX_FILTER_NODES', '500');
+      expectHealthy(cql2);
+      const csw = await send(CSW, xml(getRecordsCql(text.replace(/title/g, 'dc:title'))));
+      expectCswLimit(csw, 'QUERY_MAX_FILTER_NODES', '500');
+      expectHealthy(csw);
+    });
+
     it('refuses nesting over QUERY_MAX_FILTER_DEPTH and answers at it', async () => {
       let nested: unknown = equal(0);
       for (let i = 0; i < 40; i++) nested = { op: i % 2 ? 'and' : 'or', args: [nested, equal(i)] };
