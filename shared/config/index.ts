@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import type { QueryLimits } from '../query/query-limits.js';
 import { parseAllowedEntry } from '../harvest/address-policy.js';
 
 const booleanString = z
@@ -39,6 +40,13 @@ const environmentSchema = z.object({
   HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(5_000),
   SAMPLE_RECORDS: z.coerce.number().int().min(0).default(300),
+  QUERY_MAX_FILTER_DEPTH: z.coerce.number().int().min(2).max(200).default(32),
+  QUERY_MAX_FILTER_NODES: z.coerce.number().int().min(10).max(100_000).default(500),
+  QUERY_MAX_ARRAY_ITEMS: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+  QUERY_MAX_GEOMETRY_PARTS: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  QUERY_MAX_GEOMETRY_VERTICES: z.coerce.number().int().min(4).max(10_000_000).default(10_000),
+  QUERY_MAX_TEXT_WORDS: z.coerce.number().int().min(1).max(100_000).default(1000),
+  QUERY_TIME_BUDGET_MS: z.coerce.number().int().min(100).max(600_000).default(3000),
   SEARCH_INDEX_ALIAS: z
     .string()
     .regex(/^[a-z0-9][a-z0-9_-]*$/, 'lower-case letters, digits, _ and - only')
@@ -127,6 +135,11 @@ export interface Config {
     /** Deepest nesting of arrays and objects in a metadata record's JSON (write bodies, ingest). */
     jsonDepth: number;
   };
+  /**
+   * What one query may cost (shared/query/query-limits.ts): bounds on every input that
+   * multiplies work, and the time a backend may spend on one query before cancelling it.
+   */
+  query: QueryLimits & { timeBudgetMs: number };
   /** Timeouts of the HTTP server against slow or idle clients (services/api/http-server.ts). */
   http: { requestTimeoutMs: number; headersTimeoutMs: number; keepAliveTimeoutMs: number };
   /** How many generated records to load into an empty embedded database at start-up. */
@@ -236,6 +249,15 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
       bodyBytes: env.BODY_LIMIT_BYTES,
       urlBytes: env.URL_LIMIT_BYTES,
       jsonDepth: env.JSON_DEPTH_LIMIT,
+    },
+    query: {
+      maxFilterDepth: env.QUERY_MAX_FILTER_DEPTH,
+      maxFilterNodes: env.QUERY_MAX_FILTER_NODES,
+      maxArrayItems: env.QUERY_MAX_ARRAY_ITEMS,
+      maxGeometryParts: env.QUERY_MAX_GEOMETRY_PARTS,
+      maxGeometryVertices: env.QUERY_MAX_GEOMETRY_VERTICES,
+      maxTextWords: env.QUERY_MAX_TEXT_WORDS,
+      timeBudgetMs: env.QUERY_TIME_BUDGET_MS,
     },
     http: {
       requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,

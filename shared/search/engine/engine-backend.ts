@@ -10,6 +10,7 @@ import {
   InternalError,
   InvalidParameterError,
   InvalidRecordError,
+  QueryTimeoutError,
   ServiceUnavailableError,
 } from '../../errors/index.js';
 import type { SearchQuery } from '../../query/search-query.js';
@@ -37,6 +38,8 @@ import {
   type EngineAdapter,
   type EngineHit,
   type EngineName,
+  type EngineSearchRequest,
+  type EngineSearchResponse,
   type JsonObject,
   type RefreshPolicy,
   type SortValue,
@@ -101,6 +104,11 @@ export interface EngineBackendOptions {
   keepPreviousIndex?: boolean;
   requestTimeout?: number;
   maxRetries?: number;
+  /**
+   * Milliseconds a search or facet count may run: sent as the search `timeout`, and a response
+   * that timed out is a QueryTimeoutError (503) rather than partial results. Unset: no budget.
+   */
+  queryTimeBudgetMs?: number;
 }
 
 const STORED_FIELDS = ['record', 'source'];
@@ -174,6 +182,7 @@ export class EngineBackend implements SearchBackend {
   private readonly walkBatchSize: number;
   private readonly keepPreviousIndex: boolean;
   private readonly checkpoints: SortCheckpoints;
+  private readonly queryTimeBudgetMs: number | undefined;
   /** The physical index behind the alias, and what it was built with. */
   private live: { index: string; spatial: SpatialMode } | undefined;
   private propertyKinds = new Map<string, FieldKind>();
@@ -203,6 +212,7 @@ export class EngineBackend implements SearchBackend {
     );
     this.keepPreviousIndex = options.keepPreviousIndex ?? false;
     this.checkpoints = new SortCheckpoints(options.checkpointQueries ?? 1000);
+    this.queryTimeBudgetMs = options.queryTimeBudgetMs;
     if (options.adapter) {
       this.adapter = options.adapter;
     } else {
@@ -544,6 +554,23 @@ export class EngineBackend implements SearchBackend {
     return (hit.sort ?? []).slice(0, sortLength);
   }
 
+  /**
+   * One search request of a query, under the query time budget: the engine stops at the
+   * budget (`timeout`), and a response that says it timed out is refused instead of being
+   * served as partial results.
+   */
+  private async searchWithinBudget(request: EngineSearchRequest): Promise<EngineSearchResponse> {
+    const budget = this.queryTimeBudgetMs;
+    if (budget === undefined) return this.adapter.search(request);
+    const response = await this.adapter.search({
+      ...request,
+      body: { ...request.body, timeout: `${budget}ms` },
+      ...(request.filterPath ? { filterPath: [...request.filterPath, 'timed_out'] } : {}),
+    });
+    if (response.timed_out === true) throw new QueryTimeoutError(budget);
+    return response;
+  }
+
   async search(query: SearchQuery): Promise<SearchResult> {
     const hasFilter = query.filter !== undefined;
     try {
@@ -558,7 +585,7 @@ export class EngineBackend implements SearchBackend {
       }
       const base = { query: compiled.query, sort: compiled.sort, track_total_hits: true };
       if (offset + limit <= this.maxResultWindow || limit === 0) {
-        const response = await this.adapter.search({
+        const response = await this.searchWithinBudget({
           index: this.alias,
           body: { ...base, from: limit === 0 ? 0 : offset, size: limit, _source: STORED_FIELDS },
         });
@@ -577,13 +604,13 @@ export class EngineBackend implements SearchBackend {
       else after = await this.walkTo(key, compiled, offset);
       if (after === undefined) {
         // The offset lies beyond the last hit: only the count is needed.
-        const response = await this.adapter.search({
+        const response = await this.searchWithinBudget({
           index: this.alias,
           body: { query: compiled.query, size: 0, track_total_hits: true },
         });
         return { total: response.hits.total?.value ?? 0, records: [] };
       }
-      const response = await this.adapter.search({
+      const response = await this.searchWithinBudget({
         index: this.alias,
         body: { ...base, size: limit, search_after: after, _source: STORED_FIELDS },
       });
@@ -615,7 +642,7 @@ export class EngineBackend implements SearchBackend {
     const start = this.checkpoints.nearestBelow(key, offset);
     if (!start && offset <= this.maxResultWindow) {
       // Inside the window: one request for the boundary hit.
-      const response = await this.adapter.search({
+      const response = await this.searchWithinBudget({
         index: this.alias,
         body: {
           query: compiled.query,
@@ -636,7 +663,7 @@ export class EngineBackend implements SearchBackend {
     try {
       while (position < offset) {
         const size = Math.min(this.walkBatchSize, offset - position);
-        const response = await this.adapter.search({
+        const response = await this.searchWithinBudget({
           body: {
             query: compiled.query,
             sort: compiled.sort,
@@ -668,7 +695,7 @@ export class EngineBackend implements SearchBackend {
       const query: Query = options.query ? (await this.compile(options.query)).query : matchAll();
       const engineField = fieldOf(canonicalPropertyName(field));
       const size = options.limit ?? 100;
-      const response = await this.adapter.search({
+      const response = await this.searchWithinBudget({
         index: this.alias,
         body: {
           query,

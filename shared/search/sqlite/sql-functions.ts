@@ -14,6 +14,7 @@ import GeoJSONReader from 'jsts/org/locationtech/jts/io/GeoJSONReader.js';
 import GeometryFactory from 'jsts/org/locationtech/jts/geom/GeometryFactory.js';
 import DistanceOp from 'jsts/org/locationtech/jts/operation/distance/DistanceOp.js';
 import 'jsts/org/locationtech/jts/monkey.js';
+import { QueryTimeoutError } from '../../errors/index.js';
 import { bboxToGeometry } from '../../query/bbox-geometry.js';
 import type { Bbox } from '../../records/core-record.js';
 import { foldCase, stripAccents, textSortKey } from '../../query/text-folding.js';
@@ -369,6 +370,44 @@ function relateTexts(
   }
 }
 
+/**
+ * The time budget of the statements a connection is running. better-sqlite3 runs a statement
+ * synchronously and offers no interrupt, so the budget is enforced from inside: every registered
+ * function, and `cairn_deadline()` which the backend puts in front of each WHERE clause, checks
+ * the clock and throws QueryTimeoutError once the budget is spent, which aborts the statement.
+ */
+export class StatementDeadline {
+  private at = Number.POSITIVE_INFINITY;
+  private budgetMs = 0;
+  private calls = 0;
+
+  /** Runs synchronous work under a budget (none when `budgetMs` is undefined). */
+  run<T>(budgetMs: number | undefined, work: () => T): T {
+    if (budgetMs === undefined) return work();
+    this.at = Date.now() + budgetMs;
+    this.budgetMs = budgetMs;
+    try {
+      return work();
+    } finally {
+      this.at = Number.POSITIVE_INFINITY;
+    }
+  }
+
+  /** Throws QueryTimeoutError when the running work is past its budget. */
+  check(): void {
+    if (this.at !== Number.POSITIVE_INFINITY && Date.now() > this.at) {
+      throw new QueryTimeoutError(this.budgetMs);
+    }
+  }
+
+  /** The same check on every 64th call only, for the per-row `cairn_deadline()`. */
+  checkSometimes(): number {
+    this.calls = (this.calls + 1) & 63;
+    if (this.calls === 0) this.check();
+    return 1;
+  }
+}
+
 /** Names of the registered SQL functions, for the compiler. */
 export const SQL_FUNCTIONS = {
   sortKey: 'cairn_sort_key',
@@ -381,28 +420,47 @@ export const SQL_FUNCTIONS = {
   spatial: 'cairn_spatial',
   bboxGeometry: 'cairn_bbox_geometry',
   distance: 'cairn_distance',
+  deadline: 'cairn_deadline',
 } as const;
 
-/** Registers the filter functions on a connection (call once per connection). */
-export function registerSqlFunctions(db: Database.Database): void {
+/**
+ * Registers the filter functions on a connection (call once per connection). With a deadline,
+ * every function checks it first (see StatementDeadline).
+ */
+export function registerSqlFunctions(
+  db: Database.Database,
+  deadline = new StatementDeadline(),
+): void {
   const options = { deterministic: true };
-  db.function(SQL_FUNCTIONS.sortKey, options, (value: SqlScalar) =>
-    typeof value === 'string' ? textSortKey(value) : value,
-  );
-  db.function(SQL_FUNCTIONS.casei, options, (value: SqlScalar) =>
-    typeof value === 'string' ? foldCase(value) : null,
-  );
-  db.function(SQL_FUNCTIONS.accenti, options, (value: SqlScalar) =>
-    typeof value === 'string' ? stripAccents(value) : null,
-  );
-  db.function(SQL_FUNCTIONS.like, options, (value: SqlScalar, pattern: SqlScalar) =>
-    typeof value === 'string' && typeof pattern === 'string'
+  db.function(SQL_FUNCTIONS.deadline, { deterministic: false }, () => deadline.checkSometimes());
+  db.function(SQL_FUNCTIONS.sortKey, options, (value: SqlScalar) => {
+    deadline.check();
+    return typeof value === 'string' ? textSortKey(value) : value;
+  });
+  db.function(SQL_FUNCTIONS.casei, options, (value: SqlScalar) => {
+    deadline.check();
+    return typeof value === 'string' ? foldCase(value) : null;
+  });
+  db.function(SQL_FUNCTIONS.accenti, options, (value: SqlScalar) => {
+    deadline.check();
+    return typeof value === 'string' ? stripAccents(value) : null;
+  });
+  db.function(SQL_FUNCTIONS.like, options, (value: SqlScalar, pattern: SqlScalar) => {
+    deadline.check();
+    return typeof value === 'string' && typeof pattern === 'string'
       ? toFlag(matchesLike(value, pattern))
-      : null,
-  );
-  db.function(SQL_FUNCTIONS.timeStart, options, (value: SqlScalar) => timeSpanStart(value) ?? null);
-  db.function(SQL_FUNCTIONS.timeEnd, options, (value: SqlScalar) => timeSpanEnd(value) ?? null);
+      : null;
+  });
+  db.function(SQL_FUNCTIONS.timeStart, options, (value: SqlScalar) => {
+    deadline.check();
+    return timeSpanStart(value) ?? null;
+  });
+  db.function(SQL_FUNCTIONS.timeEnd, options, (value: SqlScalar) => {
+    deadline.check();
+    return timeSpanEnd(value) ?? null;
+  });
   db.function(SQL_FUNCTIONS.arrays, options, (relation: SqlScalar, a: SqlScalar, b: SqlScalar) => {
+    deadline.check();
     if (typeof relation !== 'string' || !ARRAY_RELATIONS.has(relation)) return null;
     const left = parseArray(a);
     const right = parseArray(b);
@@ -414,6 +472,7 @@ export function registerSqlFunctions(db: Database.Database): void {
     SQL_FUNCTIONS.spatial,
     options,
     (relation: SqlScalar, stored: SqlScalar, query: SqlScalar) => {
+      deadline.check();
       if (typeof stored !== 'string' || typeof query !== 'string') return null;
       const queryGeometry = queryGeometryCache.get(query, readGeometryText);
       return toFlag(relateTexts(relation, readGeometryText(stored), queryGeometry));
@@ -421,6 +480,7 @@ export function registerSqlFunctions(db: Database.Database): void {
   );
   // Metres between a stored geometry and a query geometry (parsed once and reused).
   db.function(SQL_FUNCTIONS.distance, options, (stored: SqlScalar, query: SqlScalar) => {
+    deadline.check();
     if (typeof stored !== 'string' || typeof query !== 'string') return null;
     const target = distanceTargetCache.get(query, readDistanceTarget);
     if (!target) return null;
@@ -431,6 +491,7 @@ export function registerSqlFunctions(db: Database.Database): void {
     }
   });
   db.function(SQL_FUNCTIONS.bboxGeometry, options, (bbox: SqlScalar) => {
+    deadline.check();
     const box = typeof bbox === 'string' ? parseArray(bbox) : undefined;
     if (!box || box.length !== 4 || !box.every((n) => typeof n === 'number')) return null;
     return JSON.stringify(bboxToGeometry(box as Bbox));

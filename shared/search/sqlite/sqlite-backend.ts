@@ -23,7 +23,7 @@ import { compileQuery, propertyPath, type FilterCompiler, type SqlValue } from '
 import { toSqliteRow, type SqliteRow } from './rows.js';
 import { openDatabase } from './open-database.js';
 import { SCHEMA_SQL } from './schema.js';
-import { registerSqlFunctions } from './sql-functions.js';
+import { SQL_FUNCTIONS, StatementDeadline, registerSqlFunctions } from './sql-functions.js';
 
 interface StoredRow {
   record: string;
@@ -42,6 +42,11 @@ export interface SqliteBackendOptions {
   compileFilter?: FilterCompiler;
   /** Registers extra SQL functions on the connection, after the filter functions. */
   registerFunctions?: (db: Database.Database) => void;
+  /**
+   * Milliseconds one search or facet count may run before it is cancelled with
+   * QueryTimeoutError (503); unset: no budget. See StatementDeadline.
+   */
+  timeBudgetMs?: number;
 }
 
 function toRecord(row: StoredRow): CoreRecord {
@@ -83,6 +88,10 @@ export class SqliteBackend implements SearchBackend {
   private readonly compileFilter: FilterCompiler;
   private readonly statements;
   private readonly statementCache = new Map<string, Database.Statement>();
+  private readonly deadline = new StatementDeadline();
+  private readonly timeBudgetMs?: number;
+  /** Put in front of every search condition when there is a budget: checks it row by row. */
+  private readonly deadlineCheck: string;
 
   constructor(options: SqliteBackendOptions) {
     this.db = openDatabase(options.path);
@@ -90,8 +99,10 @@ export class SqliteBackend implements SearchBackend {
     this.db.pragma('cache_size = -65536');
     this.db.pragma('temp_store = MEMORY');
     this.db.exec(SCHEMA_SQL);
-    registerSqlFunctions(this.db);
+    registerSqlFunctions(this.db, this.deadline);
     options.registerFunctions?.(this.db);
+    this.timeBudgetMs = options.timeBudgetMs;
+    this.deadlineCheck = this.timeBudgetMs === undefined ? '' : `${SQL_FUNCTIONS.deadline}() AND `;
     this.compileFilter = options.compileFilter ?? compileFilter;
     this.statements = {
       upsert: this.db.prepare(`
@@ -253,16 +264,18 @@ export class SqliteBackend implements SearchBackend {
 
   async search(query: SearchQuery): Promise<SearchResult> {
     const compiled = compileQuery(query, this.compileFilter);
-    const from = `FROM records r ${compiled.join} WHERE ${compiled.where.sql}`;
+    const from = `FROM records r ${compiled.join} WHERE ${this.deadlineCheck}(${compiled.where.sql})`;
     const params: SqlValue[] = [...compiled.joinParams, ...compiled.where.params];
     try {
-      const { n } = this.prepareCached(`SELECT count(*) AS n ${from}`).get(...params) as {
-        n: number;
-      };
-      const rows = this.prepareCached(
-        `SELECT ${ROW_COLUMNS} ${from} ORDER BY ${compiled.orderBy} LIMIT ? OFFSET ?`,
-      ).all(...params, query.limit, query.offset) as StoredRow[];
-      return { total: n, records: rows.map(toRecord) };
+      return this.deadline.run(this.timeBudgetMs, () => {
+        const { n } = this.prepareCached(`SELECT count(*) AS n ${from}`).get(...params) as {
+          n: number;
+        };
+        const rows = this.prepareCached(
+          `SELECT ${ROW_COLUMNS} ${from} ORDER BY ${compiled.orderBy} LIMIT ? OFFSET ?`,
+        ).all(...params, query.limit, query.offset) as StoredRow[];
+        return { total: n, records: rows.map(toRecord) };
+      });
     } catch (error) {
       return wrapDriverError(error);
     }
@@ -272,11 +285,14 @@ export class SqliteBackend implements SearchBackend {
     const compiled = options.query ? compileQuery(options.query, this.compileFilter) : undefined;
     const sql = `SELECT CAST(e.value AS TEXT) AS value, count(*) AS count
       FROM records r ${compiled?.join ?? ''} JOIN json_each(r.props, '${propertyPath(field)}') e
-      WHERE (${compiled?.where.sql ?? '1'}) AND e.value IS NOT NULL
+      WHERE ${this.deadlineCheck}(${compiled?.where.sql ?? '1'}) AND e.value IS NOT NULL
       GROUP BY 1 ORDER BY count DESC, value ASC LIMIT ?`;
     const params: SqlValue[] = compiled ? [...compiled.joinParams, ...compiled.where.params] : [];
     try {
-      return this.prepareCached(sql).all(...params, options.limit ?? 100) as DomainValue[];
+      return this.deadline.run(
+        this.timeBudgetMs,
+        () => this.prepareCached(sql).all(...params, options.limit ?? 100) as DomainValue[],
+      );
     } catch (error) {
       return wrapDriverError(error);
     }

@@ -443,7 +443,11 @@ export function buildGetRecordsRequest(
     Object.assign(parts.openSearch.echo.parameters, search.parameters);
   }
   if (parts.constraint !== undefined) {
-    const constraint = parseConstraint(parts.constraint, { maxBytes: context.maxBytes });
+    const constraint = parseConstraint(
+      parts.constraint,
+      { maxBytes: context.maxBytes },
+      context.query,
+    );
     query.text = andText(query.text, constraint.text);
     if (constraint.filter !== undefined) filters.push(constraint.filter);
   }

@@ -2,6 +2,7 @@
  * A CSW request after parsing: the same shape whether it came as KVP (GET or form POST) or as
  * an XML POST body, so that execution and presentation never look at the encoding.
  */
+import type { QueryLimits } from '../../../../shared/query/query-limits.js';
 import type { SearchQuery } from '../../../../shared/query/search-query.js';
 import type { XmlElement } from '../../../../shared/xml/index.js';
 import type { OpenSearchEcho } from '../opensearch/parse.js';
@@ -113,6 +114,8 @@ export interface CswParseContext {
   maxLimit: number;
   /** Largest accepted XML request body, in bytes. */
   maxBytes: number;
+  /** Query cost limits: a CQL_TEXT constraint far over them is refused before it is parsed. */
+  query?: QueryLimits;
   /** The request's Accept header, for outputFormat negotiation (CSW 3.0). */
   accept?: string;
 }

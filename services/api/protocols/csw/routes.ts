@@ -67,6 +67,7 @@ export function createCswRouter({ config, backend, transactions }: CswRouteDepen
     defaultLimit: config.limits.defaultLimit,
     maxLimit: config.limits.maxLimit,
     maxBytes: config.limits.bodyBytes,
+    query: config.query,
     accept: request.headers.accept,
   });
 

@@ -1,6 +1,7 @@
 /**
  * OGC API – Records request parsing: query parameters → SearchQuery. Pure.
  */
+import type { QueryLimits } from '../../../../shared/query/query-limits.js';
 import {
   FilterError,
   InvalidParameterError,
@@ -27,6 +28,8 @@ export type QueryParameters = Record<string, unknown>;
 export interface ItemsLimits {
   defaultLimit: number;
   maxLimit: number;
+  /** Query cost limits: a filter far over them is refused before it is parsed. */
+  query?: QueryLimits;
 }
 
 /** Parameters the items endpoint understands besides queryable names. */
@@ -373,9 +376,9 @@ const BODY_FILTER_MEMBERS = new Set(['filter', 'filter-lang', 'filter-crs']);
  * clients send it, an object with `filter` (CQL2 JSON, or CQL2 text when `filter-lang` is
  * cql2-text) and optionally `filter-lang` and `filter-crs`.
  */
-function parseFilterBody(json: unknown): Expression {
+function parseFilterBody(json: unknown, limits?: QueryLimits): Expression {
   const isObject = typeof json === 'object' && json !== null && !Array.isArray(json);
-  if (!isObject || 'op' in json || !('filter' in json)) return parseCql2Json(json);
+  if (!isObject || 'op' in json || !('filter' in json)) return parseCql2Json(json, limits);
   const body = json as Record<string, unknown>;
   const extra = Object.keys(body).find((name) => !BODY_FILTER_MEMBERS.has(name));
   if (extra !== undefined) {
@@ -397,9 +400,9 @@ function parseFilterBody(json: unknown): Expression {
     if (typeof filter !== 'string') {
       throw new InvalidParameterError('filter', 'A cql2-text filter must be a string');
     }
-    return parseCql2Text(filter);
+    return parseCql2Text(filter, limits);
   }
-  return parseCql2Json(body.filter);
+  return parseCql2Json(body.filter, limits);
 }
 
 function checkFilterCrs(crs: string | undefined): void {
@@ -457,6 +460,7 @@ export function checkFilterProperties(expression: Expression): Expression {
 export function parseFilterParameters(
   query: QueryParameters,
   body?: FilterBody,
+  limits?: QueryLimits,
 ): Expression | undefined {
   const get = (name: string): string | undefined => singleParameter(query, name);
   checkFilterCrs(get('filter-crs'));
@@ -475,7 +479,7 @@ export function parseFilterParameters(
         'A filter in the request body must be CQL2 JSON (filter-lang=cql2-json)',
       );
     }
-    return checkFilterProperties(parseFilterBody(body.json));
+    return checkFilterProperties(parseFilterBody(body.json, limits));
   }
   if (text === undefined) return undefined;
   if (language === 'cql2-json') {
@@ -485,9 +489,9 @@ export function parseFilterParameters(
     } catch (error) {
       throw new FilterError(`filter is not valid JSON: ${(error as Error).message}`);
     }
-    return checkFilterProperties(parseCql2Json(json));
+    return checkFilterProperties(parseCql2Json(json, limits));
   }
-  return checkFilterProperties(parseCql2Text(text));
+  return checkFilterProperties(parseCql2Text(text, limits));
 }
 
 /**
@@ -533,7 +537,7 @@ export function parseItemsQuery(
   if (externalIds !== undefined) result.externalIds = parseList(externalIds);
   const sortby = get('sortby');
   if (sortby !== undefined) result.sort = parseSortby(sortby);
-  const filter = parseFilterParameters(query, body);
+  const filter = parseFilterParameters(query, body, limits.query);
   if (filter !== undefined) result.filter = filter;
   parseItemsPresentation(query);
 

@@ -226,7 +226,7 @@ export function createRecordsRouter({ config, backend }: RecordsRouteDependencie
     filter?: FilterBody,
   ): Promise<void> {
     const format = negotiate(request, response, JSON_OR_HTML);
-    const query = parseItemsQuery(request.query, config.limits, filter);
+    const query = parseItemsQuery(request.query, { ...config.limits, query: config.query }, filter);
     const presentation = parseItemsPresentation(request.query);
     let facets = parseFacetsQuery(request.query);
     // The HTML search page shows resource types and keywords beside the results.

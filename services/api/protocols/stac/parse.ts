@@ -11,6 +11,7 @@ import {
 } from '../../../../shared/errors/index.js';
 import { parseCql2Json, parseCql2Text } from '../../../../shared/query/cql2/index.js';
 import type { Expression } from '../../../../shared/query/filter-ast.js';
+import type { QueryLimits } from '../../../../shared/query/query-limits.js';
 import {
   parseBbox,
   parseDatetime,
@@ -26,6 +27,8 @@ export type SearchMethod = 'GET' | 'POST';
 export interface SearchLimits {
   defaultLimit: number;
   maxLimit: number;
+  /** Query cost limits: a filter far over them is refused before it is parsed. */
+  query?: QueryLimits;
 }
 
 /**
@@ -351,10 +354,15 @@ export function upgradeLegacyCql2Json(value: unknown): unknown {
   return upgraded;
 }
 
-function parseFilterValue(value: unknown, language: string, method: SearchMethod): Expression {
+function parseFilterValue(
+  value: unknown,
+  language: string,
+  method: SearchMethod,
+  limits?: QueryLimits,
+): Expression {
   if (language === 'cql2-text') {
     if (typeof value !== 'string') fail('filter', 'filter in cql2-text must be a string');
-    return parseCql2Text(value);
+    return parseCql2Text(value, limits);
   }
   let json = value;
   if (method === 'GET') {
@@ -364,7 +372,7 @@ function parseFilterValue(value: unknown, language: string, method: SearchMethod
       fail('filter', 'filter in cql2-json must be JSON');
     }
   }
-  return parseCql2Json(upgradeLegacyCql2Json(json));
+  return parseCql2Json(upgradeLegacyCql2Json(json), limits);
 }
 
 /**
@@ -376,6 +384,7 @@ export function extractFilter(
   language: unknown,
   crs: unknown,
   method: SearchMethod,
+  limits?: QueryLimits,
 ): Expression | undefined {
   if (language !== undefined && language !== 'cql2-text' && language !== 'cql2-json') {
     fail(
@@ -389,7 +398,7 @@ export function extractFilter(
   if (filter === undefined) return undefined;
   const lang = (language as string | undefined) ?? (method === 'GET' ? 'cql2-text' : 'cql2-json');
   try {
-    return normaliseFilterNames(parseFilterValue(filter, lang, method));
+    return normaliseFilterNames(parseFilterValue(filter, lang, method, limits));
   } catch (error) {
     if (error instanceof FilterError) throw new FilterError(`filter: ${error.message}`);
     if (error instanceof RangeError) throw new FilterError('filter: nested too deeply');
@@ -527,6 +536,7 @@ function buildSearch(
     members['filter-lang'],
     members['filter-crs'],
     method,
+    limits.query,
   );
   if (filter) query.filter = filter;
   const fields = extractFields(members.fields, method);

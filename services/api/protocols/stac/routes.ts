@@ -106,7 +106,7 @@ export function createStacRouter({ config, backend }: StacRouteDependencies): Ro
 
   router.get('/search', async (request, response) => {
     const parameters = request.query as Record<string, unknown>;
-    const parsed = parseSearchGet(parameters, config.limits);
+    const parsed = parseSearchGet(parameters, { ...config.limits, query: config.query });
     await search(response, request.publicBaseUrl, 'GET', parameters, parsed);
   });
 
@@ -115,7 +115,7 @@ export function createStacRouter({ config, backend }: StacRouteDependencies): Ro
     if (body === undefined && Number(request.headers['content-length'] ?? 0) > 0) {
       throw new InvalidParameterError('body', 'POST /search takes a JSON body (application/json)');
     }
-    const parsed = parseSearchPost(body, config.limits);
+    const parsed = parseSearchPost(body, { ...config.limits, query: config.query });
     const members = (body ?? {}) as Record<string, unknown>;
     await search(response, request.publicBaseUrl, 'POST', members, parsed);
   });
