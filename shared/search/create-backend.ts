@@ -11,9 +11,9 @@ import { EngineBackend } from './engine/engine-backend.js';
 import { RedisCheckpointStore } from './engine/redis-checkpoints.js';
 import { SqliteBackend } from './sqlite/sqlite-backend.js';
 
-/** What createBackend reads: the search settings, and Redis for scaled mode. */
+/** What createBackend reads: the search settings, query limits, and Redis for scaled mode. */
 export type BackendConfig = Pick<Config, 'search'> &
-  Partial<Pick<Config, 'redisUrl' | 'logLevel' | 'worker'>>;
+  Partial<Pick<Config, 'query' | 'redisUrl' | 'logLevel' | 'worker'>>;
 
 /**
  * The deep-paging checkpoints shared by the API processes (scaled mode: REDIS_URL set), under
@@ -40,6 +40,7 @@ function sharedCheckpoints(
 /** Builds (and initialises) the backend the configuration names. */
 export async function createBackend(config: BackendConfig): Promise<SearchBackend> {
   const { search } = config;
+  const timeBudgetMs = config.query?.timeBudgetMs;
   if (search.kind !== 'sqlite') {
     // Elasticsearch / OpenSearch: spatial mode defaults per engine (shape on OpenSearch,
     // envelope on Elasticsearch) unless configuration names one.
@@ -51,6 +52,7 @@ export async function createBackend(config: BackendConfig): Promise<SearchBacken
       analysis: search.analysis,
       refresh: search.refresh,
       refreshInterval: search.refreshInterval,
+      queryTimeBudgetMs: timeBudgetMs,
       layout: { shards: search.shards, replicas: search.replicas },
       sharedCheckpoints: sharedCheckpoints(config, search.checkpoints),
     });
@@ -60,7 +62,7 @@ export async function createBackend(config: BackendConfig): Promise<SearchBacken
     });
     return engine;
   }
-  const backend = new SqliteBackend({ path: search.path });
+  const backend = new SqliteBackend({ path: search.path, timeBudgetMs });
   await backend.init();
   return backend;
 }

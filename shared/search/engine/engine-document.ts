@@ -6,6 +6,8 @@
 import type { Geometry } from 'geojson';
 import type { Bbox, CoreRecord } from '../../records/core-record.js';
 import type { IndexDocument } from '../../records/index-document.js';
+import { isTextSortable } from '../../query/queryables.js';
+import { textSortKey } from '../../query/text-folding.js';
 import {
   encodeFieldName,
   FOLDS,
@@ -92,6 +94,16 @@ function foldedCopies(value: unknown): { ci?: unknown; ai?: unknown; cai?: unkno
   return { ci, ai, cai: foldedCopy(value, FOLDS.cai, ci) };
 }
 
+/** The sort key copy of a text value (a string, or the strings of an array). */
+function sortKeyCopy(value: unknown): unknown {
+  if (typeof value === 'string') return textSortKey(value);
+  if (Array.isArray(value)) {
+    const keys = value.filter((item): item is string => typeof item === 'string').map(textSortKey);
+    return keys.length > 0 ? keys : undefined;
+  }
+  return undefined;
+}
+
 /** Builds the engine document of a record from its IndexDocument. */
 export function buildEngineDocument(
   document: IndexDocument,
@@ -102,6 +114,7 @@ export function buildEngineDocument(
   const props: Record<string, unknown> = {};
   const has: string[] = [];
   const folded: Record<string, Record<string, unknown>> = { ci: {}, ai: {}, cai: {} };
+  const sortKeys: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(document.properties)) {
     if (value === null) continue;
     // Only where the property's own field cannot show it (an empty array, say): every listed
@@ -111,6 +124,10 @@ export function buildEngineDocument(
     if (Array.isArray(value) && value.length === 0) continue;
     const key = encodeFieldName(name);
     props[key] = value;
+    if (isTextSortable(name)) {
+      const sortKey = sortKeyCopy(value);
+      if (sortKey !== undefined) sortKeys[key] = sortKey;
+    }
     if (!hasFoldedCopies(name)) continue;
     for (const [view, copy] of Object.entries(foldedCopies(value))) {
       if (copy !== undefined) folded[view][key] = copy;
@@ -129,6 +146,7 @@ export function buildEngineDocument(
   for (const [view, copies] of Object.entries(folded)) {
     if (Object.keys(copies).length > 0) result[view] = copies;
   }
+  if (Object.keys(sortKeys).length > 0) result.sort = sortKeys;
 
   const time: Record<string, unknown> = {};
   if (document.timeStart !== null) time.start = document.timeStart;

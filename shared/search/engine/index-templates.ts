@@ -16,10 +16,11 @@ export type TextAnalysis = 'standard' | 'full';
 
 /**
  * Bumped whenever the records mapping or the document layout changes; recorded in each index
- * version's `_meta`. Version 3: `ci` copies only for text beyond ASCII. Queries read every
- * earlier layout too; a reindex moves an index to the current one.
+ * version's `_meta`. Version 3: `ci` copies only for text beyond ASCII. Version 4: `sort.*`
+ * keyword copies (case- and accent-folded) of sortable text properties. Queries read every
+ * earlier layout too (text then sorts by code point); a reindex moves an index to the current one.
  */
-export const MAPPING_VERSION = 3;
+export const MAPPING_VERSION = 4;
 
 const MAPPINGS_DIRECTORY = 'es-mappings';
 
