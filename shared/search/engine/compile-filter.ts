@@ -50,7 +50,6 @@ import {
   term,
   terms,
   type Query,
-  type RangeBounds,
 } from './dsl.js';
 import {
   foldPath,
@@ -59,6 +58,7 @@ import {
   type EngineField,
   type FieldKind,
   type FoldView,
+  timeSpanPaths,
 } from './engine-fields.js';
 import type { SpatialMode } from './index-templates.js';
 import { caseInsensitively } from './case-insensitive.js';
@@ -419,24 +419,39 @@ function compareSpans(op: ComparisonOp, x: Span, y: Span): boolean {
   }
 }
 
-/** The range clause for `field op span` where the field holds instants. */
-function spanClause(path: string, op: ComparisonOp, span: Span): Query {
-  const bounds = (b: RangeBounds): Query => range(path, b);
+/**
+ * The clause for `field op span` where each value of the field covers the span from the
+ * instant in `lo` to the one in `hi` (the same path for a field of instants), compared at the
+ * coarser granularity as compareSpans does.
+ */
+function spanClause(
+  path: string | { lo: string; hi: string },
+  op: ComparisonOp,
+  span: Span,
+): Query {
+  const { lo, hi } = typeof path === 'string' ? { lo: path, hi: path } : path;
+  const instants = lo === hi && span.lo === span.hi;
+  const equal = (): Query =>
+    instants
+      ? term(lo, span.lo)
+      : lo === hi
+        ? range(lo, { gte: span.lo, lte: span.hi })
+        : allOf([range(lo, { lte: span.hi }), range(hi, { gte: span.lo })]);
   switch (op) {
     case '<':
-      return bounds({ lt: span.lo });
+      return range(hi, { lt: span.lo });
     case '>':
-      return bounds({ gt: span.hi });
+      return range(lo, { gt: span.hi });
     case '<=':
-      return bounds({ lte: span.hi });
+      return range(lo, { lte: span.hi });
     case '>=':
-      return bounds({ gte: span.lo });
+      return range(hi, { gte: span.lo });
     case '=':
-      return span.lo === span.hi ? term(path, span.lo) : bounds({ gte: span.lo, lte: span.hi });
+      return equal();
     case '<>':
-      return not(
-        span.lo === span.hi ? term(path, span.lo) : bounds({ gte: span.lo, lte: span.hi }),
-      );
+      return lo === hi
+        ? not(equal())
+        : anyOf([range(hi, { lt: span.lo }), range(lo, { gt: span.hi })]);
   }
 }
 
@@ -489,8 +504,13 @@ function compareField(
     return { test: spanClause(field.field.path, op, span), defined };
   }
   if (span && other.kind === 'time') {
-    // A time literal against a string property: ISO strings compare in time order.
+    // A time literal against a string property: the span each date-like value stands for
+    // (engine-fields.ts, `timeSpanPaths`); a value that is not a time is NULL.
     if (field.type === 'number' || isStaticKind(field.field)) return mismatch('date/timestamp');
+    if (field.view === 'raw') {
+      const paths = timeSpanPaths(field.field);
+      return { test: spanClause(paths, op, span), defined: exists(paths.lo) };
+    }
     return { test: onView(field.field, field.view, (path) => spanClause(path, op, span)), defined };
   }
   const value = (other as Extract<Scalar, { kind: 'constant' }>).value;
@@ -663,7 +683,15 @@ const RECORD_INTERVAL_NAMES = new Set(['datetime', 'time']);
  */
 type TimeEnd =
   | { kind: 'fixed'; span: Span }
-  | { kind: 'field'; path: string; open?: number; field?: EngineField; view: FoldView };
+  | {
+      kind: 'field';
+      path: string;
+      open?: number;
+      field?: EngineField;
+      view: FoldView;
+      /** The field holds instants (mapped as dates), not date-like strings. */
+      time?: boolean;
+    };
 
 interface TimeOperand {
   start: TimeEnd;
@@ -680,7 +708,13 @@ function scalarTimeEnd(scalar: Scalar, expression: Expression): TimeEnd | 'absen
     if (scalar.type === 'absent') return 'absent';
     if (scalar.type === 'time' || scalar.type === 'string' || !isStaticKind(scalar.field)) {
       if (scalar.type === 'number') return 'absent';
-      return { kind: 'field', path: scalar.field.path, field: scalar.field, view: scalar.view };
+      return {
+        kind: 'field',
+        path: scalar.field.path,
+        field: scalar.field,
+        view: scalar.view,
+        time: scalar.type === 'time',
+      };
     }
   }
   throw new FilterError(
@@ -783,13 +817,31 @@ function compareEnds(
     return openTruth ? missingOpen : matchNone();
   }
   const build = (path: string): Query => spanClause(path, comparison, fixed);
-  const valued = field.field ? onView(field.field, field.view, build) : build(field.path);
+  const spans = spanPathsOf(field);
+  const valued = spans
+    ? spanClause(spans, comparison, fixed)
+    : field.field
+      ? onView(field.field, field.view, build)
+      : build(field.path);
   return openTruth ? anyOf([valued, missingOpen]) : valued;
+}
+
+/**
+ * The span fields of a time end read from a string property (raw view): its values are
+ * compared by the spans they stand for, not as instants.
+ */
+function spanPathsOf(
+  end: Extract<TimeEnd, { kind: 'field' }>,
+): { lo: string; hi: string } | undefined {
+  if (!end.field || end.view !== 'raw' || end.kind !== 'field' || end.time) return undefined;
+  return timeSpanPaths(end.field);
 }
 
 function endDefined(end: TimeEnd): Query {
   if (end.kind === 'fixed') return matchAll();
   if (end.open !== undefined) return exists(TIME_RANGE_FIELD);
+  const spans = spanPathsOf(end);
+  if (spans) return exists(spans.lo);
   return exists(end.field?.path ?? end.path);
 }
 

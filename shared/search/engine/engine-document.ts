@@ -6,12 +6,15 @@
 import type { Geometry } from 'geojson';
 import type { Bbox, CoreRecord } from '../../records/core-record.js';
 import type { IndexDocument } from '../../records/index-document.js';
+import { parseTimeValue } from '../../records/time.js';
 import {
   encodeFieldName,
   FOLDS,
   hasFoldedCopies,
+  hasTimeSpans,
   presenceShowsOnField,
   TIME_FIELDS,
+  TIME_SPAN_VIEWS,
 } from './engine-fields.js';
 import type { SpatialMode } from './index-templates.js';
 
@@ -102,6 +105,7 @@ export function buildEngineDocument(
   const props: Record<string, unknown> = {};
   const has: string[] = [];
   const folded: Record<string, Record<string, unknown>> = { ci: {}, ai: {}, cai: {} };
+  const spans: Record<string, Record<string, string>> = { tlo: {}, thi: {} };
   for (const [name, value] of Object.entries(document.properties)) {
     if (value === null) continue;
     // Only where the property's own field cannot show it (an empty array, say): every listed
@@ -111,6 +115,14 @@ export function buildEngineDocument(
     if (Array.isArray(value) && value.length === 0) continue;
     const key = encodeFieldName(name);
     props[key] = value;
+    if (typeof value === 'string' && hasTimeSpans(name)) {
+      // The time span a date-like string stands for, compared with time literals.
+      const span = parseTimeValue(value);
+      if (span) {
+        spans[TIME_SPAN_VIEWS.start][key] = span.start;
+        spans[TIME_SPAN_VIEWS.end][key] = span.end;
+      }
+    }
     if (!hasFoldedCopies(name)) continue;
     for (const [view, copy] of Object.entries(foldedCopies(value))) {
       if (copy !== undefined) folded[view][key] = copy;
@@ -126,7 +138,7 @@ export function buildEngineDocument(
     record: { ...record, source: sourceInfo },
     source: { ...sourceInfo, content },
   };
-  for (const [view, copies] of Object.entries(folded)) {
+  for (const [view, copies] of Object.entries({ ...folded, ...spans })) {
     if (Object.keys(copies).length > 0) result[view] = copies;
   }
 

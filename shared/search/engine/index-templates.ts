@@ -16,10 +16,11 @@ export type TextAnalysis = 'standard' | 'full';
 
 /**
  * Bumped whenever the records mapping or the document layout changes; recorded in each index
- * version's `_meta`. Version 3: `ci` copies only for text beyond ASCII. Queries read every
+ * version's `_meta`. Version 3: `ci` copies only for text beyond ASCII. Version 4: the time
+ * spans of date-like string properties (`tlo.*`, `thi.*`). Queries read every
  * earlier layout too; a reindex moves an index to the current one.
  */
-export const MAPPING_VERSION = 3;
+export const MAPPING_VERSION = 4;
 
 const MAPPINGS_DIRECTORY = 'es-mappings';
 
