@@ -2,6 +2,15 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+const CONCRETE_BACKENDS = {
+  regex: '/shared/search/(sqlite|engine)/',
+  message:
+    'Use the SearchBackend interface (shared/search/backend.ts), its optional capabilities and the factories in shared/search (create-backend, scratch-backend): services never import a concrete backend.',
+};
+const OTHER_SERVICE = (name) => ({
+  regex: `(/services/${name}/|^(\\.\\./)+${name}/)`,
+  message: 'The API and the worker share code through shared/, never each other.',
+});
 export default tseslint.config(
   {
     ignores: [
@@ -26,6 +35,24 @@ export default tseslint.config(
     files: ['**/*.mjs'],
     languageOptions: {
       globals: { process: 'readonly', URL: 'readonly', performance: 'readonly' },
+    },
+  },
+  // The seams (docs/architecture.md): the API and the worker reach the search backends only
+  // through shared/search's interface and factories, never a concrete backend, and never
+  // import each other.
+  {
+    files: ['services/api/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [CONCRETE_BACKENDS, OTHER_SERVICE('worker')] },
+      ],
+    },
+  },
+  {
+    files: ['services/worker/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [CONCRETE_BACKENDS, OTHER_SERVICE('api')] }],
     },
   },
   {

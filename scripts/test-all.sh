@@ -50,11 +50,13 @@ finish_suite() {
 }
 
 # Debian tools the tests use: xmllint validates written XML against the OGC/ISO schemas;
-# Chromium runs the browser tests of the HTML interface.
+# Chromium runs the browser tests of the HTML interface; GDAL's ogrinfo (gdal-bin) is a client
+# of the interoperability tests.
 install_system_tools() {
   local missing=()
   command -v xmllint >/dev/null || missing+=(libxml2-utils)
   command -v chromium >/dev/null || missing+=(chromium)
+  command -v ogrinfo >/dev/null || missing+=(gdal-bin)
   ((${#missing[@]} == 0)) && return 0
   step "apt-get install ${missing[*]}"
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null

@@ -157,10 +157,10 @@ function renderTable(results: CheckResult[]): string {
       rule: result.rule,
       expected: result.expected,
       observed: result.observed,
-      ok: result.ok === undefined ? 'skip' : result.ok ? 'yes' : 'NO',
+      ok: result.ok === undefined ? 'skip' : result.ok ? 'yes' : result.differs ? 'differs' : 'NO',
     })),
   ];
-  const widths = { rule: 44, expected: 40, observed: 48, ok: 4 };
+  const widths = { rule: 44, expected: 40, observed: 48, ok: 7 };
   const columns = Object.keys(widths) as Array<keyof typeof widths>;
   const wrap = (text: string, width: number): string[] => {
     const lines: string[] = [];
@@ -243,6 +243,13 @@ async function main(): Promise<number> {
     );
     console.log(renderTable(results));
     const count = (ok: boolean | undefined) => results.filter((result) => result.ok === ok).length;
+    const differing = results.filter((result) => result.ok === false && result.differs);
+    if (differing.length > 0)
+      console.log(
+        `\nWhere the provider differs from the specification, and why:\n${differing
+          .map((result) => `- ${result.rule}: ${result.differs}`)
+          .join('\n')}`,
+      );
     console.log(`\n${count(true)} hold, ${count(false)} do not hold, ${count(undefined)} skipped`);
   }
   return options.strict && results.some((result) => result.ok === false) ? 1 : 0;

@@ -7,6 +7,7 @@ import type { Config } from '../../shared/config/index.js';
 import { NotFoundError } from '../../shared/errors/index.js';
 import type { Logger } from '../../shared/logging/index.js';
 import type { SearchBackend } from '../../shared/search/backend.js';
+import { withQueryLimits } from '../../shared/search/query-limited-backend.js';
 import { renderJsonError } from './middleware/errors.js';
 import { requestContext } from './middleware/request-context.js';
 import { limitUrlLength } from './middleware/url-limit.js';
@@ -60,7 +61,9 @@ export function createApp(dependencies: AppDependencies): Express {
   app.set('query parser', 'simple');
   // Metrics (issue 9): every request counted and timed, backend calls timed; GET /metrics.
   const metrics = config.metrics.enabled ? (dependencies.metrics ?? new ApiMetrics()) : undefined;
-  const backend = metrics ? metrics.instrumentBackend(dependencies.backend) : dependencies.backend;
+  // Every query is checked against the configured cost limits before any backend runs it.
+  const limited = withQueryLimits(dependencies.backend, config.query);
+  const backend = metrics ? metrics.instrumentBackend(limited) : limited;
   if (metrics) {
     app.use(recordRequestMetrics(metrics));
     app.get('/metrics', serveApiMetrics(metrics));
@@ -97,7 +100,7 @@ export function createApp(dependencies: AppDependencies): Express {
   app.use(
     express.json({
       limit: config.limits.bodyBytes,
-      type: ['application/json', 'application/*+json'],
+      type: ['application/json', 'application/*+json', 'application/query-cql-json'],
     }),
   );
   // Harvest sources and the CSW Harvest operation share one harvest context (shared/harvest).
@@ -125,6 +128,7 @@ export function createApp(dependencies: AppDependencies): Express {
         rootUrl: '/',
         service: config.service,
         version: PACKAGE_VERSION,
+        limits: config.limits,
       }),
     ),
   );

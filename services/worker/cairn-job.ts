@@ -3,7 +3,8 @@
  * `perform(payload, context)`, registered in one list (job-registry.ts).
  */
 import type { JobsOptions } from 'bullmq';
-import type { AuthConfig, WorkerConfig } from '../../shared/config/index.js';
+import type { AuthConfig, HarvestConfig, WorkerConfig } from '../../shared/config/index.js';
+import type { HarvestStore } from '../../shared/harvest/harvest-store.js';
 import type { Logger } from '../../shared/logging/index.js';
 import type { DeadLetter } from '../../shared/queue/dead-letter-store.js';
 import type { JobPayloads, JobResult, QueueName } from '../../shared/queue/job-payloads.js';
@@ -16,7 +17,11 @@ export interface JobContext {
   config: WorkerConfig;
   /** The identity provider, for jobs that call protected sources (harvest); absent: none. */
   auth?: AuthConfig;
+  /** Which addresses harvest sources may be at, and their limits; absent: the defaults. */
+  harvest?: HarvestConfig;
   logger: Logger;
+  /** The deployment's harvest sources and their ownership (Redis). */
+  harvestStore: HarvestStore;
   /** Keeps bad records (never retried) with their payload and reason. */
   deadLetter(letters: Omit<DeadLetter, 'jobId' | 'queue' | 'at'>[]): Promise<void>;
 }

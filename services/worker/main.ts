@@ -34,6 +34,7 @@ const running = startWorkers({
   logger,
   ingestLog,
   auth: config.auth,
+  harvest: config.harvest,
   metrics,
 });
 // A port already taken (a second worker on the host) costs the metrics, never the jobs.

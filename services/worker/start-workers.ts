@@ -4,14 +4,15 @@
  */
 import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import type { AuthConfig, WorkerConfig } from '../../shared/config/index.js';
+import type { AuthConfig, HarvestConfig, WorkerConfig } from '../../shared/config/index.js';
 import { CairnError } from '../../shared/errors/index.js';
 import type { IngestLog, IngestLogEntry } from '../../shared/ingest/ingest-log.js';
 import type { Logger } from '../../shared/logging/index.js';
 import type { WorkerMetrics } from '../../shared/metrics/worker-metrics.js';
 import { buildConnection } from '../../shared/queue/connection.js';
 import { DeadLetterStore } from '../../shared/queue/dead-letter-store.js';
-import { deadLetterKey } from '../../shared/queue/job-queues.js';
+import { deadLetterKey, harvestKey } from '../../shared/queue/job-queues.js';
+import { RedisHarvestStore } from '../../shared/harvest/redis-harvest-store.js';
 import type { JobResult, QueueName } from '../../shared/queue/job-payloads.js';
 import type { SearchBackend } from '../../shared/search/backend.js';
 import type { CairnJob, JobContext } from './cairn-job.js';
@@ -26,6 +27,8 @@ export interface WorkerDependencies {
   ingestLog: IngestLog;
   /** The identity provider, for harvesting protected sources. */
   auth?: AuthConfig;
+  /** Where harvest sources may be, and their limits; absent: public addresses only. */
+  harvest?: HarvestConfig;
   jobs?: readonly CairnJob[];
   /** Jobs, records and durations are counted here, and the queues' depth reported. */
   metrics?: WorkerMetrics;
@@ -58,6 +61,7 @@ export function startWorkers(dependencies: WorkerDependencies): RunningWorkers {
   // It reconnects by itself; the workers' 'error' events below log a Redis outage once each.
   redis.on('error', () => undefined);
   const deadLetters = new DeadLetterStore(redis, deadLetterKey(config));
+  const harvestStore = new RedisHarvestStore(redis, harvestKey(config));
   const connection = buildConnection(redisUrl);
 
   const unavailable = new UnavailableBackoff(config.backoffMs);
@@ -72,6 +76,8 @@ export function startWorkers(dependencies: WorkerDependencies): RunningWorkers {
       backend,
       config,
       auth: dependencies.auth,
+      harvest: dependencies.harvest,
+      harvestStore,
       logger: jobLogger,
       deadLetter: (letters) =>
         deadLetters.add(

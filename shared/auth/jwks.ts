@@ -8,6 +8,10 @@
  * - Concurrent fetches are merged into one request.
  * - When a fetch that is needed fails, `getKey` throws AuthProviderUnavailableError (503): a
  *   token is never accepted with a key that could not be (re)confirmed.
+ * - After a failed fetch, no new fetch is made for `failureCooldownMs`: requests that need one
+ *   get the 503 at once (Retry-After: the rest of the cool-down), so a failing provider is not
+ *   asked again for every request.
+ * - The key set response is read up to `maxBytes` (createJwksFetcher); a larger one is a failure.
  */
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { JwksClient } from 'jwks-rsa';
@@ -32,6 +36,8 @@ export interface JwksKeyStoreOptions {
   fetchKeys: () => Promise<SigningKeyRecord[]>;
   cacheMs: number;
   refetchCooldownMs: number;
+  /** Least time between a failed fetch and the next attempt (default 0: no back-off). */
+  failureCooldownMs?: number;
   now?: () => number;
 }
 
@@ -39,6 +45,7 @@ export interface JwksKeyStoreOptions {
 export class JwksKeyStore implements SigningKeyResolver {
   private keys: SigningKeyRecord[] | undefined;
   private fetchedAt = Number.NEGATIVE_INFINITY;
+  private failedAt = Number.NEGATIVE_INFINITY;
   private inflight: Promise<SigningKeyRecord[]> | undefined;
   private fetches = 0;
   private readonly now: () => number;
@@ -58,7 +65,18 @@ export class JwksKeyStore implements SigningKeyResolver {
       const cached = findKey(this.keys, kid, alg);
       if (cached || age < this.options.refetchCooldownMs) return cached;
     }
+    this.checkBackOff();
     return findKey(await this.refresh(), kid, alg);
+  }
+
+  /** Fails fast while the cool-down after a failed fetch runs (no request to the provider). */
+  private checkBackOff(): void {
+    const remaining = this.failedAt + (this.options.failureCooldownMs ?? 0) - this.now();
+    if (remaining <= 0 || this.inflight) return;
+    throw new AuthProviderUnavailableError(
+      "The identity provider's signing keys could not be fetched a moment ago; try again later",
+      { retryAfter: Math.max(1, Math.ceil(remaining / 1000)) },
+    );
   }
 
   private refresh(): Promise<SigningKeyRecord[]> {
@@ -76,6 +94,7 @@ export class JwksKeyStore implements SigningKeyResolver {
       this.fetchedAt = this.now();
       return keys;
     } catch (error) {
+      this.failedAt = this.now();
       // Cached keys keep their original age: once stale they are never used again until a
       // fetch succeeds, so an unreachable key set can delay acceptance but never cause it.
       throw new AuthProviderUnavailableError(
@@ -90,10 +109,32 @@ function findKey(keys: SigningKeyRecord[], kid: string, alg: string): SigningKey
   return keys.find((key) => key.kid === kid && (key.alg === undefined || key.alg === alg));
 }
 
+/** Largest key set accepted by default (Keycloak's is a few KB). */
+export const DEFAULT_JWKS_MAX_BYTES = 1024 * 1024;
+
+/** Reads a response body as text, failing once it grows past `maxBytes`. */
+async function readCapped(response: Response, maxBytes: number): Promise<string> {
+  if (Number(response.headers.get('content-length') ?? '0') > maxBytes)
+    throw new Error(`JWKS document larger than ${maxBytes} bytes`);
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  if (response.body)
+    for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+      total += chunk.byteLength;
+      if (total > maxBytes) {
+        await response.body.cancel().catch(() => undefined);
+        throw new Error(`JWKS document larger than ${maxBytes} bytes`);
+      }
+      chunks.push(chunk);
+    }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /** Fetches a JWKS over HTTP(S) with Node's fetch and returns its signature keys. */
 export function createJwksFetcher(
   jwksUrl: string,
   timeoutMs = 5000,
+  maxBytes = DEFAULT_JWKS_MAX_BYTES,
 ): () => Promise<SigningKeyRecord[]> {
   const client = new JwksClient({
     jwksUri: jwksUrl,
@@ -105,9 +146,12 @@ export function createJwksFetcher(
         signal: AbortSignal.timeout(timeoutMs),
         redirect: 'error',
       });
-      if (!response.ok) throw new Error(`JWKS endpoint answered HTTP ${response.status}`);
-      const body = (await response.json()) as { keys?: unknown };
-      if (!Array.isArray(body.keys)) throw new Error('JWKS document has no "keys" array');
+      if (!response.ok) {
+        await response.body?.cancel().catch(() => undefined);
+        throw new Error(`JWKS endpoint answered HTTP ${response.status}`);
+      }
+      const body = JSON.parse(await readCapped(response, maxBytes)) as { keys?: unknown };
+      if (!Array.isArray(body?.keys)) throw new Error('JWKS document has no "keys" array');
       return { keys: body.keys };
     },
   });

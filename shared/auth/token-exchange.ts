@@ -18,6 +18,7 @@
  */
 import { createHash } from 'node:crypto';
 import { inspect } from 'node:util';
+import { DEFAULT_CLOCK_TOLERANCE_SECONDS } from '../config/index.js';
 import type { Logger } from '../logging/index.js';
 import {
   classifyTokenEndpointError,
@@ -47,7 +48,10 @@ export interface TokenSet {
 }
 
 export interface ExchangeRequest {
-  /** The user's access token (the subject). Refused locally when its `exp` has passed. */
+  /**
+   * The user's access token (the subject). Refused locally when its `exp` has passed by more
+   * than the clock tolerance (the provider decides within it).
+   */
   subjectToken: string;
   /** Downstream client ids; the result's `aud` is narrowed to these (each sent as `audience`). */
   audience?: readonly string[];
@@ -70,6 +74,12 @@ export interface TokenClientOptions {
   maxRetries?: number;
   /** First backoff delay; doubled per retry, plus jitter; default 200 ms. */
   retryDelayMs?: number;
+  /**
+   * A subject token is refused locally only once its `exp` lies this many seconds in the past:
+   * the same tolerance the API's verifier allows (AUTH_CLOCK_TOLERANCE_SECONDS, default
+   * DEFAULT_CLOCK_TOLERANCE_SECONDS), so a token the API accepts is never refused here.
+   */
+  clockToleranceSeconds?: number;
   /** Cached tokens are reused until this many seconds before they expire; default 30. */
   expirySkewSeconds?: number;
   maxCacheEntries?: number;
@@ -109,14 +119,9 @@ export class TokenClient {
   /** Exchanges a subject access token (RFC 8693) for one toward `audience` / with `scope`. */
   exchange(request: ExchangeRequest): Promise<TokenSet> {
     const claims = decodeUnverifiedClaims(request.subjectToken);
-    if (typeof claims?.exp === 'number' && claims.exp * 1000 <= this.now())
+    const tolerance = this.options.clockToleranceSeconds ?? DEFAULT_CLOCK_TOLERANCE_SECONDS;
+    if (typeof claims?.exp === 'number' && (claims.exp + tolerance) * 1000 <= this.now())
       return Promise.reject(new SubjectTokenExpiredError(claims.exp));
-    if (claims?.azp === this.options.clientId && request.scope?.length)
-      return Promise.reject(
-        new TokenRequestRefusedError(
-          'Exchanging our own token with a scope would change the original session’s scopes (keycloak#38990); exchange without scope, or from another client',
-        ),
-      );
     return this.cached({
       grant_type: GRANT_TOKEN_EXCHANGE,
       subject_token: request.subjectToken,
@@ -127,12 +132,37 @@ export class TokenClient {
     });
   }
 
-  /** Uses a refresh token (e.g. an offline token) for a new access token, optionally narrowing scope. */
-  refresh(refreshToken: string, options: { scope?: readonly string[] } = {}): Promise<TokenSet> {
-    return this.cached({
+  /**
+   * Uses a refresh token (e.g. an offline token) for a new access token, optionally narrowing
+   * scope. A refresh token from an audience-narrowed exchange carries the narrowing (`req-aud`),
+   * but Keycloak 26.5.6 ignores it and answers with every audience of the scopes again; the
+   * refreshed access token is then exchanged once more (our own token, same scopes) for one
+   * whose `aud` is the narrowing again. The refresh token returned is the provider's new one.
+   */
+  async refresh(
+    refreshToken: string,
+    options: { scope?: readonly string[] } = {},
+  ): Promise<TokenSet> {
+    const refreshed = await this.cached({
       grant_type: 'refresh_token',
       refresh_token: refreshToken,
       scope: joinScopes(options.scope),
+    });
+    const narrowing = toStringList(decodeUnverifiedClaims(refreshToken)?.['req-aud']);
+    if (narrowing.length === 0) return refreshed;
+    const claims = decodeUnverifiedClaims(refreshed.accessToken);
+    const audience = toStringList(claims?.aud);
+    if (audience.every((client) => narrowing.includes(client))) return refreshed;
+    const scope = typeof claims?.scope === 'string' ? claims.scope.split(' ').filter(Boolean) : [];
+    const narrowed = await this.exchange({
+      subjectToken: refreshed.accessToken,
+      audience: narrowing,
+      scope,
+    });
+    return hideTokenValues({
+      ...narrowed,
+      refreshToken: refreshed.refreshToken,
+      refreshExpiresIn: refreshed.refreshExpiresIn,
     });
   }
 
@@ -321,6 +351,14 @@ export function decodeUnverifiedClaims(token: string): Record<string, unknown> |
   } catch {
     return undefined;
   }
+}
+
+/** A claim that is a string or a list of strings, as a list. */
+function toStringList(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  return Array.isArray(value)
+    ? value.filter((item): item is string => typeof item === 'string')
+    : [];
 }
 
 function joinScopes(scopes: readonly string[] | undefined): string | undefined {

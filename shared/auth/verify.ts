@@ -1,6 +1,6 @@
 /**
- * Bearer access-token verification: signature by `kid` from the provider's JWKS, an algorithm
- * allow-list, `iss`, `exp`/`nbf` with a small clock tolerance, the access-token `typ`, then the
+ * Bearer access-token verification: no `crit` header, signature by `kid` from the provider's
+ * JWKS, an algorithm allow-list, `iss`, `exp`/`nbf` with a small clock tolerance, the access-token `typ`, then the
  * audience rule (accept only when `azp` is the catalogue's client id or `aud` contains it).
  *
  * Every refusal is an UnauthorizedError (401 invalid_token) whose description names the check
@@ -63,6 +63,10 @@ export class TokenVerifier {
   async verify(token: string): Promise<VerifiedToken> {
     const decoded = decodeStructure(token);
     const { alg, kid } = decoded.header;
+    // RFC 7515 §4.1.11: a recipient must reject a JWS whose crit names a parameter it does not
+    // understand; Cairn understands none, so any crit (even empty or malformed) is refused.
+    if ('crit' in decoded.header)
+      throw new UnauthorizedError('token header names critical header parameters (crit)');
     if (!this.allowed.has(alg)) throw new UnauthorizedError(`signature algorithm not allowed`);
     if (typeof kid !== 'string' || kid === '')
       throw new UnauthorizedError('token header has no key id (kid)');
@@ -112,9 +116,10 @@ export function createTokenVerifier(
   const keys =
     overrides.keys ??
     new JwksKeyStore({
-      fetchKeys: createJwksFetcher(provider.jwksUrl),
+      fetchKeys: createJwksFetcher(provider.jwksUrl, 5000, provider.jwksMaxBytes),
       cacheMs: provider.jwksCacheSeconds * 1000,
       refetchCooldownMs: provider.jwksRefetchCooldownSeconds * 1000,
+      failureCooldownMs: provider.jwksFailureCooldownSeconds * 1000,
       now: overrides.now,
     });
   return new TokenVerifier({

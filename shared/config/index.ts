@@ -6,6 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import type { QueryLimits } from '../query/query-limits.js';
+import { parseAllowedEntry } from '../harvest/address-policy.js';
 
 const booleanString = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -17,7 +19,7 @@ const environmentSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
   PUBLIC_BASE_URL: optionalUrl,
-  TRUST_PROXY: booleanString.default(true),
+  TRUST_PROXY: booleanString.default(false),
   SQLITE_PATH: z.string().min(1).default('data/cairn.sqlite'),
   ELASTICSEARCH_URL: optionalUrl,
   OPENSEARCH_URL: optionalUrl,
@@ -33,10 +35,18 @@ const environmentSchema = z.object({
     .min(1024)
     .default(5 * 1024 * 1024),
   URL_LIMIT_BYTES: z.coerce.number().int().min(256).max(1_048_576).default(8192),
+  JSON_DEPTH_LIMIT: z.coerce.number().int().min(8).max(1000).default(64),
   HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(5_000),
   SAMPLE_RECORDS: z.coerce.number().int().min(0).default(300),
+  QUERY_MAX_FILTER_DEPTH: z.coerce.number().int().min(2).max(200).default(32),
+  QUERY_MAX_FILTER_NODES: z.coerce.number().int().min(10).max(100_000).default(500),
+  QUERY_MAX_ARRAY_ITEMS: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+  QUERY_MAX_GEOMETRY_PARTS: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  QUERY_MAX_GEOMETRY_VERTICES: z.coerce.number().int().min(4).max(10_000_000).default(10_000),
+  QUERY_MAX_TEXT_WORDS: z.coerce.number().int().min(1).max(100_000).default(1000),
+  QUERY_TIME_BUDGET_MS: z.coerce.number().int().min(100).max(600_000).default(3000),
   SEARCH_INDEX_ALIAS: z
     .string()
     .regex(/^[a-z0-9][a-z0-9_-]*$/, 'lower-case letters, digits, _ and - only')
@@ -117,7 +127,19 @@ export interface Config {
       };
   redisUrl?: string;
   /** Paging defaults and request size limits (`urlBytes`: path and query string). */
-  limits: { defaultLimit: number; maxLimit: number; bodyBytes: number; urlBytes: number };
+  limits: {
+    defaultLimit: number;
+    maxLimit: number;
+    bodyBytes: number;
+    urlBytes: number;
+    /** Deepest nesting of arrays and objects in a metadata record's JSON (write bodies, ingest). */
+    jsonDepth: number;
+  };
+  /**
+   * What one query may cost (shared/query/query-limits.ts): bounds on every input that
+   * multiplies work, and the time a backend may spend on one query before cancelling it.
+   */
+  query: QueryLimits & { timeBudgetMs: number };
   /** Timeouts of the HTTP server against slow or idle clients (services/api/http-server.ts). */
   http: { requestTimeoutMs: number; headersTimeoutMs: number; keepAliveTimeoutMs: number };
   /** How many generated records to load into an empty embedded database at start-up. */
@@ -129,6 +151,8 @@ export interface Config {
   worker: WorkerConfig;
   /** Prometheus metrics: `enabled` serves the API's unauthenticated /metrics (shared/metrics). */
   metrics: { enabled: boolean };
+  /** Outbound requests to harvest sources (shared/harvest). */
+  harvest: HarvestConfig;
   /** The HTML maps' background: the offline world outline, or tiles when `tileUrl` is set. */
   map: MapConfig;
 }
@@ -182,6 +206,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
   const service = readServiceMetadata(env?.SERVICE_METADATA_FILE, problems);
   const auth = readAuthConfig(present, problems);
   const worker = readWorkerConfig(present, problems);
+  const harvest = readHarvestConfig(present, problems);
   if (env && env.ELASTICSEARCH_URL && env.OPENSEARCH_URL) {
     problems.push('ELASTICSEARCH_URL and OPENSEARCH_URL: set at most one search engine');
   }
@@ -223,6 +248,16 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
       maxLimit: env.LIMIT_MAX,
       bodyBytes: env.BODY_LIMIT_BYTES,
       urlBytes: env.URL_LIMIT_BYTES,
+      jsonDepth: env.JSON_DEPTH_LIMIT,
+    },
+    query: {
+      maxFilterDepth: env.QUERY_MAX_FILTER_DEPTH,
+      maxFilterNodes: env.QUERY_MAX_FILTER_NODES,
+      maxArrayItems: env.QUERY_MAX_ARRAY_ITEMS,
+      maxGeometryParts: env.QUERY_MAX_GEOMETRY_PARTS,
+      maxGeometryVertices: env.QUERY_MAX_GEOMETRY_VERTICES,
+      maxTextWords: env.QUERY_MAX_TEXT_WORDS,
+      timeBudgetMs: env.QUERY_TIME_BUDGET_MS,
     },
     http: {
       requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
@@ -232,8 +267,9 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
     sampleRecords: env.SAMPLE_RECORDS,
     service,
     auth,
-    worker,
+    worker: { ...worker, jsonDepth: env.JSON_DEPTH_LIMIT },
     metrics: { enabled: env.METRICS_ENABLED },
+    harvest,
     map: { tileUrl: env.MAP_TILE_URL, tileAttribution: env.MAP_TILE_ATTRIBUTION },
   };
   return deepFreeze(config);
@@ -258,6 +294,12 @@ export const SIGNING_ALGORITHMS = [
 ] as const;
 export type SigningAlgorithm = (typeof SIGNING_ALGORITHMS)[number];
 
+/**
+ * Seconds a token's `exp`/`nbf` may be off: used by the API's verifier and by the
+ * token-exchange helper's local expiry check alike (AUTH_CLOCK_TOLERANCE_SECONDS).
+ */
+export const DEFAULT_CLOCK_TOLERANCE_SECONDS = 30;
+
 /** Where bearer tokens come from and how they are checked; present only when configured. */
 export interface AuthProviderConfig {
   /** Expected `iss`, exactly as the provider writes it (Keycloak: `{base}/realms/{realm}`). */
@@ -272,6 +314,10 @@ export interface AuthProviderConfig {
   jwksCacheSeconds: number;
   /** Least time between two JWKS fetches caused by tokens with an unknown `kid`. */
   jwksRefetchCooldownSeconds: number;
+  /** After a failed JWKS fetch, requests that need the keys fail fast (503) this long. */
+  jwksFailureCooldownSeconds: number;
+  /** Largest JWKS response accepted. */
+  jwksMaxBytes: number;
 }
 
 export interface AuthConfig {
@@ -295,9 +341,21 @@ const authEnvironmentSchema = z.object({
   AUTH_JWKS_URL: optionalUrl,
   AUTH_TOKEN_URL: optionalUrl,
   AUTH_ALGORITHMS: z.string().min(1).default('RS256'),
-  AUTH_CLOCK_TOLERANCE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
+  AUTH_CLOCK_TOLERANCE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(300)
+    .default(DEFAULT_CLOCK_TOLERANCE_SECONDS),
   AUTH_JWKS_CACHE_SECONDS: z.coerce.number().int().min(1).max(86400).default(600),
   AUTH_JWKS_REFETCH_COOLDOWN_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+  AUTH_JWKS_FAILURE_COOLDOWN_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
+  AUTH_JWKS_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(64 * 1024 * 1024)
+    .default(1024 * 1024),
   AUTH_WRITE_ROLE: z.string().min(1).default('editor'),
   AUTH_WRITE_SCOPE: z.string().min(1).optional(),
   AUTH_READS_REQUIRE_TOKEN: booleanString.default(false),
@@ -356,6 +414,8 @@ function readAuthConfig(
             clockToleranceSeconds: env.AUTH_CLOCK_TOLERANCE_SECONDS,
             jwksCacheSeconds: env.AUTH_JWKS_CACHE_SECONDS,
             jwksRefetchCooldownSeconds: env.AUTH_JWKS_REFETCH_COOLDOWN_SECONDS,
+            jwksFailureCooldownSeconds: env.AUTH_JWKS_FAILURE_COOLDOWN_SECONDS,
+            jwksMaxBytes: env.AUTH_JWKS_MAX_BYTES,
           }
         : undefined,
     writeRole: env.AUTH_WRITE_ROLE,
@@ -451,6 +511,8 @@ export interface WorkerConfig {
   /** Where the worker serves Prometheus /metrics; port 0 turns it off. */
   metricsHost: string;
   metricsPort: number;
+  /** JSON_DEPTH_LIMIT: the same limit the API applies to records, for the records of jobs. */
+  jsonDepth: number;
 }
 
 const workerEnvironmentSchema = z.object({
@@ -470,7 +532,7 @@ const workerEnvironmentSchema = z.object({
 function readWorkerConfig(
   present: Record<string, string | undefined>,
   problems: string[],
-): WorkerConfig {
+): Omit<WorkerConfig, 'jsonDepth'> {
   const parsed = workerEnvironmentSchema.safeParse(present);
   const fallback = workerEnvironmentSchema.parse({});
   if (!parsed.success) problems.push(...describeIssues('', parsed.error));
@@ -488,6 +550,52 @@ function readWorkerConfig(
     metricsHost: env.WORKER_METRICS_HOST,
     metricsPort: env.WORKER_METRICS_PORT,
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Harvesting (HARVEST_*), owned by shared/harvest. See .env.example.
+// ---------------------------------------------------------------------------------------------
+
+export interface HarvestConfig {
+  /**
+   * Addresses or CIDR ranges a harvest may reach although they are not public (loopback,
+   * private, link-local, ...); every other non-public address is refused.
+   */
+  allowedAddresses: readonly string[];
+  /** Largest response (or document) accepted from a source, after decompression. */
+  maxBytes: number;
+  /** Time allowed for one request to a source, redirects and body included. */
+  timeoutMs: number;
+}
+
+const harvestEnvironmentSchema = z.object({
+  HARVEST_ALLOWED_ADDRESSES: z.string().default(''),
+  HARVEST_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(64 * 1024 * 1024),
+  HARVEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+});
+
+function readHarvestConfig(
+  present: Record<string, string | undefined>,
+  problems: string[],
+): HarvestConfig {
+  const parsed = harvestEnvironmentSchema.safeParse(present);
+  const env = parsed.success ? parsed.data : harvestEnvironmentSchema.parse({});
+  if (!parsed.success) problems.push(...describeIssues('', parsed.error));
+  const allowedAddresses = env.HARVEST_ALLOWED_ADDRESSES.split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  for (const entry of allowedAddresses) {
+    try {
+      parseAllowedEntry(entry);
+    } catch (error) {
+      problems.push(`HARVEST_ALLOWED_ADDRESSES: ${(error as Error).message}`);
+    }
+  }
+  return { allowedAddresses, maxBytes: env.HARVEST_MAX_BYTES, timeoutMs: env.HARVEST_TIMEOUT_MS };
 }
 
 function deepFreeze<T>(value: T): T {

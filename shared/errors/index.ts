@@ -58,6 +58,33 @@ export class FilterError extends CairnError {
   }
 }
 
+/**
+ * A query exceeds one of the configured bounds on what a query may cost (400): too deep, too
+ * many operands, too long an array, too many geometry parts or vertices, too many words. The
+ * message names the limit and its value.
+ */
+export class QueryLimitError extends CairnError {
+  constructor(locator: string, message: string) {
+    super('QUERY_LIMIT_EXCEEDED', 400, message, true, { locator });
+  }
+}
+
+/**
+ * A query ran longer than the configured time budget and was cancelled (503): the request is
+ * valid, but this server will not spend more on it; a narrower query will succeed.
+ */
+export class QueryTimeoutError extends CairnError {
+  constructor(budgetMs: number, options: CairnErrorOptions = {}) {
+    super(
+      'QUERY_TIMEOUT',
+      503,
+      `The query ran longer than its time budget of ${budgetMs} ms (QUERY_TIME_BUDGET_MS) and was cancelled; narrow it (fewer or simpler conditions, a smaller area or page)`,
+      true,
+      options,
+    );
+  }
+}
+
 /** A metadata document cannot be read as any supported format (400 / rejected in a batch). */
 export class InvalidRecordError extends CairnError {
   constructor(message: string, options: CairnErrorOptions = {}) {

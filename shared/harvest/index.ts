@@ -3,25 +3,33 @@
  * source store with ownership, one adapter per protocol, and the run itself. The worker's
  * harvest job and the API's embedded-mode runs both call `harvestSource`.
  */
-import type { AuthConfig } from '../config/index.js';
+import type { AuthConfig, HarvestConfig } from '../config/index.js';
 import { NotFoundError } from '../errors/index.js';
 import { createTokenClient, type TokenClient } from '../auth/token-exchange.js';
 import type { Logger } from '../logging/index.js';
 import type { SearchBackend } from '../search/backend.js';
+import { AddressPolicy } from './address-policy.js';
 import { resolveSource, type HarvestSourceDefinition } from './harvest-source.js';
 import { runHarvest, type HarvestOutcome } from './run-harvest.js';
 import { SourceClient } from './source-client.js';
-import type { SqliteHarvestStore } from './source-store.js';
+import type { HarvestStore } from './harvest-store.js';
 
 export * from './harvest-source.js';
+export { AddressPolicy, classifyAddress } from './address-policy.js';
 export { HarvestSourceError, SourceClient } from './source-client.js';
-export { SourceExistsError, SqliteHarvestStore } from './source-store.js';
-export type { HarvestRunSummary, StoredSource } from './source-store.js';
+export { SqliteHarvestStore } from './source-store.js';
+export { RedisHarvestStore } from './redis-harvest-store.js';
+export { SourceExistsError } from './harvest-store.js';
+export type { HarvestRunSummary, HarvestStore, StoredSource } from './harvest-store.js';
 export { runHarvest } from './run-harvest.js';
 export type { HarvestDeadLetter, HarvestOutcome } from './run-harvest.js';
 
-/** Largest response (or document) accepted from a source. */
-export const HARVEST_MAX_BYTES = 64 * 1024 * 1024;
+/** The harvest settings when none are given: public addresses only, 64 MiB, 60 s. */
+export const DEFAULT_HARVEST_CONFIG: HarvestConfig = Object.freeze({
+  allowedAddresses: [],
+  maxBytes: 64 * 1024 * 1024,
+  timeoutMs: 60_000,
+});
 
 /** The catalogue's client at the identity provider for protected sources, when configured. */
 export function createHarvestTokenClient(
@@ -29,7 +37,10 @@ export function createHarvestTokenClient(
   logger?: Logger,
 ): TokenClient | undefined {
   if (!auth?.provider) return undefined;
-  return createTokenClient(auth.provider.tokenUrl, auth.exchange, { logger });
+  return createTokenClient(auth.provider.tokenUrl, auth.exchange, {
+    logger,
+    clockToleranceSeconds: auth.provider.clockToleranceSeconds,
+  });
 }
 
 export interface HarvestRequest {
@@ -39,9 +50,11 @@ export interface HarvestRequest {
   inline?: HarvestSourceDefinition;
   full?: boolean;
   backend: SearchBackend;
-  store: SqliteHarvestStore;
+  store: HarvestStore;
   /** The identity provider; protected sources fail without it. */
   auth?: AuthConfig;
+  /** Reachable addresses, size and time limits; default DEFAULT_HARVEST_CONFIG. */
+  harvest?: HarvestConfig;
   batchSize: number;
   jobId?: string;
   logger?: Logger;
@@ -49,16 +62,19 @@ export interface HarvestRequest {
 
 /** Harvests a registered or one-off source. NotFoundError when the source is not registered. */
 export async function harvestSource(request: HarvestRequest): Promise<HarvestOutcome> {
-  const registered = request.sourceId ? request.store.get(request.sourceId) : null;
+  const registered = request.sourceId ? await request.store.get(request.sourceId) : null;
   if (request.sourceId && !registered)
     throw new NotFoundError(`No harvest source "${request.sourceId}"`);
   const definition = registered?.definition ?? request.inline;
   if (!definition) throw new NotFoundError('a harvest needs a source id or a source');
   const source = resolveSource(definition);
+  const settings = request.harvest ?? DEFAULT_HARVEST_CONFIG;
   const client = new SourceClient({
     auth: source.auth,
     tokens: createHarvestTokenClient(request.auth, request.logger),
-    maxBytes: HARVEST_MAX_BYTES,
+    maxBytes: settings.maxBytes,
+    timeoutMs: settings.timeoutMs,
+    policy: new AddressPolicy(settings.allowedAddresses),
   });
   return runHarvest({
     source,
@@ -67,7 +83,7 @@ export async function harvestSource(request: HarvestRequest): Promise<HarvestOut
     store: registered ? request.store : undefined,
     full: request.full,
     batchSize: request.batchSize,
-    maxBytes: HARVEST_MAX_BYTES,
+    maxBytes: settings.maxBytes,
     jobId: request.jobId,
     logger: request.logger,
   });

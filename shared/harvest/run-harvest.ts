@@ -20,7 +20,7 @@ import type { SearchBackend } from '../search/backend.js';
 import { createSourceAdapter, type HarvestedDocument } from './adapters/index.js';
 import type { ResolvedSource } from './harvest-source.js';
 import { HarvestSourceError, type SourceClient } from './source-client.js';
-import type { HarvestRunSummary, SqliteHarvestStore } from './source-store.js';
+import type { HarvestRunSummary, HarvestStore } from './harvest-store.js';
 
 /** A record the run could not use, with what it came from. */
 export interface HarvestDeadLetter {
@@ -40,7 +40,7 @@ export interface HarvestRunOptions {
   backend: SearchBackend;
   client: SourceClient;
   /** Source state and ownership; absent for a one-off run (always full, deletes nothing). */
-  store?: SqliteHarvestStore;
+  store?: HarvestStore;
   /** Force a full run. */
   full?: boolean;
   batchSize: number;
@@ -96,23 +96,23 @@ class RunState {
       } else outcome.letters.push({ name: record.id, reason, payload: record.source.content });
     }
     outcome.written += written.length;
-    options.store?.addOwned(options.source.id, written);
+    await options.store?.addOwned(options.source.id, written);
   }
 
   /** Deletes what this source contributed and no longer lists. */
   async removeGone(listed: Set<string>): Promise<void> {
     const { store, source, backend } = this.options;
     if (!store) return;
-    const gone = [...store.ownedIds(source.id)].filter((id) => !listed.has(id));
+    const gone = [...(await store.ownedIds(source.id))].filter((id) => !listed.has(id));
     if (gone.length === 0) return;
-    const shared = store.ownedElsewhere(source.id, gone);
+    const shared = await store.ownedElsewhere(source.id, gone);
     const removable = gone.filter((id) => !shared.has(id));
     for (let start = 0; start < removable.length; start += DELETE_BATCH) {
       const batch = removable.slice(start, start + DELETE_BATCH);
       this.outcome.deleted += await backend.delete(batch);
       for (const id of batch) this.outcome.records.push({ name: id, status: 'deleted' });
     }
-    store.removeOwned(source.id, gone);
+    await store.removeOwned(source.id, gone);
   }
 
   finish(): HarvestOutcome {
@@ -141,7 +141,7 @@ async function runIncremental(
   for await (const page of adapter.pages({ modifiedSince: since })) await state.write(page);
   const listed = new Set<string>();
   for await (const ids of listing.identifiers()) for (const id of ids) listed.add(id);
-  const owned = options.store?.ownedIds(options.source.id) ?? new Set<string>();
+  const owned = (await options.store?.ownedIds(options.source.id)) ?? new Set<string>();
   const missing = [...listed].filter((id) => !owned.has(id) && !state.seen.has(id));
   if (missing.length > 0)
     for await (const page of listing.fetchByIds(missing)) await state.write(page);
@@ -158,7 +158,7 @@ function canRunIncrementally(options: HarvestRunOptions, since: string | undefin
 export async function runHarvest(options: HarvestRunOptions): Promise<HarvestOutcome> {
   const { store, source } = options;
   const startedAt = new Date().toISOString();
-  const since = store?.get(source.id)?.lastSuccessStartedAt;
+  const since = (await store?.get(source.id))?.lastSuccessStartedAt;
   let state = new RunState(canRunIncrementally(options, since) ? 'incremental' : 'full', options);
   const summary = (status: HarvestRunSummary['status'], error?: string): HarvestRunSummary => ({
     ...(options.jobId ? { jobId: options.jobId } : {}),
@@ -189,11 +189,11 @@ export async function runHarvest(options: HarvestRunOptions): Promise<HarvestOut
       }
     } else await runFull(state, options);
     const outcome = state.finish();
-    if (store) store.recordRun(source.id, summary('completed'));
+    if (store) await store.recordRun(source.id, summary('completed'));
     return outcome;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    if (store) store.recordRun(source.id, summary('failed', reason));
+    if (store) await store.recordRun(source.id, summary('failed', reason));
     throw error;
   }
 }

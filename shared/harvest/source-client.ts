@@ -1,5 +1,6 @@
 /**
- * Outbound HTTP to a harvest source: bounded time and size, the source's authentication
+ * Outbound HTTP to a harvest source: only to addresses the policy allows (guarded-fetch.ts),
+ * bounded time and size, the source's authentication
  * (none, client credentials with a minimal scope, or a token exchanged for one whose only
  * audience is the source), and one error type that says whether trying again may help.
  * Tokens never reach a log or an error message.
@@ -7,6 +8,15 @@
 import { CairnError } from '../errors/index.js';
 import { TokenEndpointError, TokenEndpointUnavailableError } from '../auth/token-errors.js';
 import type { TokenClient } from '../auth/token-exchange.js';
+import { AddressPolicy } from './address-policy.js';
+import {
+  guardedFetch,
+  GuardedFetchError,
+  MAX_REDIRECTS,
+  type GuardedResponse,
+  type Resolver,
+} from './guarded-fetch.js';
+import { charsetOf, decodeDocument, XmlParseError } from '../xml/index.js';
 import type { SourceAuth } from './harvest-source.js';
 
 /**
@@ -51,32 +61,46 @@ export interface SourceClientOptions {
   timeoutMs?: number;
   /** Largest accepted response body. */
   maxBytes?: number;
+  /** Which addresses may be reached; default: public addresses only. */
+  policy?: AddressPolicy;
+  /** The host-name resolver (tests replace it to provoke DNS rebinding). */
+  resolve?: Resolver;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
+const DEFAULT_POLICY = new AddressPolicy();
 
-/** Reads a response body, refusing it once it grows past `maxBytes`. */
-async function readLimited(response: Response, maxBytes: number, url: string): Promise<string> {
-  const declared = Number(response.headers.get('content-length') ?? '0');
-  if (declared > maxBytes)
-    throw new HarvestSourceError(`${url} answered more than ${maxBytes} bytes`, true);
-  if (!response.body) return '';
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
-    total += chunk.byteLength;
-    if (total > maxBytes)
-      throw new HarvestSourceError(`${url} answered more than ${maxBytes} bytes`, true);
-    chunks.push(chunk);
+/** The client-facing sentence for a request that failed before a usable answer. */
+function describeFetchFailure(error: GuardedFetchError, maxBytes: number): HarvestSourceError {
+  const { url, failure } = error;
+  switch (failure.kind) {
+    case 'refused-address':
+      return new HarvestSourceError(
+        `${url} was not requested: ${failure.host === failure.address ? failure.host : `${failure.host} resolves to ${failure.address}, which`} is not a public address (${failure.reason}); harvesting reaches such addresses only when HARVEST_ALLOWED_ADDRESSES names them`,
+        true,
+      );
+    case 'timeout':
+      return new HarvestSourceError(`${url} did not answer in time`, false);
+    case 'too-many-redirects':
+      return new HarvestSourceError(`${url} redirected more than ${MAX_REDIRECTS} times`, true);
+    case 'bad-redirect':
+      return new HarvestSourceError(
+        `${url} redirected to something that is not an http(s) URL (${failure.location})`,
+        true,
+      );
+    case 'too-large':
+      return new HarvestSourceError(`${url} answered more than ${maxBytes} bytes`, true);
+    case 'bad-encoding':
+      return new HarvestSourceError(
+        `${url} answered a body whose content encoding (${failure.encoding || 'identity'}) cannot be read`,
+        true,
+      );
+    case 'unreachable':
+      return new HarvestSourceError(`${url} could not be reached`, false, {
+        cause: failure.cause,
+      });
   }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-/** The first line of a refusal's body, short, for the error message (never headers). */
-function excerpt(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }
 
 export class SourceClient {
@@ -118,38 +142,51 @@ export class SourceClient {
     }
   }
 
-  /** Sends one request; 2xx answers come back, anything else is a HarvestSourceError. */
+  /**
+   * Sends one request under the address policy; 2xx answers come back, anything else is a
+   * HarvestSourceError that says what failed and never what the source answered.
+   */
   async request(url: string, request: SourceRequest = {}): Promise<SourceResponse> {
     const headers: Record<string, string> = { accept: request.accept ?? '*/*' };
     if (request.contentType) headers['content-type'] = request.contentType;
     const authorization = await this.authorization();
     if (authorization) headers.authorization = authorization;
-    let response: Response;
+    const maxBytes = this.options.maxBytes ?? DEFAULT_MAX_BYTES;
+    let response: GuardedResponse;
     try {
-      response = await fetch(url, {
-        method: request.method ?? 'GET',
-        headers,
-        body: request.body,
-        redirect: 'follow',
-        signal: AbortSignal.timeout(this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+      response = await guardedFetch(
+        url,
+        { method: request.method ?? 'GET', headers, body: request.body },
+        {
+          policy: this.options.policy ?? DEFAULT_POLICY,
+          timeoutMs: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+          maxBytes,
+          resolve: this.options.resolve,
+        },
+      );
+    } catch (error) {
+      if (error instanceof GuardedFetchError) throw describeFetchFailure(error, maxBytes);
+      throw error;
+    }
+    if (response.status < 200 || response.status >= 300) {
+      const { status } = response;
+      const permanent = status >= 400 && status < 500 && status !== 429;
+      throw new HarvestSourceError(`${url} answered HTTP ${status}`, permanent, {
+        sourceStatus: status,
+      });
+    }
+    let text: string;
+    try {
+      // XML in the encoding it declares (shared/xml/decode.ts), anything else as UTF-8.
+      text = decodeDocument(response.body ?? Buffer.alloc(0), {
+        charset: charsetOf(response.contentType),
       });
     } catch (error) {
-      throw new HarvestSourceError(`${url} could not be reached`, false, { cause: error });
+      if (error instanceof XmlParseError)
+        throw new HarvestSourceError(`${url}: ${error.message}`, true);
+      throw error;
     }
-    const text = await readLimited(response, this.options.maxBytes ?? DEFAULT_MAX_BYTES, url);
-    if (!response.ok) {
-      const permanent = response.status >= 400 && response.status < 500 && response.status !== 429;
-      throw new HarvestSourceError(
-        `${url} answered HTTP ${response.status}${text ? `: ${excerpt(text)}` : ''}`,
-        permanent,
-        { sourceStatus: response.status },
-      );
-    }
-    return {
-      status: response.status,
-      contentType: response.headers.get('content-type') ?? '',
-      text,
-    };
+    return { status: response.status, contentType: response.contentType, text };
   }
 
   /** Sends a request and reads a JSON object from the answer. */

@@ -1,39 +1,14 @@
 /**
- * The harvest source store: registered sources with the state of their last runs, and which
- * records each source contributed (source ownership), so that a run can remove the records
- * that disappeared at the source without touching anybody else's. Kept in SQLite tables of the
- * ingest-log file (WORKER_INGEST_LOG_PATH), which the API and the worker already share.
+ * The harvest source store of embedded mode: registered sources with the state of their last
+ * runs, and which records each source contributed (source ownership), in SQLite tables of the
+ * ingest-log file (WORKER_INGEST_LOG_PATH). Scaled mode keeps the same in Redis
+ * (redis-harvest-store.ts); both answer the HarvestStore contract (harvest-store.ts).
  */
 import type Database from 'better-sqlite3';
 import { openDatabase } from '../search/sqlite/open-database.js';
-import { CairnError } from '../errors/index.js';
+import { SourceExistsError } from './harvest-store.js';
 import { parseHarvestSource, type HarvestSourceDefinition } from './harvest-source.js';
-
-/** The outcome of a source's latest run. */
-export interface HarvestRunSummary {
-  jobId?: string;
-  mode: 'full' | 'incremental';
-  status: 'completed' | 'failed';
-  startedAt: string;
-  finishedAt: string;
-  read: number;
-  written: number;
-  deleted: number;
-  rejected: number;
-  error?: string;
-}
-
-/** A registered source with its state. */
-export interface StoredSource {
-  definition: HarvestSourceDefinition;
-  createdAt: string;
-  updatedAt: string;
-  /** When the last successful run started: the next incremental run asks for changes since. */
-  lastSuccessStartedAt?: string;
-  lastRun?: HarvestRunSummary;
-  /** How many records this source contributed. */
-  recordCount: number;
-}
+import type { HarvestRunSummary, HarvestStore, StoredSource } from './harvest-store.js';
 
 interface SourceRow {
   id: string;
@@ -61,16 +36,7 @@ CREATE TABLE IF NOT EXISTS harvest_records (
 CREATE INDEX IF NOT EXISTS harvest_records_record ON harvest_records (record_id);
 `;
 
-/** A source id that is already registered (409). */
-export class SourceExistsError extends CairnError {
-  constructor(id: string) {
-    super('CONFLICT', 409, `a harvest source "${id}" already exists; replace it with PUT`, true, {
-      locator: 'id',
-    });
-  }
-}
-
-export class SqliteHarvestStore {
+export class SqliteHarvestStore implements HarvestStore {
   private readonly db: Database.Database;
 
   constructor(path: string) {
@@ -93,20 +59,24 @@ export class SqliteHarvestStore {
   }
 
   /** Every registered source, by id. */
-  list(): StoredSource[] {
+  async list(): Promise<StoredSource[]> {
     const rows = this.db.prepare('SELECT * FROM harvest_sources ORDER BY id').all() as SourceRow[];
     return rows.map((row) => this.toStored(row));
   }
 
   /** One source, or null. */
-  get(id: string): StoredSource | null {
+  async get(id: string): Promise<StoredSource | null> {
+    return this.read(id);
+  }
+
+  private read(id: string): StoredSource | null {
     const row = this.db.prepare('SELECT * FROM harvest_sources WHERE id = ?').get(id) as
       SourceRow | undefined;
     return row ? this.toStored(row) : null;
   }
 
   /** Registers a new source; SourceExistsError when the id is taken. */
-  create(definition: HarvestSourceDefinition): StoredSource {
+  async create(definition: HarvestSourceDefinition): Promise<StoredSource> {
     const now = new Date().toISOString();
     const inserted = this.db
       .prepare(
@@ -115,15 +85,17 @@ export class SqliteHarvestStore {
       )
       .run(definition.id, JSON.stringify(definition), now, now);
     if (inserted.changes === 0) throw new SourceExistsError(definition.id);
-    return this.get(definition.id) as StoredSource;
+    return this.read(definition.id) as StoredSource;
   }
 
   /**
    * Creates or replaces a source's definition. A changed URL or protocol makes the next run a
    * full one (the old modification date means nothing for another source).
    */
-  put(definition: HarvestSourceDefinition): { source: StoredSource; created: boolean } {
-    const before = this.get(definition.id);
+  async put(
+    definition: HarvestSourceDefinition,
+  ): Promise<{ source: StoredSource; created: boolean }> {
+    const before = this.read(definition.id);
     const now = new Date().toISOString();
     const sameSource =
       before?.definition.url === definition.url &&
@@ -136,11 +108,11 @@ export class SqliteHarvestStore {
            last_success_started_at = CASE WHEN ? THEN last_success_started_at ELSE NULL END`,
       )
       .run(definition.id, JSON.stringify(definition), now, now, sameSource ? 1 : 0);
-    return { source: this.get(definition.id) as StoredSource, created: before === null };
+    return { source: this.read(definition.id) as StoredSource, created: before === null };
   }
 
   /** Unregisters a source and forgets which records it contributed (the records stay). */
-  remove(id: string): boolean {
+  async remove(id: string): Promise<boolean> {
     const removal = this.db.transaction(() => {
       this.db.prepare('DELETE FROM harvest_records WHERE source_id = ?').run(id);
       return this.db.prepare('DELETE FROM harvest_sources WHERE id = ?').run(id).changes > 0;
@@ -149,7 +121,7 @@ export class SqliteHarvestStore {
   }
 
   /** Records a run's outcome; a completed run also moves the incremental starting point. */
-  recordRun(id: string, run: HarvestRunSummary): void {
+  async recordRun(id: string, run: HarvestRunSummary): Promise<void> {
     const success = run.status === 'completed' ? run.startedAt : null;
     this.db
       .prepare(
@@ -160,7 +132,7 @@ export class SqliteHarvestStore {
   }
 
   /** The ids of the records a source contributed. */
-  ownedIds(sourceId: string): Set<string> {
+  async ownedIds(sourceId: string): Promise<Set<string>> {
     const rows = this.db
       .prepare('SELECT record_id FROM harvest_records WHERE source_id = ?')
       .pluck()
@@ -169,7 +141,7 @@ export class SqliteHarvestStore {
   }
 
   /** Marks records as contributed by a source. */
-  addOwned(sourceId: string, recordIds: Iterable<string>): void {
+  async addOwned(sourceId: string, recordIds: Iterable<string>): Promise<void> {
     const insert = this.db.prepare(
       'INSERT INTO harvest_records (source_id, record_id) VALUES (?, ?) ON CONFLICT DO NOTHING',
     );
@@ -179,7 +151,7 @@ export class SqliteHarvestStore {
   }
 
   /** Forgets that a source contributed these records. */
-  removeOwned(sourceId: string, recordIds: Iterable<string>): void {
+  async removeOwned(sourceId: string, recordIds: Iterable<string>): Promise<void> {
     const remove = this.db.prepare(
       'DELETE FROM harvest_records WHERE source_id = ? AND record_id = ?',
     );
@@ -189,7 +161,7 @@ export class SqliteHarvestStore {
   }
 
   /** Which of these records another source also contributed (they must not be deleted). */
-  ownedElsewhere(sourceId: string, recordIds: Iterable<string>): Set<string> {
+  async ownedElsewhere(sourceId: string, recordIds: Iterable<string>): Promise<Set<string>> {
     const query = this.db.prepare(
       'SELECT 1 FROM harvest_records WHERE record_id = ? AND source_id <> ? LIMIT 1',
     );
@@ -198,7 +170,7 @@ export class SqliteHarvestStore {
     return shared;
   }
 
-  close(): void {
+  async close(): Promise<void> {
     this.db.close();
   }
 }

@@ -5,12 +5,11 @@
  */
 import type { Config } from '../config/index.js';
 import type { SearchBackend } from '../search/backend.js';
-import { EngineBackend } from '../search/engine/engine-backend.js';
 import { SqliteIngestLog } from '../search/sqlite/sqlite-ingest-log.js';
 import type { IngestLog } from './ingest-log.js';
 
 /** Opens the ingest log that goes with `backend`. */
 export function openIngestLog(config: Pick<Config, 'worker'>, backend: SearchBackend): IngestLog {
-  if (backend instanceof EngineBackend) return backend.createIngestLog();
+  if (backend.createIngestLog) return backend.createIngestLog();
   return new SqliteIngestLog(config.worker.ingestLogPath);
 }

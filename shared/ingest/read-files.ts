@@ -6,6 +6,7 @@ import { createReadStream } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import type { SourceFormat } from '../records/core-record.js';
+import { decodeDocument } from '../xml/index.js';
 import type { RawDocument } from './pipeline.js';
 
 /** The file name extensions read from folders. */
@@ -93,7 +94,7 @@ export async function* readDocuments(
           yield { name: `${file}:${chunk.first}-${chunk.last}`, content: chunk.content, format };
         }
       } else {
-        yield { name: file, content: await readFile(file, 'utf8'), format };
+        yield { name: file, content: decodeDocument(await readFile(file)), format };
       }
     } catch (error) {
       options.onUnreadable(file, (error as Error).message);

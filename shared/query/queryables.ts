@@ -232,3 +232,17 @@ export function canonicalPropertyName(name: string): string {
 export function isPropertyName(name: string): boolean {
   return /^[A-Za-z_][A-Za-z0-9_.:-]{0,127}$/.test(name);
 }
+
+/**
+ * True when sorting by the property orders text case- and accent-insensitively: a sortable
+ * string queryable other than the record id (ids keep code-point order, stable for harvesters).
+ */
+export function isTextSortable(name: string): boolean {
+  const queryable = findQueryable(name);
+  return (
+    queryable !== undefined &&
+    queryable.sortable &&
+    queryable.type === 'string' &&
+    queryable.name !== 'id'
+  );
+}

@@ -22,7 +22,19 @@ export interface IngestPayload {
   documents: JobDocument[];
   /** Who asked for it (token subject), for the ingest log. */
   requestedBy?: string;
+  /**
+   * All or nothing (a CSW-T Transaction): the documents' records and the deletion of
+   * `deleteIds` are applied as one unit (SearchBackend.applyAtomically). A bad record fails the
+   * whole job with nothing written (the job is kept as one dead letter with its payload).
+   */
+  atomic?: { deleteIds: string[] };
 }
+
+/**
+ * How an atomic ingest job's failure reason starts when its records were refused (bad data,
+ * final) rather than the job failing for want of infrastructure.
+ */
+export const ATOMIC_REFUSAL = 'the catalogue refused the transaction';
 
 /** Record ids to delete. */
 export interface DeletePayload {

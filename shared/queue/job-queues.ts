@@ -10,6 +10,8 @@
  * requests never hang.
  */
 import { RedisExpiringStore } from '../auth/redis-session-store.js';
+import type { HarvestStore } from '../harvest/harvest-store.js';
+import { RedisHarvestStore } from '../harvest/redis-harvest-store.js';
 import type { SessionStore } from '../auth/session-store.js';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
@@ -34,6 +36,11 @@ export function buildJobOptions(config: WorkerConfig): JobsOptions {
 /** The Redis key of the dead-letter store. */
 export function deadLetterKey(config: WorkerConfig): string {
   return `${config.queuePrefix}:dead-letter`;
+}
+
+/** Where the harvest sources and their ownership live in Redis (scaled mode). */
+export function harvestKey(config: Pick<WorkerConfig, 'queuePrefix'>): string {
+  return `${config.queuePrefix}:harvest`;
 }
 
 /** How long an enqueue or a health check waits for a disconnected Redis before giving up. */
@@ -96,6 +103,11 @@ export class JobQueues {
       prefix: `${this.keyPrefix}:${name}`,
       maxEntries,
     });
+  }
+
+  /** The harvest sources of the deployment, in this Redis (the worker reads the same keys). */
+  harvestStore(): HarvestStore {
+    return new RedisHarvestStore(this.redis, harvestKey({ queuePrefix: this.keyPrefix }));
   }
 
   /** Resolves once the producer's connection is ready; throws a 503 if it is not soon. */

@@ -3,6 +3,7 @@
  * (docs/architecture.md, seam 3). Backends translate driver errors into project errors at
  * this boundary; no engine message, URL or SQL text crosses it.
  */
+import type { IngestLog } from '../ingest/ingest-log.js';
 import type { CoreRecord } from '../records/core-record.js';
 import type { SearchQuery } from '../query/search-query.js';
 
@@ -17,6 +18,21 @@ export interface WriteFailure {
 export interface UpsertResult {
   written: number;
   failures: WriteFailure[];
+}
+
+/** Writes applied as one unit by `SearchBackend.applyAtomically`. */
+export interface AtomicChanges {
+  /** Records to insert or replace by id. */
+  upsert: CoreRecord[];
+  /** Ids to delete (ids that do not exist are skipped); disjoint from the upserted ids. */
+  delete: string[];
+}
+
+/** What an atomic write did. */
+export interface AtomicResult {
+  written: number;
+  /** How many of the ids to delete existed. */
+  deleted: number;
 }
 
 export interface SearchResult {
@@ -51,6 +67,24 @@ export interface CatalogueExtent {
   end?: string;
 }
 
+/** What a reindex did (search engines; see shared/search/engine/reindex.ts). */
+export interface ReindexResult {
+  /** The physical index the alias pointed to, and the one it points to now. */
+  from: string;
+  to: string;
+  /** Records written to the new version. */
+  written: number;
+  /** Records read again from their source document with the current parsers. */
+  reparsed: number;
+  /** Records whose source no longer parses, carried over from their stored CoreRecord. */
+  carried: WriteFailure[];
+  /** Records the new mapping refused (they are not in the new version). */
+  failures: WriteFailure[];
+  /** Records deleted from the old version during the build, removed from the new one. */
+  removed: number;
+  durationMs: number;
+}
+
 export interface SearchBackend {
   readonly kind: BackendKind;
   /**
@@ -64,6 +98,11 @@ export interface SearchBackend {
   upsert(records: CoreRecord[]): Promise<UpsertResult>;
   /** Deletes records by id; returns how many existed. */
   delete(ids: string[]): Promise<number>;
+  /**
+   * Applies upserts and deletes as one unit (a CSW-T Transaction): all of them, or none. Any
+   * refused record or failure throws, and the catalogue is left as it was.
+   */
+  applyAtomically(changes: AtomicChanges): Promise<AtomicResult>;
   /** One record by id, or null. */
   get(id: string): Promise<CoreRecord | null>;
   search(query: SearchQuery): Promise<SearchResult>;
@@ -73,4 +112,12 @@ export interface SearchBackend {
   extent(): Promise<CatalogueExtent>;
   health(): Promise<BackendHealth>;
   close(): Promise<void>;
+  /**
+   * Capabilities a backend may have; callers test for them instead of for a concrete class.
+   * Search engines: rebuilds the index from the stored sources and moves the alias (absent: the
+   * backend keeps its indexes up to date on every write, so there is nothing to rebuild).
+   */
+  reindex?(): Promise<ReindexResult>;
+  /** Search engines: the ingest log kept beside the records (absent: the SQLite file). */
+  createIngestLog?(): IngestLog;
 }

@@ -10,8 +10,11 @@ import { EngineBackend } from './engine/engine-backend.js';
 import { SqliteBackend } from './sqlite/sqlite-backend.js';
 
 /** Builds (and initialises) the backend the configuration names. */
-export async function createBackend(config: Pick<Config, 'search'>): Promise<SearchBackend> {
+export async function createBackend(
+  config: Pick<Config, 'search'> & Partial<Pick<Config, 'query'>>,
+): Promise<SearchBackend> {
   const { search } = config;
+  const timeBudgetMs = config.query?.timeBudgetMs;
   if (search.kind !== 'sqlite') {
     // Elasticsearch / OpenSearch: spatial mode defaults per engine (shape on OpenSearch,
     // envelope on Elasticsearch) unless configuration names one.
@@ -23,6 +26,7 @@ export async function createBackend(config: Pick<Config, 'search'>): Promise<Sea
       analysis: search.analysis,
       refresh: search.refresh,
       refreshInterval: search.refreshInterval,
+      queryTimeBudgetMs: timeBudgetMs,
       layout: { shards: search.shards, replicas: search.replicas },
     });
     await engine.init().catch(async (error: unknown) => {
@@ -31,7 +35,7 @@ export async function createBackend(config: Pick<Config, 'search'>): Promise<Sea
     });
     return engine;
   }
-  const backend = new SqliteBackend({ path: search.path });
+  const backend = new SqliteBackend({ path: search.path, timeBudgetMs });
   await backend.init();
   return backend;
 }
@@ -45,7 +49,7 @@ const MAX_START_DELAY_MS = 30_000;
  * Other failures (a refused template, an inconsistent alias) are thrown at once.
  */
 export async function createBackendWhenAvailable(
-  config: Pick<Config, 'search'>,
+  config: Pick<Config, 'search'> & Partial<Pick<Config, 'query'>>,
   onUnavailable: (error: CairnError, retryInMs: number) => void,
 ): Promise<SearchBackend> {
   for (let attempt = 0; ; attempt += 1) {

@@ -18,7 +18,9 @@ export type XmlRejectionReason =
   /** Elements are nested deeper than the configured limit. */
   | 'too-deep'
   /** The text is not well-formed, namespace-valid XML (or not XML at all). */
-  | 'malformed';
+  | 'malformed'
+  /** The bytes are not valid in the document's encoding, or that encoding is not supported. */
+  | 'encoding';
 
 /** An XML document refused by `parseXml`, with the reason and, when known, the place. */
 export class XmlParseError extends InvalidRecordError {

@@ -2,6 +2,7 @@
 export { parseXml, DEFAULT_XML_LIMITS } from './parse-xml.js';
 export type { XmlAttribute, XmlDocument, XmlElement, XmlLimits } from './parse-xml.js';
 export { XmlParseError } from './errors.js';
+export { charsetOf, decodeDocument, decodeXml, looksLikeXml } from './decode.js';
 export type { XmlRejectionReason } from './errors.js';
 export {
   ANY_ELEMENT,

@@ -116,6 +116,9 @@ describe('fault: the identity provider (JWKS) is unreachable', function () {
         // Keys are trusted for one second after a fetch, and a retry is always allowed.
         AUTH_JWKS_CACHE_SECONDS: '1',
         AUTH_JWKS_REFETCH_COOLDOWN_SECONDS: '0',
+        // No back-off after a failed fetch: each request here must reach the relay (the
+        // back-off itself is test/integration/auth/jwks-endpoint.test.ts).
+        AUTH_JWKS_FAILURE_COOLDOWN_SECONDS: '0',
       },
       join(directory, 'api.log'),
     );

@@ -146,6 +146,43 @@ export function describeBackendContract(
       expect((await backend.search({ sort, offset: 100, limit: 4 })).records).to.deep.equal([]);
     });
 
+    it('sorts text case- and accent-insensitively, ties in code-point order', async () => {
+      const titles: Record<string, string> = {
+        s1: 'Vestibulum ante',
+        s2: 'test Title',
+        s3: 'Ñunç dimittis',
+        s4: 'nunc est',
+        s5: 'Éclair',
+        s6: 'eclair',
+        s7: 'apple',
+      };
+      const features = Object.entries(titles).map(([id, title]) => ({
+        type: 'Feature',
+        id,
+        geometry: null,
+        properties: { type: 'sorttest', title },
+        links: [],
+      }));
+      const parsed = parseDocuments(JSON.stringify({ type: 'FeatureCollection', features }));
+      await backend.upsert(parsed.records);
+      try {
+        const order = async (direction: 'asc' | 'desc'): Promise<string[]> =>
+          (
+            await backend.search({
+              types: ['sorttest'],
+              sort: [{ field: 'title', direction }],
+              offset: 0,
+              limit: 10,
+            })
+          ).records.map((r) => r.id);
+        const ascending = ['s7', 's6', 's5', 's3', 's4', 's2', 's1'];
+        expect(await order('asc')).to.deep.equal(ascending);
+        expect(await order('desc')).to.deep.equal([...ascending].reverse());
+      } finally {
+        expect(await backend.delete(Object.keys(titles))).to.equal(7);
+      }
+    });
+
     it('counts distinct values, most frequent first, optionally within a query', async () => {
       expect(await backend.domain('type')).to.deep.equal([
         { value: 'dataset', count: 4 },
@@ -193,6 +230,26 @@ export function describeBackendContract(
         await ids({ spatial: { bbox: [-150, 60, -140, 65], relation: 'intersects' } }),
       ).to.deep.equal(['r5']);
       expect(await backend.get('r6')).to.equal(null);
+    });
+
+    it('applies upserts and deletes as one unit (applyAtomically)', async () => {
+      const [changed] = parseDocuments(
+        JSON.stringify({
+          ...CONTRACT_RECORDS[3],
+          properties: { type: 'dataset', title: 'Danube network' },
+        }),
+      ).records;
+      const [added] = parseDocuments(
+        JSON.stringify({ ...CONTRACT_RECORDS[2], id: 'r7', properties: { title: 'Added' } }),
+      ).records;
+      const result = await backend.applyAtomically({
+        upsert: [changed, added],
+        delete: ['r5', 'missing'],
+      });
+      expect(result).to.deep.equal({ written: 2, deleted: 1 });
+      expect(await ids({ text: [['danube'], ['added']] })).to.deep.equal(['r4', 'r7']);
+      expect(await backend.get('r5')).to.equal(null);
+      expect((await backend.search({ sort: [], offset: 0, limit: 1 })).total).to.equal(5);
     });
   });
 }

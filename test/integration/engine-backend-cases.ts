@@ -10,6 +10,7 @@ import { generateRecords } from '../../scripts/corpus/generator.js';
 import {
   FilterError,
   InvalidParameterError,
+  InvalidRecordError,
   ServiceUnavailableError,
 } from '../../shared/errors/index.js';
 import { parseCql2Text } from '../../shared/query/cql2/index.js';
@@ -436,6 +437,70 @@ export function describeEngineCases(engine: EngineName, url: string, spatial: Sp
         expect(await backend.domain('instrument')).to.deep.equal(
           await reference.domain('instrument'),
         );
+      });
+    });
+
+    describe('atomic writes (CSW-T Transactions)', () => {
+      let backend: EngineBackend;
+      const record = (id: string, properties: Record<string, unknown>): CoreRecord =>
+        parseAll(
+          JSON.stringify({
+            type: 'Feature',
+            id,
+            conformsTo: [],
+            geometry: null,
+            time: null,
+            properties: { type: 'dataset', ...properties },
+          }),
+        )[0];
+      const titles = async (ids: string[]): Promise<(string | null)[]> =>
+        Promise.all(ids.map(async (id) => (await backend.get(id))?.title ?? null));
+
+      before(async () => {
+        backend = await createTestBackend(engine, url, { spatial });
+        const seeded = await backend.upsert([
+          record('a1', { title: 'kept' }),
+          record('a2', { title: 'doomed' }),
+        ]);
+        expect(seeded.failures).to.deep.equal([]);
+      });
+      after(async () => backend?.close());
+
+      it('applies upserts and deletes together', async () => {
+        const result = await backend.applyAtomically({
+          upsert: [record('a3', { title: 'new' })],
+          delete: ['a2', 'never-there'],
+        });
+        expect(result).to.deep.equal({ written: 1, deleted: 1 });
+        expect(await titles(['a1', 'a2', 'a3'])).to.deep.equal(['kept', null, 'new']);
+        await backend.upsert([record('a2', { title: 'doomed' })]);
+        await backend.delete(['a3']);
+      });
+
+      it('leaves the catalogue as it was when the engine refuses one record', async () => {
+        // 5,100 new properties: beyond the index's total-fields limit (5,000), so the engine
+        // refuses that one record.
+        const wide = Object.fromEntries(Array.from({ length: 5100 }, (_, i) => [`wide${i}`, i]));
+        const error = await backend
+          .applyAtomically({
+            upsert: [
+              record('a1', { title: 'replaced' }),
+              record('a4', { title: 'new' }),
+              record('a5', { title: 'too wide', ...wide }),
+            ],
+            delete: ['a2'],
+          })
+          .catch((caught: unknown) => caught);
+        expect(error).to.be.instanceOf(InvalidRecordError);
+        expect((error as Error).message).to.match(/a5/);
+        expect(await titles(['a1', 'a2', 'a4', 'a5'])).to.deep.equal([
+          'kept',
+          'doomed',
+          null,
+          null,
+        ]);
+        const all = await backend.search({ sort: [], offset: 0, limit: 10 });
+        expect(all.records.map((item) => item.id).sort()).to.deep.equal(['a1', 'a2']);
       });
     });
 

@@ -1,11 +1,14 @@
 /**
- * Starts the real API for the interoperability tests: a temporary SQLite file loaded with the
- * repository's STAC samples (data/samples/stac: Items, Collections, the ISO collection records the Items name as
- * their parent, the OGC record) and generated records, served on 127.0.0.1 on a free port.
- * Prints one JSON line `{"url", "records", "rejected"}` on stdout once it listens, and stops
- * (removing the file) on SIGTERM, SIGINT or when stdin closes.
+ * Starts the real API for the interoperability tests: a temporary SQLite file (or, with
+ * `--backend elasticsearch|opensearch`, a fresh alias on the engine at CAIRN_TEST_ELASTICSEARCH_URL
+ * or CAIRN_TEST_OPENSEARCH_URL) loaded with the repository's STAC samples (data/samples/stac:
+ * Items, Collections, the ISO collection records the Items name as their parent, the OGC record)
+ * and generated records, served on 127.0.0.1 on a free port.
+ * Prints one JSON line `{"url", "records", "rejected", "backend"}` on stdout once it listens, and
+ * stops (removing the file or the engine's indices) on SIGTERM, SIGINT or when stdin closes.
  *
  *   npx tsx test/interop/serve.ts [--records N] [--samples all|stac,iso19139,...]
+ *                                 [--backend sqlite|elasticsearch|opensearch]
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -15,9 +18,11 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../../shared/config/index.js';
 import { ingestDocuments, type RawDocument } from '../../shared/ingest/pipeline.js';
 import { createLogger } from '../../shared/logging/index.js';
+import type { SearchBackend } from '../../shared/search/backend.js';
 import { SqliteBackend } from '../../shared/search/sqlite/sqlite-backend.js';
 import { createApp } from '../../services/api/app.js';
 import { generateRecords } from '../../scripts/corpus/generator.js';
+import { createTestBackend } from '../integration/engine-backend-cases.js';
 import { samplePath } from '../support/fixtures.js';
 
 /** The sample documents (JSON and XML) of one data/samples folder, by file name. */
@@ -31,11 +36,35 @@ function readSamples(directory: string): RawDocument[] {
 /** Sample folders loaded: `--samples all` (every format) or a comma-separated list. */
 const SAMPLE_FOLDERS = ['stac', 'iso19139', 'iso19115-3', 'dublin-core-cite'];
 
+/** The engines `--backend` takes, with their test URL variable and spatial mode. */
+const ENGINES = {
+  elasticsearch: { variable: 'CAIRN_TEST_ELASTICSEARCH_URL', spatial: 'envelope' },
+  opensearch: { variable: 'CAIRN_TEST_OPENSEARCH_URL', spatial: 'shape' },
+} as const;
+
+/** The backend to serve from: the SQLite file, or a fresh alias on a test engine. */
+async function openBackend(kind: string, sqlitePath: string): Promise<SearchBackend> {
+  if (kind === 'sqlite') {
+    const backend = new SqliteBackend({ path: sqlitePath });
+    await backend.init();
+    return backend;
+  }
+  if (kind !== 'elasticsearch' && kind !== 'opensearch') {
+    throw new Error(`--backend must be sqlite, elasticsearch or opensearch, got "${kind}"`);
+  }
+  const { variable, spatial } = ENGINES[kind];
+  const url = process.env[variable];
+  if (!url) throw new Error(`--backend ${kind} needs ${variable} (see scripts/services.sh)`);
+  // Closing it deletes its indices.
+  return createTestBackend(kind, url, { spatial });
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       records: { type: 'string', default: '200' },
       samples: { type: 'string', default: 'stac' },
+      backend: { type: 'string', default: 'sqlite' },
     },
   });
   const folders = values.samples === 'all' ? SAMPLE_FOLDERS : values.samples.split(',');
@@ -44,13 +73,17 @@ async function main(): Promise<void> {
   const directory = mkdtempSync(join(tmpdir(), 'cairn-interop-'));
   const path = join(directory, 'cairn.sqlite');
   const config = loadConfig({ LOG_LEVEL: 'error', SQLITE_PATH: path, HOST: '127.0.0.1' });
-  const backend = new SqliteBackend({ path });
-  await backend.init();
+  const backend = await openBackend(values.backend, path);
   const generated = [...generateRecords(Number(values.records), 7)].map((record, index) => ({
     name: `generated ${index}`,
     content: JSON.stringify(record),
   }));
-  const summary = await ingestDocuments(backend, [...samples, ...generated]);
+  const summary = await ingestDocuments(backend, [...samples, ...generated]).catch(
+    async (error: unknown) => {
+      await backend.close(); // an engine alias is not left behind
+      throw error;
+    },
+  );
 
   const app = createApp({ config, backend, logger: createLogger('error', 'interop') });
   const server = app.listen(0, '127.0.0.1', () => {
@@ -59,6 +92,7 @@ async function main(): Promise<void> {
       url: `http://127.0.0.1:${port}/catalogue`,
       records: summary.written,
       rejected: summary.rejected,
+      backend: backend.kind,
     };
     process.stdout.write(`${JSON.stringify(line)}\n`);
   });

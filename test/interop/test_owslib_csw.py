@@ -1,10 +1,12 @@
 """Interoperability of the CSW endpoint with OWSLib's CatalogueServiceWeb, CSW 2.0.2 and 3.0.0:
 capabilities parsing, GetRecords with PropertyIsLike, BBox and sorting (GET-free POST requests as
-OWSLib builds them), GetRecordById, GetDomain, a harvest loop over every record that sees each
-exactly once, and how OWSLib surfaces Cairn's ExceptionReports (HTTP 400/404/501 in both
-versions).
+OWSLib builds them), GetRecordById of one and several ids, GetDomain, harvest loops over every
+record (Dublin Core and ISO 19139) that see each exactly once, and how OWSLib surfaces Cairn's
+ExceptionReports (HTTP 400/404/501 in both versions).
 
-Runs against the real API started by conftest.py (the repository's STAC samples and generated records).
+Runs against the real API over every sample folder (STAC, ISO 19139 with two gmi:MI_Metadata
+records, ISO 19115-3, Dublin Core) and generated records, on SQLite and on Elasticsearch
+(`all_samples_server` in conftest.py).
 """
 
 from __future__ import annotations
@@ -23,11 +25,20 @@ CSW3 = "http://www.opengis.net/cat/csw/3.0"
 GMD = "http://www.isotc211.org/2005/gmd"
 # An area over the Sentinel-2 tiles of the samples (lon 14-18, lat 45-50).
 AOI = [14, 45, 18, 50]
+# The ISO 19115-2 (gmi:MI_Metadata) records of data/samples/iso19139.
+MI_IDS = ["NS06agg", "S2B_MSIL2A_20200902T090559_N0214_R050_T34SFG_20200902T113910.SAFE"]
+# An ISO 19139 (gmd:MD_Metadata) record of the samples.
+MD_ID = "de53e931-778a-4792-94ad-9fe507aca483"
 
 
 @pytest.fixture(scope="session")
-def csw_url(root_url: str) -> str:
-    return f"{root_url}/csw"
+def csw_url(all_samples_server: dict[str, Any]) -> str:
+    return f"{all_samples_server['url']}/csw"
+
+
+@pytest.fixture(scope="session")
+def record_count(all_samples_server: dict[str, Any]) -> int:
+    return int(all_samples_server["records"])
 
 
 @pytest.fixture(scope="session")
@@ -183,13 +194,25 @@ def test_getrecordbyid_202(csw2: Any) -> None:
 
 def test_getrecordbyid_30(csw3: Any) -> None:
     ids = first_ids(csw3, 2)
+    # CSW 3.0 answers GetRecordById with the bare record; OWSLib reads records only below the
+    # document root, so Cairn answers OWSLib's request with a csw30:GetRecordsResponse.
     csw3.getrecordbyid(id=ids[:1], esn="full")
-    # CSW 3.0 answers with the record itself as the document root (pycsw does the same). OWSLib
-    # 0.35 accepts the response but collects records from the root's descendants only, so its
-    # record list stays empty; the record is in the response it keeps.
-    root = csw3._exml.getroot()
-    assert root.tag == f"{{{CSW3}}}Record"
-    assert root.find("{http://purl.org/dc/elements/1.1/}identifier").text == ids[0]
+    assert list(csw3.records.keys()) == ids[:1]
+    assert csw3.records[ids[0]].identifier == ids[0]
+    # Several ids: OWSLib joins them with commas.
+    csw3.getrecordbyid(id=ids, esn="brief")
+    assert sorted(csw3.records.keys()) == sorted(ids)
+
+
+def test_getrecordbyid_iso_mixing_md_and_mi_metadata(csw2: Any, csw3: Any) -> None:
+    ids = [MD_ID, *MI_IDS]
+    for csw in (csw2, csw3):
+        csw.getrecordbyid(id=ids, outputschema=GMD)
+        assert sorted(csw.records.keys()) == sorted(ids), csw.version
+        for identifier in ids:
+            assert csw.records[identifier].identification, (csw.version, identifier)
+    csw3.getrecordbyid(id=MI_IDS[:1], outputschema=GMD)
+    assert list(csw3.records.keys()) == MI_IDS[:1]
 
 
 def test_getdomain(csw2: Any, csw3: Any) -> None:
@@ -197,8 +220,10 @@ def test_getdomain(csw2: Any, csw3: Any) -> None:
     assert csw2.results["values"] == ["brief", "summary", "full"]
     csw2.getdomain("dc:type", dtype="property")
     assert len(csw2.results["values"]) > 0
-    csw3.getdomain("GetRecords.resultType")
-    assert csw3.results["values"] == []  # no such parameter in 3.0: an exception, read as empty
+    for csw in (csw2, csw3):
+        # CSW 3.0 has no resultType parameter; Cairn honours it and answers its domain.
+        csw.getdomain("GetRecords.resultType")
+        assert csw.results["values"] == ["hits", "results", "validate"], csw.version
     csw3.getdomain("GetRecords.outputSchema")
     assert csw3.results["values"][0] == CSW3
 
@@ -239,6 +264,42 @@ def test_harvest_every_record_once_30(csw3: Any, record_count: int) -> None:
     )
     assert len(seen) == record_count
     assert len(set(seen)) == record_count
+
+
+def test_harvest_every_record_in_iso_19139(csw2: Any, csw3: Any, record_count: int) -> None:
+    """Pages of gmd:MD_Metadata that hold the gmi:MI_Metadata records lose none of them."""
+    everything = set(
+        harvest(
+            lambda start: csw2.getrecords2(esn="brief", startposition=start, maxrecords=100),
+            csw2,
+        )
+    )
+    for csw, page in (
+        (
+            csw2,
+            lambda start: csw2.getrecords2(
+                typenames="gmd:MD_Metadata",
+                esn="full",
+                outputschema=GMD,
+                startposition=start,
+                maxrecords=50,
+            ),
+        ),
+        (
+            csw3,
+            lambda start: csw3.getrecords(
+                typenames="gmd:MD_Metadata",
+                esn="full",
+                outputschema=GMD,
+                startposition=start,
+                maxrecords=50,
+            ),
+        ),
+    ):
+        seen = harvest(page, csw)
+        assert len(seen) == record_count, csw.version
+        assert set(seen) == everything, csw.version
+        assert set(MI_IDS) <= set(seen)
 
 
 # ---------------------------------------------------------------------------------------------

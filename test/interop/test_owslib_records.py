@@ -8,6 +8,8 @@ Runs against the real API started by conftest.py (the repository's STAC samples 
 
 from __future__ import annotations
 
+import json
+import unicodedata
 from typing import Any
 
 import pytest
@@ -149,3 +151,124 @@ def test_reports_errors(records: Any, root_url: str) -> None:
     response = requests.get(f"{root_url}/collections/{CATALOGUE}/items", params={"bogus": 1}, timeout=60)
     assert response.status_code == 400
     assert set(response.json()) == {"code", "description"}
+
+
+# --- Every sample format loaded (serve.ts --samples all): what issue 28 found with real clients.
+
+CRS84 = "http://www.opengis.net/def/crs/OGC/1.3/CRS84"
+EPSG4326 = "http://www.opengis.net/def/crs/EPSG/0/4326"
+STROKED = str.maketrans({"ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "đ": "d", "Đ": "D"})
+
+
+def sort_key(text: str) -> str:
+    """Case- and accent-insensitive, as users expect titles to sort (independent of Cairn's code)."""
+    stripped = "".join(c for c in unicodedata.normalize("NFD", text) if unicodedata.category(c) != "Mn")
+    return unicodedata.normalize("NFKC", stripped.translate(STROKED)).upper().lower()
+
+
+@pytest.fixture(scope="module")
+def all_records(all_samples_server: dict[str, Any]) -> Any:
+    return Records(f"{all_samples_server['url']}/", timeout=60)
+
+
+@pytest.fixture(scope="module")
+def all_url(all_samples_server: dict[str, Any]) -> str:
+    return str(all_samples_server["url"])
+
+
+@pytest.fixture(scope="module")
+def every_feature(all_records: Any, all_samples_server: dict[str, Any]) -> list[dict[str, Any]]:
+    features: list[dict[str, Any]] = []
+    while True:
+        page = all_records.collection_items(CATALOGUE, limit=100, offset=len(features))
+        features += page["features"]
+        if not page["features"] or len(features) >= page["numberMatched"]:
+            break
+    assert len(features) == all_samples_server["records"]
+    return features
+
+
+def test_every_record_with_a_footprint_has_a_geometry(every_feature: list[dict[str, Any]]) -> None:
+    with_box = [feature for feature in every_feature if feature.get("bbox")]
+    assert len(with_box) > 27
+    assert [feature["id"] for feature in with_box if feature["geometry"] is None] == []
+    for feature in with_box:
+        west, south, east, north = feature["bbox"][:2] + feature["bbox"][-2:]
+        box = footprint_box({"geometry": feature["geometry"]})
+        assert box is not None
+        if west <= east:
+            # The geometry lies within the box (equal to it for records that only have a box).
+            assert west - 1e-9 <= box[0] and box[2] <= east + 1e-9, feature["id"]
+            assert south - 1e-9 <= box[1] and box[3] <= north + 1e-9, feature["id"]
+
+
+def test_crs_bbox_crs_and_content_crs(all_records: Any, all_url: str) -> None:
+    collection = all_records.collection(CATALOGUE)
+    assert collection["crs"] == [CRS84, EPSG4326]
+    assert collection["storageCrs"] == CRS84
+    lonlat = all_records.collection_items(CATALOGUE, bbox=AOI, limit=100)
+    assert all_records.response_headers["Content-Crs"] == f"<{CRS84}>"
+    latlon_box = [AOI[1], AOI[0], AOI[3], AOI[2]]
+    latlon = all_records.collection_items(
+        CATALOGUE, bbox=latlon_box, limit=100, crs=EPSG4326, **{"bbox-crs": EPSG4326}
+    )
+    assert all_records.response_headers["Content-Crs"] == f"<{EPSG4326}>"
+    assert latlon["numberMatched"] == lonlat["numberMatched"] > 0
+    for a, b in zip(lonlat["features"], latlon["features"]):
+        assert a["id"] == b["id"]
+        if a.get("bbox"):
+            assert b["bbox"] == [a["bbox"][1], a["bbox"][0], a["bbox"][3], a["bbox"][2]]
+    # EPSG:4326 given as bbox-crs alone, with CRS84 output (as QGIS does).
+    same = all_records.collection_items(CATALOGUE, bbox=latlon_box, limit=1, **{"bbox-crs": EPSG4326})
+    assert same["numberMatched"] == lonlat["numberMatched"]
+
+
+def test_properties_skip_geometry_and_lang(all_records: Any) -> None:
+    page = all_records.collection_items(
+        CATALOGUE, properties="title,type", skipGeometry="true", lang="en", limit=50
+    )
+    assert page["numberReturned"] == 50
+    for feature in page["features"]:
+        assert feature["geometry"] is None
+        assert set(feature["properties"]) <= {"title", "type"}
+        assert "type" in feature["properties"]
+
+
+def test_filter_on_a_property_that_is_not_a_queryable_is_a_400(all_records: Any) -> None:
+    with pytest.raises(RuntimeError, match=r'nosuchproperty.{0,3} is not a queryable'):
+        all_records.collection_items(CATALOGUE, filter="nosuchproperty = 'x'")
+    with pytest.raises(RuntimeError, match="not a sortable property"):
+        all_records.collection_items(CATALOGUE, sortby=("nosuchproperty", "asc"))
+
+
+def test_post_stac_style_and_pygeoapi_bodies(all_records: Any, all_url: str) -> None:
+    cql = {"op": "=", "args": [{"property": "type"}, "service"]}
+    expected = all_records.collection_items(CATALOGUE, filter="type = 'service'", limit=1)["numberMatched"]
+    assert expected > 0
+    items = f"{all_url}/collections/{CATALOGUE}/items"
+    stac = requests.post(items, json={"filter": cql, "filter-lang": "cql2-json"}, timeout=60)
+    assert stac.status_code == 200, stac.text
+    assert stac.json()["numberMatched"] == expected
+    pygeoapi = requests.post(
+        items, data=json.dumps(cql), headers={"Content-Type": "application/query-cql-json"}, timeout=60
+    )
+    assert pygeoapi.status_code == 200, pygeoapi.text
+    assert pygeoapi.json()["numberMatched"] == expected
+
+
+def test_sorts_titles_case_and_accent_insensitively(all_records: Any) -> None:
+    for order in ("asc", "desc"):
+        titles: list[str] = []
+        while True:
+            page = all_records.collection_items(
+                CATALOGUE, sortby=("title", order), limit=100, offset=len(titles)
+            )
+            titles += [f["properties"].get("title") for f in page["features"]]
+            if len(titles) >= page["numberMatched"]:
+                break
+        present = [title for title in titles if title is not None]
+        # Records without a title come last in both directions.
+        assert titles[: len(present)] == present
+        keys = [sort_key(title) for title in present]
+        assert keys == sorted(keys, reverse=order == "desc")
+        assert any(sort_key(t) != t for t in present)

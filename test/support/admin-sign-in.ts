@@ -34,11 +34,13 @@ async function adminToken(): Promise<string> {
 }
 
 /**
- * Creates the fixture's sign-in clients in the running realm when missing, and adds the
- * fixture's redirect URIs and attributes to them when they lack some. Idempotent; changes
- * nothing other tests rely on (it only adds).
+ * Creates the fixture's sign-in clients (or the given fixture clients) in the running realm
+ * when missing, and adds the fixture's redirect URIs and attributes to them when they lack
+ * some. Idempotent; changes nothing other tests rely on (it only adds).
  */
-export async function syncSignInClients(): Promise<void> {
+export async function syncSignInClients(
+  clientIds: readonly string[] = SIGN_IN_CLIENTS,
+): Promise<void> {
   const fixture = JSON.parse(readFileSync(FIXTURE, 'utf8')) as { clients: ClientRepresentation[] };
   const token = await adminToken();
   const admin = `${KEYCLOAK_URL}/admin/realms/${REALM}/clients`;
@@ -51,7 +53,7 @@ export async function syncSignInClients(): Promise<void> {
     if (!response.ok) throw new Error(`Keycloak admin ${method} ${url}: HTTP ${response.status}`);
     return response;
   };
-  for (const clientId of SIGN_IN_CLIENTS) {
+  for (const clientId of clientIds) {
     const wanted = fixture.clients.find((client) => client.clientId === clientId);
     if (!wanted) throw new Error(`client ${clientId} is not in the realm fixture`);
     const search = `${admin}?clientId=${encodeURIComponent(clientId)}`;

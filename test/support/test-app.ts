@@ -33,7 +33,12 @@ export async function createTestApp(
     SQLITE_PATH: join(directory, 'cairn.sqlite'),
     ...environment,
   });
-  const backend = new SqliteBackend({ path: join(directory, 'cairn.sqlite') });
+  // The query time budget applies only when a test sets it (a loaded machine must not turn
+  // an ordinary test query into a 503).
+  const backend = new SqliteBackend({
+    path: join(directory, 'cairn.sqlite'),
+    timeBudgetMs: environment.QUERY_TIME_BUDGET_MS ? config.query.timeBudgetMs : undefined,
+  });
   await backend.init();
   const documents = [...generateRecords(recordCount, 7)].map((record, index) => ({
     name: `generated ${index}`,

@@ -424,7 +424,7 @@ describe('Admin HTML pages with PKCE sign-in (real Keycloak)', function () {
     });
 
     it('marks the cookies Secure and redirects to https behind an https proxy', async () => {
-      const environment = signInEnvironment();
+      const environment = signInEnvironment({ TRUST_PROXY: 'true' });
       delete environment.AUTH_WEB_REDIRECT_BASE;
       const test = await createTestApp(1, environment);
       try {

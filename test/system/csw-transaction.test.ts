@@ -13,11 +13,14 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { createApp } from '../../services/api/app.js';
 import { startWorkers } from '../../services/worker/start-workers.js';
+import { loadConfig } from '../../shared/config/index.js';
 import { createLogger } from '../../shared/logging/index.js';
 import { JobQueues } from '../../shared/queue/job-queues.js';
+import type { SearchBackend } from '../../shared/search/backend.js';
 import { SqliteIngestLog } from '../../shared/search/sqlite/sqlite-ingest-log.js';
 import { parseXml } from '../../shared/xml/index.js';
 import { requireXmllint, validateCsw, type CswSchema } from '../support/csw-schemas.js';
+import { createTestBackend } from '../integration/engine-backend-cases.js';
 import { samplePath } from '../support/fixtures.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import {
@@ -48,6 +51,8 @@ function environment(): Record<string, string> {
     AUTH_ISSUER_URL: ISSUER,
     AUTH_CLIENT_ID: CLIENT.catalogue,
     WORKER_INGEST_LOG_PATH: join(directory, 'ingest-log.sqlite'),
+    // The harvested catalogues are on loopback, which harvesting refuses unless named here.
+    HARVEST_ALLOWED_ADDRESSES: '127.0.0.1',
   };
 }
 
@@ -91,6 +96,89 @@ function exceptionOf(xml: string): { code?: string; locator?: string } {
   const attribute = (name: string) =>
     exception.attributes.find((item) => item.local === name)?.value;
   return { code: attribute('exceptionCode'), locator: attribute('locator') };
+}
+
+/** A Delete constraint that parses but that SQLite cannot evaluate (≥ 1,000 OR terms). */
+function oversizedOrFilter(): string {
+  const terms = Array.from(
+    { length: 1200 },
+    (_, i) =>
+      `<ogc:PropertyIsEqualTo><ogc:PropertyName>dc:identifier</ogc:PropertyName><ogc:Literal>none-${i}</ogc:Literal></ogc:PropertyIsEqualTo>`,
+  ).join('');
+  return `<csw:Constraint version="1.1.0"><ogc:Filter xmlns:ogc="http://www.opengis.net/ogc"><ogc:Or>${terms}</ogc:Or></ogc:Filter></csw:Constraint>`;
+}
+
+/** A Delete constraint that parses but that a search engine refuses (70,000 identifiers). */
+function oversizedInConstraint(): string {
+  const ids = Array.from({ length: 70_000 }, (_, i) => `'n${i}'`).join(',');
+  return `<csw:Constraint version="1.1.0"><csw:CqlText>dc:identifier IN (${ids})</csw:CqlText></csw:Constraint>`;
+}
+
+/**
+ * CSW-T atomicity on one catalogue (issue 27, H3): a Transaction whose Delete cannot be
+ * evaluated writes nothing, not even its earlier Insert and Update; a Delete sees what the
+ * earlier actions of its own Transaction wrote.
+ */
+function describeAtomicity(
+  label: string,
+  context: () => {
+    post: (body: string) => request.Test;
+    backend: SearchBackend;
+    failingConstraint: string;
+  },
+): void {
+  describe(`atomic Transactions (${label})`, () => {
+    const version = '2.0.2';
+    const title = async (id: string): Promise<string | null> =>
+      (await context().backend.get(id))?.title ?? null;
+
+    before(async () => {
+      const seeded = await context().post(
+        transaction(
+          version,
+          `<csw:Insert>${dcRecord(version, 'atomic-base', 'Before')}</csw:Insert>`,
+        ),
+      );
+      assert.equal(seeded.status, 200, seeded.text);
+    });
+
+    it('writes nothing when a later Delete constraint fails: a 400 ExceptionReport, not a 500', async () => {
+      const response = await context().post(
+        transaction(
+          version,
+          `<csw:Insert>${dcRecord(version, 'atomic-new', 'New')}</csw:Insert>` +
+            `<csw:Update>${dcRecord(version, 'atomic-base', 'After')}</csw:Update>` +
+            `<csw:Delete>${context().failingConstraint}</csw:Delete>`,
+        ),
+      );
+      assert.equal(response.status, 400, response.text);
+      const exception = exceptionOf(response.text);
+      assert.equal(exception.code, 'InvalidParameterValue', response.text);
+      assert.equal(exception.locator, 'Constraint', response.text);
+      assert.equal(await title('atomic-new'), null, 'the Insert was not committed');
+      assert.equal(await title('atomic-base'), 'Before', 'the Update was not applied');
+    });
+
+    it('lets a Delete match what earlier actions of the same Transaction wrote', async () => {
+      const response = await context().post(
+        transaction(
+          version,
+          `<csw:Insert>${dcRecord(version, 'atomic-transient', 'Transient')}</csw:Insert>` +
+            `<csw:Update>${dcRecord(version, 'atomic-base', 'Renamed')}</csw:Update>` +
+            `<csw:Delete><csw:Constraint version="1.1.0"><csw:CqlText>dc:title = 'Transient' OR dc:title = 'Renamed'</csw:CqlText></csw:Constraint></csw:Delete>`,
+        ),
+      );
+      assert.equal(response.status, 200, response.text);
+      assert.deepEqual(
+        ['totalInserted', 'totalUpdated', 'totalDeleted'].map((name) =>
+          textOf(response.text, name),
+        ),
+        ['1', '1', '2'],
+      );
+      assert.equal(await title('atomic-transient'), null);
+      assert.equal(await title('atomic-base'), null);
+    });
+  });
 }
 
 describe('CSW-T: Transaction and Harvest (real Keycloak)', function () {
@@ -285,6 +373,17 @@ describe('CSW-T: Transaction and Harvest (real Keycloak)', function () {
           ),
         );
         assert.equal(textOf(none.text, 'totalDeleted'), '0');
+        // Read by its namespace: the other supported version in the attribute is answered.
+        const other = version === '2.0.2' ? '3.0.0' : '2.0.2';
+        const mismatched = await post(
+          transaction(
+            version,
+            `<csw:Delete><csw:Constraint version="1.1.0">${FILTER[version]('nothing')}</csw:Constraint></csw:Delete>`,
+          ).replace(`version="${version}"`, `version="${other}"`),
+        );
+        assert.equal(mismatched.status, 200, mismatched.text);
+        assert.equal(parseXml(mismatched.text).root.ns, CSW_NS[version]);
+        assert.equal(textOf(mismatched.text, 'totalDeleted'), '0');
         await expectException(
           transaction(version, '<csw:Delete/>'),
           400,
@@ -302,11 +401,41 @@ describe('CSW-T: Transaction and Harvest (real Keycloak)', function () {
         );
       });
 
+      it('reads a Transaction in the encoding it declares (ISO-8859-1), never as U+FFFD', async () => {
+        const body = `<?xml version="1.0" encoding="ISO-8859-1"?>${transaction(
+          version,
+          `<csw:Insert>${dcRecord(version, `latin1-${version}`, 'Données géologiques du Québec')}</csw:Insert>`,
+        )}`;
+        const response = await request(test.app)
+          .post('/catalogue/csw')
+          .set('Content-Type', 'application/xml')
+          .set('Authorization', `Bearer ${alice}`)
+          .send(Buffer.from(body, 'latin1'));
+        assert.equal(response.status, 200, response.text);
+        const stored = await test.backend.get(`latin1-${version}`);
+        assert.equal(stored?.title, 'Données géologiques du Québec');
+        assert.ok(!stored?.source.content.includes('\uFFFD'));
+        const undeclared = await request(test.app)
+          .post('/catalogue/csw')
+          .set('Content-Type', 'application/xml')
+          .set('Authorization', `Bearer ${alice}`)
+          .send(Buffer.from(body.replace(' encoding="ISO-8859-1"', ''), 'latin1'));
+        assert.equal(undeclared.status, 400, undeclared.text);
+        assert.equal(exceptionOf(undeclared.text).code, 'NoApplicableCode');
+        assert.match(undeclared.text, /not valid utf-8/);
+      });
+
       it('refuses malformed Transactions', async () => {
         await expectException(
           `<csw:Transaction xmlns:csw="${CSW_NS[version]}" service="CSW"><csw:Insert>${dcRecord(version, 'v', 'x')}</csw:Insert></csw:Transaction>`,
           400,
           'MissingParameterValue',
+          'version',
+        );
+        await expectException(
+          transaction(version, '').replace(`version="${version}"`, 'version="9.9.9"'),
+          400,
+          'InvalidParameterValue',
           'version',
         );
         await expectException(
@@ -322,6 +451,13 @@ describe('CSW-T: Transaction and Harvest (real Keycloak)', function () {
           'Transaction',
         );
       });
+
+      if (version === '2.0.2')
+        describeAtomicity('embedded, SQLite', () => ({
+          post: (body) => post(body),
+          backend: test.backend,
+          failingConstraint: oversizedOrFilter(),
+        }));
 
       it('harvests a CSW on loopback (TransactionResponse), then again incrementally (all zero)', async () => {
         const url = `${source.base}/csw`;
@@ -488,6 +624,7 @@ describe('CSW-T: Transaction and Harvest (real Keycloak)', function () {
         backend: test.backend,
         logger,
         ingestLog,
+        harvest: test.config.harvest,
       }).close;
     });
     after(async () => {
@@ -523,6 +660,12 @@ describe('CSW-T: Transaction and Harvest (real Keycloak)', function () {
       assert.equal(await test.backend.get('queued-1'), null);
     });
 
+    describeAtomicity('scaled mode, SQLite', () => ({
+      post,
+      backend: test.backend,
+      failingConstraint: oversizedOrFilter(),
+    }));
+
     it('Harvest: an Acknowledgement with the job link; the worker harvests the source', async function () {
       const response = await post(harvestRequest('2.0.2', `${source.base}/csw`));
       assert.equal(response.status, 200, response.text);
@@ -541,5 +684,57 @@ describe('CSW-T: Transaction and Harvest (real Keycloak)', function () {
       const [result] = validateCsw('csw-2.0.2-publication', [{ name: 'ack', xml: response.text }]);
       assert.ok(result.valid, result.errors.join('\n'));
     });
+  });
+
+  describe('scaled mode on Elasticsearch (real Redis, worker)', () => {
+    const url = process.env.CAIRN_TEST_ELASTICSEARCH_URL;
+    let backend: SearchBackend;
+    let queue: JobQueues;
+    let ingestLog: SqliteIngestLog;
+    let stop: (() => Promise<void>) | undefined;
+    let app: ReturnType<typeof createApp>;
+    before(async () => {
+      if (!url)
+        throw new Error(
+          'CAIRN_TEST_ELASTICSEARCH_URL is not set: start the engine (bash scripts/services.sh start elasticsearch) and export its URL',
+        );
+      await requireRedis();
+      const config = loadConfig({
+        ...environment(),
+        LOG_LEVEL: 'silent',
+        REDIS_URL,
+        WORKER_QUEUE_PREFIX: `cairn-test-csw-t-es-${process.pid}-${Date.now()}`,
+      });
+      backend = await createTestBackend('elasticsearch', url, { spatial: 'envelope' });
+      ingestLog = new SqliteIngestLog(config.worker.ingestLogPath);
+      queue = new JobQueues(REDIS_URL, config.worker);
+      const logger = createLogger('silent', 'test');
+      app = createApp({ config, backend, logger, queue, ingestLog });
+      stop = startWorkers({
+        redisUrl: REDIS_URL,
+        config: config.worker,
+        backend,
+        logger,
+        ingestLog,
+      }).close;
+    });
+    after(async () => {
+      await stop?.();
+      await queue?.obliterate();
+      await queue?.close();
+      await ingestLog?.close();
+      await backend?.close();
+    });
+
+    describeAtomicity('scaled mode, Elasticsearch', () => ({
+      post: (body) =>
+        request(app)
+          .post('/catalogue/csw')
+          .set('Content-Type', 'application/xml')
+          .set('Authorization', `Bearer ${alice}`)
+          .send(body),
+      backend,
+      failingConstraint: oversizedInConstraint(),
+    }));
   });
 });

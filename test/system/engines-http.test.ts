@@ -121,6 +121,86 @@ function describeEngine(engine: 'elasticsearch' | 'opensearch', spatial: Spatial
       }
     });
 
+    it('answers A_* with long arrays as SQLite does, and at the 1,000-item limit never a 5xx', async () => {
+      const keywords = (count: number) => [
+        ...Array.from({ length: count - 4 }, (_, i) => `kw${i}`),
+        ...['flood', 'geology', 'soil', 'Europe'],
+      ];
+      for (const op of ['a_overlaps', 'a_contains', 'a_containedBy', 'a_equals']) {
+        const filter = { op, args: [{ property: 'keywords' }, keywords(500)] };
+        const [expected, actual] = await Promise.all(
+          [reference, candidate].map((app) => request(app).post(ITEMS).send(filter)),
+        );
+        expect(expected.status, op).to.equal(200);
+        expect(actual.status, `${op}: ${actual.text.slice(0, 200)}`).to.equal(200);
+        expect(actual.body.numberMatched, op).to.equal(expected.body.numberMatched);
+        // At the limit, OpenSearch's clause limit (1,024) may refuse A_EQUALS: a 400, not a 500.
+        const atLimit = await request(candidate)
+          .post(ITEMS)
+          .send({ op, args: [{ property: 'keywords' }, keywords(1000)] });
+        expect(atLimit.status, `${op}: ${atLimit.text.slice(0, 200)}`).to.be.oneOf([200, 400]);
+      }
+    });
+
+    it('refuses the hostile queries of issue 27 (H1, H2, M1, M2) with the same 400s', async () => {
+      const multiPolygon = {
+        type: 'MultiPolygon',
+        coordinates: Array.from({ length: 4000 }, (_, i) => {
+          const [x, y] = [-170 + (i % 64) * 0.5, -80 + Math.floor(i / 64) * 0.5];
+          return [
+            [
+              [x, y],
+              [x + 0.2, y],
+              [x + 0.2, y + 0.2],
+              [x, y + 0.2],
+              [x, y],
+            ],
+          ];
+        }),
+      };
+      const hostile: [string, (app: Express) => request.Test][] = [
+        [
+          'QUERY_MAX_ARRAY_ITEMS',
+          (app) =>
+            request(app)
+              .post('/catalogue/search')
+              .send({
+                filter: {
+                  op: 'a_contains',
+                  args: [
+                    { property: 'keywords' },
+                    Array.from({ length: 30_000 }, (_, i) => `kw${i}`),
+                  ],
+                },
+              }),
+        ],
+        [
+          'QUERY_MAX_GEOMETRY_PARTS',
+          (app) => request(app).post('/catalogue/search').send({ intersects: multiPolygon }),
+        ],
+        [
+          'QUERY_MAX_FILTER_NODES',
+          (app) =>
+            request(app)
+              .post(ITEMS)
+              .send({
+                op: 'or',
+                args: Array.from({ length: 1000 }, (_, i) => ({
+                  op: '=',
+                  args: [{ property: 'title' }, `t${i}`],
+                })),
+              }),
+        ],
+        ['U+0000', (app) => request(app).get(`${ITEMS}?q=a%00b`)],
+      ];
+      for (const [limit, send] of hostile) {
+        const response = await send(candidate);
+        expect(response.status, `${limit}: ${response.text.slice(0, 200)}`).to.equal(400);
+        expect(response.body.code).to.equal('QUERY_LIMIT_EXCEEDED');
+        expect(response.body.description).to.contain(limit);
+      }
+    });
+
     it('pages through every record by OGC API next links, each exactly once', async () => {
       const seen = new Set<string>();
       let path: string | undefined = `${ITEMS}?limit=100`;
@@ -136,6 +216,47 @@ function describeEngine(engine: 'elasticsearch' | 'opensearch', spatial: Spatial
         path = next ? new URL(next.href).pathname + new URL(next.href).search : undefined;
       }
       expect(seen.size).to.equal(600);
+    });
+
+    // Last: it adds records to both backends.
+    it('lists the same STAC Collections and their items (STAC API root)', async () => {
+      const children = ['child-a', 'child-b'].map((id) => ({
+        name: id,
+        content: JSON.stringify({
+          type: 'Feature',
+          id,
+          geometry: null,
+          properties: { type: 'dataset', title: id, parentId: 'parent-dataset' },
+          links: [],
+        }),
+      }));
+      const parent = {
+        name: 'parent',
+        content: JSON.stringify({
+          type: 'Feature',
+          id: 'parent-dataset',
+          geometry: null,
+          properties: { type: 'dataset', title: 'A dataset that others name as parent' },
+          links: [],
+        }),
+      };
+      for (const backend of [sqlite, engineBackend]) {
+        expect((await ingestDocuments(backend, [parent, ...children])).written).to.equal(3);
+      }
+      const list = async (app: Express): Promise<{ matched: number; ids: string[] }> => {
+        const body = (await request(app).get('/catalogue/stac/collections?limit=100').expect(200))
+          .body as { numberMatched: number; collections: { id: string }[] };
+        return { matched: body.numberMatched, ids: body.collections.map((c) => c.id) };
+      };
+      const expected = await list(reference);
+      expect(expected.ids).to.include.members(['metadata:main', 'parent-dataset']);
+      expect(await list(candidate)).to.deep.equal(expected);
+      const items = await ask(candidate, '/catalogue/stac/collections/parent-dataset/items');
+      expect(items.ids).to.deep.equal(['child-a', 'child-b']);
+      const item = await request(candidate)
+        .get('/catalogue/stac/collections/parent-dataset/items/child-a')
+        .expect(200);
+      expect(item.body).to.include({ id: 'child-a', collection: 'parent-dataset' });
     });
   });
 }

@@ -42,6 +42,7 @@ import {
   userTokens,
 } from '../integration/keycloak/keycloak-support.js';
 import { generateRecords } from '../../scripts/corpus/generator.js';
+import { hostileSizeRequest } from '../support/fuzz-sizes.js';
 
 /** Default requests per entry point (scaled by CAIRN_FUZZ_SCALE). */
 const RUNS = 150;
@@ -335,5 +336,47 @@ describe('HTTP entry points under fuzzing (SQLite)', function () {
       expect(await count()).to.equal(before);
       expect([...tally.counts.keys()].some((key) => key.startsWith('400'))).to.equal(true);
     });
+  });
+});
+
+describe('HTTP entry points under hostile sizes (SQLite, issue 27)', function () {
+  this.timeout(600_000);
+  /** The query time budget of this app; no answer may take longer. */
+  const BUDGET_MS = 3000;
+  let test: TestApp;
+  let http: Listening;
+
+  before(async () => {
+    test = await createTestApp(300, { QUERY_TIME_BUDGET_MS: String(BUDGET_MS) });
+    http = await listen(test.app);
+  });
+  after(async () => {
+    await http?.close();
+    await test?.close();
+  });
+
+  it('arrays, geometry parts, depth, operands and words around and beyond the limits: no 5xx, none over the budget', async () => {
+    let slowest = 0;
+    const tally = await fuzz(
+      'hostile sizes',
+      hostileSizeRequest,
+      async (request) => {
+        const started = performance.now();
+        const answer = await send(`${http.baseUrl}${request.path}`, request.init);
+        const elapsed = performance.now() - started;
+        slowest = Math.max(slowest, elapsed);
+        const label = `${request.label}: ${Math.round(elapsed)} ms`;
+        const outcome =
+          request.protocol === 'csw'
+            ? checkCswAnswer(label, answer)
+            : checkJsonAnswer(label, answer);
+        expect(elapsed, label).to.be.below(BUDGET_MS);
+        return outcome;
+      },
+      60,
+    );
+    console.log(`      slowest answer: ${Math.round(slowest)} ms (budget ${BUDGET_MS} ms)`);
+    expect(tally.counts.get('200') ?? 0).to.be.greaterThan(0);
+    expect(tally.counts.get('400 QUERY_LIMIT_EXCEEDED') ?? 0).to.be.greaterThan(0);
   });
 });

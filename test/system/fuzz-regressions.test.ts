@@ -6,6 +6,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import request from 'supertest';
 import { createTestApp, type TestApp } from '../support/test-app.js';
@@ -50,5 +51,34 @@ describe('fuzz-found regressions', function () {
       expect(response.headers['www-authenticate']).to.match(/^Bearer/);
       expect(response.body).to.have.property('code');
     }
+  });
+
+  it('a corrupt gzip, deflate or br body is a 400 in the protocol format, not a 500', async () => {
+    const corrupt = Buffer.concat([
+      gzipSync('{"limit": 1}').subarray(0, 12),
+      Buffer.from('garbage'),
+    ]);
+    const routes = [
+      { path: '/catalogue/search', type: 'application/json', json: true },
+      { path: ITEMS, type: 'application/json', json: true },
+      { path: '/catalogue/csw', type: 'application/xml', json: false },
+    ];
+    for (const route of routes)
+      for (const encoding of ['gzip', 'deflate', 'br']) {
+        const response = await request(test.app)
+          .post(route.path)
+          .set('Content-Type', route.type)
+          .set('Content-Encoding', encoding)
+          .send(corrupt);
+        const label = `${encoding} ${route.path}`;
+        expect(response.status, `${label}: ${response.text}`).to.equal(400);
+        if (route.json) {
+          expect(response.body, label).to.include({ code: 'INVALID_PARAMETER' });
+          expect(response.body.description, label).to.match(/could not be decompressed/);
+        } else {
+          expect(response.text, label).to.match(/ExceptionReport/);
+          expect(response.text, label).to.match(/could not be decompressed/);
+        }
+      }
   });
 });

@@ -12,10 +12,12 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { createApp } from '../../services/api/app.js';
 import { startWorkers } from '../../services/worker/start-workers.js';
-import { loadConfig } from '../../shared/config/index.js';
+import Database from 'better-sqlite3';
+import { Redis } from 'ioredis';
+import { loadConfig, type Config } from '../../shared/config/index.js';
 import type { IngestLogEntry } from '../../shared/ingest/ingest-log.js';
 import { createLogger } from '../../shared/logging/index.js';
-import { JobQueues } from '../../shared/queue/job-queues.js';
+import { harvestKey, JobQueues } from '../../shared/queue/job-queues.js';
 import type { SearchBackend } from '../../shared/search/backend.js';
 import { SqliteIngestLog } from '../../shared/search/sqlite/sqlite-ingest-log.js';
 import { createTestBackend, requireEngineUrl } from '../integration/engine-backend-cases.js';
@@ -45,6 +47,7 @@ if (url)
     let ingestLog: SqliteIngestLog;
     let stop: (() => Promise<void>) | undefined;
     let app: ReturnType<typeof createApp>;
+    let config: Config;
     const sources: SourceCatalogue[] = [];
 
     before(async () => {
@@ -52,7 +55,7 @@ if (url)
       await requireRedis();
       alice = (await userTokens('alice')).accessToken;
       const directory = mkdtempSync(join(tmpdir(), 'cairn-harvest-scaled-'));
-      const config = loadConfig({
+      config = loadConfig({
         LOG_LEVEL: 'silent',
         REDIS_URL,
         AUTH_ISSUER_URL: ISSUER,
@@ -60,6 +63,8 @@ if (url)
         WORKER_INGEST_LOG_PATH: join(directory, 'ingest-log.sqlite'),
         WORKER_QUEUE_PREFIX: `cairn-test-harvest-scaled-${process.pid}-${Date.now()}`,
         WORKER_BACKOFF_MS: '50',
+        // The sources are on loopback, which harvesting refuses unless named here.
+        HARVEST_ALLOWED_ADDRESSES: '127.0.0.1',
       });
       backend = await createTestBackend('elasticsearch', url, { spatial: 'envelope' });
       ingestLog = new SqliteIngestLog(config.worker.ingestLogPath);
@@ -73,6 +78,7 @@ if (url)
         logger,
         ingestLog,
         auth: config.auth,
+        harvest: config.harvest,
       }).close;
     });
     after(async () => {
@@ -176,5 +182,27 @@ if (url)
         after.find((item) => item.key === 'harvest-source:hourly'),
         undefined,
       );
+    });
+
+    it('keeps sources and their ownership in Redis, nothing in a file the processes would share', async () => {
+      const listed = (await admin('get', '')).body as { sources: { id: string }[] };
+      assert.ok(listed.sources.length > 0);
+      const redis = new Redis(REDIS_URL);
+      try {
+        const ids = await redis.smembers(`${harvestKey(config.worker)}:ids`);
+        assert.deepEqual(ids.sort(), listed.sources.map((source) => source.id).sort());
+      } finally {
+        redis.disconnect();
+      }
+      const file = new Database(config.worker.ingestLogPath, { readonly: true });
+      try {
+        const tables = file
+          .prepare("SELECT name FROM sqlite_master WHERE name LIKE 'harvest%'")
+          .pluck()
+          .all();
+        assert.deepEqual(tables, []);
+      } finally {
+        file.close();
+      }
     });
   });

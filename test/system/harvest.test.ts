@@ -39,7 +39,7 @@ const WORKER_SECRET = 'cairn-worker-test-secret';
 /** A local record of the target (seed 99): no harvest may delete it. */
 const LOCAL = [...generateRecords(1, 99, 777)][0];
 
-function targetEnvironment(): Record<string, string> {
+function targetEnvironment(extra: Record<string, string> = {}): Record<string, string> {
   const directory = mkdtempSync(join(tmpdir(), 'cairn-harvest-'));
   return {
     AUTH_ISSUER_URL: ISSUER,
@@ -47,13 +47,16 @@ function targetEnvironment(): Record<string, string> {
     AUTH_EXCHANGE_CLIENT_ID: CLIENT.worker,
     AUTH_EXCHANGE_CLIENT_SECRET: WORKER_SECRET,
     WORKER_INGEST_LOG_PATH: join(directory, 'ingest-log.sqlite'),
+    // The sources are on loopback, which harvesting refuses unless named here.
+    HARVEST_ALLOWED_ADDRESSES: '127.0.0.1',
+    ...extra,
   };
 }
 
-async function createTarget(): Promise<TestApp> {
+async function createTarget(extra: Record<string, string> = {}): Promise<TestApp> {
   return createCatalogueApp(
     [{ name: 'local', content: JSON.stringify(LOCAL) }],
-    targetEnvironment(),
+    targetEnvironment(extra),
   );
 }
 

@@ -76,6 +76,25 @@ describe('ingest CLI', () => {
     expect(stored.total).to.equal(30);
   });
 
+  it('reads an XML file in the encoding it declares (ISO-8859-1) and reports one that is not valid UTF-8', async () => {
+    const record = (id: string, declaration: string) =>
+      `${declaration}<csw:Record xmlns:csw="http://www.opengis.net/cat/csw/2.0.2" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier>${id}</dc:identifier><dc:title>Carte géologique du Québec</dc:title></csw:Record>`;
+    writeFileSync(
+      join(directory, 'latin1.xml'),
+      Buffer.from(record('latin1-file', '<?xml version="1.0" encoding="ISO-8859-1"?>'), 'latin1'),
+    );
+    writeFileSync(join(directory, 'undeclared.xml'), Buffer.from(record('bad', ''), 'latin1'));
+    const database = join(directory, 'out.sqlite');
+    const result = await ingest(database, directory);
+    expect(result.code).to.equal(0);
+    expect(result.stdout).to.contain('records written: 1 into sqlite');
+    expect(result.stdout).to.match(/undeclared\.xml: .*not valid utf-8/);
+    const backend = new SqliteBackend({ path: database });
+    const stored = await backend.get('latin1-file');
+    await backend.close();
+    expect(stored?.title).to.equal('Carte géologique du Québec');
+  });
+
   it('exits non-zero when nothing could be written', async () => {
     writeFileSync(join(directory, 'broken.json'), 'not json at all');
     const result = await ingest(

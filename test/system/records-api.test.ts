@@ -187,14 +187,32 @@ describe('OGC API – Records over HTTP (embedded SQLite)', () => {
     expect(response.body.code).to.equal('NOT_FOUND');
   });
 
-  it('derives links from X-Forwarded-Proto/Host and echoes a given request id', async () => {
+  it('ignores X-Forwarded-Proto/Host by default (TRUST_PROXY=false) and echoes a given request id', async () => {
     const response = await get('/catalogue')
+      .set('Host', '127.0.0.1:8000')
       .set('X-Forwarded-Proto', 'https')
-      .set('X-Forwarded-Host', 'catalogue.example.org')
+      .set('X-Forwarded-Host', 'evil.example')
       .set('X-Request-Id', 'abc-123')
       .expect(200)
       .expect('X-Request-Id', 'abc-123');
-    expect(response.body.links[0].href).to.equal('https://catalogue.example.org/catalogue?f=json');
+    expect(response.body.links[0].href).to.equal('http://127.0.0.1:8000/catalogue?f=json');
+    expect(response.text).to.not.include('evil.example');
+  });
+
+  it('derives links from X-Forwarded-Proto/Host with TRUST_PROXY=true', async () => {
+    const proxied = await createTestApp(0, { TRUST_PROXY: 'true' });
+    try {
+      const response = await request(proxied.app)
+        .get('/catalogue')
+        .set('X-Forwarded-Proto', 'https')
+        .set('X-Forwarded-Host', 'catalogue.example.org')
+        .expect(200);
+      expect(response.body.links[0].href).to.equal(
+        'https://catalogue.example.org/catalogue?f=json',
+      );
+    } finally {
+      await proxied.close();
+    }
   });
 
   it('reports health and readiness', async () => {

@@ -294,7 +294,11 @@ describe('OGC API – Records encodings and resources over HTTP', () => {
         title: service.title,
         description: service.description,
       });
-      expect(body.crs).to.deep.equal(['http://www.opengis.net/def/crs/OGC/1.3/CRS84']);
+      expect(body.crs).to.deep.equal([
+        'http://www.opengis.net/def/crs/OGC/1.3/CRS84',
+        'http://www.opengis.net/def/crs/EPSG/0/4326',
+      ]);
+      expect(body.storageCrs).to.equal('http://www.opengis.net/def/crs/OGC/1.3/CRS84');
       expect(body.keywords).to.deep.equal(service.keywords);
       expect(body.defaultSortOrder).to.deep.equal([{ field: 'id', direction: 'asc' }]);
       const extent = await test.backend.extent();

@@ -257,10 +257,15 @@ describe('STAC API item search over HTTP (embedded SQLite)', () => {
       ]);
     });
 
-    it('links a child that is a STAC Collection and still a Records catalogue', async () => {
+    it('links the STAC API root as its child, and gives its collection as STAC on f=stac', async () => {
       const landing = await get('/catalogue').expect(200);
       const child = linkOf(landing.body.links, 'child') as Link;
-      const collection = await get(pathOf(child.href)).expect(200).expect('Content-Type', /json/);
+      expect(pathOf(child.href)).to.equal('/catalogue/stac');
+      const root = await get('/catalogue/stac').expect(200).expect('Content-Type', /json/);
+      expect(root.body).to.include({ type: 'Catalog', stac_version: '1.0.0' });
+      const collection = await get('/catalogue/collections/metadata:main?f=stac')
+        .expect(200)
+        .expect('Content-Type', /json/);
       expect(collection.body).to.include({
         stac_version: '1.0.0',
         type: 'Collection',
@@ -270,7 +275,7 @@ describe('STAC API item search over HTTP (embedded SQLite)', () => {
       expect(collection.body.license).to.be.a('string');
       expect(collection.body.extent.spatial.bbox[0]).to.have.length(4);
       expect(pathOf(linkOf(collection.body.links, 'self')?.href ?? '')).to.equal(
-        '/catalogue/collections/metadata:main?f=stac',
+        '/catalogue/stac/collections/metadata:main',
       );
       const records = await get('/catalogue/collections/metadata:main').expect(200);
       expect(records.body.stac_version).to.equal(undefined);
@@ -310,7 +315,7 @@ describe('STAC API item search over HTTP (embedded SQLite)', () => {
         expect(item.links.map((link) => link.rel)).to.include.members(['self', 'root']);
         expect(item.assets).to.be.an('object');
       }
-      expect(pathOf(linkOf(page.links, 'root')?.href ?? '')).to.equal('/catalogue');
+      expect(pathOf(linkOf(page.links, 'root')?.href ?? '')).to.equal('/catalogue/stac');
       const empty = await searchPost({});
       expect(ids(empty)).to.deep.equal(ids(page));
     });
@@ -830,7 +835,7 @@ describe('STAC API item search over HTTP (embedded SQLite)', () => {
         .expect('Content-Type', /application\/geo\+json/);
       expect(item.body).to.include({ type: 'Feature', stac_version: '1.0.0', id: 'fx-instant' });
       expect(pathOf(linkOf(item.body.links, 'self')?.href ?? '')).to.equal(
-        `${ITEMS}/fx-instant?f=stac`,
+        '/catalogue/stac/collections/fixture-s2/items/fx-instant',
       );
       const negotiated = await get(`${ITEMS}/fx-instant`)
         .set('Accept', 'application/geo+json;profile="https://stacspec.org"')
@@ -854,8 +859,10 @@ describe('STAC API item search over HTTP (embedded SQLite)', () => {
       expect(rels.filter((rel) => rel === 'self')).to.have.length(1);
       expect(rels).to.include.members(['root', 'parent', 'collection', 'license', 'alternate']);
       const collection = linkOf(item.links, 'collection') as Link;
-      expect(pathOf(collection.href)).to.equal(`${ITEMS}/fixture-s2`);
-      await get(pathOf(collection.href)).expect(200);
+      expect(pathOf(collection.href)).to.equal('/catalogue/stac/collections/fixture-s2');
+      expect(linkOf(item.links, 'parent')?.href).to.equal(collection.href);
+      const parent = await get(pathOf(collection.href)).expect(200);
+      expect(parent.body).to.include({ type: 'Collection', id: 'fixture-s2' });
       expect(
         item.links.some((link) => link.href.includes('old.example.org/stac/collection')),
       ).to.equal(false);
@@ -889,6 +896,138 @@ describe('STAC API item search over HTTP (embedded SQLite)', () => {
           'https://stac-extensions.github.io/eo/v1.1.0/schema.json',
         );
       }
+    });
+  });
+
+  describe('STAC API root: Collections and Features', () => {
+    const STAC = '/catalogue/stac';
+
+    it('is a STAC Catalog declaring Collections and Features, with its own conformance', async () => {
+      const root = (await get(STAC).expect(200).expect('Content-Type', /json/)).body;
+      expect(root).to.include({ type: 'Catalog', stac_version: '1.0.0', id: 'cairn' });
+      expect(root.conformsTo).to.include.members([
+        'https://api.stacspec.org/v1.0.0/core',
+        'https://api.stacspec.org/v1.0.0/item-search',
+        'https://api.stacspec.org/v1.0.0/collections',
+        'https://api.stacspec.org/v1.0.0/ogcapi-features',
+        'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core',
+        'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/geojson',
+      ]);
+      const conformance = (await get(`${STAC}/conformance`).expect(200)).body;
+      expect(conformance.conformsTo).to.deep.equal(root.conformsTo);
+      expect(pathOf(linkOf(root.links, 'data')?.href ?? '')).to.equal(`${STAC}/collections`);
+      expect(pathOf(linkOf(root.links, 'search')?.href ?? '')).to.equal(SEARCH);
+      expect(pathOf(linkOf(root.links, 'root')?.href ?? '')).to.equal(STAC);
+      expectBadRequest(await get(`${STAC}?limit=3`), 'limit');
+      // The Records landing page keeps Records collections behind its data link.
+      const records = (await get('/catalogue').expect(200)).body;
+      expect(pathOf(linkOf(records.links, 'data')?.href ?? '')).to.equal(
+        '/catalogue/collections?f=json',
+      );
+      expect(records.conformsTo).to.not.include('https://api.stacspec.org/v1.0.0/collections');
+    });
+
+    it('lists the catalogue collection first, then records that are collections, paged', async () => {
+      const all = (await get(`${STAC}/collections?limit=100`).expect(200)).body;
+      const listed = all.collections.map((collection: { id: string }) => collection.id);
+      expect(listed[0]).to.equal('metadata:main');
+      expect(listed).to.include('fixture-s2');
+      expect(listed).to.not.include('fixture-other'); // named as parent, but no such record
+      expect(all.numberMatched).to.equal(listed.length);
+      for (const collection of all.collections) {
+        expect(collection).to.include({ type: 'Collection', stac_version: '1.0.0' });
+        expect(collection.description).to.be.a('string').and.not.equal('');
+        expect(collection.extent.spatial.bbox[0]).to.have.length(4);
+        expect(collection.extent.temporal.interval[0]).to.have.length(2);
+      }
+      const paged: string[] = [];
+      let next: string | undefined = `${STAC}/collections?limit=2`;
+      while (next) {
+        const page = (await get(next).expect(200)).body;
+        expect(page.collections.length).to.be.at.most(2);
+        paged.push(...page.collections.map((collection: { id: string }) => collection.id));
+        const link = linkOf(page.links, 'next');
+        next = link ? pathOf(link.href) : undefined;
+      }
+      expect(paged).to.deep.equal(listed);
+      expectBadRequest(await get(`${STAC}/collections?bbox=1,2,3,4`), 'bbox');
+      expectBadRequest(await get(`${STAC}/collections?limit=0`), 'limit');
+    });
+
+    it('serves each collection with self, root, parent and items links, and 404 otherwise', async () => {
+      const collection = (await get(`${STAC}/collections/fixture-s2`).expect(200)).body;
+      expect(collection).to.include({ type: 'Collection', id: 'fixture-s2', license: 'CC-BY-4.0' });
+      expect(pathOf(linkOf(collection.links, 'self')?.href ?? '')).to.equal(
+        `${STAC}/collections/fixture-s2`,
+      );
+      expect(pathOf(linkOf(collection.links, 'items')?.href ?? '')).to.equal(
+        `${STAC}/collections/fixture-s2/items`,
+      );
+      expect(pathOf(linkOf(collection.links, 'root')?.href ?? '')).to.equal(STAC);
+      expect(pathOf(linkOf(collection.links, 'parent')?.href ?? '')).to.equal(STAC);
+      const main = (await get(`${STAC}/collections/metadata:main`).expect(200)).body;
+      expect(main).to.include({ type: 'Collection', id: 'metadata:main' });
+      expect(pathOf(linkOf(main.links, 'items')?.href ?? '')).to.equal(
+        `${STAC}/collections/metadata:main/items`,
+      );
+      const missing = await get(`${STAC}/collections/fixture-other`).expect(404);
+      expect(missing.body.description).to.contain('fixture-other');
+      // A record that is neither a collection nor anyone's parent is not a STAC Collection.
+      await get(`${STAC}/collections/fx-instant`).expect(404);
+    });
+
+    it('serves a collection\u2019s items (STAC API Features) and each item under it', async () => {
+      const page = (
+        await get(`${STAC}/collections/fixture-s2/items?limit=100`)
+          .expect(200)
+          .expect('Content-Type', /application\/geo\+json/)
+      ).body as ItemCollection;
+      expect(page.numberMatched).to.equal(FIXTURE_ITEMS - 1);
+      for (const item of page.features) expect(item.collection).to.equal('fixture-s2');
+      // pystac-client repeats the collection in `collections`; another one is a 400.
+      const repeated = (
+        await get(`${STAC}/collections/fixture-s2/items?collections=fixture-s2&limit=1`).expect(200)
+      ).body as ItemCollection;
+      expect(repeated.numberMatched).to.equal(FIXTURE_ITEMS - 1);
+      expect(pathOf(linkOf(repeated.links, 'next')?.href ?? '')).to.match(
+        /^\/catalogue\/stac\/collections\/fixture-s2\/items\?.*token=/,
+      );
+      expectBadRequest(
+        await get(`${STAC}/collections/fixture-s2/items?collections=fixture-other`),
+        'collections',
+      );
+      const filtered = (
+        await get(`${STAC}/collections/fixture-s2/items?bbox=169,-21,180,-9`).expect(200)
+      ).body as ItemCollection;
+      expect(ids(filtered)).to.deep.equal(['fx-antimeridian']);
+      const everything = (await get(`${STAC}/collections/metadata:main/items`).expect(200))
+        .body as ItemCollection;
+      expect(everything.numberMatched).to.equal(TOTAL);
+      await get(`${STAC}/collections/fixture-other/items`).expect(404);
+
+      const item = (
+        await get(`${STAC}/collections/fixture-s2/items/fx-instant`)
+          .expect(200)
+          .expect('Content-Type', /application\/geo\+json/)
+      ).body as Item;
+      expect(item).to.include({ id: 'fx-instant', collection: 'fixture-s2' });
+      await get(`${STAC}/collections/metadata:main/items/fx-instant`).expect(200);
+      await get(`${STAC}/collections/fixture-s2/items/cairn-7-0000000`).expect(404);
+      await get(`${STAC}/collections/fixture-s2/items/non-existent-item`).expect(404);
+    });
+
+    it('writes a record whose parent is not in the catalogue without collection links', async () => {
+      const page = await search('ids=fx-other-collection');
+      const [item] = page.features;
+      expect(item).to.not.have.property('collection');
+      const rels = item.links.map((link) => link.rel);
+      expect(rels).to.not.include('collection');
+      expect(rels).to.not.include('parent');
+      expect(pathOf(linkOf(item.links, 'self')?.href ?? '')).to.equal(
+        `${STAC}/collections/metadata:main/items/fx-other-collection`,
+      );
+      // Its parent id still selects it in a search.
+      expect(ids(await search('collections=fixture-other'))).to.deep.equal(['fx-other-collection']);
     });
   });
 });

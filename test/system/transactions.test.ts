@@ -171,6 +171,128 @@ describe('HTTP writes (real Keycloak)', function () {
       assert.equal((await test.backend.get('xml-created-1'))?.title, 'Created from XML');
     });
 
+    it('honours the XML encoding of a body (ISO-8859-1, UTF-16 with BOM) and refuses bytes not valid in it', async () => {
+      const record = (id: string, declaration: string) =>
+        `${declaration}<csw:Record xmlns:csw="http://www.opengis.net/cat/csw/2.0.2" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier>${id}</dc:identifier><dc:title>Géologie du Québec – été</dc:title></csw:Record>`;
+      const post = (body: Buffer, type = 'application/xml') =>
+        request(test.app)
+          .post(ITEMS)
+          .set('Authorization', `Bearer ${alice}`)
+          .set('Content-Type', type)
+          .send(body);
+      // "–" is not in ISO-8859-1: a Latin-1 document writes it as a character reference.
+      const latin1 = Buffer.from(
+        record('latin1-1', '<?xml version="1.0" encoding="ISO-8859-1"?>').replace('–', '&#8211;'),
+        'latin1',
+      );
+      const created = await post(latin1);
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const stored = await test.backend.get('latin1-1');
+      assert.equal(stored?.title, 'Géologie du Québec – été');
+      assert.ok(!stored?.source.content.includes('\uFFFD'), 'no replacement characters');
+      assert.match(stored?.source.content ?? '', /^<\?xml version="1.0" encoding="UTF-8"\?>/);
+
+      const utf16 = Buffer.concat([
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from(record('utf16-1', '<?xml version="1.0" encoding="UTF-16"?>'), 'utf16le'),
+      ]);
+      assert.equal((await post(utf16)).status, 201);
+      assert.equal((await test.backend.get('utf16-1'))?.title, 'Géologie du Québec – été');
+
+      const before = await recordCount(test);
+      // Latin-1 bytes without a declaration are not UTF-8: refused, not stored as U+FFFD.
+      const undeclared = await post(Buffer.from(record('bad-1', ''), 'latin1'));
+      assert.equal(undeclared.status, 400, JSON.stringify(undeclared.body));
+      assert.match(undeclared.body.description, /not valid utf-8/);
+      const unknown = await post(
+        Buffer.from(record('bad-2', '<?xml version="1.0" encoding="x-klingon"?>'), 'latin1'),
+      );
+      assert.equal(unknown.status, 400, JSON.stringify(unknown.body));
+      assert.match(unknown.body.description, /"x-klingon" is not supported/);
+      assert.equal(await recordCount(test), before, 'nothing written');
+    });
+
+    it('refuses coordinates the read side refuses (Point [999, 999]): 400, nothing written', async () => {
+      const before = await recordCount(test);
+      const record = { ...newRecord(11), geometry: { type: 'Point', coordinates: [999, 999] } };
+      const created = await request(test.app)
+        .post(ITEMS)
+        .set('Authorization', `Bearer ${alice}`)
+        .send(record);
+      assert.equal(created.status, 400, JSON.stringify(created.body));
+      assert.match(created.body.description, /longitude in −180\.\.180 and latitude in −90\.\.90/);
+      const stacItem = {
+        type: 'Feature',
+        stac_version: '1.0.0',
+        id: 'stac-out-of-range',
+        geometry: {
+          type: 'Polygon',
+          coordinates: [
+            [
+              [0, 0],
+              [10, 0],
+              [10, 95],
+              [0, 0],
+            ],
+          ],
+        },
+        properties: { datetime: '2020-01-01T00:00:00Z' },
+        links: [],
+        assets: {},
+      };
+      const ingested = await request(test.app)
+        .post('/catalogue/admin/ingest')
+        .set('Authorization', `Bearer ${alice}`)
+        .send(stacItem);
+      assert.equal(ingested.status, 400, JSON.stringify(ingested.body));
+      assert.match(ingested.body.description, /stac-out-of-range.*invalid geometry/);
+      assert.equal(await recordCount(test), before);
+    });
+
+    it('refuses records nested deeper than JSON_DEPTH_LIMIT (400, not a stack overflow); a deep allowed record has a small page', async () => {
+      const nestedRecord = (index: number, depth: number): Record<string, unknown> => {
+        let nested: unknown = 'leaf';
+        for (let level = 0; level < depth; level += 1) nested = { a: nested };
+        const record = newRecord(index);
+        return { ...record, properties: { ...(record.properties as object), nested } };
+      };
+      const before = await recordCount(test);
+      for (const depth of [5000, 4000, 64]) {
+        const response = await request(test.app)
+          .post(ITEMS)
+          .set('Authorization', `Bearer ${alice}`)
+          .send(nestedRecord(20 + depth, depth));
+        assert.equal(response.status, 400, `${depth}: ${JSON.stringify(response.body)}`);
+        // At 5,000 levels V8's JSON.parse itself gives up first (a 400 too).
+        assert.match(
+          response.body.description,
+          depth === 5000 ? /nested deeper than 64 levels|not valid JSON/ : /nested deeper than 64/,
+        );
+      }
+      const ndjson = [nestedRecord(21, 10), nestedRecord(22, 4000)]
+        .map((record) => JSON.stringify(record))
+        .join('\n');
+      const ingested = await request(test.app)
+        .post('/catalogue/admin/ingest')
+        .set('Authorization', `Bearer ${alice}`)
+        .set('Content-Type', 'application/x-ndjson')
+        .send(ndjson);
+      assert.equal(ingested.status, 400, JSON.stringify(ingested.body));
+      assert.equal(await recordCount(test), before, 'nothing written');
+
+      const allowed = nestedRecord(23, 56);
+      const created = await request(test.app)
+        .post(ITEMS)
+        .set('Authorization', `Bearer ${alice}`)
+        .send(allowed);
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const page = await request(test.app)
+        .get(`${ITEMS}/${encodeURIComponent(String(allowed.id))}`)
+        .set('Accept', 'text/html');
+      assert.equal(page.status, 200);
+      assert.ok(page.text.length < 200_000, `the HTML page is ${page.text.length} characters`);
+    });
+
     it('refuses a bulk body over the size limit (413)', async () => {
       const line = JSON.stringify(newRecord(9));
       const body = Array.from({ length: Math.ceil(6e6 / line.length) }, () => line).join('\n');
@@ -193,9 +315,10 @@ describe('HTTP writes (real Keycloak)', function () {
         .set('Authorization', `Bearer ${alice}`);
       assert.equal(asAlice.status, 200);
       // Every write applied above is logged as a job of queue "http": create, replace,
-      // delete, NDJSON bulk and XML create.
+      // delete, NDJSON bulk, XML create, the ISO-8859-1 and UTF-16 XML creates, and the
+      // record nested 56 deep.
       const { total, jobs } = asAlice.body as { total: number; jobs: { queue: string }[] };
-      assert.equal(total, 5);
+      assert.equal(total, 8);
       assert.ok(jobs.every((job) => job.queue === 'http'));
       const unknown = await request(test.app)
         .get('/catalogue/admin/jobs/no-such-job')

@@ -19,6 +19,14 @@ export function fromHttpError(error: unknown): CairnError {
     return new PayloadTooLargeError('Request body is larger than the configured limit');
   if (type === 'entity.parse.failed')
     return new InvalidParameterError('body', 'Request body is not valid JSON');
+  // A corrupt compressed body: body-parser passes zlib's stream error on with status 400 but no
+  // `type` (Z_DATA_ERROR, Z_BUF_ERROR…; brotli's ERR__ERROR_FORMAT_…).
+  const code = (error as { code?: unknown }).code;
+  if (status === 400 && typeof code === 'string' && /^(Z_|ERR__ERROR_|ERR_BROTLI)/.test(code))
+    return new InvalidParameterError(
+      'body',
+      'Request body could not be decompressed: it is not a valid stream for its Content-Encoding',
+    );
   // The router's path-parameter decoding: a malformed percent-encoding in the URL path.
   if (error instanceof URIError && status === 400)
     return new InvalidParameterError('path', 'The request path has a malformed percent-encoding');

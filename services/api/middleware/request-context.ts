@@ -59,7 +59,8 @@ export function requestContext(
       const status = response.statusCode;
       request.log.log(status >= 500 ? 'error' : 'info', 'request', {
         method: request.method,
-        path: request.path,
+        // The full path: request.path is relative to the router that answered (CSW's is "/").
+        path: request.originalUrl.split('?')[0],
         status,
         durationMs: Number(process.hrtime.bigint() - started) / 1e6,
       });

@@ -7,7 +7,7 @@
 import type { ServiceMetadata } from '../../../shared/config/index.js';
 import { EO_PARAMETERS } from '../../../shared/query/opensearch/index.js';
 import { QUERYABLES } from '../../../shared/query/queryables.js';
-import { FACET_PROPERTIES } from '../protocols/records/parse.js';
+import { FACET_PROPERTIES, FILTER_LANGUAGES, SUPPORTED_CRS } from '../protocols/records/parse.js';
 
 type Schema = Record<string, unknown>;
 type Parameter = Record<string, unknown>;
@@ -27,7 +27,12 @@ export interface OpenApiOptions {
   rootUrl: string;
   service: Pick<ServiceMetadata, 'title' | 'description' | 'contact' | 'license'>;
   version: string;
+  /** Page sizes (`limit` default and maximum); the configured LIMIT_DEFAULT and LIMIT_MAX. */
+  limits?: { defaultLimit: number; maxLimit: number };
 }
+
+/** Page sizes when the caller does not say (the configuration's defaults). */
+const DEFAULT_LIMITS = { defaultLimit: 10, maxLimit: 1000 };
 
 const ref = (kind: 'schemas' | 'parameters' | 'responses', name: string) => ({
   $ref: `#/components/${kind}/${name}`,
@@ -58,8 +63,20 @@ const formatParameter = (formats: string[], description: string): Parameter => (
   schema: { type: 'string', enum: formats },
 });
 
+/**
+ * The registered queryables that are query parameters of the items endpoint (`name=value`
+ * equality) beside the parameters it has anyway; clients such as GDAL read this list to know
+ * which properties they may filter on at the server.
+ */
+export function queryableParameterNames(): string[] {
+  const own = new Set(['type', 'externalIds']);
+  return QUERYABLES.filter((q) => q.type !== 'geometry' && !own.has(q.name)).map((q) => q.name);
+}
+
 /** Parameters shared by the Records items endpoint (components/parameters). */
-function buildParameters(): Record<string, Parameter> {
+function buildParameters(
+  limits: OpenApiOptions['limits'] = DEFAULT_LIMITS,
+): Record<string, Parameter> {
   return {
     collectionId: {
       name: 'collectionId',
@@ -89,9 +106,36 @@ function buildParameters(): Record<string, Parameter> {
       explode: false,
       schema: { type: 'array', minItems: 4, maxItems: 6, items: { type: 'number' } },
     },
-    bboxCrs: queryString('bbox-crs', 'CRS of bbox; only CRS84 is supported.', {
-      format: 'uri-reference',
-    }),
+    bboxCrs: queryString(
+      'bbox-crs',
+      `CRS of bbox (OGC API – Features Part 2): ${SUPPORTED_CRS.join(' or ')} ` +
+        '(latitude first, as EPSG defines it); CRS84 by default.',
+      { format: 'uri-reference' },
+    ),
+    crs: queryString(
+      'crs',
+      `CRS of the returned geometries and bboxes (OGC API – Features Part 2): ${SUPPORTED_CRS.join(' or ')} ` +
+        '(latitude first); CRS84 by default. The Content-Crs response header names it.',
+      { format: 'uri-reference' },
+    ),
+    properties: {
+      name: 'properties',
+      ...stringList('Only these properties are returned in each record (comma-separated names).', {
+        pattern: '^[A-Za-z_][A-Za-z0-9_.:-]*$',
+      }),
+    },
+    skipGeometry: {
+      name: 'skipGeometry',
+      in: 'query',
+      required: false,
+      description: 'true: records are returned with a null geometry.',
+      schema: { type: 'boolean', default: false },
+    },
+    lang: queryString(
+      'lang',
+      'Preferred language (a language tag); accepted, but records are returned in their own language.',
+      { pattern: '^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$' },
+    ),
     datetime: queryString(
       'datetime',
       'An instant or an interval (start/end, open ends as `..` or empty), RFC 3339; dates are ' +
@@ -123,7 +167,12 @@ function buildParameters(): Record<string, Parameter> {
       in: 'query',
       required: false,
       description: 'Records per page; values above the maximum are clamped to it.',
-      schema: { type: 'integer', minimum: 1, default: 10 },
+      schema: {
+        type: 'integer',
+        minimum: 1,
+        maximum: limits.maxLimit,
+        default: limits.defaultLimit,
+      },
     },
     offset: {
       name: 'offset',
@@ -150,8 +199,9 @@ function buildParameters(): Record<string, Parameter> {
     filter: queryString('filter', 'A CQL2 filter in the encoding filter-lang names.'),
     filterLang: queryString(
       'filter-lang',
-      'Encoding of filter: cql2-text (default) or cql2-json; any other value is refused with 400.',
-      { default: 'cql2-text', example: 'cql2-json' },
+      'Encoding of filter: cql2-text (default) or cql2-json; cql-text is the draft name of ' +
+        'cql2-text (sent by GDAL up to 3.6). Any other value is refused with 400.',
+      { enum: [...FILTER_LANGUAGES], default: 'cql2-text' },
     ),
     filterCrs: queryString('filter-crs', 'CRS of the geometries in filter; only CRS84.', {
       format: 'uri-reference',
@@ -365,6 +415,44 @@ function buildSchemas(): Record<string, Schema> {
         links,
       },
     },
+    StacCollection: {
+      type: 'object',
+      description: 'A STAC Collection 1.0.',
+      required: ['type', 'stac_version', 'id', 'description', 'license', 'extent', 'links'],
+      properties: {
+        type: { type: 'string', enum: ['Collection'] },
+        stac_version: { type: 'string' },
+        id: { type: 'string' },
+        description: { type: 'string' },
+        license: { type: 'string' },
+        extent: { type: 'object' },
+        links,
+      },
+    },
+    StacCollections: {
+      type: 'object',
+      required: ['collections', 'links'],
+      properties: {
+        collections: { type: 'array', items: ref('schemas', 'StacCollection') },
+        numberMatched: { type: 'integer', minimum: 0 },
+        numberReturned: { type: 'integer', minimum: 0 },
+        links,
+      },
+    },
+    StacItem: {
+      type: 'object',
+      description: 'A STAC Item 1.0 (GeoJSON feature).',
+      required: ['type', 'stac_version', 'id', 'geometry', 'properties', 'links', 'assets'],
+      properties: {
+        type: { type: 'string', enum: ['Feature'] },
+        stac_version: { type: 'string' },
+        id: { type: 'string' },
+        geometry: { type: 'object', nullable: true },
+        properties: { type: 'object' },
+        assets: { type: 'object' },
+        links,
+      },
+    },
     StacSearch: {
       type: 'object',
       description: 'A STAC API item search (POST body).',
@@ -458,13 +546,23 @@ function buildRecordsPaths(): Record<string, unknown> {
     P('filterLang'),
     P('filterCrs'),
     P('facets'),
+    P('crs'),
+    P('properties'),
+    P('skipGeometry'),
+    P('lang'),
+    ...queryableParameterNames().map((name) => ({
+      name,
+      ...stringList(
+        `Equality on the queryable ${name} (commas separate alternatives); see …/queryables.`,
+      ),
+    })),
   ];
   const queryableNames = QUERYABLES.filter((q) => q.type !== 'geometry')
     .map((q) => q.name)
     .join(', ');
   const itemsDescription =
     'Searches the catalogue. Every parameter is ANDed with the others. Besides the parameters ' +
-    `listed, any queryable can be given as \`name=value\` (equality; commas separate alternatives): ${queryableNames}. ` +
+    `listed, any queryable or alias of one can be given as \`name=value\` (equality; commas separate alternatives): ${queryableNames}. ` +
     'Any other parameter is refused with 400.';
   const itemsContent = { ...json('Records', GEOJSON), ...htmlContent };
   return {
@@ -555,47 +653,75 @@ function buildRecordsPaths(): Record<string, unknown> {
       ),
     },
     '/collections/{collectionId}/items': {
-      get: withNotFound(
-        get('Search records', tag, itemsParameters, itemsContent, {
-          description: itemsDescription,
-          'x-eov-allow-unknown-query-parameters': true,
+      get: withContentCrs(
+        withNotFound(
+          get('Search records', tag, itemsParameters, itemsContent, {
+            description: itemsDescription,
+            'x-eov-allow-unknown-query-parameters': true,
+          }),
+        ),
+      ),
+      post: withContentCrs(
+        withNotFound({
+          ...get('Search records with a CQL2 JSON filter', tag, itemsParameters, itemsContent, {
+            description: `${itemsDescription} The body is a CQL2 JSON filter, ANDed with the query parameters (which must then not include filter).`,
+            'x-eov-allow-unknown-query-parameters': true,
+          }),
+          requestBody: {
+            required: true,
+            description:
+              'A CQL2 JSON filter expression, or (as STAC clients send it) an object with `filter` ' +
+              'and optionally `filter-lang` (cql2-json by default, or cql2-text) and `filter-crs`.',
+            content: {
+              'application/json': { schema: { type: 'object' } },
+              'application/query-cql-json': { schema: { type: 'object' } },
+            },
+          },
         }),
       ),
-      post: withNotFound({
-        ...get('Search records with a CQL2 JSON filter', tag, itemsParameters, itemsContent, {
-          description: `${itemsDescription} The body is a CQL2 JSON filter, ANDed with the query parameters (which must then not include filter).`,
-          'x-eov-allow-unknown-query-parameters': true,
-        }),
-        requestBody: {
-          required: true,
-          description: 'A CQL2 JSON filter expression.',
-          content: { 'application/json': { schema: { type: 'object' } } },
-        },
-      }),
     },
     '/collections/{collectionId}/items/{recordId}': {
-      get: withNotFound(
-        get(
-          'One record',
-          tag,
-          [
-            P('collectionId'),
-            P('recordId'),
-            formatParameter(
-              ['json', 'html', 'xml', 'stac'],
-              'Output format: `xml` gives the stored source document when it was XML (ISO 19139, ' +
-                'ISO 19115-3, csw:Record), else a CSW 3.0 csw:Record (full); `stac` a STAC Item.',
-            ),
-          ],
-          {
-            ...json('Record', GEOJSON),
-            ...htmlContent,
-            ...xmlContent,
-            'application/vnd.iso.19139+xml': { schema: { type: 'string' } },
-          },
+      get: withContentCrs(
+        withNotFound(
+          get(
+            'One record',
+            tag,
+            [
+              P('collectionId'),
+              P('recordId'),
+              P('crs'),
+              P('properties'),
+              P('skipGeometry'),
+              P('lang'),
+              formatParameter(
+                ['json', 'html', 'xml', 'stac'],
+                'Output format: `xml` gives the stored source document when it was XML (ISO 19139, ' +
+                  'ISO 19115-3, csw:Record), else a CSW 3.0 csw:Record (full); `stac` a STAC Item.',
+              ),
+            ],
+            {
+              ...json('Record', GEOJSON),
+              ...htmlContent,
+              ...xmlContent,
+              'application/vnd.iso.19139+xml': { schema: { type: 'string' } },
+            },
+          ),
         ),
       ),
     },
+  };
+}
+
+/** Adds the Content-Crs header (OGC API – Features Part 2) to an operation's 200 response. */
+function withContentCrs(operation: Operation): Operation {
+  const responses = operation.responses as Record<string, Record<string, unknown>>;
+  const header = {
+    description: 'The CRS of the geometries and bboxes in the response (JSON), as `<uri>`.',
+    schema: { type: 'string' },
+  };
+  return {
+    ...operation,
+    responses: { ...responses, '200': { ...responses['200'], headers: { 'Content-Crs': header } } },
   };
 }
 
@@ -617,14 +743,87 @@ function buildStacPaths(): Record<string, unknown> {
     P('limit'),
     queryString('q', 'Free text (Free-text extension); commas separate alternatives.'),
     P('filter'),
-    P('filterLang'),
+    queryString('filter-lang', 'Encoding of filter: cql2-text (default) or cql2-json.', {
+      enum: ['cql2-text', 'cql2-json'],
+      default: 'cql2-text',
+    }),
     P('filterCrs'),
     queryString('sortby', 'Sort extension: fields, `-` prefix for descending.'),
     queryString('fields', 'Fields extension: include and (`-` prefixed) exclude paths.'),
     queryString('token', 'Paging token from a next link.'),
   ];
   const results = { ...json('StacItemCollection', GEOJSON) };
+  const collectionId = {
+    name: 'stacCollectionId',
+    in: 'path',
+    required: true,
+    description: 'A STAC Collection: `metadata:main` (every record) or a collection record.',
+    schema: { type: 'string' },
+  };
+  const itemId = {
+    name: 'stacItemId',
+    in: 'path',
+    required: true,
+    description: 'An item of the collection.',
+    schema: { type: 'string' },
+  };
+  const fJson = {
+    name: 'f',
+    in: 'query',
+    required: false,
+    description: 'Output format (JSON only).',
+    schema: { type: 'string', enum: ['json'] },
+  };
   return {
+    '/stac': {
+      get: get('STAC API landing page (Collections, Features, item search)', tag, [fJson], {
+        ...json('LandingPage'),
+      }),
+    },
+    '/stac/conformance': {
+      get: get('STAC API conformance classes', tag, [fJson], {
+        ...json('ConformanceDeclaration'),
+      }),
+    },
+    '/stac/collections': {
+      get: get(
+        'STAC Collections: metadata:main, then collection records by id',
+        tag,
+        [
+          P('limit'),
+          {
+            name: 'offset',
+            in: 'query',
+            required: false,
+            description: 'Position of the first collection (from a next link).',
+            schema: { type: 'integer', minimum: 0 },
+          },
+        ],
+        { ...json('StacCollections') },
+      ),
+    },
+    '/stac/collections/{stacCollectionId}': {
+      get: withNotFound(
+        get('One STAC Collection', tag, [collectionId, fJson], { ...json('StacCollection') }),
+      ),
+    },
+    '/stac/collections/{stacCollectionId}/items': {
+      get: withNotFound(
+        get(
+          'The items of a STAC Collection (STAC API Features)',
+          tag,
+          [collectionId, ...searchParameters],
+          results,
+        ),
+      ),
+    },
+    '/stac/collections/{stacCollectionId}/items/{stacItemId}': {
+      get: withNotFound(
+        get('One item of a STAC Collection', tag, [collectionId, itemId, fJson], {
+          ...json('StacItem', GEOJSON),
+        }),
+      ),
+    },
     '/search': {
       get: get('STAC item search', tag, searchParameters, results),
       post: {
@@ -690,9 +889,13 @@ function buildCswPaths(): Record<string, unknown> {
     kvp('maxRecords', 'GetRecords: records per response (default 10; 0 counts only).', {
       pattern: '^\\s*(\\d+|unlimited)\\s*$',
     }),
-    kvp('resultType', 'GetRecords (2.0.2): hits (default), results or validate.', {
-      enum: ['hits', 'results', 'validate'],
-    }),
+    kvp(
+      'resultType',
+      'GetRecords: hits, results or validate; default hits in 2.0.2, results in 3.0 (which dropped the parameter; maxRecords=0 counts only).',
+      {
+        enum: ['hits', 'results', 'validate'],
+      },
+    ),
     kvp('CONSTRAINTLANGUAGE', 'Language of Constraint: FILTER or CQL_TEXT.', {
       enum: ['FILTER', 'CQL_TEXT'],
     }),
@@ -705,7 +908,7 @@ function buildCswPaths(): Record<string, unknown> {
     kvp('requestId', 'GetRecords: a client request identifier echoed in the response.'),
     kvp(
       'id',
-      'GetRecordById and GetRepositoryItem: the identifier of the record (2.0.2 GetRecordById takes a comma-separated list).',
+      'GetRecordById and GetRepositoryItem: the identifier of the record. GetRecordById takes a comma-separated list too: 2.0.2 wraps the records in csw:GetRecordByIdResponse; 3.0 answers one id with the bare record and several (unless one record has the whole value as its id) with a csw30:GetRecordsResponse.',
     ),
     kvp('parameterName', 'GetDomain: a request parameter, e.g. GetRecords.ElementSetName.'),
     kvp('valueReference', 'GetDomain (3.0): a record property, e.g. dc:title.'),
@@ -1003,7 +1206,7 @@ function buildDocument(options: OpenApiOptions): Record<string, unknown> {
     }),
     components: {
       schemas: buildSchemas(),
-      parameters: buildParameters(),
+      parameters: buildParameters(options.limits),
       responses: buildResponses(),
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
     },
@@ -1044,8 +1247,20 @@ export function buildValidationDocument(options: OpenApiOptions): Record<string,
     ...items,
     post: {
       ...post,
-      requestBody: { ...body, content: { 'application/json': body.content['application/json'] } },
+      requestBody: {
+        ...body,
+        content: {
+          'application/json': body.content['application/json'],
+          'application/query-cql-json': body.content['application/query-cql-json'],
+        },
+      },
     },
   };
-  return { ...document, paths };
+  // A limit above the maximum is clamped (Features /req/core/fc-limit-response-1), not refused.
+  const components = document.components as { parameters: Record<string, Parameter> };
+  const limit = components.parameters.limit;
+  const limitSchema = { ...(limit.schema as Schema) };
+  delete limitSchema.maximum;
+  const parameters = { ...components.parameters, limit: { ...limit, schema: limitSchema } };
+  return { ...document, paths, components: { ...components, parameters } };
 }

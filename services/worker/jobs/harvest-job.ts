@@ -5,11 +5,7 @@
  * answers nonsense is final (unrecoverable); an unreachable or failing one is retried.
  */
 import { UnrecoverableError } from 'bullmq';
-import {
-  harvestSource,
-  HarvestSourceError,
-  SqliteHarvestStore,
-} from '../../../shared/harvest/index.js';
+import { harvestSource, HarvestSourceError } from '../../../shared/harvest/index.js';
 import type { HarvestPayload, JobResult } from '../../../shared/queue/job-payloads.js';
 import { CairnJob, type JobContext } from '../cairn-job.js';
 
@@ -35,15 +31,15 @@ export class HarvestJob extends CairnJob<'harvest'> {
   async perform(payload: HarvestPayload, context: JobContext): Promise<JobResult> {
     const sourceId = typeof payload.sourceId === 'string' ? payload.sourceId : undefined;
     const inline = sourceId ? undefined : inlineDefinition(payload);
-    const store = new SqliteHarvestStore(context.config.ingestLogPath);
     try {
       const outcome = await harvestSource({
         sourceId,
         inline,
         full: payload.full === true,
         backend: context.backend,
-        store,
+        store: context.harvestStore,
         auth: context.auth,
+        harvest: context.harvest,
         batchSize: context.config.batchSize,
         jobId: context.jobId,
         logger: context.logger,
@@ -55,8 +51,6 @@ export class HarvestJob extends CairnJob<'harvest'> {
       if (error instanceof HarvestSourceError && error.permanent)
         throw new UnrecoverableError(error.message);
       throw error;
-    } finally {
-      store.close();
     }
   }
 }

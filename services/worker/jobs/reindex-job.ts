@@ -1,11 +1,10 @@
 /**
  * The `reindex` job: rebuilds the search engine's index from the stored source documents and
- * moves the alias atomically (EngineBackend.reindex). One runs at a time across every worker.
+ * moves the alias atomically (SearchBackend.reindex, which the engines have). One runs at a time across every worker.
  * On the embedded SQLite backend there is nothing to rebuild: the job fails as bad input.
  */
 import { UnrecoverableError } from 'bullmq';
 import type { JobResult, ReindexPayload } from '../../../shared/queue/job-payloads.js';
-import { EngineBackend } from '../../../shared/search/engine/engine-backend.js';
 import { CairnJob, emptyJobResult, type JobContext } from '../cairn-job.js';
 
 export class ReindexJob extends CairnJob<'reindex'> {
@@ -15,11 +14,12 @@ export class ReindexJob extends CairnJob<'reindex'> {
 
   /** Rebuilds the index; records the new mapping refused are reported as rejected. */
   async perform(_payload: ReindexPayload, context: JobContext): Promise<JobResult> {
-    if (!(context.backend instanceof EngineBackend))
+    const { backend } = context;
+    if (!backend.reindex)
       throw new UnrecoverableError(
-        `reindex is a search engine operation; the ${context.backend.kind} backend has nothing to rebuild`,
+        `reindex is a search engine operation; the ${backend.kind} backend has nothing to rebuild`,
       );
-    const outcome = await context.backend.reindex();
+    const outcome = await backend.reindex();
     context.logger.info('reindexed', {
       from: outcome.from,
       to: outcome.to,
@@ -29,7 +29,7 @@ export class ReindexJob extends CairnJob<'reindex'> {
     });
     // `outcome.written` counts writes, and the catch-up passes write a record again; the job
     // reports the records the new version holds.
-    const records = (await context.backend.health()).records ?? outcome.written;
+    const records = (await backend.health()).records ?? outcome.written;
     const result = emptyJobResult();
     result.written = records;
     result.rejected = outcome.failures.length;

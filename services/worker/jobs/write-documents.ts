@@ -20,6 +20,7 @@ export async function writeDocuments(
     const parsed = parseDocuments(document.content, {
       name: document.name,
       format: document.format,
+      maxDepth: context.config.jsonDepth,
     });
     result.read += parsed.records.length + parsed.failures.length;
     records.push(...parsed.records);

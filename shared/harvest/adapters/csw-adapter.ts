@@ -152,15 +152,19 @@ function readResponse(url: string, text: string, maxBytes: number): XmlDocument 
   try {
     document = parseXml(text, { maxBytes });
   } catch (error) {
-    const reason = error instanceof XmlParseError ? error.message : 'unreadable';
-    throw new HarvestSourceError(`${url} did not answer readable XML: ${reason}`, true);
+    // The kind of rejection only: a parser message may quote the source's content.
+    const reason = error instanceof XmlParseError ? error.reason : 'unreadable';
+    throw new HarvestSourceError(`${url} did not answer readable XML (${reason})`, true);
   }
   if (document.root.local === 'ExceptionReport') {
-    const message = document.root.children
-      .flatMap((exception) => exception.children.map((item) => item.text.trim()))
-      .filter(Boolean)
-      .join('; ');
-    throw new HarvestSourceError(`${url} answered an ExceptionReport: ${message}`, true);
+    // The exception codes are OWS vocabulary; the texts are the source's words and stay out.
+    const codes = document.root.children
+      .map((exception) => attr(exception, '', 'exceptionCode') ?? '')
+      .filter((code) => /^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/.test(code));
+    throw new HarvestSourceError(
+      `${url} answered an ExceptionReport${codes.length > 0 ? ` (${[...new Set(codes)].join(', ')})` : ''}`,
+      true,
+    );
   }
   return document;
 }

@@ -20,6 +20,7 @@ import {
   normalizeTimestamp,
 } from './cql2-lexical.js';
 import { STANDARD_OPS } from './cql2-operators.js';
+import { checkFilterJsonSize, type QueryLimits } from '../query-limits.js';
 
 const SCHEMA_FILE = 'shared/query/cql2/cql2.schema.json';
 
@@ -271,10 +272,12 @@ function readJson(text: string): unknown {
 
 /**
  * Parses a CQL2 JSON filter (a parsed JSON value, or JSON text) into the shared filter AST.
- * A JSON string is never a valid filter, so a string argument is read as JSON text.
+ * A JSON string is never a valid filter, so a string argument is read as JSON text. With
+ * limits, a filter far over them is refused before the (costly) schema validation.
  */
-export function parseCql2Json(input: unknown): Expression {
+export function parseCql2Json(input: unknown, limits?: QueryLimits): Expression {
   const value = typeof input === 'string' ? readJson(input) : input;
+  if (limits) checkFilterJsonSize(value, limits);
   try {
     if (!validateSchema(value))
       throw new FilterError(summarizeSchemaErrors(validateSchema.errors ?? [], value));

@@ -2,6 +2,7 @@
  * CQL2 text → filter AST, through the parser generated from cql2-text.peggy. Every failure is
  * a FilterError whose message names the line and column, what was expected and what was found.
  */
+import { checkFilterTextSize, type QueryLimits } from '../query-limits.js';
 import { FilterError } from '../../errors/index.js';
 import type { Expression } from '../filter-ast.js';
 import { isCql2ReservedWord } from './cql2-lexical.js';
@@ -60,9 +61,13 @@ const CQL2_TEXT_STYLE: SyntaxErrorStyle = {
   hint: reservedWordHint,
 };
 
-/** Parses a CQL2 text filter into the shared filter AST. */
-export function parseCql2Text(text: string): Expression {
+/**
+ * Parses a CQL2 text filter into the shared filter AST. With limits, a text far over them is
+ * refused before it is parsed.
+ */
+export function parseCql2Text(text: string, limits?: QueryLimits): Expression {
   if (typeof text !== 'string') throw new FilterError('A CQL2 text filter must be a string');
+  if (limits) checkFilterTextSize(text, limits);
   try {
     return parse(text);
   } catch (error) {

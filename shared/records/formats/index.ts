@@ -5,6 +5,7 @@
  */
 import { CairnError, InvalidRecordError } from '../../errors/index.js';
 import type { CoreRecord, SourceFormat } from '../core-record.js';
+import { DEFAULT_JSON_DEPTH, exceedsJsonDepth, jsonDepthMessage } from './json/json-depth.js';
 import { asObject, asString, type JsonObject } from './json/json-values.js';
 import { parseOgcRecord } from './json/ogc-record.js';
 import { parseStacCollection, parseStacItem } from './json/stac.js';
@@ -28,6 +29,8 @@ export interface ParseOptions {
   name?: string;
   /** Largest accepted document in bytes. */
   maxBytes?: number;
+  /** Deepest nesting of JSON arrays and objects (JSON_DEPTH_LIMIT); default 64. */
+  maxDepth?: number;
 }
 
 const DEFAULT_MAX_BYTES = 20 * 1024 * 1024;
@@ -154,7 +157,12 @@ export function parseDocuments(content: string, options: ParseOptions = {}): Par
   const first = text.trimStart()[0];
   try {
     if (first === '<') return parseXmlDocuments(text, options);
-    if (first === '{' || first === '[') return parseJsonDocuments(text, options);
+    if (first === '{' || first === '[') {
+      const maxDepth = options.maxDepth ?? DEFAULT_JSON_DEPTH;
+      if (exceedsJsonDepth(text, maxDepth))
+        throw new InvalidRecordError(jsonDepthMessage(maxDepth));
+      return parseJsonDocuments(text, options);
+    }
     throw new InvalidRecordError('neither JSON nor XML');
   } catch (error) {
     return { records: [], failures: [{ name, reason: describe(error) }] };

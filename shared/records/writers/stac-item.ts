@@ -9,8 +9,10 @@
  * - Any other record is built from its CoreRecord fields. Time: an instant is `datetime`; a
  *   closed interval is `datetime: null` with `start_datetime`/`end_datetime`. STAC 1.0 needs
  *   both ends of a range, so a half-open interval gives `datetime` = its one closed end. A
- *   record without a temporal extent falls back to its resource (then record) dates, so that
- *   every item is valid STAC; such a fallback is not what `datetime` searches match.
+ *   record without a temporal extent falls back to its resource (then record) dates, and one
+ *   without any date to `datetime: null` from 0001-01-01 to 9999-12-31, so that every item is
+ *   valid STAC; a fallback is marked `cairn:time_fallback` and is not what `datetime`
+ *   searches match.
  * - A record with a bbox but no geometry gets the box as its footprint; `bbox` is only written
  *   with a geometry, as STAC requires.
  * - Links with rel `enclosure` or `data` become assets, keyed by a slug of their title (or
@@ -68,8 +70,12 @@ export interface StacItemLinks {
   self: string;
   /** Absolute URL of the root catalogue (the STAC landing page). */
   root: string;
-  /** URL of a parent collection by its id; without it, no parent/collection links. */
-  collection?: (parentId: string) => string;
+  /**
+   * URL of a parent collection by its id; without it, no parent/collection links. Undefined
+   * for a parent that is not a collection this catalogue serves: then the item has neither the
+   * links nor a `collection` member (STAC allows the member only with the link).
+   */
+  collection?: (parentId: string) => string | undefined;
   /** Media type of the parent collection resource. */
   collectionType?: string;
   /** Further links (alternate encodings …), added after the hierarchy links. */
@@ -82,7 +88,8 @@ export interface StacItemOptions {
 }
 
 const GEOJSON = 'application/geo+json';
-const HIERARCHY_RELS = new Set(['self', 'root', 'parent', 'collection']);
+/** Link relations the catalogue writes itself (a source document's own are dropped). */
+export const HIERARCHY_RELS = new Set(['self', 'root', 'parent', 'collection']);
 const ASSET_RELS = new Set(['enclosure', 'data']);
 const PROVIDER_ROLES = new Set(['licensor', 'producer', 'processor', 'host']);
 const ORBIT_STATES = new Set(['ascending', 'descending', 'geostationary']);
@@ -91,8 +98,20 @@ const LICENSE_TOKEN = /^[\w\-.+]+$/;
 
 type JsonObject = Record<string, unknown>;
 
-function isObject(value: unknown): value is JsonObject {
+/** True for a plain JSON object. */
+export function isObject(value: unknown): value is JsonObject {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** The item's `collection` member and the URL of its parent collection, where it has one. */
+function resolveCollection(
+  record: CoreRecord,
+  links: StacItemLinks,
+): { id?: string; href?: string } {
+  if (!record.parentId) return {};
+  if (!links.collection) return { id: record.parentId };
+  const href = links.collection(record.parentId);
+  return href === undefined ? {} : { id: record.parentId, href };
 }
 
 function buildHierarchyLinks(record: CoreRecord, links: StacItemLinks): StacLink[] {
@@ -100,8 +119,8 @@ function buildHierarchyLinks(record: CoreRecord, links: StacItemLinks): StacLink
     { rel: 'self', href: links.self, type: GEOJSON },
     { rel: 'root', href: links.root, type: 'application/json', title: 'Catalogue' },
   ];
-  if (record.parentId && links.collection) {
-    const href = links.collection(record.parentId);
+  const { href } = resolveCollection(record, links);
+  if (href !== undefined) {
     const type = links.collectionType ?? 'application/json';
     hierarchy.push(
       { rel: 'parent', href, type, title: 'Parent collection' },
@@ -116,7 +135,32 @@ function normaliseDate(value: string | undefined): string | undefined {
   return value ? parseTimeValue(value)?.start : undefined;
 }
 
-/** The STAC time properties of a record (datetime, or a range with datetime null). */
+/**
+ * The property marking an item whose time is not the record's temporal extent: the CoreRecord
+ * date it was taken from (`resourceCreated` … `updated`), or `unknown` for the open range.
+ */
+export const TIME_FALLBACK_PROPERTY = 'cairn:time_fallback';
+
+/** The range written for a record with no date at all (STAC 1.0 needs both ends). */
+export const UNKNOWN_TIME_RANGE = {
+  start: '0001-01-01T00:00:00Z',
+  end: '9999-12-31T23:59:59Z',
+} as const;
+
+const FALLBACK_DATES = [
+  'resourceCreated',
+  'resourcePublished',
+  'resourceUpdated',
+  'created',
+  'updated',
+] as const;
+
+/**
+ * The STAC time properties of a record (datetime, or a range with datetime null). Every record
+ * gets a time STAC 1.0 accepts: without a temporal extent, its first resource or record date
+ * (marked with {@link TIME_FALLBACK_PROPERTY}); without any date, `datetime: null` over the
+ * whole representable range, marked `unknown`.
+ */
 export function buildStacTime(record: CoreRecord): Record<string, string | null> {
   const time = record.time;
   if (time && (time.start !== null || time.end !== null)) {
@@ -127,16 +171,16 @@ export function buildStacTime(record: CoreRecord): Record<string, string | null>
     }
     return { datetime: (time.start ?? time.end) as string };
   }
-  const fallback = [
-    record.resourceCreated,
-    record.resourcePublished,
-    record.resourceUpdated,
-    record.created,
-    record.updated,
-  ]
-    .map(normaliseDate)
-    .find((value) => value !== undefined);
-  return { datetime: fallback ?? null };
+  for (const field of FALLBACK_DATES) {
+    const value = normaliseDate(record[field]);
+    if (value !== undefined) return { datetime: value, [TIME_FALLBACK_PROPERTY]: field };
+  }
+  return {
+    datetime: null,
+    start_datetime: UNKNOWN_TIME_RANGE.start,
+    end_datetime: UNKNOWN_TIME_RANGE.end,
+    [TIME_FALLBACK_PROPERTY]: 'unknown',
+  };
 }
 
 function slug(text: string): string {
@@ -191,7 +235,7 @@ function isUrl(text: string): boolean {
 }
 
 /** The STAC `license` value and, for a license given by URL, a `license` link. */
-function buildLicense(license: string | undefined): { value?: string; link?: StacLink } {
+export function buildLicense(license: string | undefined): { value?: string; link?: StacLink } {
   if (!license) return {};
   if (LICENSE_TOKEN.test(license)) return { value: license };
   if (isUrl(license)) {
@@ -200,7 +244,8 @@ function buildLicense(license: string | undefined): { value?: string; link?: Sta
   return { value: 'proprietary' };
 }
 
-function buildProviders(record: CoreRecord): JsonObject[] {
+/** STAC `providers` from the record's resource contacts. */
+export function buildProviders(record: CoreRecord): JsonObject[] {
   return record.contacts
     .filter((contact) => contact.scope !== 'metadata' && (contact.organization || contact.name))
     .map((contact) => {
@@ -260,6 +305,11 @@ function buildGeometry(record: CoreRecord): { geometry: Geometry | null; bbox?: 
   return bbox ? { geometry, bbox } : { geometry };
 }
 
+function withCollection(record: CoreRecord, links: StacItemLinks): { collection?: string } {
+  const { id } = resolveCollection(record, links);
+  return id === undefined ? {} : { collection: id };
+}
+
 /** Builds a STAC Item from the CoreRecord's fields (never from its source document). */
 export function buildStacItem(record: CoreRecord, links: StacItemLinks): StacItem {
   const license = buildLicense(record.license);
@@ -299,12 +349,12 @@ export function buildStacItem(record: CoreRecord, links: StacItemLinks): StacIte
       ...recordLinks,
     ],
     assets: buildStacAssets(record.links),
-    ...(record.parentId && { collection: record.parentId }),
+    ...withCollection(record, links),
   };
 }
 
 /** Resolves a possibly relative href against a base URL; leaves it as it is when it cannot. */
-function resolveHref(href: string, base: string | undefined): string {
+export function resolveHref(href: string, base: string | undefined): string {
   if (!base || /^[a-z][a-z0-9+.-]*:/i.test(href)) return href;
   try {
     return new URL(href, base).toString();
@@ -357,7 +407,7 @@ function rewriteSourceItem(source: JsonObject, record: CoreRecord, links: StacIt
     properties: source.properties as JsonObject,
     links: [...buildHierarchyLinks(record, links), ...keptLinks],
     assets,
-    ...(record.parentId && { collection: record.parentId }),
+    ...withCollection(record, links),
   };
 }
 

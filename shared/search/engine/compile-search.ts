@@ -5,7 +5,7 @@
  * the index (spatial mode, mapped kinds of dynamic fields) comes in the context.
  */
 import { operator, propertyRef } from '../../query/filter-ast.js';
-import { canonicalPropertyName, findQueryable } from '../../query/queryables.js';
+import { canonicalPropertyName, findQueryable, isTextSortable } from '../../query/queryables.js';
 import type { SearchQuery, SortKey, TemporalConstraint } from '../../query/search-query.js';
 import { parseTimeValue } from '../../records/time.js';
 import { compileFilterDsl, type FilterContext } from './compile-filter.js';
@@ -35,6 +35,8 @@ export const ANYTEXT_FIELD = 'anytext';
 
 /** The keyword field every sort ends in. */
 export const ID_FIELD = 'id';
+/** Where the case- and accent-insensitive sort copies of text properties live. */
+export const SORT_KEY_FIELD = 'sort';
 
 /** Sort values standing for a missing date: beyond every instant JavaScript can represent. */
 export const MISSING_DATE_LAST_ASC = 8.64e15;
@@ -159,24 +161,34 @@ export function compilePropertyEquality(
   }
 }
 
-/** One sort key: missing values last in both directions. */
-export function compileSortKey({ field, direction }: SortKey, context: FilterContext): SortClause {
+/**
+ * One sort key: missing values last in both directions. Text sorts by its case- and
+ * accent-insensitive copy under `sort.*` (engine-document.ts), then by the value itself; an
+ * index written before mapping version 4 has no such copies and sorts by the value alone.
+ */
+export function compileSortKey(
+  { field, direction }: SortKey,
+  context: FilterContext,
+): SortClause[] {
   const name = canonicalPropertyName(field);
-  if (name === 'id') return { [ID_FIELD]: { order: direction } };
+  if (name === 'id') return [{ [ID_FIELD]: { order: direction } }];
   const engineField = fieldOf(name);
   if (kindOf(engineField, context) === 'time') {
     // The engine's own `_last` sentinel for dates is a long JavaScript cannot carry back intact.
     const missing = direction === 'asc' ? MISSING_DATE_LAST_ASC : MISSING_DATE_LAST_DESC;
-    return { [engineField.path]: { order: direction, missing, unmapped_type: 'date' } };
+    return [{ [engineField.path]: { order: direction, missing, unmapped_type: 'date' } }];
   }
-  return {
+  const raw = {
     [engineField.path]: { order: direction, missing: '_last', unmapped_type: 'keyword' },
   };
+  if (!isTextSortable(name)) return [raw];
+  const folded = `${SORT_KEY_FIELD}.${engineField.foldKey}`;
+  return [{ [folded]: { order: direction, missing: '_last', unmapped_type: 'keyword' } }, raw];
 }
 
 /** The sort: the requested keys, else relevance when there is free text, always ending in the id. */
 export function compileSort(query: SearchQuery, context: FilterContext): SortClause[] {
-  const keys = query.sort.map((key) => compileSortKey(key, context));
+  const keys = query.sort.flatMap((key) => compileSortKey(key, context));
   if (keys.length === 0 && query.text && query.text.length > 0) {
     keys.push({ _score: { order: 'desc' } });
   }

@@ -10,7 +10,7 @@
 import type { Geometry } from 'geojson';
 import type { Bbox } from '../../records/core-record.js';
 import { splitAntimeridian } from '../../records/index-document.js';
-import { bboxToGeometry } from '../sqlite/sql-functions.js';
+import { bboxToGeometry } from '../../query/bbox-geometry.js';
 import { allOf, anyOf, exists, matchNone, not, range, term, type Query } from './dsl.js';
 import { envelopeShape } from './engine-document.js';
 import type { SpatialMode } from './index-templates.js';

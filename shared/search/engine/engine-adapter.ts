@@ -24,6 +24,8 @@ export interface EngineHit {
 }
 
 export interface EngineSearchResponse {
+  /** True when the search stopped at its `timeout` and the hits are partial. */
+  timed_out?: boolean;
   hits: { total?: { value: number; relation: string }; hits: EngineHit[] };
   aggregations?: JsonObject;
   pit_id?: string;
@@ -113,6 +115,7 @@ export class EngineError extends Error {
 
 const UNAVAILABLE_ERRORS = new Set(['ConnectionError', 'TimeoutError', 'NoLivingConnectionsError']);
 const UNAVAILABLE_STATUSES = new Set([429, 502, 503, 504]);
+const TOO_MANY_CLAUSES = new Set(['too_many_clauses', 'too_many_nested_clauses']);
 
 /** Classifies an error thrown by either client (both share the same error class names). */
 export function classifyClientError(error: unknown): EngineError {
@@ -122,9 +125,15 @@ export function classifyClientError(error: unknown): EngineError {
     return new EngineError('unavailable', undefined, undefined, error);
   const details = error as { statusCode?: number; meta?: { statusCode?: number; body?: unknown } };
   const status = details.statusCode ?? details.meta?.statusCode;
-  const body = details.meta?.body as { error?: { type?: string } | string } | undefined;
+  const body = details.meta?.body as
+    { error?: { type?: string; root_cause?: { type?: string }[] } | string } | undefined;
   const type = typeof body?.error === 'object' ? body.error.type : undefined;
   if (status === undefined) return new EngineError('failed', undefined, name || undefined, error);
+  // A query over the engine's clause limit is the request's fault, whatever status says
+  // (OpenSearch answers 500 for it).
+  const rootCauses = typeof body?.error === 'object' ? (body.error.root_cause ?? []) : [];
+  const tooManyClauses = rootCauses.find((cause) => TOO_MANY_CLAUSES.has(cause.type ?? ''));
+  if (tooManyClauses) return new EngineError('rejected', status, tooManyClauses.type, error);
   if (UNAVAILABLE_STATUSES.has(status) || type === 'cluster_block_exception') {
     return new EngineError('unavailable', status, type, error);
   }

@@ -10,12 +10,16 @@ import {
   FilterError,
   InternalError,
   InvalidParameterError,
+  InvalidRecordError,
+  QueryTimeoutError,
   ServiceUnavailableError,
 } from '../../errors/index.js';
 import type { SearchQuery } from '../../query/search-query.js';
 import type { CoreRecord } from '../../records/core-record.js';
 import { buildIndexDocument } from '../../records/index-document.js';
 import type {
+  AtomicChanges,
+  AtomicResult,
   BackendHealth,
   CatalogueExtent,
   DomainOptions,
@@ -35,6 +39,8 @@ import {
   type EngineAdapter,
   type EngineHit,
   type EngineName,
+  type EngineSearchRequest,
+  type EngineSearchResponse,
   type JsonObject,
   type RefreshPolicy,
   type SortValue,
@@ -99,6 +105,11 @@ export interface EngineBackendOptions {
   keepPreviousIndex?: boolean;
   requestTimeout?: number;
   maxRetries?: number;
+  /**
+   * Milliseconds a search or facet count may run: sent as the search `timeout`, and a response
+   * that timed out is a QueryTimeoutError (503) rather than partial results. Unset: no budget.
+   */
+  queryTimeBudgetMs?: number;
 }
 
 const STORED_FIELDS = ['record', 'source'];
@@ -172,6 +183,7 @@ export class EngineBackend implements SearchBackend {
   private readonly walkBatchSize: number;
   private readonly keepPreviousIndex: boolean;
   private readonly checkpoints: SortCheckpoints;
+  private readonly queryTimeBudgetMs: number | undefined;
   /** The physical index behind the alias, and what it was built with. */
   private live: { index: string; spatial: SpatialMode } | undefined;
   private propertyKinds = new Map<string, FieldKind>();
@@ -201,6 +213,7 @@ export class EngineBackend implements SearchBackend {
     );
     this.keepPreviousIndex = options.keepPreviousIndex ?? false;
     this.checkpoints = new SortCheckpoints(options.checkpointQueries ?? 1000);
+    this.queryTimeBudgetMs = options.queryTimeBudgetMs;
     if (options.adapter) {
       this.adapter = options.adapter;
     } else {
@@ -501,6 +514,39 @@ export class EngineBackend implements SearchBackend {
     }
   }
 
+  /**
+   * The engines have no multi-document transaction: the current version of every record the
+   * changes touch is read first, the changes are written in bulk, and on any refused record or
+   * failure the read versions are put back (records that did not exist are deleted again).
+   * Readers may see the changes for the moment between a failed write and its rollback.
+   */
+  async applyAtomically(changes: AtomicChanges): Promise<AtomicResult> {
+    const touched = [...new Set([...changes.upsert.map((record) => record.id), ...changes.delete])];
+    const before = new Map<string, CoreRecord | null>();
+    for (const id of touched) before.set(id, await this.get(id));
+    try {
+      const result = await this.upsert(changes.upsert);
+      if (result.failures.length > 0)
+        throw new InvalidRecordError(
+          `the search engine refused: ${result.failures.map((failure) => `${failure.id}: ${failure.reason}`).join('; ')}`,
+        );
+      return { written: result.written, deleted: await this.delete(changes.delete) };
+    } catch (error) {
+      await this.restore(before);
+      throw error;
+    }
+  }
+
+  /** Puts records back as they were read (null: the record did not exist). */
+  private async restore(before: ReadonlyMap<string, CoreRecord | null>): Promise<void> {
+    const previous = [...before.values()].filter((record): record is CoreRecord => record !== null);
+    const absent = [...before].filter(([, record]) => record === null).map(([id]) => id);
+    const result = await this.upsert(previous);
+    await this.delete(absent);
+    if (result.failures.length > 0)
+      throw new InternalError('The search engine refused to restore records after a failed write');
+  }
+
   /** The ingest log kept in this engine's ingest-log index (created by init()). */
   createIngestLog(): EngineIngestLog {
     return new EngineIngestLog(this.adapter, this.ingestLog);
@@ -528,6 +574,23 @@ export class EngineBackend implements SearchBackend {
     return (hit.sort ?? []).slice(0, sortLength);
   }
 
+  /**
+   * One search request of a query, under the query time budget: the engine stops at the
+   * budget (`timeout`), and a response that says it timed out is refused instead of being
+   * served as partial results.
+   */
+  private async searchWithinBudget(request: EngineSearchRequest): Promise<EngineSearchResponse> {
+    const budget = this.queryTimeBudgetMs;
+    if (budget === undefined) return this.adapter.search(request);
+    const response = await this.adapter.search({
+      ...request,
+      body: { ...request.body, timeout: `${budget}ms` },
+      ...(request.filterPath ? { filterPath: [...request.filterPath, 'timed_out'] } : {}),
+    });
+    if (response.timed_out === true) throw new QueryTimeoutError(budget);
+    return response;
+  }
+
   async search(query: SearchQuery): Promise<SearchResult> {
     const hasFilter = query.filter !== undefined;
     try {
@@ -542,7 +605,7 @@ export class EngineBackend implements SearchBackend {
       }
       const base = { query: compiled.query, sort: compiled.sort, track_total_hits: true };
       if (offset + limit <= this.maxResultWindow || limit === 0) {
-        const response = await this.adapter.search({
+        const response = await this.searchWithinBudget({
           index: this.alias,
           body: { ...base, from: limit === 0 ? 0 : offset, size: limit, _source: STORED_FIELDS },
         });
@@ -561,13 +624,13 @@ export class EngineBackend implements SearchBackend {
       else after = await this.walkTo(key, compiled, offset);
       if (after === undefined) {
         // The offset lies beyond the last hit: only the count is needed.
-        const response = await this.adapter.search({
+        const response = await this.searchWithinBudget({
           index: this.alias,
           body: { query: compiled.query, size: 0, track_total_hits: true },
         });
         return { total: response.hits.total?.value ?? 0, records: [] };
       }
-      const response = await this.adapter.search({
+      const response = await this.searchWithinBudget({
         index: this.alias,
         body: { ...base, size: limit, search_after: after, _source: STORED_FIELDS },
       });
@@ -599,7 +662,7 @@ export class EngineBackend implements SearchBackend {
     const start = this.checkpoints.nearestBelow(key, offset);
     if (!start && offset <= this.maxResultWindow) {
       // Inside the window: one request for the boundary hit.
-      const response = await this.adapter.search({
+      const response = await this.searchWithinBudget({
         index: this.alias,
         body: {
           query: compiled.query,
@@ -620,7 +683,7 @@ export class EngineBackend implements SearchBackend {
     try {
       while (position < offset) {
         const size = Math.min(this.walkBatchSize, offset - position);
-        const response = await this.adapter.search({
+        const response = await this.searchWithinBudget({
           body: {
             query: compiled.query,
             sort: compiled.sort,
@@ -652,7 +715,7 @@ export class EngineBackend implements SearchBackend {
       const query: Query = options.query ? (await this.compile(options.query)).query : matchAll();
       const engineField = fieldOf(canonicalPropertyName(field));
       const size = options.limit ?? 100;
-      const response = await this.adapter.search({
+      const response = await this.searchWithinBudget({
         index: this.alias,
         body: {
           query,

@@ -7,6 +7,8 @@ import type { Geometry } from 'geojson';
 import type { Bbox, CoreRecord } from '../../records/core-record.js';
 import type { IndexDocument } from '../../records/index-document.js';
 import { parseTimeValue } from '../../records/time.js';
+import { isTextSortable } from '../../query/queryables.js';
+import { textSortKey } from '../../query/text-folding.js';
 import {
   encodeFieldName,
   FOLDS,
@@ -125,6 +127,16 @@ function foldedCopies(value: unknown): { ci?: unknown; ai?: unknown; cai?: unkno
   return { ci, ai, cai: foldedCopy(value, FOLDS.cai, ci) };
 }
 
+/** The sort key copy of a text value (a string, or the strings of an array). */
+function sortKeyCopy(value: unknown): unknown {
+  if (typeof value === 'string') return textSortKey(value);
+  if (Array.isArray(value)) {
+    const keys = value.filter((item): item is string => typeof item === 'string').map(textSortKey);
+    return keys.length > 0 ? keys : undefined;
+  }
+  return undefined;
+}
+
 /** Builds the engine document of a record from its IndexDocument. */
 export function buildEngineDocument(
   document: IndexDocument,
@@ -136,6 +148,7 @@ export function buildEngineDocument(
   const has: string[] = [];
   const folded: Record<string, Record<string, unknown>> = { ci: {}, ai: {}, cai: {} };
   const spans: Record<string, Record<string, string>> = { tlo: {}, thi: {} };
+  const sortKeys: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(document.properties)) {
     if (value === null) continue;
     // Only where the property's own field cannot show it (an empty array, say): every listed
@@ -152,6 +165,10 @@ export function buildEngineDocument(
         spans[TIME_SPAN_VIEWS.start][key] = span.start;
         spans[TIME_SPAN_VIEWS.end][key] = span.end;
       }
+    }
+    if (isTextSortable(name)) {
+      const sortKey = sortKeyCopy(value);
+      if (sortKey !== undefined) sortKeys[key] = sortKey;
     }
     if (!hasFoldedCopies(name)) continue;
     for (const [view, copy] of Object.entries(foldedCopies(value))) {
@@ -171,6 +188,7 @@ export function buildEngineDocument(
   for (const [view, copies] of Object.entries({ ...folded, ...spans })) {
     if (Object.keys(copies).length > 0) result[view] = copies;
   }
+  if (Object.keys(sortKeys).length > 0) result.sort = sortKeys;
 
   const time: Record<string, unknown> = {};
   if (document.timeStart !== null) time.start = document.timeStart;

@@ -10,7 +10,7 @@
  * each written only where folding changes the value.
  */
 import { findQueryable, type Queryable } from '../../query/queryables.js';
-import { foldCase, stripAccents } from '../sqlite/sql-functions.js';
+import { foldCase, stripAccents } from '../../query/text-folding.js';
 import { readDeclaredPropertyTypes } from './index-templates.js';
 
 /** The folding views of a string property: none, CASEI, ACCENTI or both. */

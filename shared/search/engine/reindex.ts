@@ -11,7 +11,7 @@
  */
 import type { CoreRecord } from '../../records/core-record.js';
 import { parseDocuments } from '../../records/formats/index.js';
-import type { WriteFailure } from '../backend.js';
+import type { ReindexResult, WriteFailure } from '../backend.js';
 import { allOf, matchAll, range, type Query } from './dsl.js';
 import {
   ndjsonBody,
@@ -21,22 +21,7 @@ import {
 } from './engine-adapter.js';
 import { readStoredRecord, type StoredParts } from './engine-document.js';
 
-export interface ReindexResult {
-  /** The physical index the alias pointed to, and the one it points to now. */
-  from: string;
-  to: string;
-  /** Records written to the new version. */
-  written: number;
-  /** Records read again from their source document with the current parsers. */
-  reparsed: number;
-  /** Records whose source no longer parses, carried over from their stored CoreRecord. */
-  carried: WriteFailure[];
-  /** Records the new mapping refused (they are not in the new version). */
-  failures: WriteFailure[];
-  /** Records deleted from the old version during the build, removed from the new one. */
-  removed: number;
-  durationMs: number;
-}
+export type { ReindexResult };
 
 export interface RebuildOptions {
   adapter: EngineAdapter;

@@ -78,13 +78,27 @@ function sql(strings: TemplateStringsArray, ...parts: Fragment[]): Fragment {
   return { sql: text, params };
 }
 
-/** Joins fragments with a separator, in parentheses. */
+/**
+ * Joins fragments with an associative operator (AND, OR), in parentheses. Long lists are
+ * grouped as a balanced tree: SQLite limits an expression tree's depth (1000), and `a OR b OR
+ * c …` nests one level per operand, where balanced groups nest log2(n) levels.
+ */
 function joinFragments(parts: Fragment[], separator: string): Fragment {
+  if (parts.length > JOIN_GROUP) {
+    const groups: Fragment[] = [];
+    for (let index = 0; index < parts.length; index += JOIN_GROUP) {
+      groups.push(joinFragments(parts.slice(index, index + JOIN_GROUP), separator));
+    }
+    return joinFragments(groups, separator);
+  }
   return {
     sql: `(${parts.map((part) => part.sql).join(separator)})`,
     params: parts.flatMap((part) => part.params),
   };
 }
+
+/** Operands per parenthesised group when joining long lists (see joinFragments). */
+const JOIN_GROUP = 16;
 
 const TRUE = raw('1');
 const FALSE = raw('0');
@@ -1101,28 +1115,75 @@ function compileArrayOperand(expression: Expression, node: OperatorNode): ArrayO
   );
 }
 
-function compileArrayRelation(node: OperatorNode, op: string, negated: boolean): Fragment {
+/** The relation that holds for (b, a) when an array relation holds for (a, b). */
+const ARRAY_CONVERSE: Readonly<Record<ArrayRelationName, ArrayRelationName>> = {
+  equals: 'equals',
+  overlaps: 'overlaps',
+  contains: 'containedBy',
+  containedBy: 'contains',
+};
+
+/**
+ * The key an array element is compared by, one SQL value: text is `s` + the text, a number is
+ * itself (so 1 and 1.0 are one number, and never equal to text), true `T`, false `F`, null `N`,
+ * and an array or object `j` + its JSON text. elementKey builds it for literal items;
+ * ELEMENT_KEY in SQL for the elements of a stored array (`json_each … e`).
+ */
+function elementKey(item: unknown): string | number {
+  if (typeof item === 'string') return `s${item}`;
+  if (typeof item === 'number') return item;
+  if (typeof item === 'boolean') return item ? 'T' : 'F';
+  if (item === null) return 'N';
+  return `j${JSON.stringify(item)}`;
+}
+
+const ELEMENT_KEY = raw(
+  "(CASE e.type WHEN 'text' THEN 's' || e.value WHEN 'integer' THEN e.value WHEN 'real' THEN e.value WHEN 'true' THEN 'T' WHEN 'false' THEN 'F' WHEN 'null' THEN 'N' ELSE 'j' || e.value END)",
+);
+
+/**
+ * relation(stored array, literal) in SQL: the literal's distinct keys become one set that SQLite
+ * builds once per statement (an uncorrelated IN subquery), and each record's elements are
+ * looked up in it, so a record costs its own length times log(literal) instead of a pass over
+ * the whole literal. A stored value that is not an array is a one-element array; a missing or
+ * JSON null value is NULL.
+ */
+function relateToLiteral(
+  stored: Fragment,
+  relation: ArrayRelationName,
+  items: unknown[],
+): Fragment {
+  const keys = [...new Set(items.map(elementKey))];
+  const set = sql`(SELECT value FROM json_each(${param(JSON.stringify(keys))}))`;
+  const overlaps = sql`EXISTS (SELECT 1 FROM json_each(${stored}) e WHERE ${ELEMENT_KEY} IN ${set})`;
+  const containedBy = sql`NOT EXISTS (SELECT 1 FROM json_each(${stored}) e WHERE ${ELEMENT_KEY} NOT IN ${set})`;
+  const contains = sql`((SELECT count(DISTINCT ${ELEMENT_KEY}) FROM json_each(${stored}) e WHERE ${ELEMENT_KEY} IN ${set}) = ${param(keys.length)})`;
+  const holds =
+    relation === 'overlaps'
+      ? overlaps
+      : relation === 'containedBy'
+        ? containedBy
+        : relation === 'contains'
+          ? contains
+          : sql`(${containedBy} AND ${contains})`;
+  return sql`(CASE WHEN ${stored} IS NULL OR json_type(${stored}) = 'null' THEN NULL ELSE ${holds} END)`;
+}
+
+function compileArrayRelation(node: OperatorNode, op: string): Fragment {
   expectArity(node, 2);
   const [a, b] = node.args.map((argument) => compileArrayOperand(argument, node));
   const relation = ARRAY_OPS[op];
   if (a.kind === 'literal' && b.kind === 'literal') {
     return relateArrays(relation, a.items, b.items) ? TRUE : FALSE;
   }
+  if (a.kind === 'sql' && b.kind === 'literal') return relateToLiteral(a.json, relation, b.items);
+  if (a.kind === 'literal' && b.kind === 'sql') {
+    return relateToLiteral(b.json, ARRAY_CONVERSE[relation], a.items);
+  }
   const json = (operand: ArrayOperand): Fragment =>
     operand.kind === 'sql' ? operand.json : param(JSON.stringify(operand.items));
-  const exact = sql`${raw(SQL_FUNCTIONS.arrays)}(${param(relation)}, ${json(a)}, ${json(b)})`;
-  // When the relation needs a shared element with a non-empty literal (overlaps, equals, or the
-  // property containing the literal), a native JSON scan finds the candidates first.
-  const [property, items, needsShared] =
-    a.kind === 'sql' && b.kind === 'literal'
-      ? [a, b.items, relation !== 'containedBy']
-      : a.kind === 'literal' && b.kind === 'sql'
-        ? [b, a.items, relation !== 'contains']
-        : [undefined, [], false];
-  const scalars = items.every((item) => ['string', 'number', 'boolean'].includes(typeof item));
-  if (negated || !property?.path || !needsShared || items.length === 0 || !scalars) return exact;
-  const shared = sql`EXISTS (SELECT 1 FROM json_each(r.props, ${param(property.path)}) e WHERE e.value IN (SELECT value FROM json_each(${param(JSON.stringify(items))})))`;
-  return sql`(${shared} AND ${exact})`;
+  // Two stored arrays: compared in a registered function (each record against itself).
+  return sql`${raw(SQL_FUNCTIONS.arrays)}(${param(relation)}, ${json(a)}, ${json(b)})`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1177,7 +1238,7 @@ function compileOperator(node: OperatorNode, negated: boolean): Fragment {
   if (op in SPATIAL_OPS) return compileSpatial(node, op, negated);
   if (DISTANCE_OPS.has(op)) return compileDistance(node, op, negated);
   if (op in TEMPORAL_OPS) return compileTemporal(node, op);
-  if (op in ARRAY_OPS) return compileArrayRelation(node, op, negated);
+  if (op in ARRAY_OPS) return compileArrayRelation(node, op);
   if (op === 'casei' || op === 'accenti' || ARITHMETIC_OPS.has(op)) {
     throw new FilterError(`${describe(node)} is a value, not a condition`);
   }

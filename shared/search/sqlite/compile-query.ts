@@ -6,13 +6,14 @@ import { InvalidParameterError } from '../../errors/index.js';
 import { splitAntimeridian } from '../../records/index-document.js';
 import type { Bbox } from '../../records/core-record.js';
 import { operator, propertyRef, type Expression } from '../../query/filter-ast.js';
-import { canonicalPropertyName } from '../../query/queryables.js';
+import { canonicalPropertyName, isTextSortable } from '../../query/queryables.js';
 import type {
   SearchQuery,
   SpatialConstraint,
   TemporalConstraint,
 } from '../../query/search-query.js';
 import { SORT_COLUMNS } from './schema.js';
+import { SQL_FUNCTIONS } from './sql-functions.js';
 
 export type SqlValue = string | number | null;
 
@@ -179,7 +180,12 @@ function compileExternalIds(values: string[]): SqlFragment {
 function compileSort(query: SearchQuery, hasText: boolean): string {
   const keys = query.sort.map(({ field, direction }) => {
     const column = SORT_COLUMNS[field] ?? `json_extract(r.props, '${propertyPath(field)}')`;
-    return `(${column} IS NULL), ${column} ${direction === 'desc' ? 'DESC' : 'ASC'}`;
+    const order = direction === 'desc' ? 'DESC' : 'ASC';
+    // Text sorts case- and accent-insensitively, ties in code-point order.
+    if (isTextSortable(field)) {
+      return `(${column} IS NULL), ${SQL_FUNCTIONS.sortKey}(${column}) ${order}, ${column} ${order}`;
+    }
+    return `(${column} IS NULL), ${column} ${order}`;
   });
   if (keys.length === 0 && hasText) keys.push('f.score ASC');
   keys.push('r.id ASC');

@@ -14,8 +14,15 @@ import GeoJSONReader from 'jsts/org/locationtech/jts/io/GeoJSONReader.js';
 import GeometryFactory from 'jsts/org/locationtech/jts/geom/GeometryFactory.js';
 import DistanceOp from 'jsts/org/locationtech/jts/operation/distance/DistanceOp.js';
 import 'jsts/org/locationtech/jts/monkey.js';
+import { QueryTimeoutError } from '../../errors/index.js';
+import { bboxToGeometry } from '../../query/bbox-geometry.js';
 import type { Bbox } from '../../records/core-record.js';
+import { foldCase, stripAccents, textSortKey } from '../../query/text-folding.js';
 import { parseTimeValue } from '../../records/time.js';
+
+// The text folds and the bbox geometry are shared with the engine backend: they live in
+// shared/query, and are re-exported here for the compiler and its tests.
+export { bboxToGeometry, foldCase, stripAccents, textSortKey };
 
 /** The spatial relations of CQL2 (S_* without the prefix), named as in Simple Features. */
 export type SpatialRelationName =
@@ -69,65 +76,6 @@ class LruCache<V> {
 
 // ---------------------------------------------------------------------------------------------
 // Text
-
-/**
- * Letters whose diacritic is part of the code point (no canonical decomposition), mapped to
- * their base letter so that ACCENTI('København') equals ACCENTI('Kobenhavn').
- */
-const UNDECOMPOSABLE_DIACRITICS: Readonly<Record<string, string>> = {
-  ø: 'o',
-  Ø: 'O',
-  đ: 'd',
-  Đ: 'D',
-  ł: 'l',
-  Ł: 'L',
-  ħ: 'h',
-  Ħ: 'H',
-  ŧ: 't',
-  Ŧ: 'T',
-  ƀ: 'b',
-  Ƀ: 'B',
-  ɨ: 'i',
-  Ɨ: 'I',
-  ƶ: 'z',
-  Ƶ: 'Z',
-  ǥ: 'g',
-  Ǥ: 'G',
-  ı: 'i',
-};
-const UNDECOMPOSABLE_PATTERN = new RegExp(
-  `[${Object.keys(UNDECOMPOSABLE_DIACRITICS).join('')}]`,
-  'gu',
-);
-
-/** Printable ASCII text, which both folds leave unchanged apart from case (a fast path). */
-const ASCII_ONLY = /^[ -~\t\n\r]*$/;
-
-/**
- * CASEI: a case-insensitive representation of a string. Compatibility-normalises (NFKC), then
- * upper- and lower-cases, which gives the full Unicode case folding for comparison purposes
- * ('ß' and 'SS' both fold to 'ss', final sigma folds to sigma).
- */
-export function foldCase(value: string): string {
-  // ASCII is its own NFKC/NFC form and has no final sigma: lower case is the whole fold.
-  if (ASCII_ONLY.test(value)) return value.toLowerCase();
-  return value.normalize('NFKC').toUpperCase().toLowerCase().replace(/ς/g, 'σ').normalize('NFC');
-}
-
-/**
- * ACCENTI: an accent-insensitive representation of a string. Decomposes (NFD), removes the
- * non-spacing combining marks, maps letters with a built-in stroke (ø, ł, đ …) to their base
- * letter and recomposes (NFC). Case is kept.
- */
-export function stripAccents(value: string): string {
-  // ASCII has no combining marks and no stroked letters: nothing to strip (the common case).
-  if (ASCII_ONLY.test(value)) return value;
-  return value
-    .normalize('NFD')
-    .replace(/\p{Mn}/gu, '')
-    .replace(UNDECOMPOSABLE_PATTERN, (letter) => UNDECOMPOSABLE_DIACRITICS[letter] ?? letter)
-    .normalize('NFC');
-}
 
 /** One token of a CQL2 LIKE pattern. */
 type LikeToken = { kind: 'any' } | { kind: 'one' } | { kind: 'text'; text: string };
@@ -259,47 +207,6 @@ function readGeometryText(text: string): JtsGeometry | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * The geometry covering a bbox; a box whose west edge is east of its east edge crosses the
- * antimeridian and becomes the union of its two halves. Degenerate boxes become a point or a
- * line, which is what they cover.
- */
-export function bboxToGeometry([west, south, east, north]: Bbox): Geometry {
-  const box = (w: number, e: number): Geometry => {
-    if (w === e && south === north) return { type: 'Point', coordinates: [w, south] };
-    if (w === e || south === north) {
-      return {
-        type: 'LineString',
-        coordinates: [
-          [w, south],
-          [e, north],
-        ],
-      };
-    }
-    return {
-      type: 'Polygon',
-      coordinates: [
-        [
-          [w, south],
-          [e, south],
-          [e, north],
-          [w, north],
-          [w, south],
-        ],
-      ],
-    };
-  };
-  if (west <= east) return box(west, east);
-  const halves = [box(west, 180), box(-180, east)];
-  if (halves.every((half) => half.type === 'Polygon')) {
-    return {
-      type: 'MultiPolygon',
-      coordinates: halves.map((half) => (half.type === 'Polygon' ? half.coordinates : [])),
-    };
-  }
-  return { type: 'GeometryCollection', geometries: halves };
 }
 
 /**
@@ -463,8 +370,47 @@ function relateTexts(
   }
 }
 
+/**
+ * The time budget of the statements a connection is running. better-sqlite3 runs a statement
+ * synchronously and offers no interrupt, so the budget is enforced from inside: every registered
+ * function, and `cairn_deadline()` which the backend puts in front of each WHERE clause, checks
+ * the clock and throws QueryTimeoutError once the budget is spent, which aborts the statement.
+ */
+export class StatementDeadline {
+  private at = Number.POSITIVE_INFINITY;
+  private budgetMs = 0;
+  private calls = 0;
+
+  /** Runs synchronous work under a budget (none when `budgetMs` is undefined). */
+  run<T>(budgetMs: number | undefined, work: () => T): T {
+    if (budgetMs === undefined) return work();
+    this.at = Date.now() + budgetMs;
+    this.budgetMs = budgetMs;
+    try {
+      return work();
+    } finally {
+      this.at = Number.POSITIVE_INFINITY;
+    }
+  }
+
+  /** Throws QueryTimeoutError when the running work is past its budget. */
+  check(): void {
+    if (this.at !== Number.POSITIVE_INFINITY && Date.now() > this.at) {
+      throw new QueryTimeoutError(this.budgetMs);
+    }
+  }
+
+  /** The same check on every 64th call only, for the per-row `cairn_deadline()`. */
+  checkSometimes(): number {
+    this.calls = (this.calls + 1) & 63;
+    if (this.calls === 0) this.check();
+    return 1;
+  }
+}
+
 /** Names of the registered SQL functions, for the compiler. */
 export const SQL_FUNCTIONS = {
+  sortKey: 'cairn_sort_key',
   casei: 'cairn_casei',
   accenti: 'cairn_accenti',
   like: 'cairn_like',
@@ -474,25 +420,47 @@ export const SQL_FUNCTIONS = {
   spatial: 'cairn_spatial',
   bboxGeometry: 'cairn_bbox_geometry',
   distance: 'cairn_distance',
+  deadline: 'cairn_deadline',
 } as const;
 
-/** Registers the filter functions on a connection (call once per connection). */
-export function registerSqlFunctions(db: Database.Database): void {
+/**
+ * Registers the filter functions on a connection (call once per connection). With a deadline,
+ * every function checks it first (see StatementDeadline).
+ */
+export function registerSqlFunctions(
+  db: Database.Database,
+  deadline = new StatementDeadline(),
+): void {
   const options = { deterministic: true };
-  db.function(SQL_FUNCTIONS.casei, options, (value: SqlScalar) =>
-    typeof value === 'string' ? foldCase(value) : null,
-  );
-  db.function(SQL_FUNCTIONS.accenti, options, (value: SqlScalar) =>
-    typeof value === 'string' ? stripAccents(value) : null,
-  );
-  db.function(SQL_FUNCTIONS.like, options, (value: SqlScalar, pattern: SqlScalar) =>
-    typeof value === 'string' && typeof pattern === 'string'
+  db.function(SQL_FUNCTIONS.deadline, { deterministic: false }, () => deadline.checkSometimes());
+  db.function(SQL_FUNCTIONS.sortKey, options, (value: SqlScalar) => {
+    deadline.check();
+    return typeof value === 'string' ? textSortKey(value) : value;
+  });
+  db.function(SQL_FUNCTIONS.casei, options, (value: SqlScalar) => {
+    deadline.check();
+    return typeof value === 'string' ? foldCase(value) : null;
+  });
+  db.function(SQL_FUNCTIONS.accenti, options, (value: SqlScalar) => {
+    deadline.check();
+    return typeof value === 'string' ? stripAccents(value) : null;
+  });
+  db.function(SQL_FUNCTIONS.like, options, (value: SqlScalar, pattern: SqlScalar) => {
+    deadline.check();
+    return typeof value === 'string' && typeof pattern === 'string'
       ? toFlag(matchesLike(value, pattern))
-      : null,
-  );
-  db.function(SQL_FUNCTIONS.timeStart, options, (value: SqlScalar) => timeSpanStart(value) ?? null);
-  db.function(SQL_FUNCTIONS.timeEnd, options, (value: SqlScalar) => timeSpanEnd(value) ?? null);
+      : null;
+  });
+  db.function(SQL_FUNCTIONS.timeStart, options, (value: SqlScalar) => {
+    deadline.check();
+    return timeSpanStart(value) ?? null;
+  });
+  db.function(SQL_FUNCTIONS.timeEnd, options, (value: SqlScalar) => {
+    deadline.check();
+    return timeSpanEnd(value) ?? null;
+  });
   db.function(SQL_FUNCTIONS.arrays, options, (relation: SqlScalar, a: SqlScalar, b: SqlScalar) => {
+    deadline.check();
     if (typeof relation !== 'string' || !ARRAY_RELATIONS.has(relation)) return null;
     const left = parseArray(a);
     const right = parseArray(b);
@@ -504,6 +472,7 @@ export function registerSqlFunctions(db: Database.Database): void {
     SQL_FUNCTIONS.spatial,
     options,
     (relation: SqlScalar, stored: SqlScalar, query: SqlScalar) => {
+      deadline.check();
       if (typeof stored !== 'string' || typeof query !== 'string') return null;
       const queryGeometry = queryGeometryCache.get(query, readGeometryText);
       return toFlag(relateTexts(relation, readGeometryText(stored), queryGeometry));
@@ -511,6 +480,7 @@ export function registerSqlFunctions(db: Database.Database): void {
   );
   // Metres between a stored geometry and a query geometry (parsed once and reused).
   db.function(SQL_FUNCTIONS.distance, options, (stored: SqlScalar, query: SqlScalar) => {
+    deadline.check();
     if (typeof stored !== 'string' || typeof query !== 'string') return null;
     const target = distanceTargetCache.get(query, readDistanceTarget);
     if (!target) return null;
@@ -521,6 +491,7 @@ export function registerSqlFunctions(db: Database.Database): void {
     }
   });
   db.function(SQL_FUNCTIONS.bboxGeometry, options, (bbox: SqlScalar) => {
+    deadline.check();
     const box = typeof bbox === 'string' ? parseArray(bbox) : undefined;
     if (!box || box.length !== 4 || !box.every((n) => typeof n === 'number')) return null;
     return JSON.stringify(bboxToGeometry(box as Bbox));

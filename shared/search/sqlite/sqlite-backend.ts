@@ -3,10 +3,12 @@
  * transactional upserts, FTS5 free text ranked by bm25, an R*Tree prefilter on boxes.
  */
 import type Database from 'better-sqlite3';
-import { CairnError, InternalError } from '../../errors/index.js';
+import { CairnError, FilterError, InternalError, InvalidRecordError } from '../../errors/index.js';
 import type { CoreRecord } from '../../records/core-record.js';
 import type { SearchQuery } from '../../query/search-query.js';
 import type {
+  AtomicChanges,
+  AtomicResult,
   BackendHealth,
   CatalogueExtent,
   DomainOptions,
@@ -21,7 +23,7 @@ import { compileQuery, propertyPath, type FilterCompiler, type SqlValue } from '
 import { toSqliteRow, type SqliteRow } from './rows.js';
 import { openDatabase } from './open-database.js';
 import { SCHEMA_SQL } from './schema.js';
-import { registerSqlFunctions } from './sql-functions.js';
+import { SQL_FUNCTIONS, StatementDeadline, registerSqlFunctions } from './sql-functions.js';
 
 interface StoredRow {
   record: string;
@@ -40,6 +42,11 @@ export interface SqliteBackendOptions {
   compileFilter?: FilterCompiler;
   /** Registers extra SQL functions on the connection, after the filter functions. */
   registerFunctions?: (db: Database.Database) => void;
+  /**
+   * Milliseconds one search or facet count may run before it is cancelled with
+   * QueryTimeoutError (503); unset: no budget. See StatementDeadline.
+   */
+  timeBudgetMs?: number;
 }
 
 function toRecord(row: StoredRow): CoreRecord {
@@ -52,9 +59,26 @@ function toRecord(row: StoredRow): CoreRecord {
   return record;
 }
 
+/**
+ * SQLite's refusals of a statement too large to compile: a filter's size or depth, not a fault
+ * of the database (SQLITE_ERROR with these messages).
+ */
+const QUERY_SIZE_ERRORS = [
+  'Expression tree is too large',
+  'parser stack overflow',
+  'too many terms in compound SELECT',
+  'LIKE or GLOB pattern too complex',
+  'too many SQL variables',
+];
+
 /** Wraps a driver error so no SQL text or driver message crosses the backend boundary. */
 function wrapDriverError(error: unknown): never {
   if (error instanceof CairnError) throw error;
+  const message = error instanceof Error ? error.message : '';
+  if (QUERY_SIZE_ERRORS.some((text) => message.startsWith(text)))
+    throw new FilterError('The filter is too large or too deeply nested to be evaluated', {
+      cause: error,
+    });
   throw new InternalError('SQLite operation failed', { cause: error });
 }
 
@@ -64,6 +88,10 @@ export class SqliteBackend implements SearchBackend {
   private readonly compileFilter: FilterCompiler;
   private readonly statements;
   private readonly statementCache = new Map<string, Database.Statement>();
+  private readonly deadline = new StatementDeadline();
+  private readonly timeBudgetMs?: number;
+  /** Put in front of every search condition when there is a budget: checks it row by row. */
+  private readonly deadlineCheck: string;
 
   constructor(options: SqliteBackendOptions) {
     this.db = openDatabase(options.path);
@@ -71,8 +99,10 @@ export class SqliteBackend implements SearchBackend {
     this.db.pragma('cache_size = -65536');
     this.db.pragma('temp_store = MEMORY');
     this.db.exec(SCHEMA_SQL);
-    registerSqlFunctions(this.db);
+    registerSqlFunctions(this.db, this.deadline);
     options.registerFunctions?.(this.db);
+    this.timeBudgetMs = options.timeBudgetMs;
+    this.deadlineCheck = this.timeBudgetMs === undefined ? '' : `${SQL_FUNCTIONS.deadline}() AND `;
     this.compileFilter = options.compileFilter ?? compileFilter;
     this.statements = {
       upsert: this.db.prepare(`
@@ -187,19 +217,40 @@ export class SqliteBackend implements SearchBackend {
     return rows.length;
   }
 
+  /** Deletes one record with its text and boxes; false when it does not exist. */
+  private deleteRow(id: string): boolean {
+    const row = this.statements.findRid.get(id) as { rid: number } | undefined;
+    if (!row) return false;
+    this.statements.deleteFts.run(row.rid);
+    this.statements.deleteBoxes.run(row.rid, row.rid);
+    this.statements.deleteRecord.run(row.rid);
+    return true;
+  }
+
   async delete(ids: string[]): Promise<number> {
     try {
+      return this.db.transaction(() => ids.filter((id) => this.deleteRow(id)).length)();
+    } catch (error) {
+      return wrapDriverError(error);
+    }
+  }
+
+  /** Every row is built first (a record that cannot be stored refuses the whole unit), then one transaction writes them all. */
+  async applyAtomically(changes: AtomicChanges): Promise<AtomicResult> {
+    const rows = changes.upsert.map((record) => {
+      try {
+        return toSqliteRow(record);
+      } catch (error) {
+        throw new InvalidRecordError(`record "${record.id}": ${(error as Error).message}`);
+      }
+    });
+    try {
       return this.db.transaction(() => {
-        let deleted = 0;
-        for (const id of ids) {
-          const row = this.statements.findRid.get(id) as { rid: number } | undefined;
-          if (!row) continue;
-          this.statements.deleteFts.run(row.rid);
-          this.statements.deleteBoxes.run(row.rid, row.rid);
-          this.statements.deleteRecord.run(row.rid);
-          deleted += 1;
-        }
-        return deleted;
+        for (const row of rows) this.writeRow(row);
+        return {
+          written: rows.length,
+          deleted: changes.delete.filter((id) => this.deleteRow(id)).length,
+        };
       })();
     } catch (error) {
       return wrapDriverError(error);
@@ -213,16 +264,18 @@ export class SqliteBackend implements SearchBackend {
 
   async search(query: SearchQuery): Promise<SearchResult> {
     const compiled = compileQuery(query, this.compileFilter);
-    const from = `FROM records r ${compiled.join} WHERE ${compiled.where.sql}`;
+    const from = `FROM records r ${compiled.join} WHERE ${this.deadlineCheck}(${compiled.where.sql})`;
     const params: SqlValue[] = [...compiled.joinParams, ...compiled.where.params];
     try {
-      const { n } = this.prepareCached(`SELECT count(*) AS n ${from}`).get(...params) as {
-        n: number;
-      };
-      const rows = this.prepareCached(
-        `SELECT ${ROW_COLUMNS} ${from} ORDER BY ${compiled.orderBy} LIMIT ? OFFSET ?`,
-      ).all(...params, query.limit, query.offset) as StoredRow[];
-      return { total: n, records: rows.map(toRecord) };
+      return this.deadline.run(this.timeBudgetMs, () => {
+        const { n } = this.prepareCached(`SELECT count(*) AS n ${from}`).get(...params) as {
+          n: number;
+        };
+        const rows = this.prepareCached(
+          `SELECT ${ROW_COLUMNS} ${from} ORDER BY ${compiled.orderBy} LIMIT ? OFFSET ?`,
+        ).all(...params, query.limit, query.offset) as StoredRow[];
+        return { total: n, records: rows.map(toRecord) };
+      });
     } catch (error) {
       return wrapDriverError(error);
     }
@@ -232,11 +285,14 @@ export class SqliteBackend implements SearchBackend {
     const compiled = options.query ? compileQuery(options.query, this.compileFilter) : undefined;
     const sql = `SELECT CAST(e.value AS TEXT) AS value, count(*) AS count
       FROM records r ${compiled?.join ?? ''} JOIN json_each(r.props, '${propertyPath(field)}') e
-      WHERE (${compiled?.where.sql ?? '1'}) AND e.value IS NOT NULL
+      WHERE ${this.deadlineCheck}(${compiled?.where.sql ?? '1'}) AND e.value IS NOT NULL
       GROUP BY 1 ORDER BY count DESC, value ASC LIMIT ?`;
     const params: SqlValue[] = compiled ? [...compiled.joinParams, ...compiled.where.params] : [];
     try {
-      return this.prepareCached(sql).all(...params, options.limit ?? 100) as DomainValue[];
+      return this.deadline.run(
+        this.timeBudgetMs,
+        () => this.prepareCached(sql).all(...params, options.limit ?? 100) as DomainValue[],
+      );
     } catch (error) {
       return wrapDriverError(error);
     }

@@ -19,6 +19,7 @@ import {
 import { renderJsonError } from '../../../services/api/middleware/errors.js';
 import { requestContext } from '../../../services/api/middleware/request-context.js';
 import {
+  audienceOf as audienceOfToken,
   claimsOf,
   CLIENT,
   clientFor,
@@ -135,6 +136,27 @@ describe('auth middleware with the real Keycloak JWKS', function () {
         .post('/records')
         .auth(exchanged.accessToken, { type: 'bearer' });
       expect(response.status).to.equal(201);
+    });
+
+    it('a token accepted only through azp: aud lacks our client, azp is our client', async () => {
+      // A catalogue whose own client id is cairn-worker: alice signs in through that client, so
+      // the token's azp is cairn-worker while its aud (from the default scopes) is the
+      // catalogue only.
+      const config = authConfig({ AUTH_CLIENT_ID: CLIENT.worker });
+      const workerApp = buildApp(createAuthMiddleware(config));
+      const own = (await userTokens('alice', { clientId: CLIENT.worker, scope: ['ingest'] }))
+        .accessToken;
+      expect(claimsOf(own).azp).to.equal(CLIENT.worker);
+      expect(audienceOfToken(own)).not.to.include(CLIENT.worker);
+      const accepted = await request(workerApp).post('/records').auth(own, { type: 'bearer' });
+      expect(accepted.status, JSON.stringify(accepted.body)).to.equal(201);
+      // The same audience with another azp is refused: azp made the difference.
+      const other = (await userTokens('alice', { clientId: CLIENT.webExchange })).accessToken;
+      expect(audienceOfToken(other)).to.deep.equal(audienceOfToken(own));
+      expect(claimsOf(other).azp).to.equal(CLIENT.webExchange);
+      const refused = await request(workerApp).post('/records').auth(other, { type: 'bearer' });
+      expect(refused.status).to.equal(401);
+      expect(refused.body.description).to.match(/not intended for this service/);
     });
 
     it('reads without a token (public by default), ignoring any token sent', async () => {

@@ -26,6 +26,7 @@ export const CLIENT = {
   web: 'cairn-web',
   webShortLived: 'cairn-web-short-lived',
   webExchange: 'cairn-web-exchange',
+  noRefresh: 'cairn-no-refresh',
 } as const;
 
 /** Test-only secrets, as in the realm fixture. */
@@ -33,15 +34,21 @@ const SECRET: Partial<Record<string, string>> = {
   [CLIENT.worker]: 'cairn-worker-test-secret',
   [CLIENT.exporter]: 'cairn-exporter-test-secret',
   [CLIENT.reports]: 'cairn-reports-test-secret',
+  [CLIENT.noRefresh]: 'cairn-no-refresh-test-secret',
 };
 
 /** A TokenClient for a realm client (confidential when the fixture gives it a secret). */
-export function clientFor(clientId: string, secret = SECRET[clientId]): TokenClient {
+export function clientFor(
+  clientId: string,
+  secret = SECRET[clientId],
+  options: Partial<ConstructorParameters<typeof TokenClient>[0]> = {},
+): TokenClient {
   return new TokenClient({
     tokenEndpoint: TOKEN_ENDPOINT,
     clientId,
     clientSecret: secret,
     maxRetries: 0,
+    ...options,
   });
 }
 

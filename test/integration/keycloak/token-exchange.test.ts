@@ -35,8 +35,13 @@ import {
   TOKEN_TYPE_REFRESH,
   TokenClient,
 } from '../../../shared/auth/token-exchange.js';
+import { createTokenVerifier } from '../../../shared/auth/verify.js';
+import { loadConfig } from '../../../shared/config/index.js';
+import { createHarvestTokenClient } from '../../../shared/harvest/index.js';
+import { syncSignInClients } from '../../support/admin-sign-in.js';
 import {
   audienceOf,
+  ISSUER,
   claimsOf,
   CLIENT,
   clientFor,
@@ -148,6 +153,34 @@ describe('Keycloak standard token exchange v2 through TokenClient (real provider
       expect(audienceOf(own.accessToken)).not.to.include(CLIENT.worker);
       const exchanged = await worker.exchange({ subjectToken: own.accessToken });
       expect(claimsOf(exchanged.accessToken).sub).to.equal(claimsOf(own.accessToken).sub);
+    });
+
+    it('a self-exchange with a scope is sent and accepted; the original session keeps its scopes (keycloak#38990 does not reproduce on 26.5.6)', async () => {
+      // keycloak#38990: exchanging a token with the same client and a scope changed the client
+      // session's scopes, so later refreshes of the original (even offline) token came back
+      // with the exchange's scopes. The helper used to refuse such a request; on 26.5.6 the
+      // refreshes below keep the original scopes, so it no longer does.
+      for (const extra of [[], ['offline_access']]) {
+        const original = await userTokens('alice', {
+          clientId: CLIENT.worker,
+          scope: ['downstream-audience', ...extra],
+        });
+        const before = scopesOf(original.accessToken);
+        expect(before).to.include('downstream-audience');
+        expect(claimsOf(original.accessToken).azp).to.equal(CLIENT.worker);
+        const exchanged = await worker.exchange({
+          subjectToken: original.accessToken,
+          scope: ['ingest'],
+        });
+        expect(scopesOf(exchanged.accessToken)).to.include('ingest');
+        expect(scopesOf(exchanged.accessToken)).not.to.include('downstream-audience');
+        const first = await worker.refresh(original.refreshToken as string);
+        expect(scopesOf(first.accessToken), `refresh ${extra.join()}`).to.deep.equal(before);
+        const second = await worker.refresh(first.refreshToken as string);
+        expect(scopesOf(second.accessToken), `second refresh ${extra.join()}`).to.deep.equal(
+          before,
+        );
+      }
     });
 
     it('client authentication fails first: wrong secret 401 unauthorized_client, unknown client 401 invalid_client', async () => {
@@ -283,7 +316,7 @@ describe('Keycloak standard token exchange v2 through TokenClient (real provider
   });
 
   describe('refresh tokens from exchange', () => {
-    it('SAME_SESSION client: a refresh token is issued; refreshing it WIDENS aud again (Keycloak 26.5.6 differs from the reference)', async () => {
+    it('SAME_SESSION client: a refresh token is issued; Keycloak 26.5.6 WIDENS aud on refresh, the helper narrows it again', async () => {
       const exchanged = await worker.exchange({
         subjectToken: alice,
         scope: ['downstream-audience'],
@@ -300,14 +333,31 @@ describe('Keycloak standard token exchange v2 through TokenClient (real provider
       expect(refreshClaims['req-aud'], 'the narrowing is recorded').to.deep.equal([
         CLIENT.downstream,
       ]);
-      const refreshed = await worker.refresh(exchanged.refreshToken as string);
-      expect(claimsOf(refreshed.accessToken).sub).to.equal(claimsOf(alice).sub);
-      // The reference says req-aud restores the narrowing on every refresh; on 26.5.6 the
-      // refreshed token carries every audience of the scopes again. Re-exchange instead of
-      // refreshing when a downstream must only ever see its own audience.
-      expect(audienceOf(refreshed.accessToken)).to.deep.equal(
+      // What Keycloak answers to the refresh grant itself: every audience of the scopes again
+      // (the reference says req-aud restores the narrowing; 26.5.6 ignores it).
+      const raw = await worker.requestToken({
+        grant_type: 'refresh_token',
+        refresh_token: exchanged.refreshToken as string,
+      });
+      expect(audienceOf(raw.accessToken)).to.deep.equal(
         [CLIENT.catalogue, CLIENT.downstream].sort(),
       );
+      // The helper's refresh narrows again, after every refresh.
+      let refreshToken = raw.refreshToken as string;
+      for (let round = 1; round <= 2; round += 1) {
+        const refreshed = await worker.refresh(refreshToken);
+        expect(audienceOf(refreshed.accessToken), `refresh ${round}`).to.deep.equal([
+          CLIENT.downstream,
+        ]);
+        expect(claimsOf(refreshed.accessToken).sub).to.equal(claimsOf(alice).sub);
+        expect(claimsOf(refreshed.accessToken).sid).to.equal(claimsOf(alice).sid);
+        expect(scopesOf(refreshed.accessToken)).to.include('downstream-audience');
+        expect(refreshed.refreshToken, 'the provider’s new refresh token').to.be.a('string');
+        expect(claimsOf(refreshed.refreshToken as string)['req-aud']).to.deep.equal([
+          CLIENT.downstream,
+        ]);
+        refreshToken = refreshed.refreshToken as string;
+      }
     });
 
     it('a client without refresh-in-exchange is refused ("requested_token_type unsupported")', async () => {
@@ -317,6 +367,22 @@ describe('Keycloak standard token exchange v2 through TokenClient (real provider
         RequestedTokenTypeUnsupportedError,
       );
       expectProvider(error, 400, 'invalid_request', 'requested_token_type unsupported');
+    });
+
+    it('refresh in exchange allowed (SAME_SESSION) but use.refresh.tokens=false: refused ("requested_token_type unsupported")', async () => {
+      await syncSignInClients([CLIENT.noRefresh]);
+      const requester = clientFor(CLIENT.noRefresh);
+      const own = (await userTokens('alice', { clientId: CLIENT.noRefresh })).accessToken;
+      expect(claimsOf(own).azp).to.equal(CLIENT.noRefresh);
+      const error = await refusal(
+        requester.exchange({ subjectToken: own, requestRefreshToken: true }),
+        RequestedTokenTypeUnsupportedError,
+      );
+      expectProvider(error, 400, 'invalid_request', 'requested_token_type unsupported');
+      // The same client may exchange for an access token: only the refresh token is refused.
+      const access = await requester.exchange({ subjectToken: own });
+      expect(access.issuedTokenType).to.equal(TOKEN_TYPE_ACCESS);
+      expect(access.refreshToken).to.equal(undefined);
     });
 
     it('not for a token derived from an offline token (access-token exchange still works)', async () => {
@@ -450,17 +516,49 @@ describe('Keycloak standard token exchange v2 through TokenClient (real provider
 
     it('an expired subject token is refused by the helper before any request', async function () {
       this.timeout(15_000);
+      const strict = clientFor(CLIENT.worker, undefined, { clockToleranceSeconds: 0 });
       const shortLived = (await userTokens('alice', { clientId: CLIENT.webShortLived }))
         .accessToken;
       await waitUntilExpired(shortLived, 50);
-      const sent = worker.requestCount;
+      const sent = strict.requestCount;
       const local = await refusal(
-        worker.exchange({ subjectToken: shortLived }),
+        strict.exchange({ subjectToken: shortLived }),
         SubjectTokenExpiredError,
       );
       expect(local.status).to.equal(401);
       expect(local.expiredAt).to.equal(claimsOf(shortLived).exp);
-      expect(worker.requestCount, 'nothing sent').to.equal(sent);
+      expect(strict.requestCount, 'nothing sent').to.equal(sent);
+    });
+
+    it('one clock tolerance for the API and the helper: what the verifier accepts is sent, what it refuses is refused locally', async function () {
+      this.timeout(20_000);
+      const config = loadConfig({
+        AUTH_ISSUER_URL: ISSUER,
+        AUTH_CLIENT_ID: CLIENT.catalogue,
+        AUTH_EXCHANGE_CLIENT_ID: CLIENT.worker,
+        AUTH_EXCHANGE_CLIENT_SECRET: 'cairn-worker-test-secret',
+        AUTH_CLOCK_TOLERANCE_SECONDS: '2',
+      });
+      const verifier = createTokenVerifier(config.auth.provider!);
+      const helper = createHarvestTokenClient(config.auth)!;
+      const token = (await userTokens('alice', { clientId: CLIENT.webShortLived })).accessToken;
+      // Past exp, within the tolerance: the API accepts it, so the helper sends it and the
+      // provider decides (Keycloak accepts it only during the second after exp).
+      await waitUntilExpired(token, 400);
+      expect((await verifier.verify(token)).subject).to.equal(claimsOf(token).sub);
+      const before = helper.requestCount;
+      await helper.exchange({ subjectToken: token }).catch((error: unknown) => {
+        expect(error).to.be.instanceOf(InvalidSubjectTokenError);
+      });
+      expect(helper.requestCount, 'sent').to.equal(before + 1);
+      // Past the tolerance: both refuse, the helper without a request.
+      await waitUntilExpired(token, 2100);
+      await verifier.verify(token).then(
+        () => expect.fail('the verifier accepted a token past the tolerance'),
+        (error: Error) => expect(error.message).to.match(/token expired/),
+      );
+      await refusal(helper.exchange({ subjectToken: token }), SubjectTokenExpiredError);
+      expect(helper.requestCount, 'nothing more sent').to.equal(before + 1);
     });
 
     it('what Keycloak does with an expired subject token: accepted during the second after exp, then 400 "Invalid token"', async function () {

@@ -7,7 +7,7 @@ import { QueueEvents } from 'bullmq';
 import { createLogger } from '../../../shared/logging/index.js';
 import { buildConnection } from '../../../shared/queue/connection.js';
 import { JobQueues } from '../../../shared/queue/job-queues.js';
-import type { JobResult } from '../../../shared/queue/job-payloads.js';
+import { ATOMIC_REFUSAL, type JobResult } from '../../../shared/queue/job-payloads.js';
 import { ServiceUnavailableError } from '../../../shared/errors/index.js';
 import { SqliteBackend } from '../../../shared/search/sqlite/sqlite-backend.js';
 import { SqliteIngestLog } from '../../../shared/search/sqlite/sqlite-ingest-log.js';
@@ -164,5 +164,30 @@ describe('worker jobs (real Redis)', function () {
     const [, second] = await run('delete', { ids });
     assert.equal(second.deleted, 0);
     for (const id of ids) assert.equal(await backend.get(id), null);
+  });
+
+  it('applies an atomic (CSW-T) ingest job as one unit: its writes and deletes, or nothing', async () => {
+    const [, seeded] = await run('ingest', { documents: generatedDocuments(2, 400) });
+    const [kept, doomed] = seeded.records.map((r) => r.name);
+    const fresh = generatedDocuments(1, 410);
+    const refused = await queues.enqueue('ingest', {
+      documents: [...fresh, { name: 'broken', content: '{"type": "Feature", ' }],
+      atomic: { deleteIds: [doomed] },
+    });
+    const job = await queues.queues.ingest.getJob(refused);
+    await assert.rejects(
+      job!.waitUntilFinished(events.ingest, 30000),
+      (error: Error) => error.message.startsWith(ATOMIC_REFUSAL) && /broken/.test(error.message),
+    );
+    assert.equal((await queues.queues.ingest.getJob(refused))?.attemptsMade, 1, 'not retried');
+    const freshId = JSON.parse(fresh[0].content).id as string;
+    assert.equal(await backend.get(freshId), null, 'the good record was not written');
+    assert.ok(await backend.get(doomed), 'the delete was not applied');
+
+    const [, applied] = await run('ingest', { documents: fresh, atomic: { deleteIds: [doomed] } });
+    assert.deepEqual([applied.written, applied.deleted], [1, 1]);
+    assert.ok(await backend.get(freshId));
+    assert.equal(await backend.get(doomed), null);
+    assert.ok(await backend.get(kept));
   });
 });

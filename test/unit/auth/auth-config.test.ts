@@ -42,6 +42,8 @@ describe('config: AUTH_* block', () => {
       clockToleranceSeconds: 5,
       jwksCacheSeconds: 600,
       jwksRefetchCooldownSeconds: 30,
+      jwksFailureCooldownSeconds: 5,
+      jwksMaxBytes: 1048576,
     });
     expect(config.auth.exchange).to.deep.equal({
       clientId: 'cairn-worker',

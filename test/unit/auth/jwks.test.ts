@@ -125,4 +125,36 @@ describe('auth/jwks: JwksKeyStore', () => {
     }
     expect(await store.getKey('a', 'ES256')).to.include({ kid: 'a' });
   });
+
+  it('after a failed fetch, fails fast without fetching until the cool-down has passed', async () => {
+    const state = { fail: true, calls: 0, clock: 0 };
+    const store = new JwksKeyStore({
+      fetchKeys: async () => {
+        state.calls += 1;
+        if (state.fail) throw new Error('ECONNREFUSED');
+        return [record('a')];
+      },
+      cacheMs: 600_000,
+      refetchCooldownMs: 30_000,
+      failureCooldownMs: 5_000,
+      now: () => state.clock,
+    });
+    const retryAfters: (number | undefined)[] = [];
+    for (const step of [0, 1_000, 2_500, 1_400]) {
+      state.clock += step;
+      try {
+        await store.getKey('a', 'ES256');
+        expect.fail('no error');
+      } catch (error) {
+        expect(error).to.be.instanceOf(AuthProviderUnavailableError);
+        retryAfters.push((error as AuthProviderUnavailableError).retryAfter);
+      }
+    }
+    expect(state.calls).to.equal(1);
+    expect(retryAfters).to.deep.equal([5, 4, 2, 1]);
+    state.fail = false;
+    state.clock += 100; // 5 s after the failure
+    expect(await store.getKey('a', 'ES256')).to.include({ kid: 'a' });
+    expect(state.calls).to.equal(2);
+  });
 });

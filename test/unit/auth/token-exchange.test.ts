@@ -11,7 +11,6 @@ import {
   SubjectTokenExpiredError,
   TokenEndpointError,
   TokenEndpointUnavailableError,
-  TokenRequestRefusedError,
 } from '../../../shared/auth/token-errors.js';
 import {
   decodeUnverifiedClaims,
@@ -20,6 +19,7 @@ import {
   TOKEN_TYPE_REFRESH,
   TokenClient,
 } from '../../../shared/auth/token-exchange.js';
+import { DEFAULT_CLOCK_TOLERANCE_SECONDS } from '../../../shared/config/index.js';
 
 const ENDPOINT = 'https://id.example.org/realms/cairn/protocol/openid-connect/token';
 const NOW = 1_800_000_000_000;
@@ -140,15 +140,16 @@ describe('auth/token-exchange: TokenClient', () => {
     expect(calls[2].form.has('scope')).to.equal(false);
   });
 
-  it('refuses an expired subject token locally, sending nothing', async () => {
+  it('refuses a subject token expired beyond the clock tolerance locally, sending nothing', async () => {
     const { tokenClient, calls } = client([issued()]);
-    const expired = jwtWith({ sub: 'user-1', exp: NOW / 1000 - 1 });
+    expect(DEFAULT_CLOCK_TOLERANCE_SECONDS).to.equal(30);
+    const expired = jwtWith({ sub: 'user-1', exp: NOW / 1000 - 30 });
     try {
       await tokenClient.exchange({ subjectToken: expired });
       expect.fail('sent');
     } catch (error) {
       expect(error).to.be.instanceOf(SubjectTokenExpiredError);
-      expect((error as SubjectTokenExpiredError).expiredAt).to.equal(NOW / 1000 - 1);
+      expect((error as SubjectTokenExpiredError).expiredAt).to.equal(NOW / 1000 - 30);
       expect((error as Error).message).not.to.contain(expired);
     }
     expect(calls).to.have.length(0);
@@ -160,17 +161,63 @@ describe('auth/token-exchange: TokenClient', () => {
     expect(calls).to.have.length(1);
   });
 
-  it('refuses exchanging its own token with a scope (keycloak#38990)', async () => {
+  it('sends a subject token within the tolerance (the API would accept it too); the tolerance is a setting', async () => {
     const { tokenClient, calls } = client([issued()]);
-    const own = jwtWith({ azp: 'cairn-worker', exp: NOW / 1000 + 300 });
+    await tokenClient.exchange({ subjectToken: jwtWith({ sub: 'u', exp: NOW / 1000 - 29 }) });
+    expect(calls).to.have.length(1);
+    const strict = client([issued()], { clockToleranceSeconds: 0 });
     try {
-      await tokenClient.exchange({ subjectToken: own, scope: ['ingest'] });
+      await strict.tokenClient.exchange({ subjectToken: jwtWith({ sub: 'u', exp: NOW / 1000 }) });
       expect.fail('sent');
     } catch (error) {
-      expect(error).to.be.instanceOf(TokenRequestRefusedError);
+      expect(error).to.be.instanceOf(SubjectTokenExpiredError);
     }
-    await tokenClient.exchange({ subjectToken: own });
+    expect(strict.calls).to.have.length(0);
+  });
+
+  it('sends a self-exchange with a scope (no keycloak#38990 guard: no harm on 26.5.6)', async () => {
+    const { tokenClient, calls } = client([issued()]);
+    const own = jwtWith({ azp: 'cairn-worker', exp: NOW / 1000 + 300 });
+    await tokenClient.exchange({ subjectToken: own, scope: ['ingest'] });
     expect(calls).to.have.length(1);
+    expect(calls[0].form.get('scope')).to.equal('ingest');
+  });
+
+  it('re-narrows aud after refreshing a refresh token that carries req-aud', async () => {
+    const refreshed = jwtWith({
+      azp: 'cairn-worker',
+      aud: ['cairn-catalogue', 'cairn-downstream'],
+      scope: 'profile downstream-audience',
+      exp: NOW / 1000 + 300,
+    });
+    const { tokenClient, calls } = client([
+      issued(refreshed, { refresh_token: 'rotated-refresh', refresh_expires_in: 1800 }),
+      issued('narrowed-access'),
+    ]);
+    const narrowedRefresh = jwtWith({ typ: 'Refresh', 'req-aud': ['cairn-downstream'] });
+    const tokens = await tokenClient.refresh(narrowedRefresh);
+    expect(calls.map((call) => call.form.get('grant_type'))).to.deep.equal([
+      'refresh_token',
+      GRANT_TOKEN_EXCHANGE,
+    ]);
+    expect(calls[1].form.get('subject_token')).to.equal(refreshed);
+    expect(calls[1].form.getAll('audience')).to.deep.equal(['cairn-downstream']);
+    expect(calls[1].form.get('scope')).to.equal('downstream-audience profile');
+    expect(tokens.accessToken).to.equal('narrowed-access');
+    expect(tokens.refreshToken).to.equal('rotated-refresh');
+    expect(tokens.refreshExpiresIn).to.equal(1800);
+    expect(JSON.stringify(tokens)).not.to.contain('rotated-refresh');
+  });
+
+  it('does not exchange again when the refreshed aud is already within req-aud, or there is none', async () => {
+    const inside = jwtWith({ aud: 'cairn-downstream', exp: NOW / 1000 + 300 });
+    const { tokenClient, calls } = client([issued(inside)]);
+    await tokenClient.refresh(jwtWith({ typ: 'Refresh', 'req-aud': 'cairn-downstream' }));
+    await tokenClient.refresh(jwtWith({ typ: 'Refresh' }));
+    expect(calls.map((call) => call.form.get('grant_type'))).to.deep.equal([
+      'refresh_token',
+      'refresh_token',
+    ]);
   });
 
   describe('cache', () => {

@@ -232,6 +232,23 @@ describe('auth/verify: TokenVerifier', () => {
       expect((await rejection(token)).message).to.match(/not intended for this service/);
     });
 
+    it('a header with crit, whatever it names (no critical extension is understood)', async () => {
+      const cases: Record<string, unknown>[] = [
+        { crit: ['exp'], exp: NOW + 60 },
+        { crit: ['urn:example:unknown'], 'urn:example:unknown': true },
+        { crit: ['b64'], b64: true },
+        { crit: [] },
+        { crit: 'nonsense' },
+      ];
+      for (const header of cases) {
+        const error = await rejection(signToken(claims(), header));
+        expect(error.status, JSON.stringify(header)).to.equal(401);
+        expect(error.message, JSON.stringify(header)).to.match(
+          /critical header parameters \(crit\)/,
+        );
+      }
+    });
+
     it('not a JWS at all', async () => {
       for (const token of ['abc', 'a.b', 'a.b.c', `${b64({ typ: 'JWT' })}.${b64(claims())}.x`]) {
         expect((await rejection(token)).message, token).to.match(/not a well-formed JWS/);

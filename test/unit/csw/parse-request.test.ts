@@ -7,6 +7,7 @@ import {
 } from '../../../services/api/protocols/csw/csw-model.js';
 import {
   guessKvpVersion,
+  isOwsLibGetRecordById,
   parseCswKvp,
   parseNamespaceParameter,
   parseOutputFormat,
@@ -342,6 +343,56 @@ describe('CSW request parsing', () => {
       );
     });
 
+    it('reads GetRecordById ids as a list, and knows the request OWSLib writes', () => {
+      const base = { service: 'CSW', request: 'GetRecordById' };
+      expect(kvp({ ...base, version: '2.0.2', id: 'a, b' })).to.deep.include({
+        ids: ['a', 'b'],
+        asResultList: false,
+      });
+      const one = kvp({ ...base, version: '3.0.0', id: 'a' });
+      expect(one).to.deep.include({ ids: ['a'], asResultList: false });
+      expect(one).to.not.have.property('literalId');
+      // A comma may belong to the id itself (an anyURI): kept whole beside the list.
+      expect(kvp({ ...base, version: '3.0.0', id: 'urn:x:a,b' })).to.deep.include({
+        ids: ['urn:x:a', 'b'],
+        literalId: 'urn:x:a,b',
+      });
+      // OWSLib 0.35 csw3.getrecordbyid, spelling for spelling.
+      const owsLib = {
+        service: 'CSW',
+        version: '3.0.0',
+        request: 'GetRecordById',
+        outputFormat: 'application/xml',
+        outputSchema: 'http://www.opengis.net/cat/csw/3.0',
+        elementsetname: 'full',
+        id: 'a',
+      };
+      expect(isOwsLibGetRecordById(readKvp(owsLib).entries)).to.equal(true);
+      expect(kvp(owsLib)).to.include({ asResultList: true });
+      const { elementsetname, ...others } = owsLib;
+      const spelled = { ...others, ElementSetName: elementsetname };
+      expect(isOwsLibGetRecordById(readKvp(spelled).entries)).to.equal(false);
+      expect(kvp(spelled)).to.include({ asResultList: false });
+      // CSW 2.0.2 always wraps the records in csw:GetRecordByIdResponse.
+      const owsLib202 = {
+        ...owsLib,
+        version: '2.0.2',
+        outputSchema: 'http://www.opengis.net/cat/csw/2.0.2',
+      };
+      expect(isOwsLibGetRecordById(readKvp(owsLib202).entries)).to.equal(true);
+      expect(kvp(owsLib202)).to.include({ asResultList: false });
+    });
+
+    it('reads resultType in both versions: default hits in 2.0.2, results in 3.0', () => {
+      expect(records({ version: '2.0.2' })).to.deep.include({ resultType: 'hits' });
+      expect(records({})).to.deep.include({ resultType: 'results' });
+      const hits = records({ resultType: 'hits', maxRecords: '5' });
+      expect(hits.resultType).to.equal('hits');
+      expect(hits.query.limit).to.equal(0);
+      expect(records({ resultType: 'validate' }).resultType).to.equal('validate');
+      expectCswError(() => records({ resultType: 'all' }), 'InvalidParameterValue', 'resultType');
+    });
+
     it('sets the Atom format and default type name in OpenSearch mode', () => {
       const request = kvp({
         service: 'CSW',
@@ -366,10 +417,23 @@ describe('CSW request parsing', () => {
       expect(xml(`<csw:GetCapabilities ${CSW2} service="CSW"/>`)).to.include({ version: '2.0.2' });
       expect(xml(`<csw:GetCapabilities ${CSW3} service="CSW"/>`)).to.include({ version: '3.0.0' });
       expectCswError(() => xml('<GetRecords/>'), 'InvalidParameterValue', 'request');
+    });
+
+    it('reads a request by its namespace when its version attribute names the other version', () => {
+      // GDAL's CSW driver writes the highest advertised version into a 2.0.2 request.
+      const gdal = xml(
+        `<csw:GetRecords ${CSW2} service="CSW" version="3.0.0" resultType="hits"><csw:Query typeNames="csw:Record"/></csw:GetRecords>`,
+      );
+      expect(gdal).to.include({ operation: 'GetRecords', version: '2.0.2', resultType: 'hits' });
+      expect(
+        xml(
+          `<csw:GetRecordById ${CSW3} service="CSW" version="2.0.2"><csw:Id>a</csw:Id></csw:GetRecordById>`,
+        ),
+      ).to.include({ operation: 'GetRecordById', version: '3.0.0' });
       expectCswError(
         () =>
           xml(
-            `<csw:GetRecords ${CSW2} service="CSW" version="3.0.0"><csw:Query typeNames="csw:Record"/></csw:GetRecords>`,
+            `<csw:GetRecords ${CSW2} service="CSW" version="9.9.9"><csw:Query typeNames="csw:Record"/></csw:GetRecords>`,
           ),
         'InvalidParameterValue',
         'version',
@@ -463,7 +527,11 @@ describe('CSW request parsing', () => {
         'GetRecordById.outputFormat',
       ]);
       expect(domainParameterNames('2.0.2')).to.include('GetRecords.resultType');
-      expect(domainParameterNames('3.0.0')).to.not.include('GetRecords.resultType');
+      // CSW 3.0 dropped resultType; Cairn still answers it (OWSLib asks GetDomain about it).
+      expect(findParameterDomain('3.0.0', 'GetRecords.resultType')).to.deep.equal({
+        name: 'GetRecords.resultType',
+        values: ['hits', 'results', 'validate'],
+      });
       expect(findParameterDomain('3.0.0', 'GetRecords.elementsetname')).to.deep.equal({
         name: 'GetRecords.ElementSetName',
         values: ['brief', 'summary', 'full'],

@@ -34,15 +34,28 @@ const CROSSING = record({
   type: 'Feature',
   id: 'x1',
   conformsTo: [],
+  // Crossing the antimeridian as RFC 7946 writes it: two parts, longitudes within ±180 (writes
+  // refuse positions outside the ranges the read side accepts).
   geometry: {
-    type: 'Polygon',
+    type: 'MultiPolygon',
     coordinates: [
       [
-        [170, -20],
-        [190, -20],
-        [190, -10],
-        [170, -10],
-        [170, -20],
+        [
+          [170, -20],
+          [180, -20],
+          [180, -10],
+          [170, -10],
+          [170, -20],
+        ],
+      ],
+      [
+        [
+          [-180, -20],
+          [-170, -20],
+          [-170, -10],
+          [-180, -10],
+          [-180, -20],
+        ],
       ],
     ],
   },
@@ -105,6 +118,20 @@ describe('engine document layout', () => {
     expect((document.ci as Record<string, unknown>).keywords).to.deep.equal(['océan', 'ocean']);
     expect(document.ci as Record<string, unknown>).not.to.have.property('type');
     expect(document.anytext).to.contain('Ile de Paques');
+  });
+
+  it('writes a case- and accent-folded sort copy of sortable text, and only of that', () => {
+    const document = buildEngineDocument(buildIndexDocument(CROSSING), CROSSING, 'envelope');
+    const sort = document.sort as Record<string, unknown>;
+    expect(sort.title).to.equal('ile de paques');
+    // Sort copies are written for ASCII text too (sorting needs every value), never for the
+    // id (code-point order), dates, numbers or properties that cannot be sorted.
+    const plain = { ...CROSSING, title: 'Harbour Survey' };
+    const ascii = buildEngineDocument(buildIndexDocument(plain), plain, 'envelope');
+    expect((ascii.sort as Record<string, unknown>).title).to.equal('harbour survey');
+    for (const name of ['id', 'updated', 'keywords', 'cloudCover']) {
+      expect(sort, name).not.to.have.property(name);
+    }
   });
 
   it('writes no folded copy of plain-ASCII text, whatever its case', () => {

@@ -2,6 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { expect } from 'chai';
 import type { CoreRecord } from '../../../shared/records/core-record.js';
 import { parseXmlDocuments, parseXmlRecord } from '../../../shared/records/formats/xml/index.js';
+import { asMdMetadataRoot } from '../../../shared/records/writers/xml/iso19139.js';
 import {
   appendCswRecord,
   appendIso19139,
@@ -185,6 +186,38 @@ describe('XML metadata writers', () => {
       parsed.records.slice(0, 3).forEach((record, index) => {
         expect(withoutSource(record)).to.deep.equal(withoutSource(iso[index].record));
       });
+    });
+
+    it('writes a gmi:MI_Metadata source as its gmd:MD_Metadata supertype on request', () => {
+      const mi = samples.filter((sample) => parseXml(sample.xml).root.local === 'MI_Metadata');
+      expect(mi).to.have.length(2);
+      for (const sample of mi) {
+        const source = parseXml(sample.xml).root;
+        const document = createDocument();
+        const response = document.ele(NS.csw202, 'csw:GetRecordsResponse');
+        appendIso19139(response, sample.record, { asMdMetadata: true });
+        appendIso19139(response, sample.record);
+        const written = serialise(document);
+        const [asMd, verbatim] = parseXml(written).root.children;
+        expect(`${asMd.ns} ${asMd.local}`).to.equal(`${NS.gmd} MD_Metadata`);
+        expect(asMd.children.map((item) => item.local)).to.deep.equal(
+          source.children
+            .map((item) => item.local)
+            .filter((local) => local !== 'acquisitionInformation'),
+        );
+        expect(`${verbatim.ns} ${verbatim.local}`).to.equal(`${NS.gmi} MI_Metadata`);
+        // Read back, the MD_Metadata is the same record (its id and title).
+        const parsed = parseXmlDocuments(written);
+        expect(parsed.failures).to.deep.equal([]);
+        expect(parsed.records.map((record) => [record.id, record.title])).to.deep.equal([
+          [sample.record.id, sample.record.title],
+          [sample.record.id, sample.record.title],
+        ]);
+      }
+      // Any other root is left as it is.
+      const md = samples.find((sample) => parseXml(sample.xml).root.local === 'MD_Metadata')!;
+      const root = parseXml(md.xml).root;
+      expect(asMdMetadataRoot(root)).to.equal(root);
     });
 
     describe('schema validation (xmllint, ISO 19139 gmd/gmx/srv 2006-05-04)', () => {

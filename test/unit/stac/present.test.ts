@@ -81,6 +81,7 @@ describe('STAC presentation', () => {
         { total: 25, records },
         {
           baseUrl: 'https://cat.example',
+          parents: new Set<string>(),
           method: 'GET',
           request: { q: 'sea', limit: '10', token: 'old' },
           offset: 10,
@@ -103,6 +104,7 @@ describe('STAC presentation', () => {
         { total: 5, records },
         {
           baseUrl: 'https://cat.example',
+          parents: new Set<string>(),
           method: 'POST',
           request: { collections: ['c'], limit: 1 },
           offset: 0,
@@ -123,7 +125,14 @@ describe('STAC presentation', () => {
     it('has no next link on the last page', () => {
       const body = presentItemCollection(
         { total: 1, records },
-        { baseUrl: 'https://cat.example', method: 'GET', request: {}, offset: 0, limit: 10 },
+        {
+          baseUrl: 'https://cat.example',
+          parents: new Set<string>(),
+          method: 'GET',
+          request: {},
+          offset: 0,
+          limit: 10,
+        },
       );
       expect((body.links as { rel: string }[]).map((link) => link.rel)).to.deep.equal([
         'self',

@@ -58,14 +58,27 @@ describe('STAC Item writer', () => {
       });
     });
 
-    it('falls back to resource dates, then record dates, then null', () => {
+    it('falls back to resource dates, then record dates, marking the one it took', () => {
       expect(
         buildStacTime(record({ resourcePublished: '2019-05-01', updated: '2024-01-01T00:00:00Z' })),
-      ).to.deep.equal({ datetime: '2019-05-01T00:00:00.000Z' });
+      ).to.deep.equal({
+        datetime: '2019-05-01T00:00:00.000Z',
+        'cairn:time_fallback': 'resourcePublished',
+      });
       expect(buildStacTime(record({ updated: '2024-01-01T00:00:00Z' }))).to.deep.equal({
         datetime: '2024-01-01T00:00:00.000Z',
+        'cairn:time_fallback': 'updated',
       });
-      expect(buildStacTime(record())).to.deep.equal({ datetime: null });
+    });
+
+    it('gives a record without any date the whole range, as STAC 1.0 needs both ends', () => {
+      // pystac refuses `datetime: null` without start_datetime and end_datetime.
+      expect(buildStacTime(record())).to.deep.equal({
+        datetime: null,
+        start_datetime: '0001-01-01T00:00:00Z',
+        end_datetime: '9999-12-31T23:59:59Z',
+        'cairn:time_fallback': 'unknown',
+      });
     });
   });
 
@@ -117,7 +130,7 @@ describe('STAC Item writer', () => {
       expect(item).to.not.have.property('bbox');
       expect(item).to.not.have.property('collection');
       expect(rels(item.links)).to.deep.equal(['self', 'root']);
-      expect(item.properties).to.deep.equal({ datetime: null });
+      expect(item.properties).to.deep.equal(buildStacTime(record()));
     });
 
     it('computes bbox from a geometry that has none', () => {
@@ -291,7 +304,7 @@ describe('STAC Item writer', () => {
       expect(fromFields.properties).to.not.have.property('s2:tile');
       const broken = stacRecord();
       broken.source.content = '{not json';
-      expect(writeStacItem(broken, LINKS).properties).to.deep.equal({ datetime: null });
+      expect(writeStacItem(broken, LINKS).properties).to.deep.equal(buildStacTime(broken));
     });
   });
 });

@@ -15,7 +15,7 @@ import {
   harvestSource,
   type HarvestOutcome,
   type HarvestSourceDefinition,
-  type SqliteHarvestStore,
+  type HarvestStore,
   type StoredSource,
 } from '../../../../shared/harvest/index.js';
 import type { IngestLog } from '../../../../shared/ingest/ingest-log.js';
@@ -29,7 +29,7 @@ export interface HarvestContext {
   backend: SearchBackend;
   /** The queues in scaled mode, undefined in embedded mode. */
   queue: () => JobQueues | undefined;
-  store: () => SqliteHarvestStore;
+  store: () => HarvestStore;
   ingestLog: () => IngestLog;
   logger: Logger;
   /** Sources being harvested in this process (embedded mode runs one at a time per source). */
@@ -98,15 +98,15 @@ export async function registerSource(
   checkDeployable(context, definition);
   const store = context.store();
   const result = options.replace
-    ? store.put(definition)
-    : { source: store.create(definition), created: true };
+    ? await store.put(definition)
+    : { source: await store.create(definition), created: true };
   await schedule(context, definition);
   return result;
 }
 
 /** Unregisters a source and its schedule; the records it contributed stay. */
 export async function unregisterSource(context: HarvestContext, id: string): Promise<void> {
-  if (!context.store().remove(id)) throw new NotFoundError(`No harvest source "${id}"`);
+  if (!(await context.store().remove(id))) throw new NotFoundError(`No harvest source "${id}"`);
   await context.queue()?.queues.harvest.removeJobScheduler(schedulerId(id));
 }
 
@@ -117,7 +117,7 @@ export async function runSource(
   options: { full: boolean; requestedBy?: string },
 ): Promise<HarvestRun> {
   const store = context.store();
-  if (!store.get(id)) throw new NotFoundError(`No harvest source "${id}"`);
+  if (!(await store.get(id))) throw new NotFoundError(`No harvest source "${id}"`);
   const queue = context.queue();
   if (queue) {
     const jobId = await queue.enqueue('harvest', {
@@ -161,6 +161,7 @@ export async function runSource(
       backend: context.backend,
       store,
       auth: context.config.auth,
+      harvest: context.config.harvest,
       batchSize: context.config.worker.batchSize,
       jobId,
       logger: context.logger,

@@ -6,7 +6,6 @@
 import { CairnError } from '../../../../shared/errors/index.js';
 import type { JobQueues } from '../../../../shared/queue/job-queues.js';
 import type { SearchBackend } from '../../../../shared/search/backend.js';
-import { EngineBackend } from '../../../../shared/search/engine/engine-backend.js';
 
 /** The request cannot be served in this deployment mode (409, with the reason). */
 function notAvailable(message: string): CairnError {
@@ -19,7 +18,7 @@ export async function enqueueReindex(
   queue: JobQueues | undefined,
   requestedBy: string | undefined,
 ): Promise<string> {
-  if (!(backend instanceof EngineBackend))
+  if (!backend.reindex)
     throw notAvailable(
       `Reindex is a search engine operation; the ${backend.kind} backend keeps its indexes up to date on every write, so there is nothing to rebuild`,
     );

@@ -16,6 +16,7 @@ import { InvalidParameterError, NotFoundError } from '../../../../shared/errors/
 import {
   parseHarvestSource,
   SqliteHarvestStore,
+  type HarvestStore,
   type StoredSource,
 } from '../../../../shared/harvest/index.js';
 import type { IngestLog } from '../../../../shared/ingest/ingest-log.js';
@@ -39,12 +40,18 @@ export interface HarvestContextDependencies {
   ingestLog: () => IngestLog;
 }
 
-/** The harvest context of one app (the source store lives in the ingest-log file). */
+/**
+ * The harvest context of one app. The source store lives in Redis in scaled mode (where the
+ * worker reads it), in the ingest-log SQLite file in embedded mode.
+ */
 export function createHarvestContext(dependencies: HarvestContextDependencies): HarvestContext {
-  let store: SqliteHarvestStore | undefined;
+  let store: HarvestStore | undefined;
   return {
     ...dependencies,
-    store: () => (store ??= new SqliteHarvestStore(dependencies.config.worker.ingestLogPath)),
+    store: () =>
+      (store ??=
+        dependencies.queue()?.harvestStore() ??
+        new SqliteHarvestStore(dependencies.config.worker.ingestLogPath)),
     running: new Set(),
   };
 }
@@ -102,8 +109,8 @@ export function createSourcesRouter(dependencies: SourcesDependencies): Router {
   const router = Router();
   router.use('/admin/sources', auth.writeAccess);
 
-  router.get('/admin/sources', (request, response) => {
-    const sources = context.store().list();
+  router.get('/admin/sources', async (request, response) => {
+    const sources = await context.store().list();
     response.json({ sources: sources.map((source) => presentSource(request, source)) });
   });
 
@@ -116,9 +123,9 @@ export function createSourcesRouter(dependencies: SourcesDependencies): Router {
       .json(presentSource(request, source));
   });
 
-  router.get('/admin/sources/:sourceId', (request, response) => {
+  router.get('/admin/sources/:sourceId', async (request, response) => {
     const id = String(request.params.sourceId);
-    const source = context.store().get(id);
+    const source = await context.store().get(id);
     if (!source) throw new NotFoundError(`No harvest source "${id}"`);
     response.json(presentSource(request, source));
   });

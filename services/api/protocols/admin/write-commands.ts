@@ -27,7 +27,7 @@ export type WriteOutcome =
 /** Parses a request body into records; throws a 400 naming every bad record. */
 export function parseRequestRecords(
   content: string,
-  options: { name: string; format?: SourceFormat; maxBytes: number },
+  options: { name: string; format?: SourceFormat; maxBytes: number; maxDepth?: number },
 ): CoreRecord[] {
   const parsed = parseDocuments(content, options);
   if (parsed.failures.length > 0) {

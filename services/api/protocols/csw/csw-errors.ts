@@ -9,6 +9,7 @@ import {
   InvalidParameterError,
   NotFoundError,
   PayloadTooLargeError,
+  QueryLimitError,
   ServiceUnavailableError,
   UnknownParameterError,
   UnsupportedFormatError,
@@ -122,6 +123,7 @@ export function toOwsException(error: CairnError): OwsException {
   }
   if (
     error instanceof InvalidParameterError ||
+    error instanceof QueryLimitError ||
     error instanceof UnknownParameterError ||
     error instanceof UnsupportedFormatError
   ) {

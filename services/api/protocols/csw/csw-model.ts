@@ -90,7 +90,10 @@ export const POST_OPERATIONS: ReadonlySet<CswOperation> = new Set([
 
 export const ELEMENT_SETS: readonly CswElementSet[] = ['brief', 'summary', 'full'];
 
-/** 2.0.2 GetRecords resultType values; the default (XSD and KVP) is hits. */
+/**
+ * GetRecords resultType values. The 2.0.2 default (XSD and KVP) is hits; CSW 3.0 dropped the
+ * parameter (maxRecords=0 asks for counts), Cairn still honours it there, default results.
+ */
 export const RESULT_TYPES = ['hits', 'results', 'validate'] as const;
 export type ResultType = (typeof RESULT_TYPES)[number];
 
@@ -183,7 +186,7 @@ export function operationParameters(
         { name: 'typeNames', values: TYPE_NAMES[version] },
         { name: 'outputFormat', values: OUTPUT_FORMATS },
         { name: 'outputSchema', values: OUTPUT_SCHEMAS[version] },
-        ...(version === '2.0.2' ? [{ name: 'resultType', values: RESULT_TYPES }] : []),
+        { name: 'resultType', values: RESULT_TYPES },
         { name: 'ElementSetName', values: elementSets },
         { name: 'CONSTRAINTLANGUAGE', values: CONSTRAINT_LANGUAGES },
       ];

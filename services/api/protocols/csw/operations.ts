@@ -20,7 +20,7 @@ import {
   type CswResponse,
   type DomainEntry,
 } from './present.js';
-import type { CswRequest, GetRecordsRequest } from './request.js';
+import type { CswRequest, GetRecordByIdRequest, GetRecordsRequest } from './request.js';
 import { writesConfigured } from './transaction.js';
 
 export interface CswDependencies {
@@ -146,6 +146,27 @@ async function getDomain(
   return presentGetDomain(request.version, entries);
 }
 
+async function getRecordById(
+  request: GetRecordByIdRequest,
+  { backend }: CswDependencies,
+): Promise<CswResponse> {
+  const literal = request.literalId === undefined ? null : await backend.get(request.literalId);
+  const found =
+    literal !== null ? [literal] : await Promise.all(request.ids.map((id) => backend.get(id)));
+  const records = found.filter((record): record is CoreRecord => record !== null);
+  if (request.version === '3.0.0' && records.length === 0) {
+    const written = request.literalId ?? request.ids.join(',');
+    throw new CswError('NotFound', 'id', `No record found for id "${written}"`);
+  }
+  // Several ids get a list, unless the whole comma-separated value was one record's id.
+  const asResultList = request.asResultList || (literal === null && request.ids.length > 1);
+  return presentGetRecordById(
+    records,
+    { ...request, asResultList },
+    { timeStamp: new Date().toISOString() },
+  );
+}
+
 /** Executes a parsed CSW request and returns the response to send. */
 export async function executeCswRequest(
   request: CswRequest,
@@ -171,14 +192,8 @@ export async function executeCswRequest(
       return { status: 200, mediaType: 'application/xml', body: presentDescribeRecord() };
     case 'GetRecords':
       return getRecords(request, dependencies, facts);
-    case 'GetRecordById': {
-      const found = await Promise.all(request.ids.map((id) => backend.get(id)));
-      const records = found.filter((record): record is CoreRecord => record !== null);
-      if (request.version === '3.0.0' && records.length === 0) {
-        throw new CswError('NotFound', 'id', `No record found for id "${request.ids[0]}"`);
-      }
-      return presentGetRecordById(records, request);
-    }
+    case 'GetRecordById':
+      return getRecordById(request, dependencies);
     case 'GetRepositoryItem': {
       const record = await backend.get(request.id);
       if (record === null) {

@@ -20,6 +20,7 @@
  *   values equals", `<>` "none equals". Case-insensitive or LIKE comparisons on them are not
  *   supported (OptionNotSupported).
  */
+import { checkFilterTextSize, type QueryLimits } from '../../../../shared/query/query-limits.js';
 import { FilterError } from '../../../../shared/errors/index.js';
 import { parseCqlText } from '../../../../shared/query/cql-text/index.js';
 import {
@@ -380,12 +381,17 @@ export function splitCswFilter(expression: Expression): ConstraintParts {
 
 /**
  * Parses a CSW constraint (FILTER or CQL_TEXT) into free text and a filter expression.
- * Parse failures are InvalidParameterValue errors located at `Constraint`.
+ * Parse failures are InvalidParameterValue errors located at `Constraint`; with query limits,
+ * a CQL_TEXT far over them is a QueryLimitError.
  */
 export function parseConstraint(
   input: ConstraintInput,
   limits: Partial<XmlLimits> = {},
+  queryLimits?: QueryLimits,
 ): ConstraintParts {
+  // A CQL_TEXT far over the query limits is refused before it is parsed (the XML of a FILTER
+  // is bounded by the XML limits).
+  if (input.language === 'CQL_TEXT' && queryLimits) checkFilterTextSize(input.text, queryLimits);
   try {
     const expression =
       input.language === 'FILTER'

@@ -63,16 +63,22 @@ export function versionOfDocument(document: XmlDocument): CswVersion | undefined
   return CSW_VERSIONS.find((version) => CSW_NAMESPACE[version] === ns);
 }
 
-function checkVersionAttribute(root: XmlElement, version: CswVersion): void {
-  const written = plain(root, 'version');
+/**
+ * Checks the `version` attribute of a POSTed request, which is read by its namespace: a version
+ * Cairn supports that differs from the namespace's (GDAL's CSW driver writes the highest version
+ * the capabilities advertise, `3.0.0`, into a CSW 2.0.2 request) is answered in the namespace's
+ * version; a version Cairn does not support is an InvalidParameterValue.
+ */
+export function checkVersionAttribute(written: string | undefined, version: CswVersion): void {
   if (written === undefined) {
     if (version === '2.0.2') throw missingParameter('version');
     return;
   }
-  if (written !== version) {
+  if (!CSW_VERSIONS.includes(written.trim() as CswVersion)) {
     throw invalidParameter(
       'version',
-      `version "${written}" does not match the request namespace (${CSW_NAMESPACE[version]})`,
+      `version "${written}" is not supported; supported: ${CSW_VERSIONS.join(', ')} ` +
+        `(the request is read as ${version}, by its namespace ${CSW_NAMESPACE[version]})`,
     );
   }
 }
@@ -129,7 +135,7 @@ function parseGetRecords(
   version: CswVersion,
   context: CswParseContext,
 ): CswRequest {
-  checkVersionAttribute(root, version);
+  checkVersionAttribute(plain(root, 'version'), version);
   if (childNamed(root, 'ResponseHandler') !== undefined) {
     throw optionNotSupported('ResponseHandler', 'Asynchronous responses are not supported');
   }
@@ -158,7 +164,7 @@ function parseGetRecords(
       presentation: presentationOf(query),
       outputSchema: parseOutputSchema(version, plain(root, 'outputSchema')),
       format: parseOutputFormat(plain(root, 'outputFormat'), version, context.accept),
-      resultType: version === '2.0.2' ? parseResultType(plain(root, 'resultType')) : 'results',
+      resultType: parseResultType(plain(root, 'resultType'), version),
       startPosition: intAttribute(root, 'startPosition', 1) ?? 1,
       maxRecords: Math.min(maxRecords, context.maxLimit),
       constraint: constraintOf(query),
@@ -175,20 +181,19 @@ function parseGetRecordById(
   version: CswVersion,
   context: CswParseContext,
 ): CswRequest {
-  checkVersionAttribute(root, version);
+  checkVersionAttribute(plain(root, 'version'), version);
   const ids = childrenNamed(root, 'Id')
     .map(textOf)
     .filter((id) => id !== '');
   if (ids.length === 0) throw missingParameter('Id');
-  if (version === '3.0.0' && ids.length > 1) {
-    throw invalidParameter('Id', 'CSW 3.0 GetRecordById takes one Id');
-  }
   const setElement = childNamed(root, 'ElementSetName');
   const format = parseOutputFormat(plain(root, 'outputFormat'), version, context.accept);
   return {
     operation: 'GetRecordById',
     version,
     ids,
+    // The 3.0 schema allows one Id; several are answered as GetRecords with recordIds would be.
+    asResultList: false,
     presentation: {
       kind: 'elementSet',
       elementSet: setElement === undefined ? 'summary' : parseElementSet(textOf(setElement)),
@@ -223,7 +228,7 @@ function parseGetCapabilities(root: XmlElement, version: CswVersion): CswRequest
 }
 
 function parseGetDomain(root: XmlElement, version: CswVersion): CswRequest {
-  checkVersionAttribute(root, version);
+  checkVersionAttribute(plain(root, 'version'), version);
   const parameterNames = childrenNamed(root, 'ParameterName').map(textOf);
   const valueReferences = [
     ...childrenNamed(root, 'ValueReference'),
@@ -237,7 +242,7 @@ function parseGetDomain(root: XmlElement, version: CswVersion): CswRequest {
 
 function parseDescribeRecord(root: XmlElement, version: CswVersion): CswRequest {
   if (version !== '2.0.2') throw operationNotSupported('DescribeRecord (removed in CSW 3.0)');
-  checkVersionAttribute(root, version);
+  checkVersionAttribute(plain(root, 'version'), version);
   for (const typeName of childrenNamed(root, 'TypeName')) {
     resolveTypeName(textOf(typeName), version, (prefix) => lookupNamespace(typeName, prefix));
   }

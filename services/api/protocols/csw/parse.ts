@@ -382,9 +382,15 @@ export function parseConstraintLanguage(value: string): ConstraintLanguage {
   return language as ConstraintLanguage;
 }
 
-/** Reads the 2.0.2 resultType (default hits). */
-export function parseResultType(value: string | undefined): ResultType {
-  if (value === undefined || value.trim() === '') return 'hits';
+/**
+ * Reads resultType: its default is hits in CSW 2.0.2 and results in 3.0, which has no such
+ * parameter but whose clients may still send it (Cairn answers it as 2.0.2 does).
+ */
+export function parseResultType(
+  value: string | undefined,
+  version: CswVersion = '2.0.2',
+): ResultType {
+  if (value === undefined || value.trim() === '') return version === '2.0.2' ? 'hits' : 'results';
   if (!(RESULT_TYPES as readonly string[]).includes(value.trim())) {
     throw invalidParameter(
       'resultType',
@@ -437,14 +443,17 @@ export function buildGetRecordsRequest(
     Object.assign(parts.openSearch.echo.parameters, search.parameters);
   }
   if (parts.constraint !== undefined) {
-    const constraint = parseConstraint(parts.constraint, { maxBytes: context.maxBytes });
+    const constraint = parseConstraint(
+      parts.constraint,
+      { maxBytes: context.maxBytes },
+      context.query,
+    );
     query.text = andText(query.text, constraint.text);
     if (constraint.filter !== undefined) filters.push(constraint.filter);
   }
   const filter = andAll(filters);
   if (filter !== undefined) query.filter = filter;
-  const countsOnly =
-    parts.maxRecords === 0 || (parts.version === '2.0.2' && parts.resultType !== 'results');
+  const countsOnly = parts.maxRecords === 0 || parts.resultType !== 'results';
   query.limit = countsOnly ? 0 : parts.maxRecords;
   return {
     operation: 'GetRecords',
@@ -560,9 +569,9 @@ function parseGetRecordsKvp(
       format,
       // An OpenSearch search returns results whatever the version (2.0.2 defaults to hits).
       resultType:
-        version === '2.0.2' && !(openSearchMode && values.resulttype === undefined)
-          ? parseResultType(values.resulttype)
-          : 'results',
+        openSearchMode && values.resulttype === undefined
+          ? 'results'
+          : parseResultType(values.resulttype, version),
       startPosition: paging.startPosition,
       maxRecords: paging.maxRecords,
       constraint,
@@ -581,20 +590,48 @@ function parseGetRecordsKvp(
   );
 }
 
+/** The parameter names as OWSLib's `getrecordbyid` spells them (0.35; unchanged since 2021). */
+const OWSLIB_GET_RECORD_BY_ID = [
+  'elementsetname',
+  'id',
+  'outputFormat',
+  'outputSchema',
+  'request',
+  'service',
+  'version',
+].join(',');
+
+/**
+ * True when a KVP request is OWSLib's `getrecordbyid`: exactly its parameters, with its mix of
+ * spellings (`outputFormat` next to `elementsetname`). OWSLib's CSW 3.0 client looks for records
+ * only below the document root, so it cannot read the bare record CSW 3.0 answers with.
+ */
+export function isOwsLibGetRecordById(entries: readonly [string, string][]): boolean {
+  const names = entries.map(([name]) => name).sort();
+  return names.join(',') === OWSLIB_GET_RECORD_BY_ID;
+}
+
 function parseGetRecordByIdKvp(
-  values: Readonly<Record<string, string>>,
+  kvp: Kvp,
   version: CswVersion,
   context: CswParseContext,
 ): GetRecordByIdRequest {
+  const { values } = kvp;
   const id = values.id;
   if (id === undefined || id.trim() === '') throw missingParameter('id');
-  const ids = version === '2.0.2' ? splitList(id) : [id.trim()];
+  // CSW 3.0 takes one id (an anyURI, which may hold a comma); a comma-separated list, as
+  // 2.0.2 and OWSLib write it, is read as a list unless a record has the whole value as its id.
+  const ids = splitList(id);
+  if (ids.length === 0) throw missingParameter('id');
+  const literalId = version === '3.0.0' && ids.length > 1 ? id.trim() : undefined;
   const elementSet = values.elementsetname;
   const format = parseOutputFormat(values.outputformat, version, context.accept);
   return {
     operation: 'GetRecordById',
     version,
     ids,
+    ...(literalId !== undefined ? { literalId } : {}),
+    asResultList: version === '3.0.0' && isOwsLibGetRecordById(kvp.entries),
     presentation: {
       kind: 'elementSet',
       elementSet:
@@ -677,7 +714,7 @@ export function parseCswKvp(kvp: Kvp, context: CswParseContext): CswRequest {
     case 'GetRecords':
       return parseGetRecordsKvp(kvp, version, context);
     case 'GetRecordById':
-      return parseGetRecordByIdKvp(values, version, context);
+      return parseGetRecordByIdKvp(kvp, version, context);
     case 'GetRepositoryItem': {
       const id = values.id;
       if (id === undefined || id.trim() === '') throw missingParameter('id');

@@ -1,7 +1,7 @@
 /**
  * CSW responses: GetRecords (CSW 2.0.2 / 3.0, Dublin Core element sets or chosen elements,
- * ISO 19139 or Atom entries), the 2.0.2 validate Acknowledgement, GetRecordById (2.0.2 wrapper,
- * 3.0 bare record), GetDomain, and the ExceptionReport of each version. Pure: records and
+ * ISO 19139 or Atom entries), the validate Acknowledgement, GetRecordById (2.0.2 wrapper,
+ * 3.0 bare record or result list), GetDomain, and the ExceptionReport of each version. Pure: records and
  * request in, a media type and a body out. JSON output is the same document rendered by
  * xmlbuilder2's object conversion (`@` attributes, `#` text).
  */
@@ -106,7 +106,9 @@ function appendRecord(
   declare: boolean,
 ): void {
   if (outputSchema === CSW_NS.gmd) {
-    appendIso19139(parent, record);
+    // In a list (not standalone), gmi:MI_Metadata as gmd:MD_Metadata: OWSLib reads either the
+    // MD_Metadata or the MI_Metadata elements of a response, so it would drop one kind.
+    appendIso19139(parent, record, { asMdMetadata: !declare });
     return;
   }
   if (outputSchema === CSW_NS.atom) {
@@ -152,6 +154,60 @@ export function computeNextRecord(
   return next <= matched ? next : 0;
 }
 
+/** What a GetRecordsResponse holds besides its records. */
+interface SearchResponseParts {
+  version: CswVersion;
+  outputSchema: string;
+  presentation: RecordPresentation;
+  outputFormat: OutputFormat;
+  xmlMediaType: string;
+  requestId?: string;
+  startPosition: number;
+  matched: number;
+}
+
+function writeSearchResponse(
+  records: CoreRecord[],
+  parts: SearchResponseParts,
+  context: PresentContext,
+): CswResponse {
+  const { version } = parts;
+  const prefix = CSW_PREFIX[version];
+  const ns = CSW_NAMESPACE[version];
+  const document = createDocument();
+  const root = rootElement(document, version, 'GetRecordsResponse');
+  root.att('version', version);
+  if (parts.outputSchema === CSW_NS.gmd) {
+    declareNamespaces(root, { gmd: CSW_NS.gmd, gco: CSW_NS.gco });
+  }
+  if (parts.requestId !== undefined) {
+    root.ele(ns, `${prefix}:RequestId`).txt(xmlText(parts.requestId)).up();
+  }
+  root.ele(ns, `${prefix}:SearchStatus`, { timestamp: context.timeStamp }).up();
+  const nextRecord = computeNextRecord(parts.startPosition, records.length, parts.matched);
+  const attributes: Record<string, string> = {
+    numberOfRecordsMatched: String(parts.matched),
+    numberOfRecordsReturned: String(records.length),
+    nextRecord: String(nextRecord),
+    recordSchema: parts.outputSchema,
+  };
+  if (parts.presentation.kind === 'elementSet') {
+    // ISO 19139 records are always written whole.
+    attributes.elementSet =
+      parts.outputSchema === CSW_NS.gmd ? 'full' : parts.presentation.elementSet;
+  }
+  if (version === '3.0.0') {
+    if (context.elapsedMs !== undefined)
+      attributes.elapsedTime = String(Math.round(context.elapsedMs));
+    attributes.status = records.length === parts.matched ? 'complete' : 'subset';
+  }
+  const results = root.ele(ns, `${prefix}:SearchResults`, attributes);
+  for (const record of records) {
+    appendRecord(results, record, version, parts.outputSchema, parts.presentation, false);
+  }
+  return finish(document, parts.outputFormat, parts.xmlMediaType);
+}
+
 /** Writes a GetRecords response (XML or its JSON rendering). */
 export function presentGetRecords(
   request: GetRecordsRequest,
@@ -159,44 +215,23 @@ export function presentGetRecords(
   matched: number,
   context: PresentContext,
 ): CswResponse {
-  const { version } = request;
-  const prefix = CSW_PREFIX[version];
-  const ns = CSW_NAMESPACE[version];
-  const document = createDocument();
-  const root = rootElement(document, version, 'GetRecordsResponse');
-  root.att('version', version);
-  if (request.outputSchema === CSW_NS.gmd) {
-    declareNamespaces(root, { gmd: CSW_NS.gmd, gco: CSW_NS.gco });
-  }
-  if (request.requestId !== undefined) {
-    root.ele(ns, `${prefix}:RequestId`).txt(xmlText(request.requestId)).up();
-  }
-  root.ele(ns, `${prefix}:SearchStatus`, { timestamp: context.timeStamp }).up();
-  const nextRecord = computeNextRecord(request.startPosition, records.length, matched);
-  const attributes: Record<string, string> = {
-    numberOfRecordsMatched: String(matched),
-    numberOfRecordsReturned: String(records.length),
-    nextRecord: String(nextRecord),
-    recordSchema: request.outputSchema,
-  };
-  if (request.presentation.kind === 'elementSet') {
-    // ISO 19139 records are always written whole.
-    attributes.elementSet =
-      request.outputSchema === CSW_NS.gmd ? 'full' : request.presentation.elementSet;
-  }
-  if (version === '3.0.0') {
-    if (context.elapsedMs !== undefined)
-      attributes.elapsedTime = String(Math.round(context.elapsedMs));
-    attributes.status = records.length === matched ? 'complete' : 'subset';
-  }
-  const results = root.ele(ns, `${prefix}:SearchResults`, attributes);
-  for (const record of records) {
-    appendRecord(results, record, version, request.outputSchema, request.presentation, false);
-  }
-  return finish(document, request.outputFormat, request.xmlMediaType);
+  return writeSearchResponse(
+    records,
+    {
+      version: request.version,
+      outputSchema: request.outputSchema,
+      presentation: request.presentation,
+      outputFormat: request.outputFormat,
+      xmlMediaType: request.xmlMediaType,
+      ...(request.requestId !== undefined ? { requestId: request.requestId } : {}),
+      startPosition: request.startPosition,
+      matched,
+    },
+    context,
+  );
 }
 
-/** Writes the 2.0.2 `resultType=validate` answer: the request, echoed. */
+/** Writes the `resultType=validate` answer: the request, echoed. */
 export function presentAcknowledgement(
   request: GetRecordsRequest,
   context: PresentContext,
@@ -212,15 +247,20 @@ export function presentAcknowledgement(
     appendParsedElement(echoed, request.echo);
   } else {
     // A KVP request, echoed as the equivalent XML request (without its constraint).
+    // The 3.0 GetRecords element has no resultType attribute.
     const getRecords = echoed.ele(ns, `${prefix}:GetRecords`, {
       service: 'CSW',
       version,
-      resultType: request.resultType,
+      ...(version === '2.0.2' ? { resultType: request.resultType } : {}),
       outputSchema: request.outputSchema,
       startPosition: String(request.startPosition),
       maxRecords: String(request.maxRecords),
     });
-    declareNamespaces(getRecords, { gmd: CSW_NS.gmd });
+    // Type names are echoed as written: `csw:` means the version's CSW namespace.
+    declareNamespaces(getRecords, {
+      gmd: CSW_NS.gmd,
+      ...(prefix === 'csw' ? {} : { csw: CSW_NAMESPACE[version] }),
+    });
     const query = getRecords.ele(ns, `${prefix}:Query`, { typeNames: request.typeNames.join(' ') });
     if (request.presentation.kind === 'elementSet') {
       query.ele(ns, `${prefix}:ElementSetName`).txt(request.presentation.elementSet).up();
@@ -243,25 +283,37 @@ export interface RecordByIdOptions {
   outputSchema: string;
   outputFormat: OutputFormat;
   xmlMediaType: string;
+  /** CSW 3.0: the records in a csw30:GetRecordsResponse rather than the bare record. */
+  asResultList?: boolean;
 }
 
 /**
  * Writes a GetRecordById response: CSW 2.0.2 wraps the records found in
- * csw:GetRecordByIdResponse; CSW 3.0 answers with the one record itself.
+ * csw:GetRecordByIdResponse; CSW 3.0 answers with the one record itself, or (`asResultList`:
+ * several ids, or OWSLib) with the GetRecordsResponse a GetRecords with `recordIds` would give.
  */
 export function presentGetRecordById(
   records: CoreRecord[],
   options: RecordByIdOptions,
+  context: PresentContext,
 ): CswResponse {
   const { version } = options;
+  const list = version === '3.0.0' && options.asResultList === true;
   const document = createDocument();
   if (options.outputFormat === 'atom') {
-    if (version === '3.0.0' && records.length === 1) appendAtomEntry(document, records[0]);
+    if (version === '3.0.0' && !list && records.length === 1) appendAtomEntry(document, records[0]);
     else {
       const feed = document.ele(CSW_NS.atom, 'feed');
       for (const record of records) appendAtomEntry(feed, record);
     }
     return { status: 200, mediaType: ATOM, body: serialise(document) };
+  }
+  if (list) {
+    return writeSearchResponse(
+      records,
+      { ...options, startPosition: 1, matched: records.length },
+      context,
+    );
   }
   if (version === '3.0.0') {
     if (options.outputSchema === CSW_NS.gmd && options.outputFormat === 'xml') {

@@ -2,6 +2,7 @@
  * A CSW request after parsing: the same shape whether it came as KVP (GET or form POST) or as
  * an XML POST body, so that execution and presentation never look at the encoding.
  */
+import type { QueryLimits } from '../../../../shared/query/query-limits.js';
 import type { SearchQuery } from '../../../../shared/query/search-query.js';
 import type { XmlElement } from '../../../../shared/xml/index.js';
 import type { OpenSearchEcho } from '../opensearch/parse.js';
@@ -67,6 +68,17 @@ export interface GetRecordByIdRequest {
   operation: 'GetRecordById';
   version: CswVersion;
   ids: string[];
+  /**
+   * CSW 3.0 KVP: the `id` value as written when it holds commas. A record whose id is exactly
+   * that value is the one asked for; otherwise the value is the list `ids`.
+   */
+  literalId?: string;
+  /**
+   * CSW 3.0: answer with the records in a csw30:GetRecordsResponse (as GetRecords with
+   * `recordIds` would) even for one id, because the client is OWSLib, which reads records only
+   * below the document root. Several ids are always answered that way.
+   */
+  asResultList: boolean;
   presentation: RecordPresentation;
   outputSchema: string;
   outputFormat: OutputFormat;
@@ -102,6 +114,8 @@ export interface CswParseContext {
   maxLimit: number;
   /** Largest accepted XML request body, in bytes. */
   maxBytes: number;
+  /** Query cost limits: a CQL_TEXT constraint far over them is refused before it is parsed. */
+  query?: QueryLimits;
   /** The request's Accept header, for outputFormat negotiation (CSW 3.0). */
   accept?: string;
 }

@@ -6,7 +6,13 @@
 import express, { Router, type Request, type Response } from 'express';
 import type { Config } from '../../../../shared/config/index.js';
 import type { SearchBackend } from '../../../../shared/search/backend.js';
-import { parseXml, XmlParseError, type XmlDocument } from '../../../../shared/xml/index.js';
+import {
+  charsetOf,
+  decodeXml,
+  parseXml,
+  XmlParseError,
+  type XmlDocument,
+} from '../../../../shared/xml/index.js';
 import { CswError } from './csw-errors.js';
 import { DEFAULT_VERSION, OPENSEARCH_DESCRIPTION } from './csw-model.js';
 import { setCswVersion } from './errors.js';
@@ -54,12 +60,14 @@ function send(response: Response, answer: CswResponse): void {
 export function createCswRouter({ config, backend, transactions }: CswRouteDependencies): Router {
   const router = Router();
   const dependencies = { config, backend };
-  const readBody = express.text({ type: () => true, limit: config.limits.bodyBytes });
+  // Bytes, not text: an XML body is decoded in the encoding it declares (shared/xml/decode.ts).
+  const readBody = express.raw({ type: () => true, limit: config.limits.bodyBytes });
 
   const context = (request: Request): CswParseContext => ({
     defaultLimit: config.limits.defaultLimit,
     maxLimit: config.limits.maxLimit,
     maxBytes: config.limits.bodyBytes,
+    query: config.query,
     accept: request.headers.accept,
   });
 
@@ -86,17 +94,19 @@ export function createCswRouter({ config, backend, transactions }: CswRouteDepen
 
   router.post('/', readBody, async (request, response) => {
     setCswVersion(response, DEFAULT_VERSION);
-    const body: unknown = request.body;
-    if (request.is('application/x-www-form-urlencoded') && typeof body === 'string') {
+    const bytes: unknown = request.body;
+    if (request.is('application/x-www-form-urlencoded') && Buffer.isBuffer(bytes)) {
       const query: Record<string, string[]> = {};
-      for (const [name, value] of new URLSearchParams(body)) (query[name] ??= []).push(value);
+      for (const [name, value] of new URLSearchParams(bytes.toString('utf8')))
+        (query[name] ??= []).push(value);
       return handleKvp(request, response, readKvp(query));
     }
-    if (typeof body !== 'string' || body.trim() === '') {
+    if (!Buffer.isBuffer(bytes) || bytes.toString('latin1').trim() === '') {
       throw new CswError('NoApplicableCode', 'request', 'POST needs a CSW request as an XML body');
     }
     let document;
     try {
+      const body = decodeXml(bytes, { charset: charsetOf(request.headers['content-type']) });
       document = parseXml(body, { maxBytes: config.limits.bodyBytes });
     } catch (error) {
       if (error instanceof XmlParseError) {

@@ -4,9 +4,11 @@
  * Transaction and Harvest documents when writes are configured (an identity provider is set);
  * otherwise they stay OperationNotSupported, as the capabilities then say.
  *
- * A Transaction is checked whole before anything is written (bad records, missing update
- * targets and duplicate inserts are exceptions, nothing written), then its actions run in
- * order: at once in embedded mode, as ingest/delete jobs the response waits for in scaled mode.
+ * A Transaction is checked and resolved whole before anything is written (transaction-plan.ts:
+ * bad records, missing update targets, duplicate inserts and Delete constraints that cannot be
+ * evaluated are exceptions, nothing written), then its writes are applied as one unit: by the
+ * backend at once in embedded mode, as one atomic ingest job the response waits for in scaled
+ * mode. A failure while applying leaves the catalogue as it was.
  * Update by RecordProperty is OperationNotSupported. Harvest registers (or updates) the source
  * and runs it through shared/harvest; scaled mode answers an Acknowledgement with the job link.
  */
@@ -14,12 +16,16 @@ import { randomUUID, createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { QueueEvents } from 'bullmq';
 import type { Config } from '../../../../shared/config/index.js';
-import { emptySummary, writeRecords } from '../../../../shared/ingest/pipeline.js';
+import { CairnError } from '../../../../shared/errors/index.js';
 import type { IngestLog } from '../../../../shared/ingest/ingest-log.js';
 import type { HarvestSourceDefinition } from '../../../../shared/harvest/index.js';
 import { buildConnection } from '../../../../shared/queue/connection.js';
 import type { JobQueues } from '../../../../shared/queue/job-queues.js';
-import type { JobPayloads, JobResult } from '../../../../shared/queue/job-payloads.js';
+import {
+  ATOMIC_REFUSAL,
+  type JobPayloads,
+  type JobResult,
+} from '../../../../shared/queue/job-payloads.js';
 import type { CoreRecord } from '../../../../shared/records/core-record.js';
 import { parseDocuments } from '../../../../shared/records/formats/index.js';
 import {
@@ -51,8 +57,15 @@ import {
   SCHEMA_LOCATION,
   type CswVersion,
 } from './csw-model.js';
-import { parseConstraint, type ConstraintInput } from './parse-constraint.js';
+import { type ConstraintInput } from './parse-constraint.js';
+import {
+  planTransaction,
+  type TransactionAction,
+  type TransactionPlan,
+  type TransactionTotals,
+} from './transaction-plan.js';
 import { checkOperationVersion, checkService } from './parse.js';
+import { checkVersionAttribute } from './parse-post.js';
 import type { CswResponse } from './present.js';
 
 /** The CSW-T operations, as capabilities list them when writes are configured. */
@@ -74,9 +87,6 @@ export const HARVEST_RESOURCE_TYPES: Readonly<
 /** How long a scaled-mode Transaction waits for its jobs before answering. */
 const JOB_WAIT_MS = 60_000;
 
-/** Records per backend search page when collecting the ids a Delete matches. */
-const DELETE_PAGE = 500;
-
 /** Whether CSW-T is offered: only with an identity provider to check the write role. */
 export function writesConfigured(config: Readonly<Config>): boolean {
   return config.auth.provider !== undefined;
@@ -89,18 +99,6 @@ export function isTransactionDocument(document: XmlDocument): boolean {
     (root.ns === CSW_NAMESPACE['2.0.2'] || root.ns === CSW_NAMESPACE['3.0.0']) &&
     (TRANSACTION_OPERATIONS as readonly string[]).includes(root.local)
   );
-}
-
-/** One action of a Transaction, checked and ready to apply. */
-type Action =
-  | { kind: 'insert'; handle?: string; records: CoreRecord[] }
-  | { kind: 'update'; record: CoreRecord }
-  | { kind: 'delete'; constraint: ConstraintInput };
-
-interface TransactionTotals {
-  inserted: number;
-  updated: number;
-  deleted: number;
 }
 
 export interface CswTransactionDependencies {
@@ -134,11 +132,7 @@ function checkRequestAttributes(root: XmlElement, version: CswVersion): void {
   checkService(plain(root, 'service'), true);
   const written = plain(root, 'version');
   if (written === undefined) throw missingParameter('version');
-  if (written !== version)
-    throw invalidParameter(
-      'version',
-      `version "${written}" does not match the request namespace (${CSW_NAMESPACE[version]})`,
-    );
+  checkVersionAttribute(written, version);
 }
 
 /** Parses the record elements of an Insert or Update; every bad one named in one exception. */
@@ -176,8 +170,8 @@ function constraintOf(action: XmlElement): ConstraintInput {
   return { language: 'FILTER', xml: filter, version: plain(constraint, 'version') };
 }
 
-function parseActions(document: XmlDocument, maxBytes: number): Action[] {
-  const actions: Action[] = [];
+function parseActions(document: XmlDocument, maxBytes: number): TransactionAction[] {
+  const actions: TransactionAction[] = [];
   for (const element of document.root.children) {
     if (element.ns !== document.root.ns)
       throw invalidParameter('Transaction', `unexpected element "${element.local}"`);
@@ -218,53 +212,6 @@ function parseActions(document: XmlDocument, maxBytes: number): Action[] {
   return actions;
 }
 
-/** Refuses inserts of existing or repeated ids and updates of missing records (nothing written). */
-async function checkActions(backend: SearchBackend, actions: Action[]): Promise<void> {
-  const inserting = new Set<string>();
-  for (const action of actions) {
-    if (action.kind === 'insert') {
-      for (const record of action.records) {
-        if (inserting.has(record.id))
-          throw invalidParameter('Insert', `record "${record.id}" is inserted twice`);
-        inserting.add(record.id);
-        if ((await backend.get(record.id)) !== null)
-          throw new CswError(
-            'NoApplicableCode',
-            'Insert',
-            `record "${record.id}" already exists; replace it with an Update`,
-            409,
-          );
-      }
-    } else if (action.kind === 'update') {
-      const { id } = action.record;
-      if (!inserting.has(id) && (await backend.get(id)) === null)
-        throw invalidParameter('Update', `no record "${id}" to update (Insert it instead)`);
-    }
-  }
-}
-
-/** The ids of every record a Delete constraint matches. */
-async function matchingIds(
-  backend: SearchBackend,
-  constraint: ConstraintInput,
-  maxBytes: number,
-): Promise<string[]> {
-  const parts = parseConstraint(constraint, { maxBytes });
-  const ids: string[] = [];
-  for (let offset = 0; ;) {
-    const page = await backend.search({
-      ...(parts.text ? { text: parts.text } : {}),
-      ...(parts.filter ? { filter: parts.filter } : {}),
-      sort: [],
-      offset,
-      limit: DELETE_PAGE,
-    });
-    ids.push(...page.records.map((record) => record.id));
-    offset += page.records.length;
-    if (page.records.length === 0 || offset >= page.total) return ids;
-  }
-}
-
 /** Performs one job and waits for its result (scaled mode). */
 async function performJob<N extends 'ingest' | 'delete'>(
   config: Readonly<Config>,
@@ -285,6 +232,14 @@ async function performJob<N extends 'ingest' | 'delete'>(
     try {
       return (await job.waitUntilFinished(events, JOB_WAIT_MS)) as JobResult;
     } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      if (reason.startsWith(ATOMIC_REFUSAL))
+        throw new CswError(
+          'NoApplicableCode',
+          'Transaction',
+          `${reason}; nothing was written`,
+          400,
+        );
       throw new CswError(
         'NoApplicableCode',
         'Transaction',
@@ -297,47 +252,43 @@ async function performJob<N extends 'ingest' | 'delete'>(
   }
 }
 
-async function applyActions(
+/**
+ * Applies a resolved Transaction as one unit: in embedded mode through the backend at once, in
+ * scaled mode as one atomic ingest job the response waits for.
+ */
+async function applyPlan(
   dependencies: CswTransactionDependencies,
-  actions: Action[],
+  plan: TransactionPlan,
   requestedBy: string | undefined,
-): Promise<TransactionTotals> {
+): Promise<void> {
   const { backend, config } = dependencies;
   const queue = dependencies.queue();
-  const totals: TransactionTotals = { inserted: 0, updated: 0, deleted: 0 };
-  const write = async (records: CoreRecord[]): Promise<number> => {
-    if (queue) {
-      const result = await performJob(config, queue, 'ingest', {
-        documents: records.map((record) => ({ name: record.id, content: record.source.content })),
-        requestedBy,
-      });
-      if (result.rejected > 0)
-        throw new CswError('NoApplicableCode', 'Transaction', 'the worker refused a record', 400);
-      return result.written;
+  const { changes } = plan;
+  if (changes.upsert.length === 0 && changes.delete.length === 0) return;
+  if (!queue) {
+    try {
+      await backend.applyAtomically(changes);
+    } catch (error) {
+      if (error instanceof CairnError && error.expose && error.status < 500)
+        throw new CswError(
+          'NoApplicableCode',
+          'Transaction',
+          `the catalogue refused the Transaction, nothing was written: ${error.message}`,
+          400,
+        );
+      throw error;
     }
-    const summary = emptySummary();
-    await writeRecords(backend, records, summary, { batchSize: config.worker.batchSize });
-    if (summary.rejected.length > 0)
-      throw new CswError(
-        'NoApplicableCode',
-        'Transaction',
-        `the catalogue refused: ${summary.rejected.map((f) => `${f.name}: ${f.reason}`).join('; ')}`,
-        400,
-      );
-    return summary.written;
-  };
-  for (const action of actions) {
-    if (action.kind === 'insert') totals.inserted += await write(action.records);
-    else if (action.kind === 'update') totals.updated += await write([action.record]);
-    else {
-      const ids = await matchingIds(backend, action.constraint, config.limits.bodyBytes);
-      if (ids.length === 0) continue;
-      totals.deleted += queue
-        ? (await performJob(config, queue, 'delete', { ids, requestedBy })).deleted
-        : await backend.delete(ids);
-    }
+    return;
   }
-  return totals;
+  await performJob(config, queue, 'ingest', {
+    documents: changes.upsert.map((record) => ({
+      name: record.id,
+      content: record.source.content,
+      format: record.source.format,
+    })),
+    atomic: { deleteIds: changes.delete },
+    requestedBy,
+  });
 }
 
 /** The schema location written on a response root of each version. */
@@ -397,9 +348,12 @@ async function transaction(
   const { root } = document;
   const verbose = ['true', '1'].includes(plain(root, 'verboseResponse') ?? 'false');
   const actions = parseActions(document, dependencies.config.limits.bodyBytes);
-  await checkActions(dependencies.backend, actions);
+  const plan = await planTransaction(dependencies.backend, actions, {
+    maxBytes: dependencies.config.limits.bodyBytes,
+  });
   const started = new Date();
-  const totals = await applyActions(dependencies, actions, request.auth?.subject);
+  await applyPlan(dependencies, plan, request.auth?.subject);
+  const { totals } = plan;
   if (!dependencies.queue()) await logApplied(dependencies.ingestLog(), request, totals, started);
   const out = createDocument();
   const inserted = actions.flatMap((action) =>
@@ -547,7 +501,7 @@ async function harvest(
       'Periodic harvests need the scaled mode (a queue); send the Harvest without HarvestInterval',
     );
   await registerSource(context, definition, { replace: true });
-  const ownedBefore = context.store().ownedIds(definition.id);
+  const ownedBefore = await context.store().ownedIds(definition.id);
   const run = await runSource(context, definition.id, {
     full: false,
     requestedBy: request.auth?.subject,

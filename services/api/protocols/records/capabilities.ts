@@ -5,7 +5,7 @@
 import type { ServiceMetadata } from '../../../../shared/config/index.js';
 import { QUERYABLES, type Queryable } from '../../../../shared/query/queryables.js';
 import type { CatalogueExtent } from '../../../../shared/search/backend.js';
-import { FACET_PROPERTIES, DEFAULT_BUCKET_COUNT } from './parse.js';
+import { FACET_PROPERTIES, DEFAULT_BUCKET_COUNT, SUPPORTED_CRS } from './parse.js';
 import {
   COLLECTION_ID,
   collectionUrl,
@@ -44,6 +44,7 @@ export const CONFORMANCE_CLASSES: readonly string[] = [
   `${FEATURES}/geojson`,
   `${FEATURES}/html`,
   `${FEATURES}/oas30`,
+  'http://www.opengis.net/spec/ogcapi-features-2/1.0/conf/crs',
   `${RECORDS}/searchable-catalog`,
   `${RECORDS}/searchable-catalog-filtering`,
   `${RECORDS}/searchable-catalog/filtering`,
@@ -89,7 +90,8 @@ export function presentLandingPage(
   service: ServiceMetadata,
 ): Record<string, unknown> {
   const root = `${baseUrl}/catalogue`;
-  // STAC API: stac_version, type, conformsTo and the root/search/queryables links.
+  // STAC API: stac_version, type, conformsTo and the root/search/queryables links, and a
+  // `child` link to the STAC API root (/catalogue/stac), where the STAC Collections are.
   const stac = presentStacLanding(baseUrl);
   return {
     stac_version: stac.stac_version,
@@ -132,13 +134,6 @@ export function presentLandingPage(
         title: 'Collections',
       },
       { rel: 'data', type: HTML, href: `${root}/collections?f=html`, title: 'Collections as HTML' },
-      {
-        rel: 'child',
-        type: 'application/json',
-        // STAC: a child must be a STAC Catalog or Collection; `f=stac` adds the STAC members.
-        href: `${collectionUrl(baseUrl)}?f=stac`,
-        title: service.title,
-      },
       {
         rel: CATALOG_REL,
         type: 'application/json',
@@ -195,7 +190,8 @@ export function presentCollection(
     description: service.description,
     keywords: service.keywords,
     license: service.license,
-    crs: [CRS84],
+    crs: [...SUPPORTED_CRS],
+    storageCrs: CRS84,
     extent: {
       spatial: { bbox: [extent.bbox ?? [-180, -90, 180, 90]], crs: CRS84 },
       temporal: {
@@ -318,17 +314,17 @@ function schemaDocument(
 
 /**
  * The queryables document of the catalogue (JSON Schema 2020-12, Features Part 3): every
- * registered queryable under its canonical name. Properties not listed may still be named in
- * a filter; they evaluate to null where a record lacks them (additionalProperties true).
+ * registered queryable under its canonical name. A filter naming any other property is a 400
+ * (Features Part 3, /req/filter/filter-param), so additionalProperties is false.
  */
 export function presentQueryables(baseUrl: string): Record<string, unknown> {
   return schemaDocument(
     `${collectionUrl(baseUrl)}/queryables`,
     'Queryables of the catalogue',
-    'Properties that `filter`, `sortby` and `name=value` parameters of the items endpoint accept. ' +
-      'Any other record property may be named too; it is null where a record does not have it.',
+    'Properties that `filter`, `sortby` and `name=value` parameters of the items endpoint accept ' +
+      '(by these names or their aliases); a filter naming any other property is refused with 400.',
     QUERYABLES,
-    true,
+    false,
   );
 }
 

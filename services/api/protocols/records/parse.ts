@@ -1,6 +1,7 @@
 /**
  * OGC API – Records request parsing: query parameters → SearchQuery. Pure.
  */
+import type { QueryLimits } from '../../../../shared/query/query-limits.js';
 import {
   FilterError,
   InvalidParameterError,
@@ -8,6 +9,7 @@ import {
   UnsupportedFormatError,
 } from '../../../../shared/errors/index.js';
 import { parseCql2Json, parseCql2Text } from '../../../../shared/query/cql2/index.js';
+import { resolveAxisOrder, type AxisOrder } from '../../../../shared/query/fes/crs-axis-order.js';
 import type { Expression } from '../../../../shared/query/filter-ast.js';
 import {
   parseBbox,
@@ -26,10 +28,12 @@ export type QueryParameters = Record<string, unknown>;
 export interface ItemsLimits {
   defaultLimit: number;
   maxLimit: number;
+  /** Query cost limits: a filter far over them is refused before it is parsed. */
+  query?: QueryLimits;
 }
 
 /** Parameters the items endpoint understands besides queryable names. */
-const ITEMS_PARAMETERS = new Set([
+export const ITEMS_PARAMETERS: ReadonlySet<string> = new Set([
   'f',
   'q',
   'bbox',
@@ -46,10 +50,18 @@ const ITEMS_PARAMETERS = new Set([
   'filter-lang',
   'filter-crs',
   'facets',
+  'crs',
+  'properties',
+  'skipGeometry',
+  'lang',
 ]);
 
-/** The filter encodings the items endpoint reads (`filter-lang`). */
-export const FILTER_LANGUAGES = ['cql2-text', 'cql2-json'] as const;
+/**
+ * The filter encodings the items endpoint reads (`filter-lang`). `cql-text` is the name the
+ * CQL2 text encoding had in the drafts of OGC API – Features Part 3; GDAL up to 3.6 (and so
+ * QGIS) only sends a filter to the server when the API definition lists it.
+ */
+export const FILTER_LANGUAGES = ['cql2-text', 'cql2-json', 'cql-text'] as const;
 export type FilterLanguage = (typeof FILTER_LANGUAGES)[number];
 
 /** A filter sent as the body of `POST …/items`: the CQL2 JSON, already parsed from JSON. */
@@ -57,11 +69,101 @@ export interface FilterBody {
   json: unknown;
 }
 
-const CRS84 = new Set([
-  'http://www.opengis.net/def/crs/OGC/1.3/CRS84',
-  '[OGC:CRS84]',
-  'urn:ogc:def:crs:OGC:1.3:CRS84',
-]);
+/** CRS84, the CRS every record is stored in (OGC API – Features Part 2 `storageCrs`). */
+export const CRS84_URI = 'http://www.opengis.net/def/crs/OGC/1.3/CRS84';
+/** WGS 84 with the EPSG axis order (latitude first). */
+export const EPSG_4326_URI = 'http://www.opengis.net/def/crs/EPSG/0/4326';
+/** The CRSs records can be returned in and bboxes given in (Features Part 2 `crs`). */
+export const SUPPORTED_CRS: readonly string[] = [CRS84_URI, EPSG_4326_URI];
+
+const CRS84 = new Set([CRS84_URI, '[OGC:CRS84]', 'urn:ogc:def:crs:OGC:1.3:CRS84']);
+
+/** How items are presented: the output CRS, the properties kept and whether geometry is kept. */
+export interface ItemsPresentation {
+  /** Axis order of the output coordinates, and the CRS URI the Content-Crs header names. */
+  axisOrder: AxisOrder;
+  crs: string;
+  /** Only these properties (by name) are kept; undefined keeps every property. */
+  properties?: readonly string[];
+  skipGeometry: boolean;
+}
+
+/**
+ * Reads a CRS parameter (`crs`, `bbox-crs`): CRS84 or WGS 84 geographic (EPSG:4326, latitude
+ * first when named by its OGC URI or URN; the legacy bare `EPSG:4326` is read longitude first,
+ * as everywhere in Cairn). Any other CRS is a 400 naming the parameter and the supported ones.
+ */
+export function parseCrsParameter(value: string, name: string): AxisOrder {
+  try {
+    return resolveAxisOrder(value === '' ? 'invalid' : value);
+  } catch {
+    throw new InvalidParameterError(
+      name,
+      `${name} "${value}" is not supported; use one of ${SUPPORTED_CRS.join(', ')}`,
+    );
+  }
+}
+
+const BOOLEAN_VALUES: Readonly<Record<string, boolean>> = { true: true, false: false };
+
+/**
+ * Parses how an items (or record) request wants its features presented: `crs` (Features
+ * Part 2), `properties` (a comma-separated list of property names, as pygeoapi offers it) and
+ * `skipGeometry` (true or false). `lang` is checked (a language tag) but records are served
+ * in their own language.
+ */
+export function parseItemsPresentation(query: QueryParameters): ItemsPresentation {
+  const get = (name: string): string | undefined => singleParameter(query, name);
+  const crs = get('crs');
+  const axisOrder = crs === undefined ? 'lon-lat' : parseCrsParameter(crs, 'crs');
+  const result: ItemsPresentation = {
+    axisOrder,
+    crs: axisOrder === 'lat-lon' ? EPSG_4326_URI : CRS84_URI,
+    skipGeometry: false,
+  };
+  const skipGeometry = get('skipGeometry');
+  if (skipGeometry !== undefined) {
+    const flag = BOOLEAN_VALUES[skipGeometry.trim().toLowerCase()];
+    if (flag === undefined) {
+      throw new InvalidParameterError(
+        'skipGeometry',
+        `skipGeometry must be true or false, got "${skipGeometry}"`,
+      );
+    }
+    result.skipGeometry = flag;
+  }
+  const properties = get('properties');
+  if (properties !== undefined) {
+    const names = parseList(properties);
+    const bad = names.find((item) => !/^[A-Za-z_][A-Za-z0-9_.:-]{0,127}$/.test(item));
+    if (bad !== undefined) {
+      throw new InvalidParameterError('properties', `properties: "${bad}" is not a property name`);
+    }
+    result.properties = names;
+  }
+  const lang = get('lang');
+  if (lang !== undefined && !/^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/.test(lang.trim())) {
+    throw new InvalidParameterError(
+      'lang',
+      `lang must be a language tag (e.g. en, fr-CA), got "${lang}"`,
+    );
+  }
+  return result;
+}
+
+/** Reads `bbox` in the CRS `bbox-crs` names (CRS84 by default; EPSG:4326 is latitude first). */
+function parseBboxInCrs(value: string, crs: string | undefined): ReturnType<typeof parseBbox> {
+  const order = crs === undefined ? 'lon-lat' : parseCrsParameter(crs, 'bbox-crs');
+  if (order === 'lon-lat') return parseBbox(value);
+  const parts = value.split(',');
+  // lat/lon → lon/lat: swap each corner's first two ordinates (4 numbers, or 6 with heights).
+  const half = parts.length / 2;
+  if (parts.length === 4 || parts.length === 6) {
+    [parts[0], parts[1]] = [parts[1], parts[0]];
+    [parts[half], parts[half + 1]] = [parts[half + 1], parts[half]];
+  }
+  return parseBbox(parts.join(','));
+}
 
 /** Reads a single-valued parameter; repeating it is a client error. */
 export function singleParameter(query: QueryParameters, name: string): string | undefined {
@@ -256,13 +358,98 @@ export function parseFacetsParameter(value: string): FacetRequest[] {
   return requests;
 }
 
-function parseFilterLanguage(value: string | undefined): FilterLanguage | undefined {
+function parseFilterLanguage(value: string | undefined): 'cql2-text' | 'cql2-json' | undefined {
   if (value === undefined) return undefined;
-  if ((FILTER_LANGUAGES as readonly string[]).includes(value)) return value as FilterLanguage;
+  if (value === 'cql-text') return 'cql2-text';
+  if (value === 'cql2-text' || value === 'cql2-json') return value;
   throw new InvalidParameterError(
     'filter-lang',
-    `filter-lang "${value}" is not supported; use ${FILTER_LANGUAGES.join(' or ')}`,
+    `filter-lang "${value}" is not supported; use cql2-text or cql2-json`,
   );
+}
+
+/** Members a STAC-style search body (`{"filter": …}`) may have on `POST …/items`. */
+const BODY_FILTER_MEMBERS = new Set(['filter', 'filter-lang', 'filter-crs']);
+
+/**
+ * Reads the body of `POST …/items`: a CQL2 JSON expression (an object with `op`), or, as STAC
+ * clients send it, an object with `filter` (CQL2 JSON, or CQL2 text when `filter-lang` is
+ * cql2-text) and optionally `filter-lang` and `filter-crs`.
+ */
+function parseFilterBody(json: unknown, limits?: QueryLimits): Expression {
+  const isObject = typeof json === 'object' && json !== null && !Array.isArray(json);
+  if (!isObject || 'op' in json || !('filter' in json)) return parseCql2Json(json, limits);
+  const body = json as Record<string, unknown>;
+  const extra = Object.keys(body).find((name) => !BODY_FILTER_MEMBERS.has(name));
+  if (extra !== undefined) {
+    throw new InvalidParameterError(
+      extra,
+      `Body member "${extra}" is not supported; POST …/items takes a CQL2 JSON filter, or {"filter", "filter-lang", "filter-crs"}`,
+    );
+  }
+  const text = (name: string): string | undefined => {
+    const value = body[name];
+    if (value === undefined) return undefined;
+    if (typeof value === 'string') return value;
+    throw new InvalidParameterError(name, `Body member "${name}" must be a string`);
+  };
+  checkFilterCrs(text('filter-crs'));
+  const language = parseFilterLanguage(text('filter-lang'));
+  if (language === 'cql2-text') {
+    const filter = body.filter;
+    if (typeof filter !== 'string') {
+      throw new InvalidParameterError('filter', 'A cql2-text filter must be a string');
+    }
+    return parseCql2Text(filter, limits);
+  }
+  return parseCql2Json(body.filter, limits);
+}
+
+function checkFilterCrs(crs: string | undefined): void {
+  if (crs !== undefined && !CRS84.has(crs)) {
+    throw new InvalidParameterError(
+      'filter-crs',
+      `filter-crs "${crs}" is not supported; filters are in CRS84 (http://www.opengis.net/def/crs/OGC/1.3/CRS84)`,
+    );
+  }
+}
+
+/** The property names an expression refers to. */
+function collectPropertyNames(expression: Expression, names: Set<string>): Set<string> {
+  switch (expression.kind) {
+    case 'property':
+      names.add(expression.name);
+      break;
+    case 'op':
+      for (const argument of expression.args) collectPropertyNames(argument, names);
+      break;
+    case 'array':
+      for (const item of expression.items) collectPropertyNames(item, names);
+      break;
+    case 'interval':
+      collectPropertyNames(expression.start, names);
+      collectPropertyNames(expression.end, names);
+      break;
+    default:
+      break;
+  }
+  return names;
+}
+
+/**
+ * Refuses a filter naming a property that is not a queryable (OGC API – Features Part 3,
+ * /req/filter/filter-param): a 400 naming it, as `sortby` does for a non-sortable property.
+ */
+export function checkFilterProperties(expression: Expression): Expression {
+  for (const name of collectPropertyNames(expression, new Set())) {
+    if (!findQueryable(name)) {
+      throw new InvalidParameterError(
+        'filter',
+        `filter: "${name}" is not a queryable; see …/queryables for the properties a filter may name`,
+      );
+    }
+  }
+  return expression;
 }
 
 /**
@@ -273,15 +460,10 @@ function parseFilterLanguage(value: string | undefined): FilterLanguage | undefi
 export function parseFilterParameters(
   query: QueryParameters,
   body?: FilterBody,
+  limits?: QueryLimits,
 ): Expression | undefined {
   const get = (name: string): string | undefined => singleParameter(query, name);
-  const crs = get('filter-crs');
-  if (crs !== undefined && !CRS84.has(crs)) {
-    throw new InvalidParameterError(
-      'filter-crs',
-      `filter-crs "${crs}" is not supported; filters are in CRS84 (http://www.opengis.net/def/crs/OGC/1.3/CRS84)`,
-    );
-  }
+  checkFilterCrs(get('filter-crs'));
   const language = parseFilterLanguage(get('filter-lang'));
   const text = get('filter');
   if (body) {
@@ -297,7 +479,7 @@ export function parseFilterParameters(
         'A filter in the request body must be CQL2 JSON (filter-lang=cql2-json)',
       );
     }
-    return parseCql2Json(body.json);
+    return checkFilterProperties(parseFilterBody(body.json, limits));
   }
   if (text === undefined) return undefined;
   if (language === 'cql2-json') {
@@ -307,9 +489,9 @@ export function parseFilterParameters(
     } catch (error) {
       throw new FilterError(`filter is not valid JSON: ${(error as Error).message}`);
     }
-    return parseCql2Json(json);
+    return checkFilterProperties(parseCql2Json(json, limits));
   }
-  return parseCql2Text(text);
+  return checkFilterProperties(parseCql2Text(text, limits));
 }
 
 /**
@@ -339,13 +521,10 @@ export function parseItemsQuery(
   if (q !== undefined) result.text = parseFreeText(q);
   const bbox = get('bbox');
   const bboxCrs = get('bbox-crs');
-  if (bboxCrs !== undefined && !CRS84.has(bboxCrs)) {
-    throw new InvalidParameterError(
-      'bbox-crs',
-      `bbox-crs "${bboxCrs}" is not supported; use CRS84`,
-    );
+  if (bboxCrs !== undefined && bbox === undefined) parseCrsParameter(bboxCrs, 'bbox-crs');
+  if (bbox !== undefined) {
+    result.spatial = { bbox: parseBboxInCrs(bbox, bboxCrs), relation: 'intersects' };
   }
-  if (bbox !== undefined) result.spatial = { bbox: parseBbox(bbox), relation: 'intersects' };
   const datetime = get('datetime');
   if (datetime !== undefined) {
     result.temporal = { ...parseDatetime(datetime, { allowDates: true }), relation: 'intersects' };
@@ -358,8 +537,9 @@ export function parseItemsQuery(
   if (externalIds !== undefined) result.externalIds = parseList(externalIds);
   const sortby = get('sortby');
   if (sortby !== undefined) result.sort = parseSortby(sortby);
-  const filter = parseFilterParameters(query, body);
+  const filter = parseFilterParameters(query, body, limits.query);
   if (filter !== undefined) result.filter = filter;
+  parseItemsPresentation(query);
 
   for (const name of Object.keys(query)) {
     if (ITEMS_PARAMETERS.has(name)) continue;

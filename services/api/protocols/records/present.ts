@@ -2,7 +2,9 @@
  * OGC API – Records presentation: CoreRecord → GeoJSON record, search results →
  * FeatureCollection with paging links. Pure.
  */
+import type { Geometry, Position } from 'geojson';
 import type { CoreRecord, Link, TimeExtent } from '../../../../shared/records/core-record.js';
+import { bboxToGeometry } from '../../../../shared/records/formats/json/json-values.js';
 import type { SearchResult } from '../../../../shared/search/backend.js';
 
 export const COLLECTION_ID = 'metadata:main';
@@ -84,8 +86,69 @@ export function hasXmlSource(record: CoreRecord): boolean {
   return /[/+]xml$/.test(record.source.mediaType);
 }
 
+/**
+ * How features are written: coordinates in CRS84 order (lon-lat) or EPSG:4326 order (lat-lon),
+ * only some properties, or no geometry (Features Part 2 `crs`; pygeoapi's `properties` and
+ * `skipGeometry`). The default writes everything in CRS84.
+ */
+export interface FeatureOptions {
+  axisOrder?: 'lon-lat' | 'lat-lon';
+  properties?: readonly string[];
+  skipGeometry?: boolean;
+}
+
+/**
+ * The footprint of a record as GeoJSON: its geometry, else the polygon of its bbox (a
+ * MultiPolygon of the two halves when the box crosses the antimeridian), else null. Clients
+ * such as GDAL and QGIS drop features without a geometry; STAC, CSW and the HTML map already
+ * show the box.
+ */
+export function recordFootprint(record: CoreRecord): Geometry | null {
+  return record.geometry ?? (record.bbox ? bboxToGeometry(record.bbox) : null);
+}
+
+function swapPositions(value: unknown): unknown {
+  if (Array.isArray(value) && typeof value[0] === 'number') {
+    const [x, y, ...rest] = value as Position;
+    return [y, x, ...rest];
+  }
+  return Array.isArray(value) ? value.map(swapPositions) : value;
+}
+
+/** The geometry with its first two ordinates swapped (CRS84 → EPSG:4326 axis order). */
+export function swapGeometryAxes(geometry: Geometry): Geometry {
+  if (geometry.type === 'GeometryCollection') {
+    return { ...geometry, geometries: geometry.geometries.map(swapGeometryAxes) };
+  }
+  return { ...geometry, coordinates: swapPositions(geometry.coordinates) } as Geometry;
+}
+
+/** A CRS84 bbox in EPSG:4326 axis order: [minLat, minLon, maxLat, maxLon] (6 with heights). */
+function swapBboxAxes(bbox: number[]): number[] {
+  const half = bbox.length / 2;
+  const swapped = [...bbox];
+  [swapped[0], swapped[1]] = [bbox[1], bbox[0]];
+  [swapped[half], swapped[half + 1]] = [bbox[half + 1], bbox[half]];
+  return swapped;
+}
+
+/** Keeps only the named properties (every property when no list is given). */
+function selectProperties(
+  properties: Record<string, unknown>,
+  names: readonly string[] | undefined,
+): Record<string, unknown> {
+  if (names === undefined) return properties;
+  return Object.fromEntries(Object.entries(properties).filter(([name]) => names.includes(name)));
+}
+
 /** Renders one record as an OGC API – Records GeoJSON feature with its links. */
-export function presentRecord(record: CoreRecord, baseUrl: string): Record<string, unknown> {
+export function presentRecord(
+  record: CoreRecord,
+  baseUrl: string,
+  options: FeatureOptions = {},
+): Record<string, unknown> {
+  const latLon = options.axisOrder === 'lat-lon';
+  const footprint = options.skipGeometry ? null : recordFootprint(record);
   const self = recordUrl(baseUrl, record.id);
   const links: Link[] = [
     { rel: 'self', type: GEOJSON, href: `${self}?f=json`, title: 'This record as GeoJSON' },
@@ -111,10 +174,10 @@ export function presentRecord(record: CoreRecord, baseUrl: string): Record<strin
     type: 'Feature',
     id: record.id,
     conformsTo: ['http://www.opengis.net/spec/ogcapi-records-1/1.0/req/record-core'],
-    geometry: record.geometry ?? null,
-    ...(record.bbox && { bbox: record.bbox }),
+    geometry: footprint && latLon ? swapGeometryAxes(footprint) : footprint,
+    ...(record.bbox && { bbox: latLon ? swapBboxAxes(record.bbox) : record.bbox }),
     time: presentTime(record.time),
-    properties: presentProperties(record),
+    properties: selectProperties(presentProperties(record), options.properties),
     links,
   };
 }
@@ -150,6 +213,7 @@ export function presentItems(
   result: SearchResult,
   context: PageContext,
   facets: FacetResult[] = [],
+  options: FeatureOptions = {},
 ): Record<string, unknown> {
   const { offset, limit } = context;
   const page = (at: number, f: string): Record<string, string> => ({
@@ -198,7 +262,7 @@ export function presentItems(
     numberMatched: result.total,
     numberReturned: result.records.length,
     timeStamp: context.timeStamp,
-    features: result.records.map((record) => presentRecord(record, context.baseUrl)),
+    features: result.records.map((record) => presentRecord(record, context.baseUrl, options)),
     ...(facets.length > 0 && {
       facets: Object.fromEntries(
         facets.map((facet) => [

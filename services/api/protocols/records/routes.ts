@@ -5,6 +5,7 @@
 import { Router, type Request, type Response } from 'express';
 import type { Config } from '../../../../shared/config/index.js';
 import { InvalidParameterError, NotFoundError } from '../../../../shared/errors/index.js';
+import { printCql2Json } from '../../../../shared/query/cql2/index.js';
 import { QUERYABLES } from '../../../../shared/query/queryables.js';
 import type { SearchQuery } from '../../../../shared/query/search-query.js';
 import { writeCswRecord } from '../../../../shared/records/writers/xml/index.js';
@@ -36,6 +37,7 @@ import {
   parseFacetsParameter,
   parseFacetsQuery,
   parseFormatOnlyQuery,
+  parseItemsPresentation,
   parseItemsQuery,
   parseOutputFormat,
   type FacetRequest,
@@ -53,6 +55,7 @@ import {
 } from './present.js';
 import { buildOpenApiDocument, OPENAPI_MEDIA_TYPE } from '../../openapi/document.js';
 import { isStacItemRequest } from '../stac/parse.js';
+import { findExistingRecords } from '../stac/collections.js';
 import { presentStacItem } from '../stac/present.js';
 
 export interface RecordsRouteDependencies {
@@ -150,6 +153,7 @@ export function createRecordsRouter({ config, backend }: RecordsRouteDependencie
       rootUrl: request.publicBaseUrl,
       service: config.service,
       version: PACKAGE_VERSION,
+      limits: config.limits,
     });
     sendJson(response, document, OPENAPI_MEDIA_TYPE);
   });
@@ -222,7 +226,8 @@ export function createRecordsRouter({ config, backend }: RecordsRouteDependencie
     filter?: FilterBody,
   ): Promise<void> {
     const format = negotiate(request, response, JSON_OR_HTML);
-    const query = parseItemsQuery(request.query, config.limits, filter);
+    const query = parseItemsQuery(request.query, { ...config.limits, query: config.query }, filter);
+    const presentation = parseItemsPresentation(request.query);
     let facets = parseFacetsQuery(request.query);
     // The HTML search page shows resource types and keywords beside the results.
     if (format === 'html' && request.query.facets === undefined) {
@@ -233,8 +238,9 @@ export function createRecordsRouter({ config, backend }: RecordsRouteDependencie
       countFacets(backend, { ...query, offset: 0, sort: [] }, facets),
     ]);
     const linkQuery = stringParameters(request.query);
-    if (filter) {
-      linkQuery.filter = JSON.stringify(filter.json);
+    if (filter && query.filter) {
+      // The body's filter (CQL2 JSON, or a STAC-style {"filter"} in either encoding) as CQL2 JSON.
+      linkQuery.filter = JSON.stringify(printCql2Json(query.filter));
       linkQuery['filter-lang'] = 'cql2-json';
     }
     const document = presentItems(
@@ -247,6 +253,7 @@ export function createRecordsRouter({ config, backend }: RecordsRouteDependencie
         timeStamp: new Date().toISOString(),
       },
       counts,
+      format === 'json' ? presentation : {},
     );
     if (format === 'html') {
       return sendHtml(
@@ -258,6 +265,7 @@ export function createRecordsRouter({ config, backend }: RecordsRouteDependencie
         }),
       );
     }
+    response.set('Content-Crs', `<${presentation.crs}>`);
     sendJson(response, document, GEOJSON);
   }
 
@@ -265,12 +273,16 @@ export function createRecordsRouter({ config, backend }: RecordsRouteDependencie
     await sendItems(request, response);
   });
 
-  // A CQL2 JSON filter as the body; every other parameter comes from the query string.
+  // A CQL2 JSON filter as the body (or a STAC-style {"filter": …}); every other parameter
+  // comes from the query string. application/query-cql-json is pygeoapi's media type for it.
   router.post(`${collectionPath}/items`, async (request, response) => {
-    if (!request.is('application/json') || request.body === undefined) {
+    if (
+      !request.is(['application/json', 'application/query-cql-json']) ||
+      request.body === undefined
+    ) {
       throw new InvalidParameterError(
         'body',
-        'POST …/items needs a CQL2 JSON filter as the request body (Content-Type: application/json)',
+        'POST …/items needs a CQL2 JSON filter as the request body (Content-Type: application/json or application/query-cql-json)',
       );
     }
     await sendItems(request, response, { json: request.body as unknown });
@@ -280,9 +292,13 @@ export function createRecordsRouter({ config, backend }: RecordsRouteDependencie
     // STAC API: `f=stac` (or Accept: application/geo+json with a STAC profile) → STAC Item.
     const stac = isStacItemRequest(request.query.f, request.headers.accept);
     const format = stac ? 'json' : negotiate(request, response, ['json', 'html', 'xml'] as const);
+    const presentation = parseItemsPresentation(request.query);
     const record = await backend.get(request.params.recordId);
     if (!record) throw new NotFoundError(`No record with id "${request.params.recordId}"`);
-    if (stac) return sendJson(response, presentStacItem(record, request.publicBaseUrl), GEOJSON);
+    if (stac) {
+      const parents = await findExistingRecords(backend, record.parentId ? [record.parentId] : []);
+      return sendJson(response, presentStacItem(record, request.publicBaseUrl, parents), GEOJSON);
+    }
     if (format === 'xml') {
       // The stored source document verbatim when it was XML; else a CSW 3.0 full csw:Record.
       if (hasXmlSource(record)) {
@@ -292,10 +308,12 @@ export function createRecordsRouter({ config, backend }: RecordsRouteDependencie
         .type('application/xml')
         .send(writeCswRecord(record, { version: '3.0.0', elementSet: 'full' }));
     }
-    const document = presentRecord(record, request.publicBaseUrl);
-    if (format === 'html')
-      return sendHtml(response, renderRecordPage(document, pageRequest(request)));
-    sendJson(response, document, GEOJSON);
+    if (format === 'html') {
+      const page = presentRecord(record, request.publicBaseUrl);
+      return sendHtml(response, renderRecordPage(page, pageRequest(request)));
+    }
+    response.set('Content-Crs', `<${presentation.crs}>`);
+    sendJson(response, presentRecord(record, request.publicBaseUrl, presentation), GEOJSON);
   });
 
   router.get('/collections/:collectionId{/*rest}', (request) => {

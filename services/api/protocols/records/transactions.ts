@@ -15,6 +15,11 @@ import { InvalidRecordError } from '../../../../shared/errors/index.js';
 import type { IngestLog } from '../../../../shared/ingest/ingest-log.js';
 import type { JobQueues } from '../../../../shared/queue/job-queues.js';
 import type { SearchBackend } from '../../../../shared/search/backend.js';
+import {
+  exceedsJsonDepth,
+  jsonDepthMessage,
+} from '../../../../shared/records/formats/json/json-depth.js';
+import { charsetOf, decodeXml, looksLikeXml } from '../../../../shared/xml/index.js';
 import type { AuthMiddleware } from '../../middleware/auth.js';
 import {
   deleteRecord,
@@ -42,13 +47,18 @@ const JSON_TYPES = ['application/json', 'application/*+json'];
 /** Tells whether a POST …/items body is a record to create (not a CQL2 filter to search with). */
 export function isCreateBody(request: Request): boolean {
   if (typeof request.body === 'string') return request.body.trimStart().startsWith('<');
+  if (Buffer.isBuffer(request.body)) return looksLikeXml(request.body);
   const body = request.body as { type?: unknown } | undefined;
   return body?.type === 'Feature' || body?.type === 'FeatureCollection';
 }
 
 /** The raw text of a request body, whichever parser read it. */
 function bodyText(request: Request): string {
+  const refusal = request.res?.locals.jsonRefusal as string | undefined;
+  if (refusal !== undefined) throw new InvalidRecordError(refusal);
   if (typeof request.body === 'string') return request.body;
+  if (Buffer.isBuffer(request.body))
+    return decodeXml(request.body, { charset: charsetOf(request.headers['content-type']) });
   if (request.body === undefined || request.body === null)
     throw new InvalidRecordError('the request has no body (send JSON, NDJSON or XML)');
   return JSON.stringify(request.body);
@@ -132,10 +142,27 @@ export function createTransactionsRouter(dependencies: TransactionDependencies):
   const router = Router();
   const itemsPath = `/collections/${COLLECTION_ID}/items`;
   const maxBytes = config.limits.bodyBytes;
-  const readText = express.text({ type: [...XML_TYPES, ...NDJSON_TYPES], limit: maxBytes });
+  // XML as bytes, decoded in the encoding it declares (shared/xml/decode.ts); NDJSON as UTF-8.
+  const readXml = express.raw({ type: XML_TYPES, limit: maxBytes });
+  const readNdjson = express.text({ type: NDJSON_TYPES, limit: maxBytes });
+  const readText = (request: Request, response: Response, next: NextFunction): void =>
+    readXml(request, response, (error?: unknown) =>
+      error ? next(error) : readNdjson(request, response, next),
+    );
   // This router is mounted before the app's JSON parser, so that PUT and bulk ingest check the
   // token before reading a body: without one, a garbage body is a 401, never parsed.
-  const readJson = express.json({ type: JSON_TYPES, limit: maxBytes });
+  const maxDepth = config.limits.jsonDepth;
+  const readJson = express.json({
+    type: JSON_TYPES,
+    limit: maxBytes,
+    // Measured on the bytes before JSON.parse, and refused by bodyText when the body is read as
+    // records: re-serialising a record nested thousands deep overflowed the stack (issue 27,
+    // L2). A CQL2 search body on POST …/items is left to the filter's own limits.
+    verify: (_request, response, bytes) => {
+      if (exceedsJsonDepth(bytes, maxDepth))
+        (response as unknown as Response).locals.jsonRefusal = jsonDepthMessage(maxDepth);
+    },
+  });
   const target = (request: Request): WriteTarget => ({
     backend,
     queue: dependencies.queue(),
@@ -165,7 +192,7 @@ export function createTransactionsRouter(dependencies: TransactionDependencies):
     async (request, response) => {
       const started = new Date();
       const content = bodyText(request);
-      const records = parseRequestRecords(content, { name: 'request body', maxBytes });
+      const records = parseRequestRecords(content, { name: 'request body', maxBytes, maxDepth });
       const outcome = await upsertRecords(
         target(request),
         records,
@@ -185,7 +212,7 @@ export function createTransactionsRouter(dependencies: TransactionDependencies):
       const started = new Date();
       const id = String(request.params.recordId);
       const content = bodyText(request);
-      const records = parseRequestRecords(content, { name: 'request body', maxBytes });
+      const records = parseRequestRecords(content, { name: 'request body', maxBytes, maxDepth });
       if (records.length !== 1 || records[0]?.id !== id)
         throw new InvalidRecordError(
           `PUT …/items/${id} needs one record whose id is "${id}" (got ${records.map((r) => `"${r.id}"`).join(', ')})`,
@@ -208,7 +235,7 @@ export function createTransactionsRouter(dependencies: TransactionDependencies):
   router.post('/admin/ingest', auth.writeAccess, readJson, readText, async (request, response) => {
     const started = new Date();
     const content = bodyText(request);
-    const records = parseRequestRecords(content, { name: 'request body', maxBytes });
+    const records = parseRequestRecords(content, { name: 'request body', maxBytes, maxDepth });
     const outcome = await upsertRecords(target(request), records, {
       name: 'request body',
       content,

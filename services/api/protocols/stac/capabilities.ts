@@ -29,6 +29,52 @@ export const STAC_CONFORMANCE_CLASSES: readonly string[] = [
   `${CQL2}/cql2-json`,
 ];
 
+const FEATURES = 'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf';
+
+/**
+ * The conformance classes of the STAC API root (`/catalogue/stac`): item search and its
+ * extensions, plus STAC API Collections and Features with the OGC API – Features Part 1
+ * classes that Features builds on.
+ */
+export const STAC_API_CONFORMANCE_CLASSES: readonly string[] = [
+  ...STAC_CONFORMANCE_CLASSES,
+  `${STAC_API}/collections`,
+  `${STAC_API}/ogcapi-features`,
+  `${FEATURES}/core`,
+  `${FEATURES}/geojson`,
+  `${FEATURES}/oas30`,
+];
+
+/** The STAC API root: the landing page STAC clients open (collections, features, search). */
+export function stacRootUrl(baseUrl: string): string {
+  return `${baseUrl}/catalogue/stac`;
+}
+
+/** The STAC Collections list. */
+export function stacCollectionsUrl(baseUrl: string): string {
+  return `${stacRootUrl(baseUrl)}/collections`;
+}
+
+/** A record id in a path segment (`:` kept, as in `metadata:main`). */
+function pathSegment(id: string): string {
+  return encodeURIComponent(id).replace(/%3A/gi, ':');
+}
+
+/** One STAC Collection. */
+export function stacCollectionUrl(baseUrl: string, collectionId: string): string {
+  return `${stacCollectionsUrl(baseUrl)}/${pathSegment(collectionId)}`;
+}
+
+/** The items of one STAC Collection (STAC API Features). */
+export function stacItemsUrl(baseUrl: string, collectionId: string): string {
+  return `${stacCollectionUrl(baseUrl, collectionId)}/items`;
+}
+
+/** One item of one STAC Collection. */
+export function stacFeatureUrl(baseUrl: string, collectionId: string, itemId: string): string {
+  return `${stacItemsUrl(baseUrl, collectionId)}/${pathSegment(itemId)}`;
+}
+
 /** Where the STAC item search lives. */
 export function searchUrl(baseUrl: string): string {
   return `${baseUrl}/catalogue/search`;
@@ -54,6 +100,12 @@ export function presentStacLanding(baseUrl: string): {
     type: 'Catalog',
     links: [
       { rel: 'root', type: 'application/json', href: `${baseUrl}/catalogue`, title: 'Catalogue' },
+      {
+        rel: 'child',
+        type: 'application/json',
+        href: stacRootUrl(baseUrl),
+        title: 'STAC API: collections and their items',
+      },
       // The OpenAPI document (services/api/openapi) and its Swagger UI page.
       {
         rel: 'service-desc',
@@ -143,5 +195,51 @@ export function presentQueryables(baseUrl: string): Record<string, unknown> {
       'property may be named too; it is null where a record does not have it.',
     properties,
     additionalProperties: true,
+  };
+}
+
+/**
+ * The STAC API landing page (`/catalogue/stac`): a STAC Catalog declaring Collections and
+ * Features besides item search, whose `data` link lists the STAC Collections. OGC API –
+ * Records clients start at `/catalogue` instead, whose collections are Records collections.
+ */
+export function presentStacApiLanding(
+  baseUrl: string,
+  service: { title: string; description: string },
+): Record<string, unknown> {
+  const root = stacRootUrl(baseUrl);
+  const shared = presentStacLanding(baseUrl).links.filter(
+    (link) => link.rel !== 'root' && link.rel !== 'child',
+  );
+  return {
+    type: 'Catalog',
+    stac_version: STAC_VERSION,
+    id: 'cairn',
+    title: service.title,
+    description: service.description,
+    conformsTo: STAC_API_CONFORMANCE_CLASSES,
+    links: [
+      { rel: 'self', type: 'application/json', href: root, title: 'This document' },
+      { rel: 'root', type: 'application/json', href: root, title: 'STAC API' },
+      {
+        rel: 'conformance',
+        type: 'application/json',
+        href: `${root}/conformance`,
+        title: 'Conformance classes',
+      },
+      {
+        rel: 'data',
+        type: 'application/json',
+        href: stacCollectionsUrl(baseUrl),
+        title: 'STAC Collections',
+      },
+      ...shared,
+      {
+        rel: 'alternate',
+        type: 'application/json',
+        href: `${baseUrl}/catalogue`,
+        title: 'The catalogue as OGC API – Records',
+      },
+    ],
   };
 }

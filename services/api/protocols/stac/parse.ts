@@ -11,7 +11,13 @@ import {
 } from '../../../../shared/errors/index.js';
 import { parseCql2Json, parseCql2Text } from '../../../../shared/query/cql2/index.js';
 import type { Expression } from '../../../../shared/query/filter-ast.js';
-import { parseBbox, parseDatetime, parseLimit } from '../../../../shared/query/params.js';
+import type { QueryLimits } from '../../../../shared/query/query-limits.js';
+import {
+  parseBbox,
+  parseDatetime,
+  parseLimit,
+  parseOffset,
+} from '../../../../shared/query/params.js';
 import { findQueryable } from '../../../../shared/query/queryables.js';
 import type { SearchQuery, SortKey } from '../../../../shared/query/search-query.js';
 import type { Bbox } from '../../../../shared/records/core-record.js';
@@ -21,6 +27,8 @@ export type SearchMethod = 'GET' | 'POST';
 export interface SearchLimits {
   defaultLimit: number;
   maxLimit: number;
+  /** Query cost limits: a filter far over them is refused before it is parsed. */
+  query?: QueryLimits;
 }
 
 /**
@@ -346,10 +354,15 @@ export function upgradeLegacyCql2Json(value: unknown): unknown {
   return upgraded;
 }
 
-function parseFilterValue(value: unknown, language: string, method: SearchMethod): Expression {
+function parseFilterValue(
+  value: unknown,
+  language: string,
+  method: SearchMethod,
+  limits?: QueryLimits,
+): Expression {
   if (language === 'cql2-text') {
     if (typeof value !== 'string') fail('filter', 'filter in cql2-text must be a string');
-    return parseCql2Text(value);
+    return parseCql2Text(value, limits);
   }
   let json = value;
   if (method === 'GET') {
@@ -359,7 +372,7 @@ function parseFilterValue(value: unknown, language: string, method: SearchMethod
       fail('filter', 'filter in cql2-json must be JSON');
     }
   }
-  return parseCql2Json(upgradeLegacyCql2Json(json));
+  return parseCql2Json(upgradeLegacyCql2Json(json), limits);
 }
 
 /**
@@ -371,6 +384,7 @@ export function extractFilter(
   language: unknown,
   crs: unknown,
   method: SearchMethod,
+  limits?: QueryLimits,
 ): Expression | undefined {
   if (language !== undefined && language !== 'cql2-text' && language !== 'cql2-json') {
     fail(
@@ -384,7 +398,7 @@ export function extractFilter(
   if (filter === undefined) return undefined;
   const lang = (language as string | undefined) ?? (method === 'GET' ? 'cql2-text' : 'cql2-json');
   try {
-    return normaliseFilterNames(parseFilterValue(filter, lang, method));
+    return normaliseFilterNames(parseFilterValue(filter, lang, method, limits));
   } catch (error) {
     if (error instanceof FilterError) throw new FilterError(`filter: ${error.message}`);
     if (error instanceof RangeError) throw new FilterError('filter: nested too deeply');
@@ -522,6 +536,7 @@ function buildSearch(
     members['filter-lang'],
     members['filter-crs'],
     method,
+    limits.query,
   );
   if (filter) query.filter = filter;
   const fields = extractFields(members.fields, method);
@@ -538,6 +553,50 @@ export function parseSearchGet(
     if (typeof value !== 'string') fail(name, `Parameter "${name}" must be given once`);
   }
   return buildSearch(parameters, 'GET', limits);
+}
+
+/** The page of the STAC Collections list a request asks for. */
+export interface CollectionsPaging {
+  offset: number;
+  limit: number;
+}
+
+/** Parses `GET /stac/collections`: `limit` and `offset`, nothing else. */
+export function parseCollectionsQuery(
+  parameters: Record<string, unknown>,
+  limits: SearchLimits,
+): CollectionsPaging {
+  for (const [name, value] of Object.entries(parameters)) {
+    if (name !== 'limit' && name !== 'offset') throw new UnknownParameterError(name);
+    if (typeof value !== 'string') fail(name, `Parameter "${name}" must be given once`);
+  }
+  return {
+    offset: parseOffset(parameters.offset as string | undefined),
+    limit: parseLimit(parameters.limit as string | undefined, limits.defaultLimit, limits.maxLimit),
+  };
+}
+
+/**
+ * Parses `GET /stac/collections/{id}/items` (STAC API Features): the item search parameters,
+ * restricted to the collection's items — the records naming it as parent, or every record for
+ * the catalogue collection. A `collections` parameter (pystac-client repeats the collection
+ * there) may only name this collection.
+ */
+export function parseCollectionItemsGet(
+  parameters: Record<string, unknown>,
+  collectionId: string,
+  catalogueId: string,
+  limits: SearchLimits,
+): StacSearch {
+  const search = parseSearchGet(parameters, limits);
+  const named = search.query.collections;
+  if (named && named.some((name) => name !== collectionId)) {
+    fail('collections', `collections may only name "${collectionId}" on its items`);
+  }
+  const query = { ...search.query };
+  delete query.collections;
+  if (collectionId !== catalogueId) query.collections = [collectionId];
+  return { ...search, query };
 }
 
 /** Parses the JSON body of `POST /search`. Unknown or null members are refused. */

@@ -4,6 +4,7 @@
  */
 import type { ServiceMetadata } from '../../../../shared/config/index.js';
 import type { CoreRecord } from '../../../../shared/records/core-record.js';
+import { writeStacCollection } from '../../../../shared/records/writers/stac-collection.js';
 import {
   STAC_VERSION,
   writeStacItem,
@@ -11,8 +12,15 @@ import {
 } from '../../../../shared/records/writers/stac-item.js';
 import type { CatalogueExtent, SearchResult } from '../../../../shared/search/backend.js';
 import { presentCollection } from '../records/capabilities.js';
-import { collectionUrl, GEOJSON, recordUrl } from '../records/present.js';
-import { searchUrl } from './capabilities.js';
+import { COLLECTION_ID, collectionUrl, GEOJSON, recordUrl } from '../records/present.js';
+import {
+  searchUrl,
+  stacCollectionsUrl,
+  stacCollectionUrl,
+  stacFeatureUrl,
+  stacItemsUrl,
+  stacRootUrl,
+} from './capabilities.js';
 import {
   DEFAULT_FIELDS,
   encodePageToken,
@@ -20,21 +28,40 @@ import {
   type SearchMethod,
 } from './parse.js';
 
-/** The STAC Item URL of a record (its record URL with `f=stac`). */
-export function stacItemUrl(baseUrl: string, id: string): string {
-  return `${recordUrl(baseUrl, id)}?f=stac`;
+/**
+ * The STAC Collection an item is listed under: its parent when the parent is a record of this
+ * catalogue (`parents` holds those), else the catalogue collection.
+ */
+function homeCollection(record: CoreRecord, parents: ReadonlySet<string>): string {
+  return record.parentId && parents.has(record.parentId) ? record.parentId : COLLECTION_ID;
+}
+
+/** The STAC Item URL of a record (STAC API Features, under its home collection). */
+export function stacItemUrl(
+  baseUrl: string,
+  record: CoreRecord,
+  parents: ReadonlySet<string>,
+): string {
+  return stacFeatureUrl(baseUrl, homeCollection(record, parents), record.id);
 }
 
 /**
- * One record as a STAC Item. Its parent and collection links point at the parent's record in
- * this catalogue; an alternate link gives the OGC API – Records encoding.
+ * One record as a STAC Item. `parents` holds the parent ids that are records of this
+ * catalogue: for those, the parent and collection links point at the parent as a STAC
+ * Collection; a record whose parent is not in the catalogue has neither (nor a `collection`).
+ * An alternate link gives the OGC API – Records encoding.
  */
-export function presentStacItem(record: CoreRecord, baseUrl: string): StacItem {
+export function presentStacItem(
+  record: CoreRecord,
+  baseUrl: string,
+  parents: ReadonlySet<string>,
+): StacItem {
   return writeStacItem(record, {
-    self: stacItemUrl(baseUrl, record.id),
-    root: `${baseUrl}/catalogue`,
-    collection: (parentId) => recordUrl(baseUrl, parentId),
-    collectionType: GEOJSON,
+    self: stacItemUrl(baseUrl, record, parents),
+    root: stacRootUrl(baseUrl),
+    collection: (parentId) =>
+      parents.has(parentId) ? stacCollectionUrl(baseUrl, parentId) : undefined,
+    collectionType: 'application/json',
     extra: [
       {
         rel: 'alternate',
@@ -48,8 +75,9 @@ export function presentStacItem(record: CoreRecord, baseUrl: string): StacItem {
 
 /**
  * The catalogue collection (`metadata:main`) as a STAC Collection: the Records collection
- * document with `stac_version` and STAC links, so that STAC clients walking the landing page's
- * `child` link find a STAC object. It is the same resource (`f=stac`).
+ * document with `stac_version` and the STAC API's links (its items are every record, as STAC
+ * Items). Served at /catalogue/stac/collections/metadata:main, and at the Records collection
+ * URL with `f=stac`.
  */
 export function presentStacCatalogueCollection(
   baseUrl: string,
@@ -57,23 +85,106 @@ export function presentStacCatalogueCollection(
   extent: CatalogueExtent,
 ): Record<string, unknown> {
   const collection = presentCollection(baseUrl, service, extent);
-  const records = Array.isArray(collection.links) ? (collection.links as { rel?: string }[]) : [];
-  const self = `${collectionUrl(baseUrl)}?f=stac`;
+  const root = stacRootUrl(baseUrl);
   return {
     ...collection,
     stac_version: STAC_VERSION,
     stac_extensions: [],
     links: [
-      { rel: 'self', type: 'application/json', href: self, title: 'This collection (STAC)' },
-      { rel: 'parent', type: 'application/json', href: `${baseUrl}/catalogue`, title: 'Catalogue' },
+      {
+        rel: 'self',
+        type: 'application/json',
+        href: stacCollectionUrl(baseUrl, COLLECTION_ID),
+        title: 'This collection (STAC)',
+      },
+      { rel: 'root', type: 'application/json', href: root, title: 'STAC API' },
+      { rel: 'parent', type: 'application/json', href: root, title: 'STAC API' },
+      {
+        rel: 'items',
+        type: GEOJSON,
+        href: stacItemsUrl(baseUrl, COLLECTION_ID),
+        title: 'Every record as a STAC Item',
+      },
       {
         rel: 'alternate',
         type: 'application/json',
         href: `${collectionUrl(baseUrl)}?f=json`,
         title: 'This collection (OGC API – Records)',
       },
-      ...records.filter((link) => link.rel !== 'self'),
     ],
+  };
+}
+
+/** A record served as a STAC Collection, with the STAC API's links. */
+export function presentStacCollection(
+  record: CoreRecord,
+  baseUrl: string,
+): Record<string, unknown> {
+  const root = stacRootUrl(baseUrl);
+  return writeStacCollection(record, {
+    self: stacCollectionUrl(baseUrl, record.id),
+    root,
+    parent: root,
+    items: stacItemsUrl(baseUrl, record.id),
+    extra: [
+      {
+        rel: 'alternate',
+        type: GEOJSON,
+        href: `${recordUrl(baseUrl, record.id)}?f=json`,
+        title: 'This collection as an OGC API – Records record',
+      },
+    ],
+  });
+}
+
+export interface CollectionsPage {
+  /** The collection documents of this page. */
+  collections: Record<string, unknown>[];
+  /** How many collections there are in all. */
+  total: number;
+  offset: number;
+  limit: number;
+  /** The request's query parameters (repeated in paging links). */
+  query: Record<string, string>;
+}
+
+function collectionsLink(
+  baseUrl: string,
+  query: Record<string, string>,
+  rel: string,
+  offset?: number,
+): Record<string, string> {
+  const parameters = new URLSearchParams(
+    Object.entries(query).filter(([name]) => name !== 'offset'),
+  );
+  if (offset !== undefined && offset > 0) parameters.set('offset', String(offset));
+  const search = parameters.toString();
+  const href = stacCollectionsUrl(baseUrl);
+  return { rel, type: 'application/json', href: search === '' ? href : `${href}?${search}` };
+}
+
+/** The STAC Collections list, with self/root/parent links and `next`/`prev` when paged. */
+export function presentStacCollections(
+  baseUrl: string,
+  page: CollectionsPage,
+): Record<string, unknown> {
+  const root = stacRootUrl(baseUrl);
+  const links = [
+    collectionsLink(baseUrl, page.query, 'self', page.offset),
+    { rel: 'root', type: 'application/json', href: root },
+    { rel: 'parent', type: 'application/json', href: root },
+  ];
+  if (page.offset + page.collections.length < page.total) {
+    links.push(collectionsLink(baseUrl, page.query, 'next', page.offset + page.limit));
+  }
+  if (page.offset > 0) {
+    links.push(collectionsLink(baseUrl, page.query, 'prev', Math.max(0, page.offset - page.limit)));
+  }
+  return {
+    collections: page.collections,
+    numberMatched: page.total,
+    numberReturned: page.collections.length,
+    links,
   };
 }
 
@@ -132,6 +243,10 @@ export function applyFields(
 
 export interface SearchPageContext {
   baseUrl: string;
+  /** The URL paging links repeat (default: the item search). */
+  href?: string;
+  /** Parent ids that are records of this catalogue (for the items' collection links). */
+  parents: ReadonlySet<string>;
   method: SearchMethod;
   /** GET: the request's query parameters; POST: the request body. */
   request: Record<string, unknown>;
@@ -145,7 +260,7 @@ function pageLink(
   rel: 'self' | 'next' | 'prev',
   offset: number | undefined,
 ): Record<string, unknown> {
-  const href = searchUrl(context.baseUrl);
+  const href = context.href ?? searchUrl(context.baseUrl);
   const title = { self: 'This page', next: 'Next page', prev: 'Previous page' }[rel];
   const paging = offset === undefined ? {} : { token: encodePageToken(offset) };
   if (context.method === 'POST') {
@@ -195,8 +310,8 @@ export function presentItemCollection(
     {
       rel: 'root',
       type: 'application/json',
-      href: `${context.baseUrl}/catalogue`,
-      title: 'Catalogue',
+      href: stacRootUrl(context.baseUrl),
+      title: 'STAC API',
     },
   ];
   if (offset + result.records.length < result.total) {
@@ -204,7 +319,7 @@ export function presentItemCollection(
   }
   if (offset > 0) links.push(pageLink(context, 'prev', Math.max(0, offset - limit)));
   const features = result.records.map((record) => {
-    const item = presentStacItem(record, context.baseUrl);
+    const item = presentStacItem(record, context.baseUrl, context.parents);
     return context.fields ? applyFields(item, context.fields) : item;
   });
   return {

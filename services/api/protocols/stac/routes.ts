@@ -1,17 +1,38 @@
 /**
- * STAC API routes under /catalogue: item search (GET and POST /search), the queryables
- * document and the catalogue collection as a STAC Collection (`f=stac`). Mounted before the
- * Records router, which owns the landing page and /conformance (merging in the STAC members
- * from ./capabilities.ts) and every other collection request.
+ * STAC API routes under /catalogue: item search (GET and POST /search) and the queryables,
+ * shared by both landing pages, and the STAC API root /stac with its conformance, STAC
+ * Collections and their items (STAC API Collections and Features). The Records router owns
+ * /catalogue itself (whose landing page is also a STAC Catalog with item search) and the
+ * Records collections; `f=stac` on the Records collection still gives it as a STAC Collection.
  */
-import { Router, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import type { Config } from '../../../../shared/config/index.js';
-import { InvalidParameterError } from '../../../../shared/errors/index.js';
+import { InvalidParameterError, NotFoundError } from '../../../../shared/errors/index.js';
+import type { CoreRecord } from '../../../../shared/records/core-record.js';
 import type { SearchBackend } from '../../../../shared/search/backend.js';
 import { COLLECTION_ID, GEOJSON } from '../records/present.js';
-import { presentQueryables } from './capabilities.js';
-import { parseSearchGet, parseSearchPost, type SearchMethod, type StacSearch } from './parse.js';
-import { presentItemCollection, presentStacCatalogueCollection } from './present.js';
+import {
+  presentQueryables,
+  presentStacApiLanding,
+  STAC_API_CONFORMANCE_CLASSES,
+  stacItemsUrl,
+} from './capabilities.js';
+import { buildStacCollectionsQuery, findExistingRecords, isStacCollection } from './collections.js';
+import {
+  parseCollectionItemsGet,
+  parseCollectionsQuery,
+  parseSearchGet,
+  parseSearchPost,
+  type SearchMethod,
+  type StacSearch,
+} from './parse.js';
+import {
+  presentItemCollection,
+  presentStacCatalogueCollection,
+  presentStacCollection,
+  presentStacCollections,
+  presentStacItem,
+} from './present.js';
 
 export interface StacRouteDependencies {
   config: Readonly<Config>;
@@ -22,9 +43,24 @@ function sendJson(response: Response, body: unknown, type: string): void {
   response.type(type).send(JSON.stringify(body));
 }
 
+/** STAC API documents that take no parameter: anything but `f=json` is a 400. */
+function rejectParameters(request: Request): void {
+  for (const [name, value] of Object.entries(request.query)) {
+    if (name === 'f' && value === 'json') continue;
+    throw new InvalidParameterError(name, `Unknown parameter "${name}"; this document takes none`);
+  }
+}
+
 /** Builds the router for the STAC item search and its queryables. */
 export function createStacRouter({ config, backend }: StacRouteDependencies): Router {
   const router = Router();
+
+  /** The parent ids of these records that are records of the catalogue. */
+  const parentsOf = (records: CoreRecord[]): Promise<Set<string>> =>
+    findExistingRecords(
+      backend,
+      records.flatMap((record) => (record.parentId ? [record.parentId] : [])),
+    );
 
   const search = async (
     response: Response,
@@ -32,10 +68,13 @@ export function createStacRouter({ config, backend }: StacRouteDependencies): Ro
     method: SearchMethod,
     request: Record<string, unknown>,
     { query, fields }: StacSearch,
+    href?: string,
   ): Promise<void> => {
     const result = await backend.search(query);
     const body = presentItemCollection(result, {
       baseUrl,
+      href,
+      parents: await parentsOf(result.records),
       method,
       request,
       offset: query.offset,
@@ -45,9 +84,29 @@ export function createStacRouter({ config, backend }: StacRouteDependencies): Ro
     sendJson(response, body, GEOJSON);
   };
 
+  /** The record served as the STAC Collection `collectionId` (not the catalogue's); else 404. */
+  const findCollectionRecord = async (collectionId: string): Promise<CoreRecord> => {
+    const record = await backend.get(collectionId);
+    if (!record || !(await isStacCollection(backend, record))) {
+      throw new NotFoundError(`No STAC Collection "${collectionId}"`);
+    }
+    return record;
+  };
+
+  /** A STAC Collection by id: the catalogue collection, or a record served as one; else 404. */
+  const findCollection = async (
+    baseUrl: string,
+    collectionId: string,
+  ): Promise<Record<string, unknown>> => {
+    if (collectionId === COLLECTION_ID) {
+      return presentStacCatalogueCollection(baseUrl, config.service, await backend.extent());
+    }
+    return presentStacCollection(await findCollectionRecord(collectionId), baseUrl);
+  };
+
   router.get('/search', async (request, response) => {
     const parameters = request.query as Record<string, unknown>;
-    const parsed = parseSearchGet(parameters, config.limits);
+    const parsed = parseSearchGet(parameters, { ...config.limits, query: config.query });
     await search(response, request.publicBaseUrl, 'GET', parameters, parsed);
   });
 
@@ -56,18 +115,88 @@ export function createStacRouter({ config, backend }: StacRouteDependencies): Ro
     if (body === undefined && Number(request.headers['content-length'] ?? 0) > 0) {
       throw new InvalidParameterError('body', 'POST /search takes a JSON body (application/json)');
     }
-    const parsed = parseSearchPost(body, config.limits);
+    const parsed = parseSearchPost(body, { ...config.limits, query: config.query });
     const members = (body ?? {}) as Record<string, unknown>;
     await search(response, request.publicBaseUrl, 'POST', members, parsed);
   });
 
-  // The catalogue collection as a STAC Collection (the landing page's `child`); any other
-  // request for a collection is the Records router's.
+  // The catalogue collection as a STAC Collection at its Records URL (`f=stac`); any other
+  // request for a Records collection is the Records router's.
   router.get('/collections/:collectionId', async (request, response, next) => {
     if (request.params.collectionId !== COLLECTION_ID || request.query.f !== 'stac') return next();
     const extent = await backend.extent();
     const body = presentStacCatalogueCollection(request.publicBaseUrl, config.service, extent);
     sendJson(response, body, 'application/json');
+  });
+
+  // The STAC API root: STAC clients start here (pystac-client, stac-api-validator).
+  router.get('/stac', (request, response) => {
+    rejectParameters(request);
+    sendJson(
+      response,
+      presentStacApiLanding(request.publicBaseUrl, config.service),
+      'application/json',
+    );
+  });
+
+  router.get('/stac/conformance', (request, response) => {
+    rejectParameters(request);
+    sendJson(response, { conformsTo: STAC_API_CONFORMANCE_CLASSES }, 'application/json');
+  });
+
+  router.get('/stac/collections', async (request, response) => {
+    const query = request.query as Record<string, unknown>;
+    const { offset, limit } = parseCollectionsQuery(query, config.limits);
+    const baseUrl = request.publicBaseUrl;
+    // The catalogue collection comes first, then the records served as collections by id.
+    const recordOffset = Math.max(0, offset - 1);
+    const recordLimit = offset === 0 ? limit - 1 : limit;
+    const result = await backend.search(
+      await buildStacCollectionsQuery(backend, recordOffset, Math.max(1, recordLimit)),
+    );
+    const collections = [
+      ...(offset === 0
+        ? [presentStacCatalogueCollection(baseUrl, config.service, await backend.extent())]
+        : []),
+      ...result.records
+        .slice(0, recordLimit)
+        .map((record) => presentStacCollection(record, baseUrl)),
+    ];
+    const body = presentStacCollections(baseUrl, {
+      collections,
+      total: result.total + 1,
+      offset,
+      limit,
+      query: query as Record<string, string>,
+    });
+    sendJson(response, body, 'application/json');
+  });
+
+  router.get('/stac/collections/:collectionId', async (request, response) => {
+    rejectParameters(request);
+    const body = await findCollection(request.publicBaseUrl, request.params.collectionId);
+    sendJson(response, body, 'application/json');
+  });
+
+  router.get('/stac/collections/:collectionId/items', async (request, response) => {
+    const { collectionId } = request.params;
+    if (collectionId !== COLLECTION_ID) await findCollectionRecord(collectionId);
+    const parameters = request.query as Record<string, unknown>;
+    const parsed = parseCollectionItemsGet(parameters, collectionId, COLLECTION_ID, config.limits);
+    const href = stacItemsUrl(request.publicBaseUrl, collectionId);
+    await search(response, request.publicBaseUrl, 'GET', parameters, parsed, href);
+  });
+
+  router.get('/stac/collections/:collectionId/items/:itemId', async (request, response) => {
+    rejectParameters(request);
+    const { collectionId, itemId } = request.params;
+    const record = await backend.get(itemId);
+    const member = record && (collectionId === COLLECTION_ID || record.parentId === collectionId);
+    if (!record || !member) {
+      throw new NotFoundError(`No item "${itemId}" in the STAC Collection "${collectionId}"`);
+    }
+    const item = presentStacItem(record, request.publicBaseUrl, await parentsOf([record]));
+    sendJson(response, item, GEOJSON);
   });
 
   router.get('/queryables', (request, response) => {

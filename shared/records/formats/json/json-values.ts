@@ -68,11 +68,26 @@ export function asGeometry(value: unknown): Geometry | undefined {
     : undefined;
 }
 
-/** True when `value` nests finite positions exactly `depth` levels deep, as its type requires. */
+/**
+ * What a valid geometry is, for refusals: CRS84 positions in the ranges the read side accepts
+ * for `bbox` and geometry filters.
+ */
+export const GEOMETRY_RULE =
+  'positions are [longitude, latitude] numbers with longitude in −180..180 and latitude in −90..90, nested as the type requires';
+
+/**
+ * True when `value` nests positions exactly `depth` levels deep, as its type requires, each a
+ * finite longitude in −180..180 and latitude in −90..90.
+ */
 function isCoordinateTree(value: unknown, depth: number): boolean {
   if (!Array.isArray(value) || value.length === 0) return false;
   if (depth === 1) {
-    return value.length >= 2 && value.every((n) => typeof n === 'number' && Number.isFinite(n));
+    return (
+      value.length >= 2 &&
+      value.every((n) => typeof n === 'number' && Number.isFinite(n)) &&
+      Math.abs(value[0] as number) <= 180 &&
+      Math.abs(value[1] as number) <= 90
+    );
   }
   return value.every((item) => isCoordinateTree(item, depth - 1));
 }

@@ -17,6 +17,7 @@ import {
   asArray,
   asBbox,
   asGeometry,
+  GEOMETRY_RULE,
   asLink,
   asNumber,
   asObject,
@@ -168,7 +169,9 @@ export function parseOgcRecord(feature: JsonObject, content: string): CoreRecord
 
   const geometry = asGeometry(feature.geometry);
   if (feature.geometry !== null && feature.geometry !== undefined && !geometry) {
-    throw new InvalidRecordError(`Record "${id}" has an invalid GeoJSON geometry`);
+    throw new InvalidRecordError(
+      `Record "${id}" has an invalid GeoJSON geometry (${GEOMETRY_RULE})`,
+    );
   }
   record.geometry = geometry;
   record.bbox = asBbox(feature.bbox) ?? (geometry ? computeBbox(geometry) : undefined);

@@ -9,6 +9,7 @@ import {
   asArray,
   asBbox,
   asGeometry,
+  GEOMETRY_RULE,
   asLink,
   asNumber,
   asObject,
@@ -116,7 +117,7 @@ export function parseStacItem(item: JsonObject, content: string): CoreRecord {
 
   const geometry = asGeometry(item.geometry);
   if (item.geometry !== null && item.geometry !== undefined && !geometry) {
-    throw new InvalidRecordError(`STAC Item "${id}" has an invalid geometry`);
+    throw new InvalidRecordError(`STAC Item "${id}" has an invalid geometry (${GEOMETRY_RULE})`);
   }
   record.geometry = geometry;
   record.bbox = asBbox(item.bbox) ?? (geometry ? computeBbox(geometry) : undefined);

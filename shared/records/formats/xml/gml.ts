@@ -70,7 +70,10 @@ function toPositions(
   const positions: Position[] = [];
   for (let i = 0; i < numbers.length; i += dimension) {
     const [a, b] = [numbers[i], numbers[i + 1]];
-    positions.push(order === 'latlon' ? [b, a] : [a, b]);
+    const position: Position = order === 'latlon' ? [b, a] : [a, b];
+    // Outside CRS84's ranges (as the read side refuses them): not a usable footprint.
+    if (Math.abs(position[0]) > 180 || Math.abs(position[1]) > 90) return undefined;
+    positions.push(position);
   }
   return positions;
 }

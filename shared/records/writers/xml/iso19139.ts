@@ -21,7 +21,9 @@ import {
   TOPIC_CATEGORY_SCHEMES,
   type ConstraintValues,
 } from '../../formats/xml/mapping.js';
+import { parseXml, type XmlElement } from '../../../xml/index.js';
 import {
+  appendParsedElement,
   appendSourceXml,
   createDocument,
   declareNamespaces,
@@ -42,6 +44,11 @@ export interface Iso19139Options extends WriteOptions {
   useSource?: boolean;
   /** Declare the gmd/gco/… prefixes on the root element (default true). */
   declareNamespaces?: boolean;
+  /**
+   * Write an ISO 19115-2 `gmi:MI_Metadata` source as its `gmd:MD_Metadata` supertype (default
+   * false): for lists of `gmd:MD_Metadata` records, which clients read by that element name.
+   */
+  asMdMetadata?: boolean;
 }
 
 const CODE_LISTS = 'http://www.isotc211.org/2005/resources/Codelist/gmxCodelists.xml';
@@ -645,8 +652,32 @@ function synthesise(parent: XMLBuilder, record: CoreRecord, options: Iso19139Opt
 }
 
 /**
+ * An ISO 19115-2 `gmi:MI_Metadata` root as its ISO 19115 `gmd:MD_Metadata` supertype: the same
+ * attributes and content under a gmd:MD_Metadata root, without `gmi:acquisitionInformation`
+ * (the one property MI_Metadata adds; gmi elements deeper down are members of gmd substitution
+ * groups and stay). Any other root is returned as it is.
+ */
+export function asMdMetadataRoot(root: XmlElement): XmlElement {
+  if (root.ns !== NS.gmi || root.local !== 'MI_Metadata') return root;
+  const declared = Object.entries(root.namespaces ?? {}).find(([, uri]) => uri === NS.gmd);
+  const namespaces =
+    declared === undefined ? { ...root.namespaces, gmd: NS.gmd } : (root.namespaces ?? {});
+  return {
+    ...root,
+    ns: NS.gmd,
+    local: 'MD_Metadata',
+    prefix: declared === undefined ? 'gmd' : declared[0],
+    namespaces,
+    children: root.children.filter(
+      (child) => !(child.ns === NS.gmi && child.local === 'acquisitionInformation'),
+    ),
+  };
+}
+
+/**
  * Appends the record as gmd:MD_Metadata under `parent` (a document or a response element) and
- * returns it: the stored ISO 19139 source (re-parsed safely) or a synthesised record.
+ * returns it: the stored ISO 19139 source (re-parsed safely; an MI_Metadata source as its
+ * MD_Metadata supertype with `asMdMetadata`) or a synthesised record.
  */
 export function appendIso19139(
   parent: XMLBuilder,
@@ -654,6 +685,9 @@ export function appendIso19139(
   options: Iso19139Options = {},
 ): XMLBuilder {
   if (options.useSource !== false && record.source.format === 'iso19139') {
+    if (options.asMdMetadata === true) {
+      return appendParsedElement(parent, asMdMetadataRoot(parseXml(record.source.content).root));
+    }
     return appendSourceXml(parent, record.source.content);
   }
   return synthesise(parent, record, options);

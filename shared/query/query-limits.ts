@@ -1,0 +1,297 @@
+/**
+ * Bounds on what one query may ask of a backend. Every input that multiplies the work of a
+ * search is counted here, once, on the SearchQuery every protocol produces (so Records, STAC,
+ * CSW and OpenSearch refuse the same things the same way, before any backend runs): how deep
+ * the filter nests, how many operators and operands it has, how long its arrays are, how many
+ * parts and vertices its geometries have, and how many free-text words the query holds.
+ * The walk is iterative, so a tree of any depth is measured without exhausting the stack.
+ */
+import type { Geometry } from 'geojson';
+import { QueryLimitError } from '../errors/index.js';
+import type { Expression } from './filter-ast.js';
+import type { SearchQuery } from './search-query.js';
+
+/** The configured bounds (QUERY_MAX_* in shared/config). */
+export interface QueryLimits {
+  /** Levels of nesting in a filter (an operator, array or interval inside another). */
+  maxFilterDepth: number;
+  /** Operators, properties and literals in a filter; scalar items of array literals excepted. */
+  maxFilterNodes: number;
+  /** Items of one array literal (IN lists, A_* operands) and of one list parameter (ids …). */
+  maxArrayItems: number;
+  /** Parts of all geometries of a query: polygon rings, line strings and points. */
+  maxGeometryParts: number;
+  /** Vertices of all geometries of a query. */
+  maxGeometryVertices: number;
+  /** Words of the free text (`q`, csw:AnyText, OpenSearch searchTerms), over all its terms. */
+  maxTextWords: number;
+}
+
+/** Formats a count with thousands separators, as messages show limits. */
+function count(value: number): string {
+  return value.toLocaleString('en-US');
+}
+
+/** Parts (rings, lines, points) and vertices of a geometry, without recursion on its nesting. */
+export function measureGeometry(geometry: Geometry): { parts: number; vertices: number } {
+  let parts = 0;
+  let vertices = 0;
+  const pending: Geometry[] = [geometry];
+  const lengthOf = (value: unknown): number => (Array.isArray(value) ? value.length : 0);
+  while (pending.length > 0) {
+    const next = pending.pop()!;
+    switch (next.type) {
+      case 'Point':
+        parts += 1;
+        vertices += 1;
+        break;
+      case 'MultiPoint':
+      case 'LineString':
+        parts += next.type === 'MultiPoint' ? lengthOf(next.coordinates) : 1;
+        vertices += lengthOf(next.coordinates);
+        break;
+      case 'MultiLineString':
+      case 'Polygon':
+        for (const line of Array.isArray(next.coordinates) ? next.coordinates : []) {
+          parts += 1;
+          vertices += lengthOf(line);
+        }
+        break;
+      case 'MultiPolygon':
+        for (const polygon of Array.isArray(next.coordinates) ? next.coordinates : []) {
+          for (const ring of Array.isArray(polygon) ? polygon : []) {
+            parts += 1;
+            vertices += lengthOf(ring);
+          }
+        }
+        break;
+      case 'GeometryCollection':
+        if (Array.isArray(next.geometries)) pending.push(...next.geometries);
+        break;
+    }
+  }
+  return { parts, vertices };
+}
+
+/** Totals of a filter tree, gathered in one walk. */
+interface FilterMeasure {
+  depth: number;
+  nodes: number;
+  longestArray: number;
+  geometries: Geometry[];
+}
+
+/** Whether an array item is a plain value (compared set-wise, not evaluated as a node). */
+function isPlainItem(item: Expression): boolean {
+  return item.kind === 'literal' || item.kind === 'date' || item.kind === 'timestamp';
+}
+
+/** Depth, node count, longest array and geometry literals of a filter tree. */
+export function measureFilter(filter: Expression): FilterMeasure {
+  const measure: FilterMeasure = { depth: 0, nodes: 0, longestArray: 0, geometries: [] };
+  const pending: [Expression, number][] = [[filter, 1]];
+  while (pending.length > 0) {
+    const [node, depth] = pending.pop()!;
+    measure.nodes += 1;
+    if (depth > measure.depth) measure.depth = depth;
+    switch (node.kind) {
+      case 'op':
+        for (const argument of node.args) pending.push([argument, depth + 1]);
+        break;
+      case 'array':
+        measure.longestArray = Math.max(measure.longestArray, node.items.length);
+        for (const item of node.items) {
+          if (!isPlainItem(item)) pending.push([item, depth + 1]);
+        }
+        break;
+      case 'interval':
+        pending.push([node.start, depth + 1], [node.end, depth + 1]);
+        break;
+      case 'geometry':
+        measure.geometries.push(node.geometry);
+        break;
+      default:
+        break;
+    }
+  }
+  return measure;
+}
+
+/**
+ * Throws QueryLimitError (400) when a query exceeds one of the limits; the message names the
+ * limit's setting and its value.
+ */
+export function checkQueryLimits(query: SearchQuery, limits: QueryLimits): void {
+  const words = (query.text ?? []).reduce((total, term) => total + term.length, 0);
+  if (words > limits.maxTextWords) {
+    throw new QueryLimitError(
+      'q',
+      `The free text has ${count(words)} words; at most ${count(limits.maxTextWords)} are allowed (QUERY_MAX_TEXT_WORDS)`,
+    );
+  }
+  if ((query.text ?? []).some((term) => term.some((word) => word.includes('\u0000')))) {
+    throw new QueryLimitError('q', 'The free text contains a NUL character (U+0000)');
+  }
+  const lists: [string, readonly unknown[] | undefined][] = [
+    ['ids', query.ids],
+    ['types', query.types],
+    ['collections', query.collections],
+    ['externalIds', query.externalIds],
+    ...(query.properties ?? []).map((property): [string, string[]] => [
+      property.name,
+      property.values,
+    ]),
+  ];
+  for (const [name, values] of lists) {
+    if (values && values.length > limits.maxArrayItems) {
+      throw new QueryLimitError(
+        name,
+        `"${name.slice(0, 64)}" lists ${count(values.length)} values; at most ${count(limits.maxArrayItems)} are allowed (QUERY_MAX_ARRAY_ITEMS)`,
+      );
+    }
+  }
+  const geometries: Geometry[] = query.spatial?.geometry ? [query.spatial.geometry] : [];
+  if (query.filter) {
+    const filter = measureFilter(query.filter);
+    if (filter.depth > limits.maxFilterDepth) {
+      throw new QueryLimitError(
+        'filter',
+        `The filter nests ${count(filter.depth)} levels deep; at most ${count(limits.maxFilterDepth)} are allowed (QUERY_MAX_FILTER_DEPTH)`,
+      );
+    }
+    if (filter.nodes > limits.maxFilterNodes) {
+      throw new QueryLimitError(
+        'filter',
+        `The filter has ${count(filter.nodes)} operators and operands; at most ${count(limits.maxFilterNodes)} are allowed (QUERY_MAX_FILTER_NODES)`,
+      );
+    }
+    if (filter.longestArray > limits.maxArrayItems) {
+      throw new QueryLimitError(
+        'filter',
+        `An array in the filter has ${count(filter.longestArray)} items; at most ${count(limits.maxArrayItems)} are allowed (QUERY_MAX_ARRAY_ITEMS)`,
+      );
+    }
+    geometries.push(...filter.geometries);
+  }
+  let parts = 0;
+  let vertices = 0;
+  for (const geometry of geometries) {
+    const measured = measureGeometry(geometry);
+    parts += measured.parts;
+    vertices += measured.vertices;
+  }
+  const locator = query.filter ? 'filter' : 'geometry';
+  if (parts > limits.maxGeometryParts) {
+    throw new QueryLimitError(
+      locator,
+      `The query's geometries have ${count(parts)} parts (polygon rings, lines and points); at most ${count(limits.maxGeometryParts)} are allowed (QUERY_MAX_GEOMETRY_PARTS)`,
+    );
+  }
+  if (vertices > limits.maxGeometryVertices) {
+    throw new QueryLimitError(
+      locator,
+      `The query's geometries have ${count(vertices)} vertices; at most ${count(limits.maxGeometryVertices)} are allowed (QUERY_MAX_GEOMETRY_VERTICES)`,
+    );
+  }
+}
+
+/**
+ * How many tokens a filter text within the limits can have, at most: a few per operator or
+ * operand, one per array item, two per vertex. Parsing cost grows with tokens, so text beyond
+ * this is refused before it is parsed.
+ */
+function maxFilterTokens(limits: QueryLimits): number {
+  return 8 * limits.maxFilterNodes + 2 * limits.maxArrayItems + 3 * limits.maxGeometryVertices;
+}
+
+/** Tokens of a filter text, roughly (quoted strings count as one): an upper bound's input. */
+const TOKEN = /'(?:[^']|'')*'|"(?:[^"]|"")*"|[A-Za-z_][\w:.]*|-?\d[\d.eE+-]*|[^\s\w'"]/g;
+
+/**
+ * Refuses, before parsing, a filter text (CQL2 text, OGC CQL) far larger than any filter within
+ * the limits: parsing alone would cost more than the query.
+ */
+export function checkFilterTextSize(text: string, limits: QueryLimits): void {
+  const bound = maxFilterTokens(limits);
+  let tokens = 0;
+  TOKEN.lastIndex = 0;
+  while (TOKEN.exec(text) !== null) {
+    tokens += 1;
+    if (tokens > bound) {
+      throw new QueryLimitError(
+        'filter',
+        `The filter text has more than ${count(bound)} tokens, more than any filter within QUERY_MAX_FILTER_NODES (${count(limits.maxFilterNodes)}), QUERY_MAX_ARRAY_ITEMS (${count(limits.maxArrayItems)}) and QUERY_MAX_GEOMETRY_VERTICES (${count(limits.maxGeometryVertices)}) can have`,
+      );
+    }
+  }
+}
+
+/**
+ * Checks a CQL2 JSON filter before it is validated and built (schema validation costs time per
+ * value): operator objects against QUERY_MAX_FILTER_NODES, arrays of plain values against
+ * QUERY_MAX_ARRAY_ITEMS, positions against QUERY_MAX_GEOMETRY_VERTICES, and nesting against a
+ * depth no filter within QUERY_MAX_FILTER_DEPTH exceeds. Iterative: any depth is measured.
+ */
+export function checkFilterJsonSize(input: unknown, limits: QueryLimits): void {
+  const maxJsonDepth = 2 * limits.maxFilterDepth + 8;
+  let objects = 0;
+  let positions = 0;
+  let parts = 0;
+  const pending: [unknown, number][] = [[input, 1]];
+  while (pending.length > 0) {
+    const [value, depth] = pending.pop()!;
+    if (depth > maxJsonDepth) {
+      throw new QueryLimitError(
+        'filter',
+        `The filter nests more than ${count(limits.maxFilterDepth)} levels deep (QUERY_MAX_FILTER_DEPTH)`,
+      );
+    }
+    if (Array.isArray(value)) {
+      const isPosition =
+        value.length >= 2 && value.length <= 4 && value.every((item) => typeof item === 'number');
+      if (isPosition) {
+        positions += 1;
+        if (positions > limits.maxGeometryVertices) {
+          throw new QueryLimitError(
+            'filter',
+            `The filter's geometries have more than ${count(limits.maxGeometryVertices)} vertices (QUERY_MAX_GEOMETRY_VERTICES)`,
+          );
+        }
+        continue;
+      }
+      const holdsPositions = value.length > 0 && Array.isArray(value[0]);
+      if (holdsPositions && typeof (value[0] as unknown[])[0] === 'number') {
+        parts += 1;
+        if (parts > limits.maxGeometryParts) {
+          throw new QueryLimitError(
+            'filter',
+            `The filter's geometries have more than ${count(limits.maxGeometryParts)} parts (polygon rings, lines and points) (QUERY_MAX_GEOMETRY_PARTS)`,
+          );
+        }
+      }
+      if (!holdsPositions && value.length > limits.maxArrayItems) {
+        throw new QueryLimitError(
+          'filter',
+          `An array in the filter has ${count(value.length)} items; at most ${count(limits.maxArrayItems)} are allowed (QUERY_MAX_ARRAY_ITEMS)`,
+        );
+      }
+      for (const item of value)
+        if (typeof item === 'object' && item !== null) pending.push([item, depth + 1]);
+    } else if (typeof value === 'object' && value !== null) {
+      objects += 1;
+      if (objects > limits.maxFilterNodes) {
+        throw new QueryLimitError(
+          'filter',
+          `The filter has more than ${count(limits.maxFilterNodes)} operators and operands (QUERY_MAX_FILTER_NODES)`,
+        );
+      }
+      for (const [key, member] of Object.entries(value)) {
+        // An operator's operands count as nodes, not as the items of an array.
+        const items = key === 'args' && Array.isArray(member) ? (member as unknown[]) : [member];
+        for (const item of items) {
+          if (typeof item === 'object' && item !== null) pending.push([item, depth + 1]);
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * The linter guards the seams (eslint.config.js): a service file that imports a concrete
+ * backend, or the other service, is an error with a message saying what to use instead, and the
+ * way the code reaches backends today passes.
+ */
+import { expect } from 'chai';
+import { ESLint } from 'eslint';
+import { REPO_ROOT } from '../support/fixtures.js';
+
+describe('lint rules that guard the seams', function () {
+  this.timeout(60_000);
+  const eslint = new ESLint({ cwd: REPO_ROOT });
+
+  /** The no-restricted-imports messages for `code` linted as if it were at `file`. */
+  async function seamErrors(file: string, code: string): Promise<string[]> {
+    const [result] = await eslint.lintText(code, { filePath: `${REPO_ROOT}/${file}` });
+    return result.messages
+      .filter((message) => message.ruleId === 'no-restricted-imports')
+      .map((message) => message.message);
+  }
+
+  it('refuses a concrete backend in a protocol, with the way round it', async () => {
+    const errors = await seamErrors(
+      'services/api/protocols/records/probe.ts',
+      "import { SqliteBackend } from '../../../../shared/search/sqlite/sqlite-backend.js';\nexport const probe = SqliteBackend;\n",
+    );
+    expect(errors).to.have.length(1);
+    expect(errors[0]).to.match(/SearchBackend interface/);
+  });
+
+  it('refuses an engine class in the worker, and each service in the other', async () => {
+    expect(
+      await seamErrors(
+        'services/worker/jobs/probe.ts',
+        "import { EngineBackend } from '../../../shared/search/engine/engine-backend.js';\nexport const probe = EngineBackend;\n",
+      ),
+    ).to.have.length(1);
+    expect(
+      await seamErrors(
+        'services/worker/jobs/probe.ts',
+        "import { createApp } from '../../api/app.js';\nexport const probe = createApp;\n",
+      ),
+    ).to.have.length(1);
+    const crossing = await seamErrors(
+      'services/api/protocols/admin/probe.ts',
+      "import { startWorkers } from '../../../../services/worker/start-workers.js';\nexport const probe = startWorkers;\n",
+    );
+    expect(crossing).to.have.length(1);
+    expect(crossing[0]).to.match(/share code through shared/);
+  });
+
+  it('lets services use the interface, its capabilities and the factories', async () => {
+    expect(
+      await seamErrors(
+        'services/api/protocols/csw/probe.ts',
+        [
+          "import type { SearchBackend } from '../../../../shared/search/backend.js';",
+          "import { createBackend } from '../../../../shared/search/create-backend.js';",
+          "import { openScratchBackend } from '../../../../shared/search/scratch-backend.js';",
+          'export const probe = [createBackend, openScratchBackend] as unknown as SearchBackend;',
+          '',
+        ].join('\n'),
+      ),
+    ).to.deep.equal([]);
+  });
+});

@@ -1,0 +1,215 @@
+/**
+ * The query cost limits (shared/query/query-limits.ts): what is counted, and that every refusal
+ * is a QueryLimitError naming its setting and value.
+ */
+import { expect } from 'chai';
+import { QueryLimitError } from '../../shared/errors/index.js';
+import { parseCql2Json } from '../../shared/query/cql2/index.js';
+import { operator, propertyRef, literal, type Expression } from '../../shared/query/filter-ast.js';
+import {
+  checkFilterJsonSize,
+  checkFilterTextSize,
+  checkQueryLimits,
+  measureFilter,
+  measureGeometry,
+  type QueryLimits,
+} from '../../shared/query/query-limits.js';
+import type { SearchQuery } from '../../shared/query/search-query.js';
+
+const LIMITS: QueryLimits = {
+  maxFilterDepth: 8,
+  maxFilterNodes: 50,
+  maxArrayItems: 10,
+  maxGeometryParts: 3,
+  maxGeometryVertices: 20,
+  maxTextWords: 5,
+};
+
+const query = (parts: Partial<SearchQuery>): SearchQuery => ({
+  sort: [],
+  offset: 0,
+  limit: 10,
+  ...parts,
+});
+
+function refusal(check: () => void): QueryLimitError {
+  try {
+    check();
+  } catch (error) {
+    expect(error).to.be.instanceOf(QueryLimitError);
+    expect((error as QueryLimitError).status).to.equal(400);
+    expect((error as QueryLimitError).code).to.equal('QUERY_LIMIT_EXCEEDED');
+    return error as QueryLimitError;
+  }
+  throw new Error('expected a QueryLimitError');
+}
+
+const square = (x: number): number[][] => [
+  [x, 0],
+  [x + 1, 0],
+  [x + 1, 1],
+  [x, 1],
+  [x, 0],
+];
+
+describe('query cost limits', () => {
+  it('measures geometries in parts (rings, lines, points) and vertices', () => {
+    expect(measureGeometry({ type: 'Point', coordinates: [1, 2] })).to.deep.equal({
+      parts: 1,
+      vertices: 1,
+    });
+    expect(
+      measureGeometry({
+        type: 'MultiPolygon',
+        coordinates: [[square(0), square(0.2)], [square(5)]],
+      }),
+    ).to.deep.equal({ parts: 3, vertices: 15 });
+    expect(
+      measureGeometry({
+        type: 'GeometryCollection',
+        geometries: [
+          {
+            type: 'LineString',
+            coordinates: [
+              [0, 0],
+              [1, 1],
+            ],
+          },
+          {
+            type: 'MultiPoint',
+            coordinates: [
+              [0, 0],
+              [1, 1],
+              [2, 2],
+            ],
+          },
+        ],
+      }),
+    ).to.deep.equal({ parts: 4, vertices: 5 });
+  });
+
+  it('measures filter depth and nodes without counting plain array items', () => {
+    const filter = operator(
+      'and',
+      operator('a_contains', propertyRef('keywords'), {
+        kind: 'array',
+        items: Array.from({ length: 9 }, (_, i) => literal(`k${i}`)),
+      }),
+      operator('not', operator('=', propertyRef('title'), literal('x'))),
+    );
+    const measured = measureFilter(filter);
+    expect(measured.depth).to.equal(4);
+    expect(measured.nodes).to.equal(8);
+    expect(measured.longestArray).to.equal(9);
+  });
+
+  it('refuses each limit with a message naming the setting and its value', () => {
+    let deep: Expression = operator('=', propertyRef('title'), literal('x'));
+    for (let i = 0; i < 8; i++) deep = operator('not', deep);
+    expect(refusal(() => checkQueryLimits(query({ filter: deep }), LIMITS)).message).to.contain(
+      'QUERY_MAX_FILTER_DEPTH',
+    );
+    const wide = operator(
+      'or',
+      ...Array.from({ length: 20 }, (_, i) => operator('=', propertyRef('title'), literal(i))),
+    );
+    expect(refusal(() => checkQueryLimits(query({ filter: wide }), LIMITS)).message)
+      .to.contain('QUERY_MAX_FILTER_NODES')
+      .and.to.contain('50');
+    const long = operator('in', propertyRef('title'), {
+      kind: 'array',
+      items: Array.from({ length: 11 }, (_, i) => literal(i)),
+    });
+    expect(refusal(() => checkQueryLimits(query({ filter: long }), LIMITS)).message).to.contain(
+      'QUERY_MAX_ARRAY_ITEMS',
+    );
+    const parts = refusal(() =>
+      checkQueryLimits(
+        query({
+          spatial: {
+            relation: 'intersects',
+            geometry: { type: 'MultiPolygon', coordinates: [0, 2, 4, 6].map((x) => [square(x)]) },
+          },
+        }),
+        LIMITS,
+      ),
+    );
+    expect(parts.message).to.contain('QUERY_MAX_GEOMETRY_PARTS').and.to.contain('4 parts');
+    expect(parts.locator).to.equal('geometry');
+    expect(
+      refusal(() =>
+        checkQueryLimits(
+          query({
+            text: [
+              ['a', 'b', 'c'],
+              ['d', 'e', 'f'],
+            ],
+          }),
+          LIMITS,
+        ),
+      ).message,
+    ).to.contain('QUERY_MAX_TEXT_WORDS');
+    expect(
+      refusal(() => checkQueryLimits(query({ text: [['a\u0000b']] }), LIMITS)).locator,
+    ).to.equal('q');
+    expect(
+      refusal(() =>
+        checkQueryLimits(query({ ids: Array.from({ length: 11 }, (_, i) => `id${i}`) }), LIMITS),
+      ).locator,
+    ).to.equal('ids');
+  });
+
+  it('accepts a query at every limit', () => {
+    const filter = operator(
+      'and',
+      operator('a_overlaps', propertyRef('keywords'), {
+        kind: 'array',
+        items: Array.from({ length: 10 }, (_, i) => literal(`k${i}`)),
+      }),
+      operator('s_intersects', propertyRef('geometry'), {
+        kind: 'geometry',
+        geometry: { type: 'MultiPolygon', coordinates: [[square(0)], [square(2)], [square(4)]] },
+      }),
+    );
+    expect(() =>
+      checkQueryLimits(query({ filter, text: [['a', 'b', 'c', 'd', 'e']] }), LIMITS),
+    ).not.to.throw();
+  });
+
+  it('refuses oversized CQL2 JSON before validating it, counting operands as nodes', () => {
+    const items = Array.from({ length: 11 }, (_, i) => i);
+    expect(
+      refusal(() => checkFilterJsonSize({ op: 'in', args: [{ property: 'x' }, items] }, LIMITS))
+        .message,
+    ).to.contain('QUERY_MAX_ARRAY_ITEMS');
+    const wide = { op: 'or', args: Array.from({ length: 60 }, () => ({ op: '=', args: [] })) };
+    expect(refusal(() => checkFilterJsonSize(wide, LIMITS)).message).to.contain(
+      'QUERY_MAX_FILTER_NODES',
+    );
+    const ring = Array.from({ length: 21 }, (_, i) => [i, i]);
+    expect(
+      refusal(() =>
+        checkFilterJsonSize(
+          {
+            op: 's_intersects',
+            args: [{ property: 'geometry' }, { type: 'Polygon', coordinates: [ring] }],
+          },
+          LIMITS,
+        ),
+      ).message,
+    ).to.contain('QUERY_MAX_GEOMETRY_VERTICES');
+    // Refused through the parser too, before the schema sees it.
+    expect(() => parseCql2Json({ op: 'in', args: [{ property: 'x' }, items] }, LIMITS)).to.throw(
+      QueryLimitError,
+    );
+    expect(() =>
+      parseCql2Json({ op: 'in', args: [{ property: 'x' }, [1, 2]] }, LIMITS),
+    ).not.to.throw();
+  });
+
+  it('refuses a filter text with more tokens than any filter within the limits', () => {
+    const text = Array.from({ length: 200 }, (_, i) => `title = 't${i}'`).join(' OR ');
+    expect(refusal(() => checkFilterTextSize(text, LIMITS)).message).to.contain('tokens');
+    expect(() => checkFilterTextSize("title = 'it''s' AND x < 3", LIMITS)).not.to.throw();
+  });
+});
