@@ -90,7 +90,6 @@ export function engineRefusal(text: string, spatial: SpatialMode): string | unde
     if (pattern.test(cql2)) return reason;
   }
   if (spatial === 'shape') {
-    if (cql2.startsWith('S_EQUALS(')) return 'no geo_shape relation answers S_EQUALS';
     if (SHAPE_UNPROVEN.has(text)) {
       return 'a footprint in scope was dropped by the engine or lies on the operand edge, within its precision';
     }

@@ -1006,11 +1006,12 @@ const CONVERSE: Readonly<Record<SpatialRelationName, SpatialRelationName>> = {
 };
 
 /**
- * The relations each spatial mode evaluates: the engine's exact geo_shape relations in `shape`
- * mode; in `envelope` mode the same on bounding boxes, plus equality of the boxes.
+ * The relations each spatial mode evaluates: the engine's geo_shape relations in `shape` mode;
+ * in `envelope` mode the same on bounding boxes; equality on the boxes in both (proven only
+ * where footprint and operand are boxes: compile-spatial.ts).
  */
 const ENGINE_RELATIONS: Record<SpatialMode, ReadonlySet<SpatialRelationName>> = {
-  shape: new Set(['intersects', 'disjoint', 'within', 'contains']),
+  shape: new Set(['intersects', 'disjoint', 'within', 'contains', 'equals']),
   envelope: new Set(['intersects', 'disjoint', 'within', 'contains', 'equals']),
 };
 

@@ -277,7 +277,8 @@ export function compileExactSpatialRelation(
 ): SpatialAtom {
   const envelope = envelopeRelation(relation, literal.bbox);
   const envelopeDoubt = allOf([hasFootprint('envelope'), not(envelopeCertain(relation, literal))]);
-  if (mode === 'envelope') {
+  if (mode === 'envelope' || relation === 'equals') {
+    // No geo_shape relation is equality: equal boxes, proven where both are boxes.
     return { test: envelope, defined: hasFootprint('envelope'), doubt: envelopeDoubt };
   }
   const boxFootprint = term(BOX_FOOTPRINT_FIELD, true);
