@@ -35,7 +35,7 @@ import {
   type SpatialRelationName,
 } from '../sqlite/sql-functions.js';
 import {
-  compileSpatialRelation,
+  compileExactSpatialRelation,
   hasFootprint,
   type EngineSpatialRelation,
 } from './compile-spatial.js';
@@ -50,7 +50,6 @@ import {
   term,
   terms,
   type Query,
-  type RangeBounds,
 } from './dsl.js';
 import {
   foldPath,
@@ -59,9 +58,11 @@ import {
   type EngineField,
   type FieldKind,
   type FoldView,
+  timeSpanPaths,
 } from './engine-fields.js';
 import type { SpatialMode } from './index-templates.js';
 import { caseInsensitively } from './case-insensitive.js';
+import { isBoxGeometry } from './engine-document.js';
 
 /**
  * The field naming the properties a record has that their own field cannot show (an empty
@@ -84,13 +85,38 @@ export interface FilterContext {
    * has the property yet. Declared fields never reach this.
    */
   mappedKind(path: string): FieldKind | 'absent';
+  /**
+   * Collects, for each predicate the engine cannot answer exactly for every record, the
+   * documents in doubt and the operator: the backend refuses the search when any document in
+   * the query's scope is in doubt (engine-backend.ts). Absent: nothing is collected.
+   */
+  doubts?: { query: Query; operator: string }[];
 }
 
 // ---------------------------------------------------------------------------------------------
 // Messages
 
+/** The units FES distance operators accept (as the SQLite compiler does). */
+const METRE_UNITS = new Set(['m', 'metre', 'meter', 'metres', 'meters']);
+
 /** A short CQL2 text rendering of a sub-expression, for error messages. */
 function describe(expression: Expression): string {
+  // Operands as the SQLite compiler names them, so both backends give the same messages.
+  if (expression.kind === 'property') {
+    return /^[A-Za-z_][A-Za-z0-9_.:]*$/.test(expression.name)
+      ? expression.name
+      : `"${expression.name}"`;
+  }
+  if (expression.kind === 'op' && ['casei', 'accenti'].includes(expression.op.toLowerCase())) {
+    return `${expression.op.toUpperCase()}(${expression.args.map(describe).join(', ')})`;
+  }
+  if (expression.kind === 'date') return `DATE('${expression.value}')`;
+  if (expression.kind === 'timestamp') return `TIMESTAMP('${expression.value}')`;
+  if (expression.kind === 'literal') {
+    return typeof expression.value === 'string'
+      ? `'${expression.value.replace(/'/g, "''")}'`
+      : String(expression.value);
+  }
   let text: string;
   try {
     text = printCql2Text(expression);
@@ -289,7 +315,13 @@ function compileFunction(node: OperatorNode, context: FilterContext): Scalar {
       argument.kind === 'field' &&
       (argument.type === 'string' || !isStaticKind(argument.field))
     ) {
-      return { ...argument, view: composeView(argument.view, op), expression: node };
+      // The folded value is a string, whatever the field holds (as on SQLite).
+      return {
+        ...argument,
+        type: argument.type === 'absent' ? 'absent' : 'string',
+        view: composeView(argument.view, op),
+        expression: node,
+      };
     }
     const type =
       argument.kind === 'time'
@@ -312,6 +344,13 @@ function compileFunction(node: OperatorNode, context: FilterContext): Scalar {
     ) {
       const folded = foldArithmetic(op, a.value, b.value);
       if (folded !== undefined) return { kind: 'constant', value: folded, expression: node };
+    }
+    for (const operand of [a, b]) {
+      if (operand.kind === 'constant' && typeof operand.value !== 'number') {
+        throw new FilterError(
+          `"${op}" needs numbers, but ${describe(operand.expression)} is a ${typeof operand.value}`,
+        );
+      }
     }
     throw unsupported(context, 'arithmetic on properties', node);
   }
@@ -419,24 +458,39 @@ function compareSpans(op: ComparisonOp, x: Span, y: Span): boolean {
   }
 }
 
-/** The range clause for `field op span` where the field holds instants. */
-function spanClause(path: string, op: ComparisonOp, span: Span): Query {
-  const bounds = (b: RangeBounds): Query => range(path, b);
+/**
+ * The clause for `field op span` where each value of the field covers the span from the
+ * instant in `lo` to the one in `hi` (the same path for a field of instants), compared at the
+ * coarser granularity as compareSpans does.
+ */
+function spanClause(
+  path: string | { lo: string; hi: string },
+  op: ComparisonOp,
+  span: Span,
+): Query {
+  const { lo, hi } = typeof path === 'string' ? { lo: path, hi: path } : path;
+  const instants = lo === hi && span.lo === span.hi;
+  const equal = (): Query =>
+    instants
+      ? term(lo, span.lo)
+      : lo === hi
+        ? range(lo, { gte: span.lo, lte: span.hi })
+        : allOf([range(lo, { lte: span.hi }), range(hi, { gte: span.lo })]);
   switch (op) {
     case '<':
-      return bounds({ lt: span.lo });
+      return range(hi, { lt: span.lo });
     case '>':
-      return bounds({ gt: span.hi });
+      return range(lo, { gt: span.hi });
     case '<=':
-      return bounds({ lte: span.hi });
+      return range(lo, { lte: span.hi });
     case '>=':
-      return bounds({ gte: span.lo });
+      return range(hi, { gte: span.lo });
     case '=':
-      return span.lo === span.hi ? term(path, span.lo) : bounds({ gte: span.lo, lte: span.hi });
+      return equal();
     case '<>':
-      return not(
-        span.lo === span.hi ? term(path, span.lo) : bounds({ gte: span.lo, lte: span.hi }),
-      );
+      return lo === hi
+        ? not(equal())
+        : anyOf([range(hi, { lt: span.lo }), range(lo, { gt: span.hi })]);
   }
 }
 
@@ -477,7 +531,7 @@ function compareField(
   if (field.type === 'absent') return UNKNOWN;
   const defined = exists(field.field.path);
   const mismatch = (otherType: string): Predicate => {
-    if (!isStaticKind(field.field)) return UNKNOWN;
+    if (!isStaticKind(field.field) && field.view === 'raw') return UNKNOWN;
     throw new FilterError(
       `Cannot compare ${describe(other.expression)} (${otherType}) with ${describe(field.expression)} (${TYPE_NAMES[field.type === 'absent' ? 'unknown' : field.type]}) in ${describe(node)}`,
     );
@@ -489,8 +543,13 @@ function compareField(
     return { test: spanClause(field.field.path, op, span), defined };
   }
   if (span && other.kind === 'time') {
-    // A time literal against a string property: ISO strings compare in time order.
+    // A time literal against a string property: the span each date-like value stands for
+    // (engine-fields.ts, `timeSpanPaths`); a value that is not a time is NULL.
     if (field.type === 'number' || isStaticKind(field.field)) return mismatch('date/timestamp');
+    if (field.view === 'raw') {
+      const paths = timeSpanPaths(field.field);
+      return { test: spanClause(paths, op, span), defined: exists(paths.lo) };
+    }
     return { test: onView(field.field, field.view, (path) => spanClause(path, op, span)), defined };
   }
   const value = (other as Extract<Scalar, { kind: 'constant' }>).value;
@@ -565,9 +624,13 @@ function compileLike(node: OperatorNode, context: FilterContext): Predicate {
       (scalar.kind === 'constant' && typeof scalar.value !== 'string') ||
       (scalar.kind === 'field' && isStaticKind(scalar.field) && scalar.type !== 'string');
     if (nonString) {
-      throw new FilterError(
-        `LIKE needs strings, but ${describe(node.args[index])} is not a string`,
-      );
+      const type =
+        scalar.kind === 'time'
+          ? 'date/timestamp'
+          : scalar.kind === 'constant'
+            ? typeof scalar.value
+            : TYPE_NAMES[scalar.type === 'absent' ? 'unknown' : scalar.type];
+      throw new FilterError(`LIKE needs strings, but ${describe(node.args[index])} is a ${type}`);
     }
   }
   if (pattern.kind !== 'constant') {
@@ -639,7 +702,9 @@ function compileIsNull(node: OperatorNode, context: FilterContext): Predicate {
   if (argument.kind === 'property') {
     const field = resolveFilterProperty(argument.name);
     if (field.queryable?.type === 'geometry') {
-      return { test: not(hasFootprint(context.spatial)), defined: matchAll() };
+      // The box fields are written in both modes, also where the engine dropped a geometry
+      // it found malformed (shape mode): they tell whether the record has a footprint.
+      return { test: not(hasFootprint('envelope')), defined: matchAll() };
     }
     return { test: not(present(field)), defined: matchAll() };
   }
@@ -663,7 +728,15 @@ const RECORD_INTERVAL_NAMES = new Set(['datetime', 'time']);
  */
 type TimeEnd =
   | { kind: 'fixed'; span: Span }
-  | { kind: 'field'; path: string; open?: number; field?: EngineField; view: FoldView };
+  | {
+      kind: 'field';
+      path: string;
+      open?: number;
+      field?: EngineField;
+      view: FoldView;
+      /** The field holds instants (mapped as dates), not date-like strings. */
+      time?: boolean;
+    };
 
 interface TimeOperand {
   start: TimeEnd;
@@ -678,9 +751,16 @@ function scalarTimeEnd(scalar: Scalar, expression: Expression): TimeEnd | 'absen
   if (scalar.kind === 'time') return { kind: 'fixed', span: scalar.span };
   if (scalar.kind === 'field') {
     if (scalar.type === 'absent') return 'absent';
-    if (scalar.type === 'time' || scalar.type === 'string' || !isStaticKind(scalar.field)) {
+    // A registered or declared property that is not a time is refused, as on SQLite.
+    if (scalar.type === 'time' || !isStaticKind(scalar.field)) {
       if (scalar.type === 'number') return 'absent';
-      return { kind: 'field', path: scalar.field.path, field: scalar.field, view: scalar.view };
+      return {
+        kind: 'field',
+        path: scalar.field.path,
+        field: scalar.field,
+        view: scalar.view,
+        time: scalar.type === 'time',
+      };
     }
   }
   throw new FilterError(
@@ -783,13 +863,31 @@ function compareEnds(
     return openTruth ? missingOpen : matchNone();
   }
   const build = (path: string): Query => spanClause(path, comparison, fixed);
-  const valued = field.field ? onView(field.field, field.view, build) : build(field.path);
+  const spans = spanPathsOf(field);
+  const valued = spans
+    ? spanClause(spans, comparison, fixed)
+    : field.field
+      ? onView(field.field, field.view, build)
+      : build(field.path);
   return openTruth ? anyOf([valued, missingOpen]) : valued;
+}
+
+/**
+ * The span fields of a time end read from a string property (raw view): its values are
+ * compared by the spans they stand for, not as instants.
+ */
+function spanPathsOf(
+  end: Extract<TimeEnd, { kind: 'field' }>,
+): { lo: string; hi: string } | undefined {
+  if (!end.field || end.view !== 'raw' || end.kind !== 'field' || end.time) return undefined;
+  return timeSpanPaths(end.field);
 }
 
 function endDefined(end: TimeEnd): Query {
   if (end.kind === 'fixed') return matchAll();
   if (end.open !== undefined) return exists(TIME_RANGE_FIELD);
+  const spans = spanPathsOf(end);
+  if (spans) return exists(spans.lo);
   return exists(end.field?.path ?? end.path);
 }
 
@@ -908,11 +1006,12 @@ const CONVERSE: Readonly<Record<SpatialRelationName, SpatialRelationName>> = {
 };
 
 /**
- * The relations each spatial mode evaluates: the engine's exact geo_shape relations in `shape`
- * mode; in `envelope` mode the same on bounding boxes, plus equality of the boxes.
+ * The relations each spatial mode evaluates: the engine's geo_shape relations in `shape` mode;
+ * in `envelope` mode the same on bounding boxes; equality on the boxes in both (proven only
+ * where footprint and operand are boxes: compile-spatial.ts).
  */
 const ENGINE_RELATIONS: Record<SpatialMode, ReadonlySet<SpatialRelationName>> = {
-  shape: new Set(['intersects', 'disjoint', 'within', 'contains']),
+  shape: new Set(['intersects', 'disjoint', 'within', 'contains', 'equals']),
   envelope: new Set(['intersects', 'disjoint', 'within', 'contains', 'equals']),
 };
 
@@ -982,7 +1081,12 @@ function compileGeometryLiteral(expression: GeometryLiteral): SpatialOperand {
   const xs = positions.map((position) => position[0]);
   const ys = positions.map((position) => position[1]);
   const bbox: Bbox = [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
-  return { kind: 'literal', geometry: expression.geometry, bbox, isBox: false };
+  return {
+    kind: 'literal',
+    geometry: expression.geometry,
+    bbox,
+    isBox: isBoxGeometry(expression.geometry),
+  };
 }
 
 function compileSpatialOperand(
@@ -1028,14 +1132,13 @@ function compileSpatial(node: OperatorNode, op: string, context: FilterContext):
       `The ${context.engineName} backend does not support ${opName(op)} in spatial mode "${context.spatial}" (it offers ${[...relations].map((name) => `S_${name.toUpperCase()}`).join(', ')})`,
     );
   }
-  const operand =
-    context.spatial === 'shape' && !literal.isBox
-      ? { geometry: literal.geometry, bbox: literal.bbox }
-      : { bbox: literal.bbox };
-  return {
-    test: compileSpatialRelation(context.spatial, recordRelation as EngineSpatialRelation, operand),
-    defined: hasFootprint(context.spatial),
-  };
+  const atom = compileExactSpatialRelation(
+    context.spatial,
+    recordRelation as EngineSpatialRelation,
+    literal,
+  );
+  if (atom.doubt) context.doubts?.push({ query: atom.doubt, operator: opName(node.op) });
+  return { test: atom.test, defined: atom.defined };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1193,6 +1296,10 @@ function compileOperator(node: OperatorNode, context: FilterContext): Predicate 
   if (op in TEMPORAL_OPS) return compileTemporal(node, op, context);
   if (op in ARRAY_OPS) return compileArrayRelation(node, op, context);
   if (op === 's_dwithin' || op === 's_beyond') {
+    const units = node.args[3];
+    if (units && !(units.kind === 'literal' && METRE_UNITS.has(String(units.value)))) {
+      throw new FilterError(`The distance of ${describe(node)} must be in metres`);
+    }
     throw unsupported(context, 'distance operators (DWithin, Beyond)', node);
   }
   if (op === 'casei' || op === 'accenti' || ARITHMETIC_OPS.has(op)) {

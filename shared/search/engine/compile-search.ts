@@ -47,6 +47,12 @@ export type SortClause = Record<string, unknown>;
 export interface CompiledSearch {
   query: Query;
   sort: SortClause[];
+  /**
+   * The documents in the query's scope (its constraints other than the filter) for which
+   * some filter predicate is unproven, with the operators concerned: when any exists, the
+   * backend refuses the search rather than give an answer it cannot prove.
+   */
+  doubt?: { query: Query; operators: string[] };
 }
 
 /** The free-text clause: OR over terms, every word of a term as a phrase on the catch-all field. */
@@ -193,15 +199,18 @@ export function compileSort(query: SearchQuery, context: FilterContext): SortCla
 /** Compiles the query's constraints and order. */
 export function compileSearchQuery(query: SearchQuery, context: FilterContext): CompiledSearch {
   const filters: Query[] = [];
+  // The filter predicates, apart from the constraints that bound the scope of the search.
+  const predicates: Query[] = [];
+  const doubts: NonNullable<FilterContext['doubts']> = [];
   if (query.spatial) {
     const { bbox, geometry, relation } = query.spatial;
     if (bbox) {
       filters.push(compileSpatialRelation(context.spatial, relation, { bbox }));
     } else if (geometry) {
-      filters.push(
+      predicates.push(
         compileFilterDsl(
           operator(`s_${relation}`, propertyRef('geometry'), { kind: 'geometry', geometry }),
-          context,
+          { ...context, doubts },
         ),
       );
     }
@@ -214,9 +223,10 @@ export function compileSearchQuery(query: SearchQuery, context: FilterContext): 
   for (const { name, values } of query.properties ?? []) {
     filters.push(compilePropertyEquality(name, values, context));
   }
-  if (query.filter) filters.push(compileFilterDsl(query.filter, context));
+  const scope = allOf(filters);
+  if (query.filter) predicates.push(compileFilterDsl(query.filter, { ...context, doubts }));
 
-  const filter = allOf(filters);
+  const filter = allOf([...filters, ...predicates]);
   const hasText = Boolean(query.text && query.text.length > 0);
   let compiled: Query;
   if (hasText) {
@@ -229,5 +239,12 @@ export function compileSearchQuery(query: SearchQuery, context: FilterContext): 
   } else {
     compiled = filter.match_all || filter.match_none ? filter : { bool: { filter: [filter] } };
   }
-  return { query: compiled, sort: compileSort(query, context) };
+  const doubt =
+    doubts.length > 0
+      ? {
+          query: allOf([scope, anyOf(doubts.map((item) => item.query))]),
+          operators: [...new Set(doubts.map((item) => item.operator))],
+        }
+      : undefined;
+  return { query: compiled, sort: compileSort(query, context), ...(doubt && { doubt }) };
 }

@@ -11,7 +11,7 @@ import type { Geometry } from 'geojson';
 import type { Bbox } from '../../records/core-record.js';
 import { splitAntimeridian } from '../../records/index-document.js';
 import { bboxToGeometry } from '../../query/bbox-geometry.js';
-import { allOf, anyOf, exists, not, range, term, type Query } from './dsl.js';
+import { allOf, anyOf, exists, matchNone, not, range, term, type Query } from './dsl.js';
 import { envelopeShape } from './engine-document.js';
 import type { SpatialMode } from './index-templates.js';
 
@@ -121,4 +121,183 @@ export function compileSpatialRelation(
     case 'contains':
       return allOf([hasFootprint(mode), envelopeContains(operand.bbox)]);
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Exact answers for CQL2 filters: where the engine's answer is proven, and where it is not
+
+/**
+ * Set (true) on documents whose footprint is exactly their bounding box: no geometry (the box
+ * is the footprint), a point, or an axis-aligned rectangle (engine-document.ts).
+ */
+export const BOX_FOOTPRINT_FIELD = 'boxFootprint';
+
+/** Documents whose geometry the engine dropped as malformed (`ignore_malformed`, shape mode). */
+const DROPPED_SHAPE: Query = term('_ignored', GEOMETRY_FIELD);
+
+/**
+ * Half the width of the band around a box's edges within which the engine's quantised
+ * geo_shape relations are not trusted (Lucene encodes coordinates to about 1e-7 degrees).
+ */
+const EDGE_BAND = 1e-6;
+
+/** One spatial predicate: its test, where it is defined, and where its answer is unproven. */
+export interface SpatialAtom {
+  test: Query;
+  defined: Query;
+  /** Documents for which the test may be wrong: the search is refused if any is in scope. */
+  doubt?: Query;
+}
+
+/** A literal operand with its box, and whether the literal is that box (or a point). */
+export interface SpatialLiteral {
+  geometry: Geometry;
+  bbox: Bbox;
+  isBox: boolean;
+}
+
+/** The envelope evaluation of a relation (records without a footprint excluded). */
+function envelopeRelation(relation: EngineSpatialRelation, bbox: Bbox): Query {
+  switch (relation) {
+    case 'equals':
+      return allOf([exists('bbox.west'), envelopeEquals(bbox)]);
+    case 'intersects':
+      return envelopeIntersects(bbox);
+    case 'disjoint':
+      return allOf([hasFootprint('envelope'), not(envelopeIntersects(bbox))]);
+    case 'within':
+      return allOf([hasFootprint('envelope'), envelopeWithin(bbox)]);
+    case 'contains':
+      return allOf([hasFootprint('envelope'), envelopeContains(bbox)]);
+  }
+}
+
+/** Some half of the record's box has an edge on an edge line of the given box. */
+function touchesEdges(bbox: Bbox): Query {
+  const boxes = splitAntimeridian(bbox);
+  return anyOf(
+    PARTS.flatMap((part) =>
+      boxes.flatMap(([west, south, east, north]) => [
+        term(`box${part}.minx`, west),
+        term(`box${part}.maxx`, east),
+        term(`box${part}.miny`, south),
+        term(`box${part}.maxy`, north),
+      ]),
+    ),
+  );
+}
+
+/**
+ * The documents for which the envelope evaluation of the relation is the exact answer: those
+ * the envelopes already rule out, and those whose footprint and the literal are both boxes (for
+ * within, any footprint inside a box not touching its edges).
+ */
+function envelopeCertain(relation: EngineSpatialRelation, literal: SpatialLiteral): Query {
+  const { bbox } = literal;
+  const candidate =
+    relation === 'within'
+      ? envelopeWithin(bbox)
+      : relation === 'contains'
+        ? envelopeContains(bbox)
+        : relation === 'equals'
+          ? envelopeEquals(bbox)
+          : envelopeIntersects(bbox);
+  // A footprint lies inside its box, so a box that is not within the operand's does not rule
+  // within out when the operand is not one box (a polygon, or a box across the antimeridian,
+  // which a footprint written from -180 to 180 may lie in).
+  const ruledOut =
+    relation === 'within' && (!literal.isBox || bbox[0] > bbox[2]) ? matchNone() : not(candidate);
+  if (!literal.isBox) return ruledOut;
+  const boxFootprint = term(BOX_FOOTPRINT_FIELD, true);
+  switch (relation) {
+    case 'intersects':
+    case 'disjoint':
+      // A footprint inside the box intersects it whatever its shape.
+      return anyOf([ruledOut, boxFootprint, envelopeWithin(bbox)]);
+    case 'within':
+      // Inside the box and off its edges: within (a footprint on the boundary is not).
+      return anyOf([ruledOut, allOf([candidate, not(touchesEdges(bbox))])]);
+    case 'equals':
+      return anyOf([not(candidate), boxFootprint]);
+    case 'contains':
+      // A box footprint around the box operand, not sharing an edge line with it, contains it.
+      return anyOf([ruledOut, allOf([boxFootprint, candidate, not(touchesEdges(bbox))])]);
+  }
+}
+
+/** The box grown (positive margin) or shrunk (negative) by a margin on every side. */
+function grown([west, south, east, north]: Bbox, margin: number): Bbox | undefined {
+  const result: Bbox = [west - margin, south - margin, east + margin, north + margin];
+  return result[0] > result[2] && west <= east
+    ? undefined
+    : result[1] > result[3]
+      ? undefined
+      : result;
+}
+
+/**
+ * Shape mode, box literal: the footprints (other than boxes, evaluated on their envelopes) whose
+ * relation with the box is decided within the band around its edges, where the engine's
+ * quantised coordinates may decide it wrongly.
+ */
+function edgeDoubt(relation: EngineSpatialRelation, bbox: Bbox): Query | undefined {
+  const outer = grown(bbox, EDGE_BAND);
+  const inner = grown(bbox, -EDGE_BAND);
+  if (!outer) return undefined;
+  switch (relation) {
+    case 'intersects':
+    case 'disjoint':
+      return allOf([envelopeIntersects(outer), ...(inner ? [not(envelopeIntersects(inner))] : [])]);
+    case 'within':
+      return allOf([envelopeWithin(outer), ...(inner ? [not(envelopeWithin(inner))] : [])]);
+    case 'contains':
+      return inner
+        ? allOf([envelopeContains(inner), not(envelopeContains(outer))])
+        : envelopeContains(bbox);
+    case 'equals':
+      return undefined;
+  }
+}
+
+/**
+ * A CQL2 spatial predicate between the record's footprint and a literal, with the documents
+ * for which the engine cannot prove its answer:
+ *
+ * - envelope mode: the envelope answer is exact where the envelopes rule the relation out, or
+ *   where footprint and literal are both boxes; every other candidate is in doubt;
+ * - shape mode: geo_shape, except for box footprints (points, rectangles), which are evaluated
+ *   exactly on their envelopes, and for footprints the engine dropped as malformed, evaluated
+ *   on their envelopes as in envelope mode; with a box literal, footprints decided within the
+ *   quantisation band around its edges are in doubt.
+ */
+export function compileExactSpatialRelation(
+  mode: SpatialMode,
+  relation: EngineSpatialRelation,
+  literal: SpatialLiteral,
+): SpatialAtom {
+  const envelope = envelopeRelation(relation, literal.bbox);
+  const envelopeDoubt = allOf([hasFootprint('envelope'), not(envelopeCertain(relation, literal))]);
+  if (mode === 'envelope' || relation === 'equals') {
+    // No geo_shape relation is equality: equal boxes, proven where both are boxes.
+    return { test: envelope, defined: hasFootprint('envelope'), doubt: envelopeDoubt };
+  }
+  const boxFootprint = term(BOX_FOOTPRINT_FIELD, true);
+  const onEnvelope = anyOf([DROPPED_SHAPE, ...(literal.isBox ? [boxFootprint] : [])]);
+  const operand = literal.isBox ? { bbox: literal.bbox } : literal;
+  const doubts: Query[] = [allOf([onEnvelope, envelopeDoubt])];
+  const [west, south, east, north] = literal.bbox;
+  if (literal.isBox && west !== east && south !== north) {
+    // (A point or a line has no inside for the band to leave: every footprint near it would
+    // be in doubt, so geo_shape is trusted there: see the note on precision in the README.)
+    const edges = edgeDoubt(relation, literal.bbox);
+    if (edges) doubts.push(allOf([hasFootprint('shape'), not(boxFootprint), edges]));
+  }
+  return {
+    test: anyOf([
+      allOf([not(onEnvelope), hasFootprint(mode), geoShape(operand, relation)]),
+      allOf([onEnvelope, envelope]),
+    ]),
+    defined: anyOf([hasFootprint('shape'), allOf([DROPPED_SHAPE, hasFootprint('envelope')])]),
+    doubt: anyOf(doubts),
+  };
 }

@@ -8,6 +8,7 @@
  * stored source documents and moves the alias atomically.
  */
 import {
+  FilterError,
   InternalError,
   InvalidParameterError,
   InvalidRecordError,
@@ -411,12 +412,31 @@ export class EngineBackend implements SearchBackend {
   private async compile(query: SearchQuery): Promise<CompiledSearch> {
     const { spatial } = await this.requireLive();
     const missing = new Set<string>();
-    const compiled = compileSearchQuery(query, this.filterContext(spatial, missing));
-    if (missing.size === 0 || Date.now() - this.kindsLoadedAt < MAPPING_RELOAD_INTERVAL_MS) {
-      return compiled;
+    let compiled = compileSearchQuery(query, this.filterContext(spatial, missing));
+    if (missing.size > 0 && Date.now() - this.kindsLoadedAt >= MAPPING_RELOAD_INTERVAL_MS) {
+      await this.reloadPropertyKinds();
+      compiled = compileSearchQuery(query, this.filterContext(spatial, new Set()));
     }
-    await this.reloadPropertyKinds();
-    return compileSearchQuery(query, this.filterContext(spatial, new Set()));
+    if (compiled.doubt) await this.refuseUnproven(compiled.doubt, spatial);
+    return compiled;
+  }
+
+  /**
+   * Refuses (400) a search for which some record in its scope has a footprint the engine
+   * cannot relate exactly to the filter's geometry (compile-spatial.ts): a count it cannot
+   * prove is never given.
+   */
+  private async refuseUnproven(
+    doubt: NonNullable<CompiledSearch['doubt']>,
+    spatial: SpatialMode,
+  ): Promise<void> {
+    if ((await this.adapter.count(this.alias, doubt.query)) === 0) return;
+    const operators = doubt.operators.join(', ');
+    throw new FilterError(
+      spatial === 'envelope'
+        ? `The ${ENGINE_TITLES[this.kind]} backend cannot answer ${operators} exactly here: in spatial mode "envelope" only each record's bounding box is indexed, and records in scope have footprints that are not boxes (or the geometry is not a box) near the operand`
+        : `The ${ENGINE_TITLES[this.kind]} backend cannot answer ${operators} exactly here: records in scope have a footprint the engine could not index or that lies on the edge of the operand, within its coordinate precision`,
+    );
   }
 
   // -------------------------------------------------------------------------------------------

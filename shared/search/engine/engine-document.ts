@@ -6,14 +6,17 @@
 import type { Geometry } from 'geojson';
 import type { Bbox, CoreRecord } from '../../records/core-record.js';
 import type { IndexDocument } from '../../records/index-document.js';
+import { parseTimeValue } from '../../records/time.js';
 import { isTextSortable } from '../../query/queryables.js';
 import { textSortKey } from '../../query/text-folding.js';
 import {
   encodeFieldName,
   FOLDS,
   hasFoldedCopies,
+  hasTimeSpans,
   presenceShowsOnField,
   TIME_FIELDS,
+  TIME_SPAN_VIEWS,
 } from './engine-fields.js';
 import type { SpatialMode } from './index-templates.js';
 
@@ -34,6 +37,36 @@ export function envelopeShape([west, south, east, north]: Bbox): Record<string, 
       [east, south],
     ],
   };
+}
+
+/**
+ * Whether a geometry is exactly its bounding box: a point (or one point), or an axis-aligned
+ * rectangle (one closed ring through the four corners of its box).
+ */
+export function isBoxGeometry(geometry: Geometry): boolean {
+  if (geometry.type === 'Point') return true;
+  if (geometry.type === 'MultiPoint') return geometry.coordinates.length === 1;
+  if (geometry.type !== 'Polygon' || geometry.coordinates.length !== 1) return false;
+  const ring = geometry.coordinates[0];
+  if (ring.length !== 5) return false;
+  const [first, last] = [ring[0], ring[4]];
+  if (first[0] !== last[0] || first[1] !== last[1]) return false;
+  const xs = ring.map((position) => position[0]);
+  const ys = ring.map((position) => position[1]);
+  const [west, east, south, north] = [
+    Math.min(...xs),
+    Math.max(...xs),
+    Math.min(...ys),
+    Math.max(...ys),
+  ];
+  if (west === east || south === north) return false;
+  const corners = new Set(ring.slice(0, 4).map(([x, y]) => `${x} ${y}`));
+  return (
+    corners.size === 4 &&
+    [`${west} ${south}`, `${east} ${south}`, `${east} ${north}`, `${west} ${north}`].every(
+      (corner) => corners.has(corner),
+    )
+  );
 }
 
 /** The record's box as written (west > east crosses the antimeridian), from its halves. */
@@ -114,6 +147,7 @@ export function buildEngineDocument(
   const props: Record<string, unknown> = {};
   const has: string[] = [];
   const folded: Record<string, Record<string, unknown>> = { ci: {}, ai: {}, cai: {} };
+  const spans: Record<string, Record<string, string>> = { tlo: {}, thi: {} };
   const sortKeys: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(document.properties)) {
     if (value === null) continue;
@@ -124,6 +158,14 @@ export function buildEngineDocument(
     if (Array.isArray(value) && value.length === 0) continue;
     const key = encodeFieldName(name);
     props[key] = value;
+    if (typeof value === 'string' && hasTimeSpans(name)) {
+      // The time span a date-like string stands for, compared with time literals.
+      const span = parseTimeValue(value);
+      if (span) {
+        spans[TIME_SPAN_VIEWS.start][key] = span.start;
+        spans[TIME_SPAN_VIEWS.end][key] = span.end;
+      }
+    }
     if (isTextSortable(name)) {
       const sortKey = sortKeyCopy(value);
       if (sortKey !== undefined) sortKeys[key] = sortKey;
@@ -143,7 +185,7 @@ export function buildEngineDocument(
     record: { ...record, source: sourceInfo },
     source: { ...sourceInfo, content },
   };
-  for (const [view, copies] of Object.entries(folded)) {
+  for (const [view, copies] of Object.entries({ ...folded, ...spans })) {
     if (Object.keys(copies).length > 0) result[view] = copies;
   }
   if (Object.keys(sortKeys).length > 0) result.sort = sortKeys;
@@ -163,6 +205,8 @@ export function buildEngineDocument(
   if (bbox) {
     const [west, south, east, north] = bbox;
     result.bbox = { west, south, east, north };
+    // The footprint is the box itself: spatial predicates on the box are exact.
+    if (document.geometry === null || isBoxGeometry(document.geometry)) result.boxFootprint = true;
     document.boxes.forEach(([minx, miny, maxx, maxy], part) => {
       result[`box${part}`] = { minx, miny, maxx, maxy };
     });

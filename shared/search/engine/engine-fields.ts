@@ -93,6 +93,26 @@ export function hasFoldedCopies(name: string): boolean {
   return kind !== 'time' && kind !== 'number';
 }
 
+/**
+ * The date fields holding the first and last instant of a date-like string property's value
+ * (`tlo.<name>`, `thi.<name>`): what comparisons and temporal operators with a time literal
+ * read, as the SQLite backend compares such a value by the span it stands for.
+ */
+export const TIME_SPAN_VIEWS = { start: 'tlo', end: 'thi' } as const;
+
+/** Whether a property gets time span fields: not when it is mapped as a date or a number. */
+export function hasTimeSpans(name: string): boolean {
+  return hasFoldedCopies(name) && TIME_FIELDS[name] === undefined;
+}
+
+/** The span fields of a property: first and last instant of its date-like values. */
+export function timeSpanPaths(field: EngineField): { lo: string; hi: string } {
+  return {
+    lo: `${TIME_SPAN_VIEWS.start}.${field.foldKey}`,
+    hi: `${TIME_SPAN_VIEWS.end}.${field.foldKey}`,
+  };
+}
+
 /** The longest string a keyword field indexes (`ignore_above` in records.base.json). */
 export const KEYWORD_LIMIT = 8191;
 

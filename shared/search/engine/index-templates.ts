@@ -17,10 +17,12 @@ export type TextAnalysis = 'standard' | 'full';
 /**
  * Bumped whenever the records mapping or the document layout changes; recorded in each index
  * version's `_meta`. Version 3: `ci` copies only for text beyond ASCII. Version 4: `sort.*`
- * keyword copies (case- and accent-folded) of sortable text properties. Queries read every
- * earlier layout too (text then sorts by code point); a reindex moves an index to the current one.
+ * keyword copies (case- and accent-folded) of sortable text properties. Version 5: the time
+ * spans of date-like string properties (`tlo.*`, `thi.*`) and the `boxFootprint` flag; comparisons
+ * with time literals and exact spatial filters need them (reindex). Queries read every earlier
+ * layout otherwise (text then sorts by code point); a reindex moves an index to the current one.
  */
-export const MAPPING_VERSION = 4;
+export const MAPPING_VERSION = 5;
 
 const MAPPINGS_DIRECTORY = 'es-mappings';
 

@@ -217,7 +217,8 @@ describe('engine DSL: filter compiler', () => {
         not(present('time.start', 'start_datetime')),
       );
       expect(compile('geometry IS NULL')).to.deep.equal(not(exists('box0.minx')));
-      expect(compile('geometry IS NULL', 'shape')).to.deep.equal(not(exists('geometry')));
+      // The box fields tell it in both modes (a geometry the engine dropped leaves them set).
+      expect(compile('geometry IS NULL', 'shape')).to.deep.equal(not(exists('box0.minx')));
     });
   });
 
@@ -314,7 +315,13 @@ describe('engine DSL: filter compiler', () => {
         { range: { [`box${part}.maxy`]: { gte: s } } },
       );
 
-    it('shape mode: intersects, within, contains, disjoint are geo_shape relations', () => {
+    /** The shape-mode clause: geo_shape where the engine indexed a footprint that is no box. */
+    const geoShape = (shape: unknown, relation: string): Query => ({
+      geo_shape: { geometry: { shape, relation } },
+    });
+    const json = (query: Query): string => JSON.stringify(query);
+
+    it('shape mode: geo_shape relations, box footprints and dropped geometries on their boxes', () => {
       const shape = {
         type: 'envelope',
         coordinates: [
@@ -323,20 +330,35 @@ describe('engine DSL: filter compiler', () => {
         ],
       };
       for (const relation of ['intersects', 'within', 'contains', 'disjoint']) {
-        expect(
+        const query = json(
           compile(`S_${relation.toUpperCase()}(geometry, BBOX(0, 0, 10, 10))`, 'shape'),
-        ).to.deep.equal(all(exists('geometry'), { geo_shape: { geometry: { shape, relation } } }));
+        );
+        expect(query).to.contain(json(geoShape(shape, relation)));
+        expect(query).to.contain(json({ term: { boxFootprint: true } }));
+        expect(query).to.contain(json({ term: { _ignored: 'geometry' } }));
       }
-      expect(compile('S_WITHIN(BBOX(0, 0, 10, 10), geometry)', 'shape')).to.deep.equal(
-        all(exists('geometry'), { geo_shape: { geometry: { shape, relation: 'contains' } } }),
+      expect(json(compile('S_WITHIN(BBOX(0, 0, 10, 10), geometry)', 'shape'))).to.contain(
+        json(geoShape(shape, 'contains')),
       );
-      expect(compile('S_INTERSECTS(geometry, POINT(1 2))', 'shape')).to.deep.equal(
-        all(exists('geometry'), {
-          geo_shape: {
-            geometry: { shape: { type: 'Point', coordinates: [1, 2] }, relation: 'intersects' },
-          },
-        }),
-      );
+      // A polygon is no box: every indexed footprint is related by geo_shape.
+      const polygon = compile('S_INTERSECTS(geometry, POLYGON((0 0, 4 0, 0 3, 0 0)))', 'shape');
+      expect(json(polygon)).to.contain('"geo_shape"');
+      expect(json(polygon)).not.to.contain('boxFootprint');
+    });
+
+    it('collects the documents whose relation the engine cannot prove', () => {
+      const doubts: NonNullable<FilterContext['doubts']> = [];
+      const withDoubts = (text: string, spatial: SpatialMode): void => {
+        compileFilterDsl(parseCql2Text(text), { ...context(spatial), doubts });
+      };
+      withDoubts('S_INTERSECTS(geometry, POLYGON((0 0, 4 0, 0 3, 0 0)))', 'envelope');
+      expect(doubts.map((doubt) => doubt.operator)).to.deep.equal(['S_INTERSECTS']);
+      // Envelope mode, polygon operand: every footprint whose box meets the polygon's.
+      expect(json(doubts[0].query)).to.contain(json({ range: { 'box0.minx': { lte: 4 } } }));
+      withDoubts('S_WITHIN(geometry, BBOX(0, 0, 10, 10))', 'shape');
+      // Shape mode, box operand: dropped geometries, and footprints on the box edges.
+      expect(json(doubts[1].query)).to.contain(json({ term: { _ignored: 'geometry' } }));
+      expect(json(doubts[1].query)).to.contain(json({ range: { 'box0.minx': { gte: 0 - 1e-6 } } }));
     });
 
     it('envelope mode: relations on the record box halves, antimeridian boxes split', () => {
@@ -366,36 +388,26 @@ describe('engine DSL: filter compiler', () => {
     });
 
     it('NOT of a spatial relation needs a footprint', () => {
-      const query = compile('NOT S_INTERSECTS(geometry, BBOX(0, 0, 10, 10))', 'shape');
-      expect(query).to.deep.equal(
-        all(
-          exists('geometry'),
-          not(
-            all(exists('geometry'), {
-              geo_shape: {
-                geometry: {
-                  shape: {
-                    type: 'envelope',
-                    coordinates: [
-                      [0, 10],
-                      [10, 0],
-                    ],
-                  },
-                  relation: 'intersects',
-                },
-              },
-            }),
-          ),
-        ),
+      const query = compile('NOT S_INTERSECTS(geometry, BBOX(0, 0, 10, 10))', 'shape') as {
+        bool: { filter: Query[] };
+      };
+      // Defined where the engine indexed the geometry, or dropped it but has the box.
+      expect(query.bool.filter[0]).to.deep.equal(
+        any(exists('geometry'), all({ term: { _ignored: 'geometry' } }, exists('box0.minx'))),
       );
+      expect(json(query.bool.filter[1])).to.match(/^\{"bool":\{"must_not"/);
     });
 
     it('refuses relations the engines lack, and invalid geometries', () => {
       fails('S_TOUCHES(geometry, BBOX(0, 0, 1, 1))', /does not support S_TOUCHES/, 'shape');
       fails(
-        'S_EQUALS(geometry, BBOX(0, 0, 1, 1))',
-        /does not support S_EQUALS in spatial mode "shape"/,
+        'S_OVERLAPS(geometry, BBOX(0, 0, 1, 1))',
+        /does not support S_OVERLAPS in spatial mode "shape"/,
         'shape',
+      );
+      // Equality is on the boxes in shape mode too (proven only for box footprints).
+      expect(JSON.stringify(compile('S_EQUALS(geometry, BBOX(0, 0, 1, 1))', 'shape'))).to.contain(
+        '"bbox.west"',
       );
       expect(JSON.stringify(compile('S_EQUALS(geometry, BBOX(0, 0, 1, 1))'))).to.contain(
         'bbox.west',

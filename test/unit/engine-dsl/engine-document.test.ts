@@ -161,6 +161,24 @@ describe('engine document layout', () => {
     expect((document.ci as Record<string, unknown>).note).to.equal('mixed casé');
   });
 
+  it('writes the time span of date-like string properties, named like core fields or not', () => {
+    const dated = {
+      ...CROSSING,
+      created: '2003-08-30T00:00:00Z',
+      extra: { date: '2022-04-16', start: '2022-04-16T10:13:19Z', end: 'soon', n: 3 },
+    };
+    const document = buildEngineDocument(buildIndexDocument(dated), dated, 'envelope');
+    // A date covers its whole day; a timestamp is one instant; other values have no span.
+    expect(document.tlo).to.deep.equal({
+      date: '2022-04-16T00:00:00.000Z',
+      start: '2022-04-16T10:13:19.000Z',
+    });
+    expect(document.thi).to.deep.equal({
+      date: '2022-04-16T23:59:59.999Z',
+      start: '2022-04-16T10:13:19.000Z',
+    });
+  });
+
   it('indexes free text once, in anytext: the text properties keep only exact keywords', () => {
     const mappings = (readMappingFile('records.base.json').template as Record<string, never>)
       .mappings as { properties: Record<string, Record<string, unknown>> };
