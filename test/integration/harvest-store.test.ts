@@ -7,7 +7,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { Redis } from 'ioredis';
 import {
   parseHarvestSource,
   RedisHarvestStore,
@@ -16,7 +15,7 @@ import {
   type HarvestRunSummary,
   type HarvestStore,
 } from '../../shared/harvest/index.js';
-import { REDIS_URL, requireRedis } from './worker/worker-support.js';
+import { redisUnderPrefix, requireRedis } from './worker/worker-support.js';
 
 const source = (id: string, url = `https://catalogue.example.org/${id}/csw`) =>
   parseHarvestSource({ id, protocol: 'csw', url });
@@ -109,21 +108,12 @@ function describeContract(name: string, open: () => Promise<HarvestStore>): void
 describe('harvest stores', function () {
   this.timeout(30_000);
   const directory = mkdtempSync(join(tmpdir(), 'cairn-harvest-store-'));
-  const prefix = `cairn-test-harvest-store-${process.pid}-${Date.now()}`;
-  const connections: Redis[] = [];
+  const { prefix, connect, cleanUp } = redisUnderPrefix('harvest-store');
   let files = 0;
   let prefixes = 0;
-  const connect = (): Redis => {
-    const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
-    connections.push(redis);
-    return redis;
-  };
 
   after(async () => {
-    const redis = connect();
-    const keys = await redis.keys(`${prefix}:*`);
-    if (keys.length > 0) await redis.del(...keys);
-    await Promise.all(connections.map((connection) => connection.quit()));
+    await cleanUp();
     rmSync(directory, { recursive: true, force: true });
   });
 

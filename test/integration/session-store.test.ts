@@ -4,10 +4,9 @@
  * processes: what one adds, the other reads, replaces and takes.
  */
 import { expect } from 'chai';
-import { Redis } from 'ioredis';
 import { RedisExpiringStore } from '../../shared/auth/redis-session-store.js';
 import { ExpiringStore, type SessionStore } from '../../shared/auth/session-store.js';
-import { REDIS_URL, requireRedis } from './worker/worker-support.js';
+import { redisUnderPrefix, requireRedis } from './worker/worker-support.js';
 
 interface Value {
   user: string;
@@ -82,21 +81,10 @@ describeContract('in this process (embedded mode)', async () => {
 
 describe('admin sign-in stores in Redis (scaled mode)', function () {
   this.timeout(30_000);
-  const prefix = `cairn-test-sessions-${process.pid}-${Date.now()}`;
-  const connections: Redis[] = [];
+  const { prefix, connect, cleanUp } = redisUnderPrefix('sessions');
   let stores = 0;
-  const connect = (): Redis => {
-    const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
-    connections.push(redis);
-    return redis;
-  };
 
-  after(async () => {
-    const redis = connect();
-    const keys = await redis.keys(`${prefix}:*`);
-    if (keys.length > 0) await redis.del(...keys);
-    await Promise.all(connections.map((connection) => connection.quit()));
-  });
+  after(cleanUp);
 
   describeContract('Redis', async () => {
     await requireRedis();

@@ -34,6 +34,31 @@ export async function requireRedis(): Promise<void> {
   }
 }
 
+/**
+ * Redis connections for one suite under a key prefix of its own: `connect()` opens one,
+ * `cleanUp()` deletes the prefix's keys and closes every connection (call it in `after`).
+ */
+export function redisUnderPrefix(name: string): {
+  prefix: string;
+  connect: () => Redis;
+  cleanUp: () => Promise<void>;
+} {
+  const prefix = `cairn-test-${name}-${process.pid}-${Date.now()}`;
+  const connections: Redis[] = [];
+  const connect = (): Redis => {
+    const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+    connections.push(redis);
+    return redis;
+  };
+  const cleanUp = async (): Promise<void> => {
+    const redis = connect();
+    const keys = await redis.keys(`${prefix}:*`);
+    if (keys.length > 0) await redis.del(...keys);
+    await Promise.all(connections.map((connection) => connection.quit()));
+  };
+  return { prefix, connect, cleanUp };
+}
+
 /** The environment of one test: its own SQLite files and queue prefix, fast stall detection. */
 export function buildTestEnvironment(name: string): Record<string, string> {
   const directory = mkdtempSync(join(tmpdir(), `cairn-worker-${name}-`));
