@@ -3,8 +3,8 @@
  * client credentials). Each carries the provider's HTTP status, OAuth `error` and
  * `error_description`, and whether trying again later can help (`retryable`).
  *
- * The classification follows Keycloak 26.x standard token exchange v2 (see
- * ../shared/reference/keycloak-token-exchange.md §2); anything unrecognised is a plain
+ * The classification follows Keycloak 26.x standard token exchange v2 (its refusals are pinned
+ * by test/integration/keycloak/ and described in docs/decisions.md, Auth); anything unrecognised is a plain
  * TokenEndpointError with the same fields. Messages never contain a token.
  */
 import { CairnError } from '../errors/index.js';
