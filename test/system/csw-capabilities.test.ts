@@ -520,13 +520,9 @@ function describeCapabilities(backend: SuiteBackend): void {
         // The engines evaluate five relations; SQLite also Equals, Touches, Crosses, Overlaps
         // and the great-circle distances DWithin and Beyond.
         const common = ['BBOX', 'Disjoint', 'Intersects', 'Within', 'Contains'];
-        // Equals compares envelopes in the engines' envelope mode.
+        // The engines answer Equals on boxes in both spatial modes.
         const expected =
-          backend.kind === 'sqlite'
-            ? [...common, ...SQLITE_ONLY_SPATIAL]
-            : backend.spatial === 'envelope'
-              ? [...common, 'Equals']
-              : common;
+          backend.kind === 'sqlite' ? [...common, ...SQLITE_ONLY_SPATIAL] : [...common, 'Equals'];
         expect(operators).to.have.members(expected);
         const operators11 = descendantsNamed(
           childNamed(await caps202(), 'Filter_Capabilities')!,

@@ -323,10 +323,19 @@ function describeSuite(backend: SuiteBackend): void {
           (await search({ 'geo:box': '-6.17,44.79,17.92,68.41', 'geo:relation': 'disjoint' })).text,
         );
         expect(disjoint.total).to.be.greaterThan(0);
-        const circle = feedOf(
-          (await search({ 'geo:lat': '65', 'geo:lon': '15', 'geo:radius': '200000' })).text,
-        );
-        expect(circle.total).to.be.greaterThan(0);
+        const radius = { 'geo:lat': '65', 'geo:lon': '15', 'geo:radius': '200000' };
+        if (backend.spatial === 'envelope') {
+          // Indexing boxes only, an engine cannot prove which boxes meet a circle: it refuses
+          // in the protocol's format, naming itself, rather than count boxes (issue 25).
+          const refused = await search(radius, 400);
+          expect(exceptionOf(refused.text)).to.include({
+            code: 'InvalidParameterValue',
+            locator: 'Constraint',
+          });
+          expect(refused.text).to.match(/backend cannot answer S_INTERSECTS exactly/);
+        } else {
+          expect(feedOf((await search(radius)).text).total).to.be.greaterThan(0);
+        }
       });
 
       it('time:start and time:end select by time', async () => {

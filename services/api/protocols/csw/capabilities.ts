@@ -289,12 +289,13 @@ const TEMPORAL_OPERATORS = [
 
 const GEOMETRY_OPERANDS = ['Envelope', 'Point', 'LineString', 'Polygon'];
 
-/** The spatial operators the backend evaluates; Equals compares envelopes in `envelope` mode. */
-function spatialOperatorNames({ backend, spatial }: CapabilitiesContext): readonly string[] {
+/**
+ * The spatial operators the backend evaluates. The engines answer Equals on boxes in both
+ * spatial modes (refusing with a 400 where a footprint in scope is not a box).
+ */
+function spatialOperatorNames({ backend }: CapabilitiesContext): readonly string[] {
   if (backend === 'sqlite') return SQLITE_SPATIAL_OPERATORS;
-  return spatial === 'envelope'
-    ? [...ENGINE_SPATIAL_OPERATORS, 'Equals']
-    : ENGINE_SPATIAL_OPERATORS;
+  return [...ENGINE_SPATIAL_OPERATORS, 'Equals'];
 }
 
 function appendFilterCapabilities11(root: XMLBuilder, context: CapabilitiesContext): void {
