@@ -11,6 +11,9 @@ const OTHER_SERVICE = (name) => ({
   regex: `(/services/${name}/|^(\\.\\./)+${name}/)`,
   message: 'The API and the worker share code through shared/, never each other.',
 });
+const BACKENDS_APART =
+  'The SQLite and engine backends never import each other: what both need lives in shared/query or shared/records.';
+
 export default tseslint.config(
   {
     ignores: [
@@ -39,7 +42,7 @@ export default tseslint.config(
   },
   // The seams (docs/architecture.md): the API and the worker reach the search backends only
   // through shared/search's interface and factories, never a concrete backend, and never
-  // import each other.
+  // import each other; the two backends never import each other.
   {
     files: ['services/api/**/*.ts'],
     rules: {
@@ -53,6 +56,24 @@ export default tseslint.config(
     files: ['services/worker/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [CONCRETE_BACKENDS, OTHER_SERVICE('api')] }],
+    },
+  },
+  {
+    files: ['shared/search/engine/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '(/search/sqlite/|^\\.\\./sqlite/)', message: BACKENDS_APART }] },
+      ],
+    },
+  },
+  {
+    files: ['shared/search/sqlite/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '(/search/engine/|^\\.\\./engine/)', message: BACKENDS_APART }] },
+      ],
     },
   },
   {

@@ -49,6 +49,27 @@ describe('lint rules that guard the seams', function () {
     expect(crossing[0]).to.match(/share code through shared/);
   });
 
+  it('keeps the two backends apart, in both directions', async () => {
+    const engine = await seamErrors(
+      'shared/search/engine/probe.ts',
+      "import { matchesLike } from '../sqlite/sql-functions.js';\nexport const probe = matchesLike;\n",
+    );
+    expect(engine).to.have.length(1);
+    expect(engine[0]).to.match(/never import each other/);
+    expect(
+      await seamErrors(
+        'shared/search/sqlite/probe.ts',
+        "import { EngineBackend } from '../engine/engine-backend.js';\nexport const probe = EngineBackend;\n",
+      ),
+    ).to.have.length(1);
+    expect(
+      await seamErrors(
+        'shared/search/engine/probe.ts',
+        "import { matchesLike } from '../../query/cql2-functions.js';\nexport const probe = matchesLike;\n",
+      ),
+    ).to.deep.equal([]);
+  });
+
   it('lets services use the interface, its capabilities and the factories', async () => {
     expect(
       await seamErrors(

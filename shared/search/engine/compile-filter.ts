@@ -23,17 +23,16 @@ import type {
   OperatorNode,
 } from '../../query/filter-ast.js';
 import { printCql2Text } from '../../query/cql2/index.js';
+import { bboxToGeometry } from '../../query/bbox-geometry.js';
 import {
-  bboxToGeometry,
-  foldCase,
   matchesLike,
   readGeometry,
   relateArrays,
   relateGeometries,
-  stripAccents,
   type ArrayRelationName,
   type SpatialRelationName,
-} from '../sqlite/sql-functions.js';
+} from '../../query/cql2-functions.js';
+import { foldCase, stripAccents } from '../../query/text-folding.js';
 import {
   compileExactSpatialRelation,
   hasFootprint,
