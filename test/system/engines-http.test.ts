@@ -113,6 +113,26 @@ function describeEngine(engine: 'elasticsearch' | 'opensearch', spatial: Spatial
       });
     }
 
+    it('declares only the CQL2 classes the engine answers: no spatial-functions, property-property or arithmetic, which it refuses', async () => {
+      const refused = ['spatial-functions', 'property-property', 'arithmetic'].map(
+        (name) => `http://www.opengis.net/spec/cql2/1.0/conf/${name}`,
+      );
+      const declared = async (app: Express, path: string) =>
+        ((await request(app).get(path).expect(200)).body as { conformsTo: string[] }).conformsTo;
+      for (const path of ['/catalogue/conformance?f=json', '/catalogue?f=json']) {
+        const onSqlite = await declared(reference, path);
+        const onEngine = await declared(candidate, path);
+        expect(onSqlite).to.include.members(refused);
+        for (const uri of refused) expect(onEngine, path).to.not.include(uri);
+        expect(onEngine).to.deep.equal(onSqlite.filter((uri) => !refused.includes(uri)));
+      }
+      // What it declares it answers: a property-property comparison is refused, not counted.
+      const comparison = await request(candidate).get(
+        `/catalogue/collections/metadata:main/items?filter=${encodeURIComponent('updated>created')}`,
+      );
+      expect(comparison.status).to.equal(400);
+    });
+
     it('CSW GetRecords counts the same records', async () => {
       for (const query of ['q=ocean', 'bbox=-10,35,30,60', '']) {
         expect(await cswMatched(candidate, query), query).to.equal(

@@ -4,7 +4,7 @@
  */
 import type { ServiceMetadata } from '../../../../shared/config/index.js';
 import { QUERYABLES, type Queryable } from '../../../../shared/query/queryables.js';
-import type { CatalogueExtent } from '../../../../shared/search/backend.js';
+import type { BackendKind, CatalogueExtent } from '../../../../shared/search/backend.js';
 import { FACET_PROPERTIES, DEFAULT_BUCKET_COUNT, SUPPORTED_CRS } from './parse.js';
 import {
   COLLECTION_ID,
@@ -84,10 +84,29 @@ export const CONFORMANCE_CLASSES: readonly string[] = [
   ...STAC_CONFORMANCE_CLASSES,
 ].filter((uri, index, all) => all.indexOf(uri) === index); // each once (CQL2 classes are shared)
 
+/**
+ * The CQL2 classes the search engines refuse (400, never a guessed count): S_TOUCHES, S_CROSSES,
+ * S_OVERLAPS and the distances, comparisons of one property with another, and arithmetic on
+ * properties (test/integration/cql2-engines.test.ts lists each refusal).
+ */
+const ENGINE_REFUSED_CLASSES: ReadonlySet<string> = new Set([
+  `${CQL2}/spatial-functions`,
+  `${CQL2}/property-property`,
+  `${CQL2}/arithmetic`,
+]);
+
+/** The conformance classes the configured backend really passes. */
+export function conformanceClasses(backend: BackendKind): readonly string[] {
+  return backend === 'sqlite'
+    ? CONFORMANCE_CLASSES
+    : CONFORMANCE_CLASSES.filter((uri) => !ENGINE_REFUSED_CLASSES.has(uri));
+}
+
 /** The landing page document. */
 export function presentLandingPage(
   baseUrl: string,
   service: ServiceMetadata,
+  backend: BackendKind,
 ): Record<string, unknown> {
   const root = `${baseUrl}/catalogue`;
   // STAC API: stac_version, type, conformsTo and the root/search/queryables links, and a
@@ -99,7 +118,7 @@ export function presentLandingPage(
     id: 'cairn',
     title: service.title,
     description: service.description,
-    conformsTo: CONFORMANCE_CLASSES,
+    conformsTo: conformanceClasses(backend),
     links: uniqueLinks([
       { rel: 'self', type: 'application/json', href: `${root}?f=json`, title: 'This document' },
       { rel: 'alternate', type: HTML, href: `${root}?f=html`, title: 'This document as HTML' },
@@ -170,9 +189,9 @@ function uniqueLinks(links: Record<string, string>[]): Record<string, string>[] 
   });
 }
 
-/** The conformance declaration. */
-export function presentConformance(): Record<string, unknown> {
-  return { conformsTo: CONFORMANCE_CLASSES };
+/** The conformance declaration of the configured backend. */
+export function presentConformance(backend: BackendKind): Record<string, unknown> {
+  return { conformsTo: conformanceClasses(backend) };
 }
 
 /** The catalogue collection (`metadata:main`), with its extent computed from the records. */

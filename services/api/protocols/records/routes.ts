@@ -139,7 +139,7 @@ export function createRecordsRouter({ config, backend }: RecordsRouteDependencie
 
   router.get('/', (request, response) => {
     const format = negotiateFormatOnly(request, response);
-    const document = presentLandingPage(request.publicBaseUrl, config.service);
+    const document = presentLandingPage(request.publicBaseUrl, config.service, backend.kind);
     if (format === 'html')
       return sendHtml(response, renderLandingPage(document, pageRequest(request)));
     sendJson(response, document);
@@ -160,7 +160,7 @@ export function createRecordsRouter({ config, backend }: RecordsRouteDependencie
 
   router.get('/conformance', (request, response) => {
     const format = negotiateFormatOnly(request, response);
-    const document = presentConformance();
+    const document = presentConformance(backend.kind);
     if (format === 'html') {
       return sendHtml(response, renderConformancePage(document, pageRequest(request)));
     }
