@@ -10,18 +10,16 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Express } from 'express';
 import request from 'supertest';
-import { createApp } from '../../services/api/app.js';
-import { startWorkers } from '../../services/worker/start-workers.js';
 import { loadConfig } from '../../shared/config/index.js';
-import { createLogger } from '../../shared/logging/index.js';
-import { JobQueues } from '../../shared/queue/job-queues.js';
 import type { SearchBackend } from '../../shared/search/backend.js';
 import { SqliteIngestLog } from '../../shared/search/sqlite/sqlite-ingest-log.js';
 import { parseXml } from '../../shared/xml/index.js';
 import { requireXmllint, validateCsw, type CswSchema } from '../support/csw-schemas.js';
 import { createTestBackend } from '../integration/engine-backend-cases.js';
 import { samplePath } from '../support/fixtures.js';
+import { startScaledApp, type ScaledApp } from '../support/scaled-app.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import {
   CLIENT,
@@ -601,11 +599,10 @@ describe('CSW-T: Transaction and Harvest (real Keycloak)', function () {
 
   describe('scaled mode (real Redis, worker)', () => {
     let test: TestApp;
-    let queue: JobQueues;
+    let scaled: ScaledApp | undefined;
     let ingestLog: SqliteIngestLog;
-    let stop: (() => Promise<void>) | undefined;
     let source: SourceCatalogue;
-    let app: ReturnType<typeof createApp>;
+    let app: Express;
     before(async () => {
       await requireRedis();
       test = await createTestApp(1, {
@@ -614,24 +611,11 @@ describe('CSW-T: Transaction and Harvest (real Keycloak)', function () {
         WORKER_QUEUE_PREFIX: `cairn-test-csw-t-${process.pid}-${Date.now()}`,
       });
       source = await startSourceCatalogue(4);
-      ingestLog = new SqliteIngestLog(test.config.worker.ingestLogPath);
-      queue = new JobQueues(REDIS_URL, test.config.worker);
-      const logger = createLogger('silent', 'test');
-      app = createApp({ config: test.config, backend: test.backend, logger, queue, ingestLog });
-      stop = startWorkers({
-        redisUrl: REDIS_URL,
-        config: test.config.worker,
-        backend: test.backend,
-        logger,
-        ingestLog,
-        harvest: test.config.harvest,
-      }).close;
+      scaled = startScaledApp(test.config, test.backend);
+      ({ app, ingestLog } = scaled);
     });
     after(async () => {
-      await stop?.();
-      await queue?.obliterate();
-      await queue?.close();
-      await ingestLog?.close();
+      await scaled?.close();
       await test?.close();
       await source?.close();
     });
@@ -689,10 +673,8 @@ describe('CSW-T: Transaction and Harvest (real Keycloak)', function () {
   describe('scaled mode on Elasticsearch (real Redis, worker)', () => {
     const url = process.env.CAIRN_TEST_ELASTICSEARCH_URL;
     let backend: SearchBackend;
-    let queue: JobQueues;
-    let ingestLog: SqliteIngestLog;
-    let stop: (() => Promise<void>) | undefined;
-    let app: ReturnType<typeof createApp>;
+    let scaled: ScaledApp | undefined;
+    let app: Express;
     before(async () => {
       if (!url)
         throw new Error(
@@ -706,23 +688,11 @@ describe('CSW-T: Transaction and Harvest (real Keycloak)', function () {
         WORKER_QUEUE_PREFIX: `cairn-test-csw-t-es-${process.pid}-${Date.now()}`,
       });
       backend = await createTestBackend('elasticsearch', url, { spatial: 'envelope' });
-      ingestLog = new SqliteIngestLog(config.worker.ingestLogPath);
-      queue = new JobQueues(REDIS_URL, config.worker);
-      const logger = createLogger('silent', 'test');
-      app = createApp({ config, backend, logger, queue, ingestLog });
-      stop = startWorkers({
-        redisUrl: REDIS_URL,
-        config: config.worker,
-        backend,
-        logger,
-        ingestLog,
-      }).close;
+      scaled = startScaledApp(config, backend);
+      app = scaled.app;
     });
     after(async () => {
-      await stop?.();
-      await queue?.obliterate();
-      await queue?.close();
-      await ingestLog?.close();
+      await scaled?.close();
       await backend?.close();
     });
 

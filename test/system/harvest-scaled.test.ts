@@ -10,13 +10,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { createApp } from '../../services/api/app.js';
-import { startWorkers } from '../../services/worker/start-workers.js';
+import type { Express } from 'express';
 import Database from 'better-sqlite3';
 import { Redis } from 'ioredis';
 import { loadConfig, type Config } from '../../shared/config/index.js';
 import type { IngestLogEntry } from '../../shared/ingest/ingest-log.js';
-import { createLogger } from '../../shared/logging/index.js';
 import { harvestKey, JobQueues } from '../../shared/queue/job-queues.js';
 import type { SearchBackend } from '../../shared/search/backend.js';
 import { SqliteIngestLog } from '../../shared/search/sqlite/sqlite-ingest-log.js';
@@ -28,6 +26,7 @@ import {
   userTokens,
 } from '../integration/keycloak/keycloak-support.js';
 import { REDIS_URL, requireRedis, waitFor } from '../integration/worker/worker-support.js';
+import { startScaledApp, type ScaledApp } from '../support/scaled-app.js';
 import {
   allIds,
   changeSource,
@@ -45,8 +44,8 @@ if (url)
     let backend: SearchBackend;
     let queue: JobQueues;
     let ingestLog: SqliteIngestLog;
-    let stop: (() => Promise<void>) | undefined;
-    let app: ReturnType<typeof createApp>;
+    let scaled: ScaledApp | undefined;
+    let app: Express;
     let config: Config;
     const sources: SourceCatalogue[] = [];
 
@@ -67,25 +66,11 @@ if (url)
         HARVEST_ALLOWED_ADDRESSES: '127.0.0.1',
       });
       backend = await createTestBackend('elasticsearch', url, { spatial: 'envelope' });
-      ingestLog = new SqliteIngestLog(config.worker.ingestLogPath);
-      queue = new JobQueues(REDIS_URL, config.worker);
-      const logger = createLogger('silent', 'test');
-      app = createApp({ config, backend, logger, queue, ingestLog });
-      stop = startWorkers({
-        redisUrl: REDIS_URL,
-        config: config.worker,
-        backend,
-        logger,
-        ingestLog,
-        auth: config.auth,
-        harvest: config.harvest,
-      }).close;
+      scaled = startScaledApp(config, backend);
+      ({ app, queue, ingestLog } = scaled);
     });
     after(async () => {
-      await stop?.();
-      await queue?.obliterate();
-      await queue?.close();
-      await ingestLog?.close();
+      await scaled?.close();
       await backend?.close();
       for (const source of sources) await source.close();
     });
