@@ -59,6 +59,21 @@ export class FilterError extends CairnError {
 }
 
 /**
+ * A valid filter that the configured backend cannot answer exactly (400). It names the backend
+ * and the operator, so a caller can tell "cannot prove this here" from a malformed filter, and a
+ * backend able to refine candidates exactly may catch it.
+ */
+export class UnsupportedFilterError extends FilterError {
+  constructor(
+    readonly backend: string,
+    readonly operator: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
  * A query exceeds one of the configured bounds on what a query may cost (400): too deep, too
  * many operands, too long an array, too many geometry parts or vertices, too many words. The
  * message names the limit and its value.

@@ -13,7 +13,7 @@
  * and the spatial relations the engines lack (see the README for the list).
  */
 import type { Geometry, Position } from 'geojson';
-import { FilterError } from '../../errors/index.js';
+import { FilterError, UnsupportedFilterError } from '../../errors/index.js';
 import type { Bbox } from '../../records/core-record.js';
 import { parseTimestamp, parseTimeValue } from '../../records/time.js';
 import type {
@@ -130,7 +130,9 @@ function opName(op: string): string {
 }
 
 function unsupported(context: FilterContext, what: string, where: Expression): FilterError {
-  return new FilterError(
+  return new UnsupportedFilterError(
+    context.engineName,
+    what,
     `The ${context.engineName} backend does not support ${what} (in ${describe(where)}); it needs engine scripts, which this deployment does not use`,
   );
 }
