@@ -36,7 +36,8 @@ import { ApiMetrics } from '../../shared/metrics/api-metrics.js';
 import { recordRequestMetrics, serveApiMetrics } from './middleware/metrics.js';
 import { createAdminHtmlRouter } from './protocols/admin/html-routes.js';
 import { createTransactionsRouter } from './protocols/records/transactions.js';
-import { createHarvestContext, createSourcesRouter } from './protocols/admin/sources.js';
+import { createHarvestContext } from './commands/harvest.js';
+import { createSourcesRouter } from './protocols/admin/sources.js';
 import { createCswTransactionHandler, writesConfigured } from './protocols/csw/transaction.js';
 
 export interface AppDependencies {

@@ -6,7 +6,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { ServiceMetadata } from '../../../shared/config/index.js';
 import { describeForClient, fromHttpError } from '../middleware/errors.js';
-import { parseOutputFormat } from '../protocols/records/parse.js';
+import { negotiateFormat } from '../common/negotiation.js';
 import { renderErrorPage } from './pages.js';
 
 /** True when the request asks for HTML; a malformed `f` or Accept counts as not asking. */
@@ -14,7 +14,7 @@ export function wantsHtml(request: Request): boolean {
   try {
     const f = request.query.f;
     if (f !== undefined) return f === 'html';
-    return parseOutputFormat({}, request.headers.accept, ['json', 'html']) === 'html';
+    return negotiateFormat(request.headers.accept, ['json', 'html']) === 'html';
   } catch {
     return false;
   }

@@ -12,7 +12,7 @@
  * Update by RecordProperty is OperationNotSupported. Harvest registers (or updates) the source
  * and runs it through shared/harvest; scaled mode answers an Acknowledgement with the job link.
  */
-import { randomUUID, createHash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { QueueEvents } from 'bullmq';
 import type { Config } from '../../../../shared/config/index.js';
@@ -47,8 +47,10 @@ import {
   type XmlDocument,
   type XmlElement,
 } from '../../../../shared/xml/index.js';
+import { jobUrl } from '../../common/urls.js';
 import type { AuthMiddleware } from '../../middleware/auth.js';
-import { registerSource, runSource, type HarvestContext } from '../admin/harvest-commands.js';
+import { registerSource, runSource, type HarvestContext } from '../../commands/harvest.js';
+import { logAppliedWrite } from '../../commands/write-records.js';
 import { CswError, invalidParameter, missingParameter, optionNotSupported } from './csw-errors.js';
 import {
   CSW_NAMESPACE,
@@ -354,7 +356,14 @@ async function transaction(
   const started = new Date();
   await applyPlan(dependencies, plan, request.auth?.subject);
   const { totals } = plan;
-  if (!dependencies.queue()) await logApplied(dependencies.ingestLog(), request, totals, started);
+  if (!dependencies.queue())
+    await logAppliedWrite(dependencies.ingestLog(), {
+      read: totals.inserted + totals.updated,
+      written: totals.inserted + totals.updated,
+      deleted: totals.deleted,
+      requestedBy: request.auth?.subject,
+      started,
+    });
   const out = createDocument();
   const inserted = actions.flatMap((action) =>
     action.kind === 'insert' ? [{ handle: action.handle, records: action.records }] : [],
@@ -367,30 +376,6 @@ async function transaction(
     version,
   );
   return { status: 200, mediaType: 'application/xml', body: serialise(out) };
-}
-
-/** Records a Transaction applied at once in the ingest log, as a job of queue "http". */
-async function logApplied(
-  ingestLog: IngestLog,
-  request: Request,
-  totals: TransactionTotals,
-  started: Date,
-): Promise<void> {
-  await ingestLog.record({
-    jobId: randomUUID(),
-    queue: 'http',
-    status: 'completed',
-    attempts: 1,
-    read: totals.inserted + totals.updated,
-    written: totals.inserted + totals.updated,
-    deleted: totals.deleted,
-    rejected: 0,
-    startedAt: started.toISOString(),
-    finishedAt: new Date().toISOString(),
-    durationMs: Date.now() - started.getTime(),
-    requestedBy: request.auth?.subject,
-    failures: [],
-  });
 }
 
 function childText(root: XmlElement, local: string): string | undefined {
@@ -517,9 +502,7 @@ async function harvest(
     appendParsedElement(acknowledgement.ele(ns, `${prefix}:EchoedRequest`), document.root);
     acknowledgement
       .ele(ns, `${prefix}:RequestId`)
-      .txt(
-        xmlText(`${request.publicBaseUrl}/catalogue/admin/jobs/${encodeURIComponent(run.jobId)}`),
-      );
+      .txt(xmlText(jobUrl(request.publicBaseUrl, run.jobId)));
     return { status: 200, mediaType: 'application/xml', body: serialise(out) };
   }
   const written = run.outcome.records.filter((record) => record.status === 'written');

@@ -10,6 +10,9 @@ import { QUERYABLES } from '../../../../shared/query/queryables.js';
 import type { SearchQuery } from '../../../../shared/query/search-query.js';
 import { writeCswRecord } from '../../../../shared/records/writers/xml/index.js';
 import type { SearchBackend } from '../../../../shared/search/backend.js';
+import { presentCatalogueCollection } from '../../common/catalogue-collection.js';
+import { FACETS_JSON, GEOJSON, SCHEMA_JSON } from '../../common/media-types.js';
+import { COLLECTION_ID } from '../../common/urls.js';
 import { PACKAGE_VERSION } from '../../html/assets.js';
 import {
   renderOpenApiPage,
@@ -24,8 +27,6 @@ import {
   type PageRequest,
 } from '../../html/pages.js';
 import {
-  FACETS_MEDIA_TYPE,
-  presentCollection,
   presentCollections,
   presentConformance,
   presentFacetDefinitions,
@@ -44,15 +45,7 @@ import {
   type FilterBody,
   type OutputFormat,
 } from './parse.js';
-import {
-  COLLECTION_ID,
-  GEOJSON,
-  SCHEMA_JSON,
-  hasXmlSource,
-  presentItems,
-  presentRecord,
-  type FacetResult,
-} from './present.js';
+import { hasXmlSource, presentItems, presentRecord, type FacetResult } from './present.js';
 import { buildOpenApiDocument, OPENAPI_MEDIA_TYPE } from '../../openapi/document.js';
 import { isStacItemRequest } from '../stac/parse.js';
 import { findExistingRecords } from '../stac/collections.js';
@@ -182,7 +175,7 @@ export function createRecordsRouter({ config, backend }: RecordsRouteDependencie
 
   router.get(collectionPath, async (request, response) => {
     const format = negotiateFormatOnly(request, response);
-    const document = presentCollection(
+    const document = presentCatalogueCollection(
       request.publicBaseUrl,
       config.service,
       await backend.extent(),
@@ -216,7 +209,7 @@ export function createRecordsRouter({ config, backend }: RecordsRouteDependencie
     const document = presentFacetDefinitions(request.publicBaseUrl);
     if (format === 'html')
       return sendHtml(response, renderFacetsPage(document, pageRequest(request)));
-    sendJson(response, document, FACETS_MEDIA_TYPE);
+    sendJson(response, document, FACETS_JSON);
   });
 
   /** Searches and presents items; a POSTed filter is carried into paging links as cql2-json. */
@@ -262,6 +255,7 @@ export function createRecordsRouter({ config, backend }: RecordsRouteDependencie
           ...pageRequest(request),
           query: linkQuery,
           sortables: SORTABLES,
+          offset: query.offset,
         }),
       );
     }

@@ -11,8 +11,9 @@ import {
   type StacItem,
 } from '../../../../shared/records/writers/stac-item.js';
 import type { CatalogueExtent, SearchResult } from '../../../../shared/search/backend.js';
-import { presentCollection } from '../records/capabilities.js';
-import { COLLECTION_ID, collectionUrl, GEOJSON, recordUrl } from '../records/present.js';
+import { presentCatalogueCollection } from '../../common/catalogue-collection.js';
+import { GEOJSON } from '../../common/media-types.js';
+import { COLLECTION_ID, collectionUrl, recordUrl } from '../../common/urls.js';
 import {
   searchUrl,
   stacCollectionsUrl,
@@ -84,7 +85,7 @@ export function presentStacCatalogueCollection(
   service: ServiceMetadata,
   extent: CatalogueExtent,
 ): Record<string, unknown> {
-  const collection = presentCollection(baseUrl, service, extent);
+  const collection = presentCatalogueCollection(baseUrl, service, extent);
   const root = stacRootUrl(baseUrl);
   return {
     ...collection,
