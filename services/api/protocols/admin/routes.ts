@@ -31,10 +31,14 @@ export function parseCount(value: unknown, name: string, fallback: number, max: 
   return number;
 }
 
+/** Page sizes of the admin listings (`limit`): the default and the maximum. */
+export const ADMIN_PAGE_LIMITS = Object.freeze({ defaultLimit: 50, maxLimit: 1000 });
+
 /** Reads `limit` and `offset` of an admin listing. */
 function parsePaging(request: Request): { limit: number; offset: number } {
+  const { defaultLimit, maxLimit } = ADMIN_PAGE_LIMITS;
   return {
-    limit: parseCount(request.query.limit, 'limit', 50, 1000),
+    limit: parseCount(request.query.limit, 'limit', defaultLimit, maxLimit),
     offset: parseCount(request.query.offset, 'offset', 0, Number.MAX_SAFE_INTEGER),
   };
 }
