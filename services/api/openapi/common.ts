@@ -6,6 +6,7 @@
  * and empty values (the parsers judge those), which the types make impossible to forget.
  */
 import type { OpenAPIV3 } from 'openapi-types';
+import { HTML } from '../protocols/records/present.js';
 
 /** Vendor extensions the document uses (express-openapi-validator's). */
 export interface OperationExtensions {
@@ -63,12 +64,15 @@ export type OpenApiDocument = OpenAPIV3.Document<OperationExtensions>;
 /** Whether a part is built for the served document or for request validation. */
 export type DocumentPurpose = 'served' | 'validation';
 
-export const GEOJSON = 'application/geo+json';
-export const HTML = 'text/html';
-export const XML = 'application/xml';
+export { FACETS_MEDIA_TYPE as FACETS_JSON } from '../protocols/records/capabilities.js';
+export {
+  GEOJSON,
+  HTML,
+  OPENAPI_JSON as OPENAPI_MEDIA_TYPE,
+  SCHEMA_JSON,
+  XML,
+} from '../protocols/records/present.js';
 export const JSON_TYPE = 'application/json';
-export const SCHEMA_JSON = 'application/schema+json';
-export const FACETS_JSON = 'application/facets+json';
 
 /** A reference to a component. */
 export function ref(kind: 'schemas' | 'parameters' | 'responses', name: string): Reference {

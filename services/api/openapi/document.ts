@@ -27,7 +27,8 @@ import {
 } from './records.js';
 import { buildStacPaths, buildStacSchemas } from './stac.js';
 
-export { OPENAPI_MEDIA_TYPE, queryableParameterNames } from './records.js';
+export { OPENAPI_MEDIA_TYPE } from './common.js';
+export { queryableParameterNames } from './records.js';
 export type { OpenApiDocument } from './common.js';
 
 export interface OpenApiOptions {

@@ -29,6 +29,7 @@ import {
   jsonContent,
   LINKS,
   listParameter,
+  OPENAPI_MEDIA_TYPE,
   objectContent,
   pageSchema,
   pathParameter,
@@ -352,7 +353,6 @@ export function buildRecordsSchemas(): Record<string, Schema> {
 }
 
 const TAG = 'OGC API – Records';
-export const OPENAPI_MEDIA_TYPE = 'application/vnd.oai.openapi+json;version=3.0';
 
 /** The items parameters: the parser's list, in its order, then the queryables. */
 function itemsParameters(): (Parameter | Reference)[] {
