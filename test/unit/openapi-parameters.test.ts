@@ -554,3 +554,64 @@ describe('OpenAPI document against the admin job log parser', () => {
     expect(queryParameters(document, '/admin/jobs', 'get')[0].schema.maximum).to.be.a('number');
   });
 });
+
+describe('OpenAPI document assembly', () => {
+  /** Every object in a document, with its JSON path. */
+  function* objects(value: unknown, path = '#'): Generator<[string, object]> {
+    if (typeof value !== 'object' || value === null) return;
+    yield [path, value];
+    for (const [key, member] of Object.entries(value)) yield* objects(member, `${path}/${key}`);
+  }
+
+  it('is frozen through and through: nothing changes after construction', () => {
+    for (const source of [document, buildValidationDocument(options)]) {
+      const thawed = [...objects(source)].filter(([, value]) => !Object.isFrozen(value));
+      expect(thawed.map(([path]) => path)).to.deep.equal([]);
+    }
+    expect(() => {
+      (document.paths as Record<string, unknown>)['/new'] = {};
+    }).to.throw(TypeError);
+  });
+
+  it('lets every query parameter carry reserved characters and be empty', () => {
+    const parameters = [...objects(document)]
+      .map(([, value]) => value as { in?: unknown; name?: unknown })
+      .filter((value) => value.in === 'query' && typeof value.name === 'string');
+    expect(parameters.length).to.be.greaterThan(100);
+    for (const parameter of parameters) {
+      expect(parameter, String(parameter.name)).to.include({
+        allowReserved: true,
+        allowEmptyValue: true,
+      });
+    }
+  });
+
+  it('validates the Records and STAC reads only, and serves every endpoint', () => {
+    const validation = buildValidationDocument(options);
+    type Paths = Record<string, Record<string, { requestBody?: { content: object } }>>;
+    const served = document.paths as Paths;
+    const validated = validation.paths as Paths;
+    expect(Object.keys(served).filter((path) => !(path in validated))).to.deep.equal([
+      '/csw',
+      '/opensearch',
+      '/healthz',
+      '/readyz',
+      '/admin/ingest',
+      '/admin/jobs',
+      '/admin/jobs/{jobId}',
+      '/admin/jobs/{jobId}/failures',
+    ]);
+    const record = '/collections/{collectionId}/items/{recordId}';
+    expect(Object.keys(served[record])).to.deep.equal(['get', 'put', 'delete']);
+    expect(Object.keys(validated[record])).to.deep.equal(['get']);
+    const items = '/collections/{collectionId}/items';
+    expect(Object.keys(validated[items].post.requestBody!.content)).to.deep.equal([
+      'application/json',
+      'application/query-cql-json',
+    ]);
+    expect(Object.keys(served[items].post.requestBody!.content)).to.include.members([
+      'application/geo+json',
+      'application/xml',
+    ]);
+  });
+});

@@ -130,12 +130,12 @@ function restoreQuery(request: Request, original: Request['query']): void {
 }
 
 /**
- * Builds the request-validating middleware for an OpenAPI document. The validator gets its own
- * copy: it resolves references in place, and the document is frozen.
+ * Builds the request-validating middleware for an OpenAPI document (frozen: the validator
+ * works on its own deep copy).
  */
 export function createRequestValidator(document: Readonly<OpenApiDocument>): RequestHandler[] {
   const handlers = OpenApiValidator.middleware({
-    apiSpec: structuredClone(document) as unknown as ValidatorOptions['apiSpec'],
+    apiSpec: document as unknown as ValidatorOptions['apiSpec'],
     validateRequests: { allowUnknownQueryParameters: false },
     validateResponses: false,
     validateSecurity: false,
