@@ -237,7 +237,7 @@ export function readOperation(
   };
 }
 
-/** A JSON object with links, as the landing pages, collections and pages carry. */
+/** The `links` member of landing pages, collections and pages. */
 export const LINKS: Schema = { type: 'array', items: ref('schemas', 'Link') };
 
 /** A bbox: four numbers, or six with heights. */

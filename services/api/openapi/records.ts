@@ -42,6 +42,7 @@ import {
   XML,
   type DocumentPurpose,
   type Parameter,
+  type PathItem,
   type Paths,
   type Reference,
   type Schema,
@@ -368,27 +369,26 @@ function itemsParameters(): (Parameter | Reference)[] {
   ];
 }
 
-/** A read of one catalogue document that takes only `f` (JSON or HTML). */
+/**
+ * A read of one catalogue document that takes only `f` (JSON or HTML); under the collection,
+ * it also has the collection in its path (and a 404 for any other).
+ */
 function documentRead(
   summary: string,
   schema: string,
-  mediaType?: string,
-  collection = false,
-): PathsItemGet {
+  { mediaType, underCollection = false }: { mediaType?: string; underCollection?: boolean } = {},
+): PathItem {
+  const f = parameterRef('fJsonHtml');
   return {
     get: readOperation(
       summary,
       TAG,
-      collection
-        ? [parameterRef('collectionId'), parameterRef('fJsonHtml')]
-        : [parameterRef('fJsonHtml')],
+      underCollection ? [parameterRef('collectionId'), f] : [f],
       { ...jsonContent(schema, mediaType), ...HTML_CONTENT },
-      { notFound: collection },
+      { notFound: underCollection },
     ),
   };
 }
-
-type PathsItemGet = Paths[string];
 
 /**
  * The OGC API – Records paths. The served document adds the write operations on the items
@@ -474,20 +474,17 @@ export function buildRecordsPaths(purpose: DocumentPurpose): Paths {
     '/collections/{collectionId}/queryables': documentRead(
       'Queryables of the catalogue (JSON Schema 2020-12)',
       'JsonSchemaDocument',
-      SCHEMA_JSON,
-      true,
+      { mediaType: SCHEMA_JSON, underCollection: true },
     ),
     '/collections/{collectionId}/sortables': documentRead(
       'Sortables of the catalogue (JSON Schema 2020-12)',
       'JsonSchemaDocument',
-      SCHEMA_JSON,
-      true,
+      { mediaType: SCHEMA_JSON, underCollection: true },
     ),
     '/collections/{collectionId}/facets': documentRead(
       'Facets the items endpoint can count (Records Part 2)',
       'FacetDefinitions',
-      FACETS_JSON,
-      true,
+      { mediaType: FACETS_JSON, underCollection: true },
     ),
     '/collections/{collectionId}/items': {
       get: readOperation('Search records', TAG, itemsParameters(), itemsContent, {
