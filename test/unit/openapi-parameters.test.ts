@@ -18,6 +18,7 @@ import {
 } from '../../services/api/openapi/document.js';
 import { parseAdminPaging } from '../../services/api/protocols/admin/routes.js';
 import { parseCswKvp, readKvp } from '../../services/api/protocols/csw/parse.js';
+import { TEMPLATE_URL_NAMES } from '../../services/api/protocols/opensearch/parse.js';
 import {
   FILTER_LANGUAGES,
   ITEMS_PARAMETERS,
@@ -427,6 +428,7 @@ describe('OpenAPI document against the CSW and OpenSearch parser', () => {
     recordIds: [RECORDS, 'a'],
     time: [RECORDS, '2020-01-01/2020-02-01'],
     start: [RECORDS, '2020-01-01'],
+    end: [RECORDS, '2020-02-01'],
     stop: [RECORDS, '2020-02-01'],
     timeRelation: [{ ...RECORDS, start: '2020-01-01' }, 'during'],
     geometry: [RECORDS, 'POINT(1 2)'],
@@ -488,6 +490,12 @@ describe('OpenAPI document against the CSW and OpenSearch parser', () => {
       expect(names, name).to.include(name);
       expect(reads(RECORDS, name, 'x'), name).to.equal(false);
     }
+  });
+
+  it('documents every parameter the OpenSearch description tells clients to send', () => {
+    const names = documented().map((parameter) => parameter.name);
+    const templates = Object.values(TEMPLATE_URL_NAMES);
+    expect(templates.filter((name) => !names.includes(name))).to.deep.equal([]);
   });
 
   it('documents every OpenSearch EO parameter', () => {

@@ -126,9 +126,10 @@ export function buildCswParameters(): QueryParameter[] {
     kvp('time', 'GetRecords (3.0, OpenSearch): a period start/end.'),
     kvp('start', 'OpenSearch time:start: start of the temporal period (RFC 3339).'),
     kvp(
-      'stop',
-      'OpenSearch time:end: end of the temporal period (RFC 3339); `end` is accepted too.',
+      'end',
+      'OpenSearch time:end: end of the temporal period (RFC 3339), as the description names it.',
     ),
+    kvp('stop', 'OpenSearch time:end, as `end`.'),
     kvp('timeRelation', 'OpenSearch time:relation.', { enum: [...TEMPORAL_RELATIONS] }),
     kvp('geometry', 'OpenSearch geo:geometry: a WKT geometry.'),
     kvp('lat', 'OpenSearch geo:lat: latitude of a circle centre.'),
