@@ -581,6 +581,15 @@ describe('OpenAPI document assembly', () => {
     }).to.throw(TypeError);
   });
 
+  it('is assembled once per deployment URL and shared, never rebuilt per request', () => {
+    expect(buildOpenApiDocument({ ...options })).to.equal(document);
+    const other = buildOpenApiDocument({ ...options, serverUrl: 'http://127.0.0.1:9/catalogue' });
+    expect(other).to.not.equal(document);
+    expect((other.servers as { url: string }[])[0].url).to.equal('http://127.0.0.1:9/catalogue');
+    expect(buildValidationDocument(options)).to.not.equal(document);
+    expect(buildValidationDocument(options)).to.equal(buildValidationDocument({ ...options }));
+  });
+
   it('lets every query parameter carry reserved characters and be empty', () => {
     const parameters = [...objects(document)]
       .map(([, value]) => value as { in?: unknown; name?: unknown })

@@ -108,9 +108,28 @@ function assemble(options: OpenApiOptions, purpose: DocumentPurpose): Readonly<O
   });
 }
 
-/** Builds the OpenAPI 3.0 document of the whole API, as served at /catalogue/openapi. */
+/** Documents built so far, by purpose and options; a deployment has one or a few public URLs. */
+const built = new Map<string, Readonly<OpenApiDocument>>();
+const MAX_BUILT = 16;
+
+/** The document for these options, assembled on first use (it is frozen, so it is shared). */
+function assembleOnce(
+  options: OpenApiOptions,
+  purpose: DocumentPurpose,
+): Readonly<OpenApiDocument> {
+  const key = JSON.stringify([purpose, options]);
+  let document = built.get(key);
+  if (document === undefined) {
+    document = assemble(options, purpose);
+    if (built.size >= MAX_BUILT) built.delete(built.keys().next().value as string);
+    built.set(key, document);
+  }
+  return document;
+}
+
+/** The OpenAPI 3.0 document of the whole API, as served at /catalogue/openapi. */
 export function buildOpenApiDocument(options: OpenApiOptions): Readonly<OpenApiDocument> {
-  return assemble(options, 'served');
+  return assembleOnce(options, 'served');
 }
 
 /**
@@ -119,5 +138,5 @@ export function buildOpenApiDocument(options: OpenApiOptions): Readonly<OpenApiD
  * maximum, since a larger limit is clamped (Features /req/core/fc-limit-response-1).
  */
 export function buildValidationDocument(options: OpenApiOptions): Readonly<OpenApiDocument> {
-  return assemble(options, 'validation');
+  return assembleOnce(options, 'validation');
 }
