@@ -23,6 +23,7 @@ import type {
   CheckedProperty,
 } from '../../query/checked-filter.js';
 import {
+  arrayValues,
   describeFilter as describe,
   TEMPORAL_RELATIONS,
   timeText as timeSpanOf,
@@ -804,25 +805,13 @@ type ArrayOperand =
   | { kind: 'literal'; items: unknown[] }
   | { kind: 'field'; field: EngineField; type: FieldKind | 'absent' };
 
-function arrayItemValue(expression: CheckedExpression): unknown {
-  if (expression.kind === 'array') return expression.items.map(arrayItemValue);
-  if (
-    expression.kind === 'literal' ||
-    expression.kind === 'date' ||
-    expression.kind === 'timestamp'
-  ) {
-    return expression.value;
-  }
-  throw new FilterError(`Array items must be literals; ${describe(expression)} is not`);
-}
-
 function compileArrayOperand(
   expression: CheckedExpression,
   node: CheckedOperator,
   context: FilterContext,
 ): ArrayOperand {
   if (expression.kind === 'array') {
-    return { kind: 'literal', items: expression.items.map(arrayItemValue) };
+    return { kind: 'literal', items: arrayValues(expression) };
   }
   const { name } = expression as CheckedProperty;
   const field = resolveFilterProperty(name);

@@ -32,6 +32,7 @@ import type {
   CheckedProperty,
 } from '../../query/checked-filter.js';
 import {
+  arrayValues,
   describeFilter as describe,
   TEMPORAL_RELATIONS,
   timeText,
@@ -661,25 +662,12 @@ function compileDistance(node: CheckedOperator, negated: boolean): Fragment {
 // ---------------------------------------------------------------------------------------------
 // Array operators
 
-/** The JSON value of a literal array item. */
-function arrayItemValue(expression: CheckedExpression): unknown {
-  if (expression.kind === 'array') return expression.items.map(arrayItemValue);
-  if (
-    expression.kind === 'literal' ||
-    expression.kind === 'date' ||
-    expression.kind === 'timestamp'
-  ) {
-    return expression.value;
-  }
-  throw new FilterError(`Array items must be literals; ${describe(expression)} is not`);
-}
-
 type ArrayOperand =
   { kind: 'literal'; items: unknown[] } | { kind: 'sql'; json: Fragment; path?: string };
 
 function compileArrayOperand(expression: CheckedExpression): ArrayOperand {
   if (expression.kind === 'array') {
-    return { kind: 'literal', items: expression.items.map(arrayItemValue) };
+    return { kind: 'literal', items: arrayValues(expression) };
   }
   const property = resolveProperty(expression as CheckedProperty);
   if (property.column) return { kind: 'sql', json: raw(`json_quote(${property.column})`) };
