@@ -17,7 +17,6 @@ import type { Request, Response } from 'express';
 import { QueueEvents } from 'bullmq';
 import type { Config } from '../../../../shared/config/index.js';
 import { CairnError } from '../../../../shared/errors/index.js';
-import type { IngestLog } from '../../../../shared/ingest/ingest-log.js';
 import type { HarvestSourceDefinition } from '../../../../shared/harvest/index.js';
 import { buildConnection } from '../../../../shared/queue/connection.js';
 import type { JobQueues } from '../../../../shared/queue/job-queues.js';
@@ -39,7 +38,6 @@ import {
   xmlText,
   type XMLBuilder,
 } from '../../../../shared/records/writers/xml/xml-builder.js';
-import type { SearchBackend } from '../../../../shared/search/backend.js';
 import {
   attr,
   elementSource,
@@ -69,6 +67,7 @@ import {
 import { checkOperationVersion, checkService } from './parse.js';
 import { checkVersionAttribute } from './parse-post.js';
 import type { CswResponse } from './present.js';
+import type { CommandContext } from '../../commands/context.js';
 
 /** The CSW-T operations, as capabilities list them when writes are configured. */
 export const TRANSACTION_OPERATIONS = ['Transaction', 'Harvest'] as const;
@@ -103,13 +102,9 @@ export function isTransactionDocument(document: XmlDocument): boolean {
   );
 }
 
-export interface CswTransactionDependencies {
-  config: Readonly<Config>;
-  backend: SearchBackend;
+export interface CswTransactionDependencies extends CommandContext {
   auth: AuthMiddleware;
   harvest: HarvestContext;
-  queue: () => JobQueues | undefined;
-  ingestLog: () => IngestLog;
 }
 
 /**

@@ -130,13 +130,26 @@ export function createRecordsRouter({ config, backend }: RecordsRouteDependencie
     map: config.map,
   });
 
-  router.get('/', (request, response) => {
-    const format = negotiateFormatOnly(request, response);
-    const document = presentLandingPage(request.publicBaseUrl, config.service, backend.kind);
-    if (format === 'html')
-      return sendHtml(response, renderLandingPage(document, pageRequest(request)));
-    sendJson(response, document);
-  });
+  /** Serves a document as JSON (of `type`) or, when negotiated, as its HTML page. */
+  function serveDocument<D>(
+    path: string,
+    present: (request: Request) => D | Promise<D>,
+    renderPage: (document: D, page: PageRequest) => string,
+    type = 'application/json',
+  ): void {
+    router.get(path, async (request, response) => {
+      const format = negotiateFormatOnly(request, response);
+      const document = await present(request);
+      if (format === 'html') return sendHtml(response, renderPage(document, pageRequest(request)));
+      sendJson(response, document, type);
+    });
+  }
+
+  serveDocument(
+    '/',
+    (request) => presentLandingPage(request.publicBaseUrl, config.service, backend.kind),
+    renderLandingPage,
+  );
 
   router.get('/openapi', (request, response) => {
     const format = negotiateFormatOnly(request, response);
@@ -151,66 +164,37 @@ export function createRecordsRouter({ config, backend }: RecordsRouteDependencie
     sendJson(response, document, OPENAPI_MEDIA_TYPE);
   });
 
-  router.get('/conformance', (request, response) => {
-    const format = negotiateFormatOnly(request, response);
-    const document = presentConformance(backend.kind);
-    if (format === 'html') {
-      return sendHtml(response, renderConformancePage(document, pageRequest(request)));
-    }
-    sendJson(response, document);
-  });
-
-  router.get('/collections', async (request, response) => {
-    const format = negotiateFormatOnly(request, response);
-    const document = presentCollections(
-      request.publicBaseUrl,
-      config.service,
-      await backend.extent(),
-    );
-    if (format === 'html') {
-      return sendHtml(response, renderCollectionsPage(document, pageRequest(request)));
-    }
-    sendJson(response, document);
-  });
-
-  router.get(collectionPath, async (request, response) => {
-    const format = negotiateFormatOnly(request, response);
-    const document = presentCatalogueCollection(
-      request.publicBaseUrl,
-      config.service,
-      await backend.extent(),
-    );
-    if (format === 'html') {
-      return sendHtml(response, renderCollectionPage(document, pageRequest(request)));
-    }
-    sendJson(response, document);
-  });
-
-  router.get(`${collectionPath}/queryables`, (request, response) => {
-    const format = negotiateFormatOnly(request, response);
-    const document = presentQueryables(request.publicBaseUrl);
-    if (format === 'html') {
-      return sendHtml(response, renderSchemaPage(document, pageRequest(request), 'queryables'));
-    }
-    sendJson(response, document, SCHEMA_JSON);
-  });
-
-  router.get(`${collectionPath}/sortables`, (request, response) => {
-    const format = negotiateFormatOnly(request, response);
-    const document = presentSortables(request.publicBaseUrl);
-    if (format === 'html') {
-      return sendHtml(response, renderSchemaPage(document, pageRequest(request), 'sortables'));
-    }
-    sendJson(response, document, SCHEMA_JSON);
-  });
-
-  router.get(`${collectionPath}/facets`, (request, response) => {
-    const format = negotiateFormatOnly(request, response);
-    const document = presentFacetDefinitions(request.publicBaseUrl);
-    if (format === 'html')
-      return sendHtml(response, renderFacetsPage(document, pageRequest(request)));
-    sendJson(response, document, FACETS_JSON);
-  });
+  serveDocument('/conformance', () => presentConformance(backend.kind), renderConformancePage);
+  serveDocument(
+    '/collections',
+    async (request) =>
+      presentCollections(request.publicBaseUrl, config.service, await backend.extent()),
+    renderCollectionsPage,
+  );
+  serveDocument(
+    collectionPath,
+    async (request) =>
+      presentCatalogueCollection(request.publicBaseUrl, config.service, await backend.extent()),
+    renderCollectionPage,
+  );
+  serveDocument(
+    `${collectionPath}/queryables`,
+    (request) => presentQueryables(request.publicBaseUrl),
+    (document, page) => renderSchemaPage(document, page, 'queryables'),
+    SCHEMA_JSON,
+  );
+  serveDocument(
+    `${collectionPath}/sortables`,
+    (request) => presentSortables(request.publicBaseUrl),
+    (document, page) => renderSchemaPage(document, page, 'sortables'),
+    SCHEMA_JSON,
+  );
+  serveDocument(
+    `${collectionPath}/facets`,
+    (request) => presentFacetDefinitions(request.publicBaseUrl),
+    renderFacetsPage,
+    FACETS_JSON,
+  );
 
   /** Searches and presents items; a POSTed filter is carried into paging links as cql2-json. */
   async function sendItems(

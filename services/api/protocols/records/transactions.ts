@@ -9,11 +9,7 @@
  * link to it. Bad records: 400 naming them, nothing written.
  */
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
-import type { Config } from '../../../../shared/config/index.js';
 import { InvalidRecordError } from '../../../../shared/errors/index.js';
-import type { IngestLog } from '../../../../shared/ingest/ingest-log.js';
-import type { JobQueues } from '../../../../shared/queue/job-queues.js';
-import type { SearchBackend } from '../../../../shared/search/backend.js';
 import {
   exceedsJsonDepth,
   jsonDepthMessage,
@@ -29,15 +25,10 @@ import {
   type WriteTarget,
 } from '../../commands/write-records.js';
 import { COLLECTION_ID, jobUrl, recordUrl } from '../../common/urls.js';
+import type { CommandContext } from '../../commands/context.js';
 
-export interface TransactionDependencies {
-  config: Readonly<Config>;
-  backend: SearchBackend;
+export interface TransactionDependencies extends CommandContext {
   auth: AuthMiddleware;
-  /** Returns the queue in scaled mode, undefined in embedded mode. */
-  queue: () => JobQueues | undefined;
-  /** The ingest log, where writes applied at once (embedded mode) are recorded too. */
-  ingestLog: () => IngestLog;
 }
 
 const XML_TYPES = ['application/xml', 'text/xml', 'application/*+xml'];
