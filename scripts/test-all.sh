@@ -114,6 +114,13 @@ for suite in integration system interop browser; do finish_suite "$suite"; done
 start_suite faults 'test/faults/**/*.test.ts'
 finish_suite faults
 
+# Cluster: the reduced cluster check (scripts/cluster-check.ts --records 5000: a 3-node
+# OpenSearch cluster, HAProxy, its own Redis, two API replicas and two workers, with an engine
+# node, an API replica and a worker killed under load), each verdict a test. Its own ports and
+# run folder; alone at the end, since three engine nodes starting would slow the other suites.
+start_suite cluster 'test/cluster/**/*.test.ts'
+finish_suite cluster
+
 summary=$(node -e '
   const fs = require("fs");
   const dir = process.argv[1];

@@ -150,6 +150,15 @@ function inWindow(outcome: RequestOutcome, window: FailoverWindow): boolean {
   return outcome.sentAt <= window.to && outcome.doneAt >= window.from;
 }
 
+/** The open window whose kill came last before the answer (overlapping windows: the latest). */
+function latestWindow(outcome: RequestOutcome, windows: readonly FailoverWindow[]): number {
+  let best = -1;
+  windows.forEach((window, index) => {
+    if (inWindow(outcome, window) && (best < 0 || window.from > windows[best].from)) best = index;
+  });
+  return best;
+}
+
 /**
  * Classifies every outcome: normal, a tolerated 503 (with Retry-After, while a window was
  * open when it was sent or answered), or a failure.
@@ -181,7 +190,7 @@ export function checkRequests(
     }
     const excusedBy =
       outcome.status === 503 && outcome.retryAfter !== undefined && outcome.problem === undefined
-        ? windows.findIndex((window) => inWindow(outcome, window))
+        ? latestWindow(outcome, windows)
         : -1;
     if (excusedBy >= 0) {
       unavailableInWindow += 1;

@@ -23,7 +23,7 @@ export interface ClusterOptions {
 }
 
 export const USAGE = `usage: npm run cluster-check -- [--records 100000] [--records-per-request 500]
-  [--writers 2] [--page-size 500] [--backlog-jobs 10] [--discovery-clients 2]
+  [--writers 2] [--page-size 1000] [--backlog-jobs 4] [--discovery-clients 2]
   [--run-dir DIR] [--out bench/results]
 Ports: CAIRN_CLUSTER_LB_PORT [8090] (APIs on +1, +2), CAIRN_CLUSTER_ENGINE_LB_PORT [9260],
 CAIRN_CLUSTER_HTTP_BASE [9260], CAIRN_CLUSTER_TRANSPORT_BASE [9360], CAIRN_CLUSTER_REDIS_PORT [6391].`;
@@ -42,8 +42,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): ClusterOpt
       records: { type: 'string', default: '100000' },
       'records-per-request': { type: 'string', default: '500' },
       writers: { type: 'string', default: '2' },
-      'page-size': { type: 'string', default: '500' },
-      'backlog-jobs': { type: 'string', default: '10' },
+      'page-size': { type: 'string', default: '1000' },
+      'backlog-jobs': { type: 'string', default: '4' },
       'discovery-clients': { type: 'string', default: '2' },
       'run-dir': { type: 'string' },
       out: { type: 'string', default: 'bench/results' },

@@ -118,7 +118,7 @@ export async function discover(
   origin: string,
   stopper: Stopper,
   offset: number,
-  pauseMs = 200,
+  pauseMs = 500,
 ): Promise<void> {
   for (let i = offset; !stopper.stopped; i += 1) {
     const query = QUERIES[i % QUERIES.length];
@@ -135,8 +135,8 @@ export interface HarvestPass {
   matched: number;
 }
 
-/** Progress callback: pages fetched and the catalogue's size. */
-export type OnPage = (pages: number, fetched: number, matched: number) => void;
+/** Progress callback after each page: pages fetched and the catalogue's size; may pause. */
+export type OnPage = (pages: number, fetched: number, matched: number) => void | Promise<void>;
 
 const IDENTIFIER = /<dc:identifier>([^<]+)<\/dc:identifier>/g;
 
@@ -178,7 +178,7 @@ export async function harvestCsw(
     if (pages === 0) matched = attribute('numberOfRecordsMatched');
     pages += 1;
     for (const match of answer.text.matchAll(IDENTIFIER)) ids.push(match[1]);
-    onPage?.(pages, ids.length, matched);
+    await onPage?.(pages, ids.length, matched);
     const nextRecord = attribute('nextRecord');
     if (!nextRecord) break;
     start = nextRecord;
@@ -232,7 +232,7 @@ export async function harvestStac(
     if (pages === 0) matched = page.numberMatched;
     pages += 1;
     for (const feature of page.features) ids.push(feature.id);
-    onPage?.(pages, ids.length, matched);
+    await onPage?.(pages, ids.length, matched);
     const next = page.links.find((link) => link.rel === 'next');
     if (!next) break;
     request = { href: next.href, method: next.method ?? 'GET', body: next.body };
@@ -251,11 +251,15 @@ export async function harvestLive(
   while (!stopper.stopped) {
     for (const harvest of [harvestCsw, harvestStac]) {
       if (stopper.stopped) break;
-      const pass = await harvest(recorder, 'harvest-live', origin, pageSize, stopper).catch(() => ({
-        ids: [],
-        pages: 0,
-        matched: 0,
-      }));
+      // A page a second: a harvester beside the ingest, not a load test.
+      const pause = () => sleep(1000);
+      const pass = await harvest(recorder, 'harvest-live', origin, pageSize, stopper, pause).catch(
+        () => ({
+          ids: [],
+          pages: 0,
+          matched: 0,
+        }),
+      );
       totals.passes += 1;
       totals.pages += pass.pages;
       totals.records += pass.ids.length;

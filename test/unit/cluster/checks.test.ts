@@ -104,6 +104,14 @@ describe('cluster check: request outcomes and failover windows', () => {
     expect(check.windows[0].slowestMs).to.equal(1500);
   });
 
+  it('charges a 503 to the latest kill when windows overlap', () => {
+    const check = checkRequests(
+      [outcome({ status: 503, retryAfter: 2, sentAt: 16_000, doneAt: 16_100 })],
+      [window, { what: 'worker worker-1', from: 15_000, to: 30_000 }],
+    );
+    expect(check.windows.map((item) => item.unavailable)).to.deep.equal([0, 1]);
+  });
+
   it('fails a 503 outside every window, a 503 without Retry-After, other errors and wrong answers', () => {
     const check = checkRequests(
       [
