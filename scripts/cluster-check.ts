@@ -434,6 +434,7 @@ async function main(): Promise<number> {
     };
     const watcher = watchFaults();
     const progressTimer = setInterval(() => {
+      void countRecords(cluster.engineUrl, ALIAS).then((count) => (indexed = count ?? indexed));
       const failures = recorder.outcomes.filter(
         (o) => o.problem !== undefined && o.status !== 503,
       ).length;

@@ -20,6 +20,12 @@ export function retryAfterSeconds(value: string | null): number | undefined {
   return value !== null && /^[1-9]\d*$/.test(value) ? Number(value) : undefined;
 }
 
+/** The socket error under a failed fetch ("fetch failed" alone says little). */
+function causeOf(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return cause ? ` (${cause.code ?? cause.message ?? String(cause)})` : '';
+}
+
 export const sleep = (ms: number): Promise<void> =>
   new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -48,7 +54,7 @@ export class Recorder {
         status: 0,
         sentAt,
         doneAt: Date.now(),
-        problem: `no answer: ${(error as Error).message}`,
+        problem: `no answer: ${(error as Error).message}${causeOf(error)}`,
       };
       this.outcomes.push(outcome);
       return { status: 0, text: '', outcome };
