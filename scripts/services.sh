@@ -161,7 +161,7 @@ ensure_tools() {
 main() {
   local action="${1:-}" svc
   [[ "$action" =~ ^(start|stop|status)$ ]] ||
-    die services "usage: $0 <start|stop|status> [${SERVICES[*]}]"
+    die services "usage: $0 [cluster] <start|stop|status> [${SERVICES[*]}]"
   shift
   (($#)) || set -- "${SERVICES[@]}"
   for svc in "$@"; do
