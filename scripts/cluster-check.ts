@@ -105,7 +105,7 @@ class Run {
   source: CairnProcess | undefined;
   infrastructureStarted = false;
   keycloakStartedHere = false;
-  private closed = false;
+  private closing: Promise<void> | undefined;
 
   constructor(
     readonly options: ClusterOptions,
@@ -120,9 +120,13 @@ class Run {
     }));
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
+  /** Stops everything; a second call waits for the first one's clean-up. */
+  close(): Promise<void> {
+    this.closing ??= this.stopAll();
+    return this.closing;
+  }
+
+  private async stopAll(): Promise<void> {
     this.stopper.stopped = true;
     this.token.stop();
     await Promise.all(
@@ -305,12 +309,17 @@ async function main(): Promise<number> {
   }
   const cluster = new Cluster(options.runDirectory, options.ports);
   const run = new Run(options, cluster);
+  // A Ctrl-C reaches this process twice (from the terminal and relayed by tsx): the first
+  // starts the clean-up, later ones must not end the process before it is done.
+  let interruptedBy: NodeJS.Signals | undefined;
   const interrupted = (signal: NodeJS.Signals) => {
+    if (interruptedBy) return;
+    interruptedBy = signal;
     say(`${signal}: stopping everything`);
     void run.close().finally(() => process.exit(130));
   };
-  process.once('SIGINT', interrupted);
-  process.once('SIGTERM', interrupted);
+  process.on('SIGINT', interrupted);
+  process.on('SIGTERM', interrupted);
 
   const stamp = Date.now().toString(36);
   let closingLine: string | undefined;
