@@ -80,22 +80,29 @@ export function systemBackend(): SuiteBackend {
   return kind === 'sqlite' ? { kind, label: BACKEND_TITLES.sqlite } : engineTarget(kind);
 }
 
-/**
- * A backend over a fresh, uniquely named alias on the engine, writing with refresh `wait_for`;
- * closing it deletes its indices.
- */
-export async function openEngineBackend(
-  target: SuiteBackend,
-  options: Partial<EngineBackendOptions> = {},
-): Promise<EngineBackend> {
-  if (target.kind === 'sqlite' || !target.spatial) {
-    throw new Error(`${target.label} is not a search engine`);
-  }
+/** The engine's URL; throws, saying how to provide it, when it is missing. */
+export function engineUrl(target: SuiteBackend): string {
+  if (target.kind === 'sqlite') throw new Error(`${target.label} is not a search engine`);
   if (!target.url) {
     const variable = URL_VARIABLES[target.kind];
     throw new Error(
       `${BACKEND_VARIABLE}=${target.kind} needs ${variable}. Start the engine with \`bash scripts/services.sh start ${target.kind}\` and export the URL (the script writes it to $CAIRN_CACHE/run/env.sh).`,
     );
   }
-  return createTestBackend(target.kind, target.url, { spatial: target.spatial, ...options });
+  return target.url;
+}
+
+/**
+ * A backend over a fresh, uniquely named alias on the engine (unless `options` name one),
+ * writing with refresh `wait_for`; closing it deletes its indices.
+ */
+export async function openEngineBackend(
+  target: SuiteBackend,
+  options: Partial<EngineBackendOptions> = {},
+): Promise<EngineBackend> {
+  const url = engineUrl(target);
+  if (target.kind === 'sqlite' || !target.spatial) {
+    throw new Error(`${target.label} is not a search engine`);
+  }
+  return createTestBackend(target.kind, url, { spatial: target.spatial, ...options });
 }

@@ -15,7 +15,13 @@ import type { SearchBackend } from '../../shared/search/backend.js';
 import { SqliteBackend } from '../../shared/search/sqlite/sqlite-backend.js';
 import { createApp } from '../../services/api/app.js';
 import { generateRecords } from '../../scripts/corpus/generator.js';
-import { openEngineBackend, systemBackend, type SuiteBackend } from './system-backend.js';
+import { uniqueAlias } from '../integration/engine-backend-cases.js';
+import {
+  engineUrl,
+  openEngineBackend,
+  systemBackend,
+  type SuiteBackend,
+} from './system-backend.js';
 
 export interface TestApp {
   app: Express;
@@ -63,13 +69,18 @@ export async function startApp(
       await sqlite.init();
       backend = sqlite;
     } else {
-      const engine = await openEngineBackend(target);
+      const alias = uniqueAlias(target.spatial!);
       config = loadConfig({
         LOG_LEVEL: 'silent',
-        [target.kind === 'elasticsearch' ? 'ELASTICSEARCH_URL' : 'OPENSEARCH_URL']: target.url!,
-        SEARCH_INDEX_ALIAS: engine.alias,
+        [target.kind === 'elasticsearch' ? 'ELASTICSEARCH_URL' : 'OPENSEARCH_URL']:
+          engineUrl(target),
+        SEARCH_INDEX_ALIAS: alias,
         SEARCH_SPATIAL_MODE: target.spatial!,
         ...environment,
+      });
+      const engine = await openEngineBackend(target, {
+        alias,
+        queryTimeBudgetMs: environment.QUERY_TIME_BUDGET_MS ? config.query.timeBudgetMs : undefined,
       });
       backend = engine;
     }
