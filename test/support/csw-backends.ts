@@ -1,7 +1,9 @@
 /**
  * The backends the CSW and OpenSearch system suites run on: the embedded SQLite file, and the
  * search engines as the test services run them (Elasticsearch in `envelope` mode, OpenSearch in
- * `shape` mode), so that every CSW answer is checked against SQLite and a search engine.
+ * `shape` mode), so that every CSW answer is checked against SQLite and a search engine. With
+ * CAIRN_TEST_SYSTEM_BACKEND set (system-backend.ts), a suite runs on that backend only:
+ * scripts/test-all.sh runs these suites once per backend (system, system-es, system-os).
  *
  * A suite loads its records once per backend (one fresh, uniquely named alias per suite,
  * deleted when it closes); the OGC CITE records, which several suites read without writing,
