@@ -20,7 +20,7 @@ import { createStacRouter } from './protocols/stac/routes.js';
 import { PACKAGE_VERSION, STATIC_DIR, STATIC_PATH, VENDOR_DIRS } from './html/assets.js';
 import { renderHtmlError } from './html/errors.js';
 import { redirectEmptyFormFields } from './html/form-redirect.js';
-import { buildValidationDocument } from './openapi/document.js';
+import { buildOpenApiDocument, buildValidationDocument } from './openapi/document.js';
 import { createRequestValidator } from './openapi/validator.js';
 // Writes (issue 9): auth, item transactions, bulk ingest, admin job log; queue in scaled mode.
 import type { IngestLog } from '../../shared/ingest/ingest-log.js';
@@ -167,7 +167,15 @@ export function createApp(dependencies: AppDependencies): Express {
 
   // STAC API (search, queryables, `f=stac` collection) first; the Records router owns the rest.
   app.use('/catalogue', createStacRouter({ config, backend }));
-  app.use('/catalogue', createRecordsRouter({ config, backend }));
+  const openApiDocument = (publicBaseUrl: string) =>
+    buildOpenApiDocument({
+      serverUrl: `${publicBaseUrl}/catalogue`,
+      rootUrl: publicBaseUrl,
+      service: config.service,
+      version: PACKAGE_VERSION,
+      limits: config.limits,
+    });
+  app.use('/catalogue', createRecordsRouter({ config, backend, openApiDocument }));
 
   app.use((request) => {
     throw new NotFoundError(`No resource at ${request.path}`);

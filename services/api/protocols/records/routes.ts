@@ -11,9 +11,8 @@ import type { SearchQuery } from '../../../../shared/query/search-query.js';
 import { writeCswRecord } from '../../../../shared/records/writers/xml/index.js';
 import type { SearchBackend } from '../../../../shared/search/backend.js';
 import { presentCatalogueCollection } from '../../common/catalogue-collection.js';
-import { FACETS_JSON, GEOJSON, SCHEMA_JSON } from '../../common/media-types.js';
+import { FACETS_JSON, GEOJSON, OPENAPI_JSON, SCHEMA_JSON } from '../../common/media-types.js';
 import { COLLECTION_ID } from '../../common/urls.js';
-import { PACKAGE_VERSION } from '../../html/assets.js';
 import {
   renderOpenApiPage,
   renderCollectionPage,
@@ -46,7 +45,6 @@ import {
   type OutputFormat,
 } from './parse.js';
 import { hasXmlSource, presentItems, presentRecord, type FacetResult } from './present.js';
-import { buildOpenApiDocument, OPENAPI_MEDIA_TYPE } from '../../openapi/document.js';
 import { isStacItemRequest } from '../stac/parse.js';
 import { findExistingRecords } from '../stac/collections.js';
 import { presentStacItem } from '../stac/present.js';
@@ -54,6 +52,11 @@ import { presentStacItem } from '../stac/present.js';
 export interface RecordsRouteDependencies {
   config: Readonly<Config>;
   backend: SearchBackend;
+  /**
+   * The OpenAPI document served at /catalogue/openapi, for a public base URL. Passed in by the
+   * app: the document reads the parsers' tables, so this folder does not import it.
+   */
+  openApiDocument: (publicBaseUrl: string) => unknown;
 }
 
 const JSON_OR_HTML = ['json', 'html'] as const;
@@ -121,7 +124,11 @@ async function countFacets(
 }
 
 /** Builds the router for the landing page, conformance, collections and items. */
-export function createRecordsRouter({ config, backend }: RecordsRouteDependencies): Router {
+export function createRecordsRouter({
+  config,
+  backend,
+  openApiDocument,
+}: RecordsRouteDependencies): Router {
   const router = Router();
   const collectionPath = `/collections/${COLLECTION_ID}`;
   const pageRequest = (request: Request): PageRequest => ({
@@ -154,14 +161,7 @@ export function createRecordsRouter({ config, backend }: RecordsRouteDependencie
   router.get('/openapi', (request, response) => {
     const format = negotiateFormatOnly(request, response);
     if (format === 'html') return sendHtml(response, renderOpenApiPage(pageRequest(request)));
-    const document = buildOpenApiDocument({
-      serverUrl: `${request.publicBaseUrl}/catalogue`,
-      rootUrl: request.publicBaseUrl,
-      service: config.service,
-      version: PACKAGE_VERSION,
-      limits: config.limits,
-    });
-    sendJson(response, document, OPENAPI_MEDIA_TYPE);
+    sendJson(response, openApiDocument(request.publicBaseUrl), OPENAPI_JSON);
   });
 
   serveDocument('/conformance', () => presentConformance(backend.kind), renderConformancePage);
