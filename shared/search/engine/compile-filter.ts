@@ -1129,7 +1129,9 @@ function compileSpatial(node: OperatorNode, op: string, context: FilterContext):
   const recordRelation = a.kind === 'record' ? relation : CONVERSE[relation];
   const relations = ENGINE_RELATIONS[context.spatial];
   if (!relations.has(recordRelation)) {
-    throw new FilterError(
+    throw new UnsupportedFilterError(
+      context.engineName,
+      opName(op),
       `The ${context.engineName} backend does not support ${opName(op)} in spatial mode "${context.spatial}" (it offers ${[...relations].map((name) => `S_${name.toUpperCase()}`).join(', ')})`,
     );
   }
