@@ -35,6 +35,8 @@ import { relaxFilter } from './relax-filter.js';
 export const DEFAULT_REFINE_MAX_CANDIDATES = 10_000;
 
 const POINT_IN_TIME_KEEP_ALIVE = '2m';
+/** What a candidate hit brings back. */
+const CANDIDATE_FIELDS = ['hits.hits._id', 'hits.hits._source', 'hits.hits.sort'];
 
 /** What refining needs from the backend. */
 export interface RefineTarget {
@@ -128,19 +130,46 @@ export async function refineSearch(
       `The ${target.engineName} backend cannot answer ${operators} exactly on its own, and deciding it exactly here would mean checking ${count} candidate records, more than the ${target.maxCandidates} this server checks for one search (SEARCH_REFINE_MAX_CANDIDATES); narrow the search (a smaller area, a collection, a time range, more conditions)`,
     );
   }
-  const matched = count === 0 ? [] : await collectMatches(target, candidates, predicate);
+  const matched = count === 0 ? [] : await collectMatches(target, candidates, predicate, count);
   const { offset, limit } = query;
   const pageIds = limit === 0 ? [] : matched.slice(offset, offset + limit);
   return { total: matched.length, records: await fetchRecords(target, pageIds) };
 }
 
-/** The ids of the candidates the filter selects, in the search's order. */
+/**
+ * The ids of the candidates the filter selects, in the search's order: in one request when they
+ * fit in one batch, else in batches through a point in time.
+ */
 async function collectMatches(
   target: RefineTarget,
   candidates: { query: Query; sort: SortClause[] },
   predicate: RecordPredicate,
+  count: number,
 ): Promise<string[]> {
   const matched: string[] = [];
+  const select = (hits: EngineHit[]): void => {
+    for (const hit of hits) {
+      if (predicate(buildFilterSubject(candidateRecord(hit))) === true) matched.push(hit._id);
+    }
+  };
+  if (count < target.batchSize) {
+    // Room to spare: a record written since the count is fetched too, as it would be in batches.
+    const response = await target.search({
+      index: target.alias,
+      body: {
+        query: candidates.query,
+        sort: candidates.sort,
+        size: target.batchSize,
+        _source: ['record'],
+        track_total_hits: false,
+      },
+      filterPath: CANDIDATE_FIELDS,
+    });
+    const hits = response.hits?.hits ?? [];
+    select(hits);
+    if (hits.length < target.batchSize) return matched;
+    matched.length = 0;
+  }
   const pit = await target.adapter.openPointInTime(target.alias, POINT_IN_TIME_KEEP_ALIVE);
   try {
     let after: SortValue[] | undefined;
@@ -155,11 +184,10 @@ async function collectMatches(
           pit: { id: pit, keep_alive: POINT_IN_TIME_KEEP_ALIVE },
           ...(after ? { search_after: after } : {}),
         },
+        filterPath: CANDIDATE_FIELDS,
       });
-      const hits = response.hits.hits;
-      for (const hit of hits) {
-        if (predicate(buildFilterSubject(candidateRecord(hit))) === true) matched.push(hit._id);
-      }
+      const hits = response.hits?.hits ?? [];
+      select(hits);
       if (hits.length < target.batchSize) return matched;
       after = sortValues(hits[hits.length - 1], candidates.sort.length);
     }
