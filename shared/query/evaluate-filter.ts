@@ -32,6 +32,7 @@ import {
   type JtsGeometry,
   type SpatialRelationName,
 } from './cql2-functions.js';
+import type { CheckedExpression } from './checked-filter.js';
 import type { BboxLiteral, Expression, GeometryLiteral, OperatorNode } from './filter-ast.js';
 import { findQueryable, type Queryable } from './queryables.js';
 import { foldCase, stripAccents } from './text-folding.js';
@@ -1209,6 +1210,7 @@ function compileOperator(node: OperatorNode): RecordPredicate {
  * backend selects the record. Throws FilterError (400) for unknown functions, wrong operand
  * types and invalid literals.
  */
-export function compileRecordPredicate(filter: Expression): RecordPredicate {
-  return compilePredicate(filter);
+export function compileRecordPredicate(filter: Expression | CheckedExpression): RecordPredicate {
+  // A checked tree has the parsed tree's shape (checked-filter.ts); it is read as one.
+  return compilePredicate(filter as Expression);
 }

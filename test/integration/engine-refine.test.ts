@@ -7,6 +7,7 @@
  */
 import { expect } from 'chai';
 import { UnsupportedFilterError } from '../../shared/errors/index.js';
+import { checkFilter } from '../../shared/query/check-filter.js';
 import { parseCql2Text } from '../../shared/query/cql2/index.js';
 import type { SearchQuery } from '../../shared/query/search-query.js';
 import { buildEmptyRecord, type CoreRecord } from '../../shared/records/core-record.js';
@@ -69,7 +70,7 @@ function describeEngine(engine: EngineName, spatial: SpatialMode): void {
         sort: [],
         offset: 0,
         limit: 100,
-        filter: parseCql2Text(text),
+        filter: checkFilter(parseCql2Text(text)),
         ...refinement,
       });
 

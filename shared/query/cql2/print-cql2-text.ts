@@ -5,10 +5,12 @@
  */
 import type { Geometry, Position } from 'geojson';
 import { FilterError } from '../../errors/index.js';
+import { positionsOf } from '../bbox-geometry.js';
 import type { Expression, OperatorNode } from '../filter-ast.js';
 import { isCql2Identifier, isCql2ReservedWord, isCql2TextString } from './cql2-lexical.js';
 import {
   ARITHMETIC_PRECEDENCE,
+  type ArithmeticOp,
   COMPARISON_OPS,
   isArithmeticOp,
   isPredicateFunction,
@@ -61,24 +63,6 @@ const printPositions = (positions: Position[]): string =>
   `(${positions.map(printPosition).join(', ')})`;
 
 const printRings = (rings: Position[][]): string => `(${rings.map(printPositions).join(', ')})`;
-
-/** Every position of a geometry, to decide whether it is written with Z. */
-function positionsOf(geometry: Geometry): Position[] {
-  switch (geometry.type) {
-    case 'Point':
-      return [geometry.coordinates];
-    case 'LineString':
-    case 'MultiPoint':
-      return geometry.coordinates;
-    case 'Polygon':
-    case 'MultiLineString':
-      return geometry.coordinates.flat();
-    case 'MultiPolygon':
-      return geometry.coordinates.flat(2);
-    case 'GeometryCollection':
-      return geometry.geometries.flatMap(positionsOf);
-  }
-}
 
 /** Writes a GeoJSON geometry as WKT, tagged Z when every position has three coordinates. */
 function printGeometry(geometry: Geometry): string {
@@ -157,7 +141,7 @@ function printArithmeticOperand(operand: Expression, minimumPrecedence: number):
 /** Writes + - * / % div (left-associative) and ^ (which does not chain). */
 function printArithmetic(node: OperatorNode): string {
   expectArity(node, 2);
-  const precedence = ARITHMETIC_PRECEDENCE[node.op];
+  const precedence = ARITHMETIC_PRECEDENCE[node.op as ArithmeticOp];
   const [left, right] = node.args;
   const leftMinimum = node.op === '^' ? precedence + 1 : precedence;
   const symbol = node.op === 'div' ? 'div' : node.op;

@@ -20,6 +20,7 @@
  */
 import { InvalidParameterError } from '../../errors/index.js';
 import { andAll, type Expression } from '../filter-ast.js';
+import { checkFilter } from '../check-filter.js';
 import { parseBbox, parseDatetime, parseFreeText, parseList } from '../params.js';
 import type {
   SearchQuery,
@@ -72,14 +73,16 @@ export const OPENSEARCH_PARAMETERS: readonly string[] = [
   ...EO_PARAMETERS.map((entry) => entry.parameter),
 ];
 
-const SPATIAL_RELATIONS: readonly SpatialRelation[] = [
+/** `geo:relation` values, the default first. */
+export const SPATIAL_RELATIONS: readonly SpatialRelation[] = [
   'intersects',
   'contains',
   'disjoint',
   'within',
   'equals',
 ];
-const TEMPORAL_RELATIONS: readonly TemporalRelation[] = [
+/** `time:relation` values, the default first. */
+export const TEMPORAL_RELATIONS: readonly TemporalRelation[] = [
   'intersects',
   'during',
   'disjoint',
@@ -245,6 +248,6 @@ export function parseOpenSearchParameters(
     }
   }
   const filter = andAll(filters);
-  if (filter !== undefined) result.filter = filter;
+  if (filter !== undefined) result.filter = checkFilter(filter);
   return result;
 }

@@ -14,7 +14,9 @@ import {
   compileRecordPredicate,
   type RecordPredicate,
 } from '../../query/evaluate-filter.js';
-import { andAll, operator, propertyRef, type Expression } from '../../query/filter-ast.js';
+import { checkFilter } from '../../query/check-filter.js';
+import type { CheckedFilter } from '../../query/checked-filter.js';
+import { operator, propertyRef } from '../../query/filter-ast.js';
 import type { SearchQuery } from '../../query/search-query.js';
 import type { CoreRecord } from '../../records/core-record.js';
 import type { SearchResult } from '../backend.js';
@@ -55,26 +57,29 @@ export interface RefineTarget {
 }
 
 /** The filter the refinement decides: the query's filter and its geometry constraint. */
-export function refinedFilter(query: SearchQuery): Expression | undefined {
+export function refinedFilter(query: SearchQuery): CheckedFilter | undefined {
   const geometry = query.spatial?.geometry;
-  return andAll([
+  const parts: CheckedFilter[] = [
     ...(query.filter ? [query.filter] : []),
     ...(geometry
       ? [
-          operator(`s_${query.spatial!.relation}`, propertyRef('geometry'), {
-            kind: 'geometry',
-            geometry,
-          }),
+          checkFilter(
+            operator(`s_${query.spatial!.relation}`, propertyRef('geometry'), {
+              kind: 'geometry',
+              geometry,
+            }),
+          ),
         ]
       : []),
-  ]);
+  ];
+  return parts.length <= 1 ? parts[0] : { kind: 'op', op: 'and', args: parts };
 }
 
 /** The engine query and sort of the candidates: the exact scope AND the relaxed filter. */
 export function buildCandidateSearch(
   query: SearchQuery,
   context: FilterContext,
-): { query: Query; sort: SortClause[]; operators: string[]; filter: Expression | undefined } {
+): { query: Query; sort: SortClause[]; operators: string[]; filter: CheckedFilter | undefined } {
   const filter = refinedFilter(query);
   const scope = compileSearchQuery(
     {

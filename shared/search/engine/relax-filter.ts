@@ -13,7 +13,7 @@
  */
 import { UnsupportedFilterError } from '../../errors/index.js';
 import { METRES_PER_DEGREE } from '../../query/cql2-functions.js';
-import { operator, type Expression, type OperatorNode } from '../../query/filter-ast.js';
+import type { CheckedExpression, CheckedOperator } from '../../query/checked-filter.js';
 import type { Bbox } from '../../records/core-record.js';
 import { compileFilterDsl, type FilterContext } from './compile-filter.js';
 import { compileSpatialRelation } from './compile-spatial.js';
@@ -37,31 +37,13 @@ const INTERSECTING = new Set([
   's_contains',
 ]);
 
-const isGeometryOperand = (expression: Expression): boolean =>
+const isGeometryOperand = (expression: CheckedExpression): boolean =>
   expression.kind === 'geometry' || expression.kind === 'bbox';
 
-/** The smallest box around a geometry literal's positions, or undefined. */
-function literalBox(expression: Expression): Bbox | undefined {
-  if (expression.kind === 'bbox') {
-    const numbers = expression.bbox;
-    return numbers.length === 6
-      ? [numbers[0], numbers[1], numbers[3], numbers[4]]
-      : (numbers.slice(0, 4) as Bbox);
-  }
-  if (expression.kind !== 'geometry') return undefined;
-  const xs: number[] = [];
-  const ys: number[] = [];
-  const visit = (value: unknown): void => {
-    if (Array.isArray(value) && typeof value[0] === 'number') {
-      xs.push(value[0]);
-      ys.push(value[1] as number);
-    } else if (Array.isArray(value)) value.forEach(visit);
-  };
-  const geometry = expression.geometry;
-  if (geometry.type === 'GeometryCollection') return undefined;
-  visit(geometry.coordinates);
-  if (xs.length === 0) return undefined;
-  return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+/** The box of a spatial literal (west > east when a BBOX crosses the antimeridian). */
+function literalBox(expression: CheckedExpression): Bbox | undefined {
+  if (expression.kind === 'bbox') return expression.box;
+  return expression.kind === 'geometry' ? expression.envelope : undefined;
 }
 
 /**
@@ -88,7 +70,7 @@ export function growBox([west, south, east, north]: Bbox, metres: number): Bbox[
  * literal (or the literal grown by the distance), which the engine can narrow to; anything else
  * may hold anywhere.
  */
-function overApproximate(node: OperatorNode, polarity: boolean): Query {
+function overApproximate(node: CheckedOperator, polarity: boolean): Query {
   const op = node.op.toLowerCase();
   if (!polarity) return matchAll();
   const [a, b] = node.args;
@@ -132,7 +114,7 @@ function envelopeMeets(boxes: Bbox[]): Query {
 const EDGE_MARGIN = 1e-9;
 
 function relax(
-  expression: Expression,
+  expression: CheckedExpression,
   polarity: boolean,
   context: FilterContext,
   operators: string[],
@@ -152,10 +134,13 @@ function relax(
   }
   const doubts: NonNullable<FilterContext['doubts']> = [];
   try {
-    const exact = compileFilterDsl(polarity ? expression : operator('not', expression), {
-      ...context,
-      doubts,
-    });
+    const exact = compileFilterDsl(
+      polarity ? expression : { kind: 'op', op: 'not', args: [expression] },
+      {
+        ...context,
+        doubts,
+      },
+    );
     if (doubts.length === 0) return exact;
     operators.push(...doubts.map((doubt) => doubt.operator));
     return anyOf([exact, ...doubts.map((doubt) => doubt.query)]);
@@ -171,7 +156,7 @@ function relax(
  * more). FilterErrors other than UnsupportedFilterError (a filter that is invalid everywhere)
  * are thrown as they are.
  */
-export function relaxFilter(filter: Expression, context: FilterContext): RelaxedFilter {
+export function relaxFilter(filter: CheckedExpression, context: FilterContext): RelaxedFilter {
   const operators: string[] = [];
   const query = relax(filter, true, context, operators);
   return { query, operators: [...new Set(operators)] };

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { FilterError } from '../../../shared/errors/index.js';
+import { checkFilter } from '../../../shared/query/check-filter.js';
 import { parseCql2Text } from '../../../shared/query/cql2/index.js';
 import { literal, operator, propertyRef } from '../../../shared/query/filter-ast.js';
 import {
@@ -22,9 +23,9 @@ function context(spatial: SpatialMode = 'envelope'): FilterContext {
 }
 
 const relax = (text: string, spatial: SpatialMode = 'envelope') =>
-  relaxFilter(parseCql2Text(text), context(spatial));
+  relaxFilter(checkFilter(parseCql2Text(text)), context(spatial));
 const exact = (text: string, spatial: SpatialMode = 'envelope') =>
-  compileFilterDsl(parseCql2Text(text), context(spatial));
+  compileFilterDsl(checkFilter(parseCql2Text(text)), context(spatial));
 const MATCH_ALL = { match_all: {} };
 
 describe('relaxFilter: a superset engine query for what the engine cannot decide alone', () => {
@@ -80,12 +81,14 @@ describe('relaxFilter: a superset engine query for what the engine cannot decide
 
   it('narrows DWithin to the boxes meeting the operand grown by the distance, and Beyond to nothing', () => {
     const distance = (name: string) =>
-      operator(
-        name,
-        propertyRef('geometry'),
-        { kind: 'geometry', geometry: { type: 'Point', coordinates: [10, 50] } },
-        literal(100_000),
-        literal('m'),
+      checkFilter(
+        operator(
+          name,
+          propertyRef('geometry'),
+          { kind: 'geometry', geometry: { type: 'Point', coordinates: [10, 50] } },
+          literal(100_000),
+          literal('m'),
+        ),
       );
     const within = relaxFilter(distance('s_dwithin'), context());
     expect(within.operators).to.deep.equal(['distance operators (DWithin, Beyond)']);
@@ -96,14 +99,14 @@ describe('relaxFilter: a superset engine query for what the engine cannot decide
       }),
     );
     expect(relaxFilter(distance('s_beyond'), context()).query).to.deep.equal(MATCH_ALL);
-    expect(relaxFilter(operator('not', distance('s_dwithin')), context()).query).to.deep.equal(
-      MATCH_ALL,
-    );
+    expect(
+      relaxFilter(checkFilter(operator('not', distance('s_dwithin'))), context()).query,
+    ).to.deep.equal(MATCH_ALL);
   });
 
   it('adds the documents in doubt to an unproven spatial relation', () => {
     // Shape mode: footprints within the engine's precision of the box edges are in doubt.
-    const filter = parseCql2Text('S_INTERSECTS(geometry, BBOX(0, 0, 10, 10))');
+    const filter = checkFilter(parseCql2Text('S_INTERSECTS(geometry, BBOX(0, 0, 10, 10))'));
     const doubts: NonNullable<FilterContext['doubts']> = [];
     const proven = compileFilterDsl(filter, { ...context('shape'), doubts });
     expect(doubts).to.have.length(1);
