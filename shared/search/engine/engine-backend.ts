@@ -465,6 +465,7 @@ export class EngineBackend implements SearchBackend {
       batchSize: this.maxResultWindow,
       storedFields: STORED_FIELDS,
       search: (request) => this.searchWithinBudget(request),
+      timeBudgetMs: this.queryTimeBudgetMs,
     };
   }
 

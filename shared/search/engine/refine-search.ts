@@ -8,7 +8,7 @@
  * and every page are exact. Above the cap the search is refused with a 400 naming both
  * numbers: an exact answer would cost too much, and an approximate one is never given.
  */
-import { UnsupportedFilterError } from '../../errors/index.js';
+import { QueryTimeoutError, UnsupportedFilterError } from '../../errors/index.js';
 import {
   buildFilterSubject,
   compileRecordPredicate,
@@ -54,7 +54,15 @@ export interface RefineTarget {
   storedFields: string[];
   /** One search request, under the query time budget. */
   search(request: EngineSearchRequest): Promise<EngineSearchResponse>;
+  /**
+   * Milliseconds the whole search may take (QUERY_TIME_BUDGET_MS): the evaluation in Node is
+   * held to it too, and a search past it is a QueryTimeoutError (503). Unset: no budget.
+   */
+  timeBudgetMs?: number;
 }
+
+/** How many candidates are evaluated between two looks at the clock. */
+const CLOCK_EVERY = 256;
 
 /** The filter the refinement decides: the query's filter and its geometry constraint. */
 export function refinedFilter(query: SearchQuery): CheckedFilter | undefined {
@@ -97,6 +105,15 @@ export function buildCandidateSearch(
   return { query: combined, sort: scope.sort, operators: relaxed.operators, filter };
 }
 
+/** A check that throws QueryTimeoutError once the budget from now on is spent. */
+function budgetCheck(budgetMs: number | undefined): () => void {
+  if (budgetMs === undefined) return () => undefined;
+  const until = Date.now() + budgetMs;
+  return () => {
+    if (Date.now() > until) throw new QueryTimeoutError(budgetMs);
+  };
+}
+
 /** The sort values of a hit, without an engine-added tiebreaker. */
 function sortValues(hit: EngineHit, sortLength: number): SortValue[] {
   return (hit.sort ?? []).slice(0, sortLength);
@@ -135,7 +152,9 @@ export async function refineSearch(
       `The ${target.engineName} backend cannot answer ${operators} exactly on its own, and deciding it exactly here would mean checking ${count} candidate records, more than the ${target.maxCandidates} this server checks for one search (SEARCH_REFINE_MAX_CANDIDATES); narrow the search (a smaller area, a collection, a time range, more conditions)`,
     );
   }
-  const matched = count === 0 ? [] : await collectMatches(target, candidates, predicate, count);
+  const deadline = budgetCheck(target.timeBudgetMs);
+  const matched =
+    count === 0 ? [] : await collectMatches(target, candidates, predicate, count, deadline);
   const { offset, limit } = query;
   const pageIds = limit === 0 ? [] : matched.slice(offset, offset + limit);
   return { total: matched.length, records: await fetchRecords(target, pageIds) };
@@ -150,12 +169,14 @@ async function collectMatches(
   candidates: { query: Query; sort: SortClause[] },
   predicate: RecordPredicate,
   count: number,
+  deadline: () => void,
 ): Promise<string[]> {
   const matched: string[] = [];
   const select = (hits: EngineHit[]): void => {
-    for (const hit of hits) {
+    hits.forEach((hit, position) => {
+      if (position % CLOCK_EVERY === 0) deadline();
       if (predicate(buildFilterSubject(candidateRecord(hit))) === true) matched.push(hit._id);
-    }
+    });
   };
   if (count < target.batchSize) {
     // Room to spare: a record written since the count is fetched too, as it would be in batches.
