@@ -132,6 +132,11 @@ export interface EngineBackendOptions {
 
 const STORED_FIELDS = ['record', 'source'];
 const POINT_IN_TIME_KEEP_ALIVE = '2m';
+/**
+ * Candidates fetched per request when a search is refined in Node: small enough that parsing one
+ * response and evaluating it never holds the event loop for long.
+ */
+const REFINE_BATCH_SIZE = 1_000;
 const MAPPING_RELOAD_INTERVAL_MS = 2_000;
 const TRANSIENT_RETRIES = 5;
 /** A write request's body starts at 1 MiB and doubles as needed (about 200 records of 5 KB). */
@@ -462,7 +467,7 @@ export class EngineBackend implements SearchBackend {
       alias: this.alias,
       engineName: ENGINE_TITLES[this.kind],
       maxCandidates: this.refineMaxCandidates,
-      batchSize: this.maxResultWindow,
+      batchSize: Math.min(REFINE_BATCH_SIZE, this.maxResultWindow),
       storedFields: STORED_FIELDS,
       search: (request) => this.searchWithinBudget(request),
       timeBudgetMs: this.queryTimeBudgetMs,

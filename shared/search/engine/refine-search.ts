@@ -61,8 +61,14 @@ export interface RefineTarget {
   timeBudgetMs?: number;
 }
 
-/** How many candidates are evaluated between two looks at the clock. */
+/**
+ * How many candidates are evaluated between two looks at the clock; after each such run the
+ * evaluation yields to the event loop, so other requests are served while a refinement runs.
+ */
 const CLOCK_EVERY = 256;
+
+/** Lets the event loop serve what is waiting before the evaluation goes on. */
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** The filter the refinement decides: the query's filter and its geometry constraint. */
 export function refinedFilter(query: SearchQuery): CheckedFilter | undefined {
@@ -172,11 +178,14 @@ async function collectMatches(
   deadline: () => void,
 ): Promise<string[]> {
   const matched: string[] = [];
-  const select = (hits: EngineHit[]): void => {
-    hits.forEach((hit, position) => {
-      if (position % CLOCK_EVERY === 0) deadline();
+  const select = async (hits: EngineHit[]): Promise<void> => {
+    for (const [position, hit] of hits.entries()) {
+      if (position % CLOCK_EVERY === 0) {
+        if (position > 0) await yieldToEventLoop();
+        deadline();
+      }
       if (predicate(buildFilterSubject(candidateRecord(hit))) === true) matched.push(hit._id);
-    });
+    }
   };
   if (count < target.batchSize) {
     // Room to spare: a record written since the count is fetched too, as it would be in batches.
@@ -192,7 +201,7 @@ async function collectMatches(
       filterPath: CANDIDATE_FIELDS,
     });
     const hits = response.hits?.hits ?? [];
-    select(hits);
+    await select(hits);
     if (hits.length < target.batchSize) return matched;
     matched.length = 0;
   }
@@ -213,7 +222,7 @@ async function collectMatches(
         filterPath: CANDIDATE_FIELDS,
       });
       const hits = response.hits?.hits ?? [];
-      select(hits);
+      await select(hits);
       if (hits.length < target.batchSize) return matched;
       after = sortValues(hits[hits.length - 1], candidates.sort.length);
     }
