@@ -5,7 +5,7 @@
  * A configuration error (or no REDIS_URL) prints what is wrong, without a stack, and exits 1.
  */
 import { collectDefaultMetrics } from 'prom-client';
-import { ConfigError, loadConfig } from '../../shared/config/index.js';
+import { ConfigError, describeStartupFailure, loadConfig } from '../../shared/config/index.js';
 import { openIngestLog } from '../../shared/ingest/open-ingest-log.js';
 import { createLogger } from '../../shared/logging/index.js';
 import { serveMetrics, type MetricsServer } from '../../shared/metrics/metrics-server.js';
@@ -69,10 +69,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
-    console.error(error.message);
-  } else {
-    console.error('Cairn worker failed to start:', error instanceof Error ? error.message : error);
-  }
+  console.error(describeStartupFailure('Cairn worker', error));
   process.exit(1);
 });
