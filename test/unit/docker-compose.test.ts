@@ -93,12 +93,16 @@ describe('docker-compose.yml (the deployments for users with Docker)', () => {
   it('gives every long-running service a health check, and starts Cairn on healthy ones', () => {
     for (const name of Object.keys(services).filter((service) => !oneShot(service)))
       expect(services[name].healthcheck, name).to.have.property('test');
-    for (const name of [...cairnServices, 'kibana-setup', 'dashboards-setup']) {
+    for (const name of [...cairnServices, 'lb', 'kibana-setup', 'dashboards-setup']) {
       const dependencies = Object.entries(services[name].depends_on ?? {});
       expect(dependencies.length, name).to.be.greaterThan(0);
       for (const [dependency, { condition }] of dependencies) {
         expect(services[dependency], `${name} → ${dependency}`).to.not.equal(undefined);
-        expect(condition, `${name} → ${dependency}`).to.equal('service_healthy');
+        // The balancer needs the APIs to exist (it resolves their names), not to be ready.
+        const startedIsEnough = name === 'lb' && isApi(dependency);
+        expect(condition, `${name} → ${dependency}`).to.equal(
+          startedIsEnough ? 'service_started' : 'service_healthy',
+        );
       }
     }
   });
@@ -185,30 +189,50 @@ describe('docker-compose.yml (the deployments for users with Docker)', () => {
   });
 
   it('balances the scaled APIs and engine nodes round-robin, without stickiness', () => {
-    const mount = services.lb.volumes?.[0] ?? '';
-    const [file, target] = mount.replace(/^\.\//, '').split(':');
-    expect(target).to.equal('/usr/local/etc/haproxy/haproxy.cfg');
-    const config = read(file);
-    const backend = (name: string): string =>
-      new RegExp(`^backend ${name}\\n((?: .*\\n?)*)`, 'm').exec(config)?.[1] ?? '';
+    // The cluster check's HAProxy file, its addresses taken from the lb service's environment.
+    const [folder, target] = (services.lb.volumes?.[0] ?? '').replace(/^\.\//, '').split(':');
+    expect(target).to.equal('/usr/local/etc/haproxy');
+    const environment = services.lb.environment ?? {};
+    const config = read(`${folder}/haproxy.cfg`).replace(
+      /"\$\{(\w+)\}"/g,
+      (_text, name: string) => {
+        expect(environment, `lb sets ${name}`).to.have.property(name);
+        return environment[name];
+      },
+    );
+    expect(existsSync(join(REPO_ROOT, folder, 'errors/503.http'))).to.equal(true);
+    expect(environment.CAIRN_LB_ERRORS).to.equal(`${target}/errors`);
+    const section = (kind: string, name: string): string =>
+      new RegExp(`^${kind} ${name}\\n((?:[ \\t]+.*\\n?)*)`, 'm').exec(config)?.[1] ?? '';
     const servers = (name: string): string[] =>
-      [...backend(name).matchAll(/^\s+server (\S+) (\S+)$/gm)].map((match) => match[2]);
-    expect(servers('cairn-api')).to.deep.equal(['api-1:8000', 'api-2:8000']);
-    expect(servers('opensearch')).to.deep.equal([
-      'opensearch-1:9200',
-      'opensearch-2:9200',
-      'opensearch-3:9200',
-    ]);
-    for (const name of ['cairn-api', 'opensearch']) {
-      expect(backend(name), name).to.match(/^\s+balance roundrobin$/m);
-      expect(backend(name), name).to.match(/^\s+option httpchk /m);
+      [...section('backend', name).matchAll(/^\s+server \S+ (\S+)/gm)].map((match) => match[1]);
+    const frontendBackend = (bind: string): string => {
+      const frontend = /^frontend (\S+)\n((?:[ \t]+.*\n?)*)/gm;
+      for (const [, , body] of config.matchAll(frontend))
+        if (body.includes(`bind ${bind}\n`)) return /default_backend (\S+)/.exec(body)?.[1] ?? '';
+      return '';
+    };
+    const apiBackend = frontendBackend(environment.CAIRN_LB_BIND);
+    const engineBackend = frontendBackend(environment.CAIRN_LB_ENGINE_BIND);
+    const port = (name: string): string => services[name].environment?.PORT ?? '9200';
+    expect(servers(apiBackend)).to.deep.equal(['api-1', 'api-2'].map((n) => `${n}:${port(n)}`));
+    expect(servers(engineBackend)).to.deep.equal(
+      ['opensearch-1', 'opensearch-2', 'opensearch-3'].map((node) => `${node}:9200`),
+    );
+    for (const name of [apiBackend, engineBackend]) {
+      expect(section('backend', name), name).to.match(/^\s+balance roundrobin$/m);
+      expect(section('backend', name), name).to.match(/^\s+option httpchk /m);
     }
-    expect(backend('cairn-api')).to.include('GET /readyz');
     expect(config).to.not.match(/^\s*(cookie|stick|balance source|hash-type)\b/m);
-    // The published port is the API frontend, and the links the APIs write name it.
+    // The APIs reach the engine through the balancer; the published port is the API frontend,
+    // and the links the APIs write name it.
+    expect(environment.CAIRN_LB_ENGINE_BIND).to.equal(':9200');
     const [, hostPort, containerPort] = services.lb.ports?.[0].split(':') ?? [];
-    expect(config).to.match(new RegExp(`^frontend cairn-api\\n {2}bind :${containerPort}$`, 'm'));
+    expect(environment.CAIRN_LB_BIND).to.equal(`:${containerPort}`);
     expect(services['api-1'].environment?.PUBLIC_BASE_URL).to.equal(`http://127.0.0.1:${hostPort}`);
+    // HAProxy resolves the service names when it starts: it starts after them.
+    for (const name of ['api-1', 'api-2', 'opensearch-1', 'opensearch-2', 'opensearch-3'])
+      expect(services.lb.depends_on, name).to.have.property(name);
   });
 
   describe('saved views for Kibana and OpenSearch Dashboards', () => {
