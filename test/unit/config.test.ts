@@ -67,6 +67,19 @@ describe('configuration', () => {
       expect(() => loadConfig({ ...engine, [name]: value })).to.throw(ConfigError, name);
   });
 
+  it('takes the cap on candidates refined in Node: 10,000 by default', () => {
+    const engine = { ELASTICSEARCH_URL: 'http://127.0.0.1:9250' };
+    expect(loadConfig(engine).search).to.deep.include({ refineMaxCandidates: 10_000 });
+    expect(loadConfig({ ...engine, SEARCH_REFINE_MAX_CANDIDATES: '500' }).search).to.deep.include({
+      refineMaxCandidates: 500,
+    });
+    for (const value of ['-1', 'all', '1.5'])
+      expect(() => loadConfig({ ...engine, SEARCH_REFINE_MAX_CANDIDATES: value })).to.throw(
+        ConfigError,
+        'SEARCH_REFINE_MAX_CANDIDATES',
+      );
+  });
+
   it('takes the shared checkpoint limits: 10 minutes idle and 512 per query by default', () => {
     const engine = { OPENSEARCH_URL: 'http://127.0.0.1:9251' };
     expect(loadConfig(engine).search).to.deep.include({
