@@ -188,6 +188,15 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * What a process prints when it cannot start: a configuration error as its list of problems,
+ * anything else as one line naming the process; never a stack trace.
+ */
+export function describeStartupFailure(processName: string, error: unknown): string {
+  if (error instanceof ConfigError) return error.message;
+  return `${processName} failed to start: ${error instanceof Error ? error.message : String(error)}`;
+}
+
 function describeIssues(prefix: string, error: z.ZodError): string[] {
   return error.issues.map((issue) => `${prefix}${issue.path.join('.')}: ${issue.message}`);
 }

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ConfigError, loadConfig } from '../../shared/config/index.js';
+import { ConfigError, describeStartupFailure, loadConfig } from '../../shared/config/index.js';
 
 describe('configuration', () => {
   it('defaults to the embedded SQLite backend on 127.0.0.1:8000', () => {
@@ -126,5 +126,17 @@ describe('configuration', () => {
     expect(() =>
       loadConfig({ ELASTICSEARCH_URL: 'http://127.0.0.1:1', OPENSEARCH_URL: 'http://127.0.0.1:2' }),
     ).to.throw(ConfigError, /at most one/);
+  });
+});
+
+describe('describeStartupFailure', () => {
+  it('prints a configuration error as its problems and anything else as one line', () => {
+    expect(describeStartupFailure('Cairn worker', new ConfigError(['PORT: too big']))).to.equal(
+      'Invalid configuration:\n  - PORT: too big',
+    );
+    expect(describeStartupFailure('Cairn worker', new Error('no route to host'))).to.equal(
+      'Cairn worker failed to start: no route to host',
+    );
+    expect(describeStartupFailure('Cairn API', 'odd')).to.equal('Cairn API failed to start: odd');
   });
 });
