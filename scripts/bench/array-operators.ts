@@ -8,6 +8,7 @@
 import { parseArgs } from 'node:util';
 import { ingestDocuments } from '../../shared/ingest/pipeline.js';
 import { parseCql2Json } from '../../shared/query/cql2/index.js';
+import { checkFilter } from '../../shared/query/check-filter.js';
 import { SqliteBackend } from '../../shared/search/sqlite/sqlite-backend.js';
 import { generateRecords } from '../corpus/generator.js';
 
@@ -30,7 +31,7 @@ await ingestDocuments(
 async function time(label: string, filter: unknown): Promise<void> {
   const started = performance.now();
   const result = await backend.search({
-    filter: parseCql2Json(filter),
+    filter: checkFilter(parseCql2Json(filter)),
     sort: [],
     offset: 0,
     limit: 10,

@@ -4,7 +4,7 @@
  */
 import type { Geometry } from 'geojson';
 import type { Bbox } from '../records/core-record.js';
-import type { Expression } from './filter-ast.js';
+import type { CheckedFilter } from './checked-filter.js';
 
 /** How a record's footprint must relate to the requested area. */
 export type SpatialRelation = 'intersects' | 'within' | 'contains' | 'disjoint' | 'equals';
@@ -53,7 +53,8 @@ export interface SearchQuery {
   collections?: string[];
   externalIds?: string[];
   properties?: PropertyEquality[];
-  filter?: Expression;
+  /** A filter checked once by shared/query/check-filter.ts; backends only translate it. */
+  filter?: CheckedFilter;
   /** Sort keys in priority order; backends always end with the record id for stability. */
   sort: SortKey[];
   offset: number;

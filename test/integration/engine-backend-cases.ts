@@ -37,6 +37,7 @@ import {
 } from '../../shared/search/engine/index-templates.js';
 import { SqliteBackend } from '../../shared/search/sqlite/sqlite-backend.js';
 import { CONTRACT_RECORDS } from '../fixtures/contract-records.js';
+import { checkFilter } from '../../shared/query/check-filter.js';
 
 const URL_VARIABLES: Record<EngineName, string> = {
   elasticsearch: 'CAIRN_TEST_ELASTICSEARCH_URL',
@@ -374,7 +375,7 @@ export function describeEngineCases(engine: EngineName, url: string, spatial: Sp
         if (refusal !== undefined) {
           it(`${text} (refused: ${refusal})`, async () => {
             const error = await backend
-              .search({ sort: [], offset: 0, limit: 1, filter: parseCql2Text(text) })
+              .search({ sort: [], offset: 0, limit: 1, filter: checkFilter(parseCql2Text(text)) })
               .catch((caught: unknown) => caught);
             expect(error).to.be.instanceOf(FilterError);
             expect((error as FilterError).status).to.equal(400);
@@ -385,7 +386,7 @@ export function describeEngineCases(engine: EngineName, url: string, spatial: Sp
           continue;
         }
         it(text, async () => {
-          const filter = parseCql2Text(text);
+          const filter = checkFilter(parseCql2Text(text));
           expect(await ids(backend, { filter })).to.deep.equal(await ids(reference, { filter }));
         });
       }
@@ -393,7 +394,7 @@ export function describeEngineCases(engine: EngineName, url: string, spatial: Sp
       it('refuses, with a 400 naming the backend, what needs engine scripts', async () => {
         for (const text of ['cloudCover > snowCover', 'cloudCover + 1 > 2']) {
           const error = await backend
-            .search({ sort: [], offset: 0, limit: 1, filter: parseCql2Text(text) })
+            .search({ sort: [], offset: 0, limit: 1, filter: checkFilter(parseCql2Text(text)) })
             .catch((caught: unknown) => caught);
           expect(error).to.be.instanceOf(FilterError);
           expect((error as FilterError).status).to.equal(400);

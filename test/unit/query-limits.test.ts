@@ -15,6 +15,7 @@ import {
   type QueryLimits,
 } from '../../shared/query/query-limits.js';
 import type { SearchQuery } from '../../shared/query/search-query.js';
+import { checkFilter } from '../../shared/query/check-filter.js';
 
 const LIMITS: QueryLimits = {
   maxFilterDepth: 8,
@@ -106,23 +107,23 @@ describe('query cost limits', () => {
   it('refuses each limit with a message naming the setting and its value', () => {
     let deep: Expression = operator('=', propertyRef('title'), literal('x'));
     for (let i = 0; i < 8; i++) deep = operator('not', deep);
-    expect(refusal(() => checkQueryLimits(query({ filter: deep }), LIMITS)).message).to.contain(
-      'QUERY_MAX_FILTER_DEPTH',
-    );
+    expect(
+      refusal(() => checkQueryLimits(query({ filter: checkFilter(deep) }), LIMITS)).message,
+    ).to.contain('QUERY_MAX_FILTER_DEPTH');
     const wide = operator(
       'or',
       ...Array.from({ length: 20 }, (_, i) => operator('=', propertyRef('title'), literal(i))),
     );
-    expect(refusal(() => checkQueryLimits(query({ filter: wide }), LIMITS)).message)
+    expect(refusal(() => checkQueryLimits(query({ filter: checkFilter(wide) }), LIMITS)).message)
       .to.contain('QUERY_MAX_FILTER_NODES')
       .and.to.contain('50');
     const long = operator('in', propertyRef('title'), {
       kind: 'array',
       items: Array.from({ length: 11 }, (_, i) => literal(i)),
     });
-    expect(refusal(() => checkQueryLimits(query({ filter: long }), LIMITS)).message).to.contain(
-      'QUERY_MAX_ARRAY_ITEMS',
-    );
+    expect(
+      refusal(() => checkQueryLimits(query({ filter: checkFilter(long) }), LIMITS)).message,
+    ).to.contain('QUERY_MAX_ARRAY_ITEMS');
     const parts = refusal(() =>
       checkQueryLimits(
         query({
@@ -172,7 +173,10 @@ describe('query cost limits', () => {
       }),
     );
     expect(() =>
-      checkQueryLimits(query({ filter, text: [['a', 'b', 'c', 'd', 'e']] }), LIMITS),
+      checkQueryLimits(
+        query({ filter: checkFilter(filter), text: [['a', 'b', 'c', 'd', 'e']] }),
+        LIMITS,
+      ),
     ).not.to.throw();
   });
 

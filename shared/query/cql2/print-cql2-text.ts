@@ -9,6 +9,7 @@ import type { Expression, OperatorNode } from '../filter-ast.js';
 import { isCql2Identifier, isCql2ReservedWord, isCql2TextString } from './cql2-lexical.js';
 import {
   ARITHMETIC_PRECEDENCE,
+  type ArithmeticOp,
   COMPARISON_OPS,
   isArithmeticOp,
   isPredicateFunction,
@@ -157,7 +158,7 @@ function printArithmeticOperand(operand: Expression, minimumPrecedence: number):
 /** Writes + - * / % div (left-associative) and ^ (which does not chain). */
 function printArithmetic(node: OperatorNode): string {
   expectArity(node, 2);
-  const precedence = ARITHMETIC_PRECEDENCE[node.op];
+  const precedence = ARITHMETIC_PRECEDENCE[node.op as ArithmeticOp];
   const [left, right] = node.args;
   const leftMinimum = node.op === '^' ? precedence + 1 : precedence;
   const symbol = node.op === 'div' ? 'div' : node.op;

@@ -20,6 +20,7 @@
  */
 import { InvalidParameterError } from '../../errors/index.js';
 import { andAll, type Expression } from '../filter-ast.js';
+import { checkFilter } from '../check-filter.js';
 import { parseBbox, parseDatetime, parseFreeText, parseList } from '../params.js';
 import type {
   SearchQuery,
@@ -245,6 +246,6 @@ export function parseOpenSearchParameters(
     }
   }
   const filter = andAll(filters);
-  if (filter !== undefined) result.filter = filter;
+  if (filter !== undefined) result.filter = checkFilter(filter);
   return result;
 }

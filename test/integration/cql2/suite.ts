@@ -45,6 +45,7 @@ import {
   type Json,
   type Truth,
 } from './oracle.js';
+import { checkFilter } from '../../../shared/query/check-filter.js';
 
 type Props = Record<string, unknown>;
 
@@ -165,7 +166,8 @@ export function describeCql2Suite(label: string, target: Cql2SuiteTarget): void 
       return result.records.map((record) => record.id).sort();
     }
 
-    const selected = (layer: LayerName, filter: Expression) => search(layer, { filter });
+    const selected = async (layer: LayerName, filter: Expression) =>
+      search(layer, { filter: checkFilter(filter) });
 
     function expectedIds(layer: LayerName, oracle: Case['oracle']): string[] {
       return features

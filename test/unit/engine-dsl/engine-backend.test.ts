@@ -24,6 +24,7 @@ import {
 import { toReadError } from '../../../shared/search/engine/engine-errors.js';
 import { SortCheckpoints } from '../../../shared/search/engine/sort-checkpoints.js';
 import { generateRecords } from '../../../scripts/corpus/generator.js';
+import { checkFilter } from '../../../shared/query/check-filter.js';
 
 /** An in-memory stand-in for the engine: records calls, answers what a test scripts. */
 class FakeAdapter implements EngineAdapter {
@@ -239,7 +240,7 @@ describe('engine backend (fake adapter)', () => {
     expect(plain).to.be.instanceOf(InvalidParameterError);
     expect((plain as Error).message).to.equal('The search engine could not evaluate this query');
     const filtered = await backend
-      .search({ sort: [], offset: 0, limit: 1, filter: parseCql2Text("type = 'x'") })
+      .search({ sort: [], offset: 0, limit: 1, filter: checkFilter(parseCql2Text("type = 'x'")) })
       .catch((caught: unknown) => caught);
     expect(filtered).to.be.instanceOf(FilterError);
     expect((filtered as Error).message).not.to.contain('query_shard_exception');

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { Polygon, Position } from 'geojson';
 import { InvalidParameterError } from '../../../shared/errors/index.js';
 import type { Expression } from '../../../shared/query/filter-ast.js';
+import { checkFilter } from '../../../shared/query/check-filter.js';
 import {
   buildCircleArea,
   EARTH_RADIUS_METRES,
@@ -343,7 +344,7 @@ describe('parseOpenSearchParameters', () => {
   describe('EO parameters', () => {
     it('each becomes a filter on its canonical name; several are ANDed', () => {
       expect(parseOpenSearchParameters({ 'eo:cloudCover': ']20' })).to.deep.equal({
-        filter: op('>', prop('cloudCover'), lit(20)),
+        filter: checkFilter(op('>', prop('cloudCover'), lit(20))),
       });
       expect(
         parseOpenSearchParameters({
@@ -359,18 +360,20 @@ describe('parseOpenSearchParameters', () => {
           'eo:spectralRange': 'INFRARED',
         }),
       ).to.deep.equal({
-        filter: op(
-          'and',
-          op('and', op('>=', prop('cloudCover'), lit(0)), op('<', prop('cloudCover'), lit(20))),
-          op('<=', prop('snowCover'), lit(5)),
-          op('in', prop('orbitNumber'), { kind: 'array', items: [lit(10), lit(11)] }),
-          op('like', prop('platform'), lit('SPOT%')),
-          op('=', prop('instrument'), lit('MSI')),
-          op('=', prop('sensorType'), lit('OPTICAL')),
-          op('=', prop('orbitDirection'), lit('DESCENDING')),
-          op('=', prop('processingLevel'), lit('L1C')),
-          op('=', prop('productType'), lit('S2MSI1C')),
-          op('=', prop('spectralRange'), lit('INFRARED')),
+        filter: checkFilter(
+          op(
+            'and',
+            op('and', op('>=', prop('cloudCover'), lit(0)), op('<', prop('cloudCover'), lit(20))),
+            op('<=', prop('snowCover'), lit(5)),
+            op('in', prop('orbitNumber'), { kind: 'array', items: [lit(10), lit(11)] }),
+            op('like', prop('platform'), lit('SPOT%')),
+            op('=', prop('instrument'), lit('MSI')),
+            op('=', prop('sensorType'), lit('OPTICAL')),
+            op('=', prop('orbitDirection'), lit('DESCENDING')),
+            op('=', prop('processingLevel'), lit('L1C')),
+            op('=', prop('productType'), lit('S2MSI1C')),
+            op('=', prop('spectralRange'), lit('INFRARED')),
+          ),
         ),
       });
     });
@@ -402,7 +405,7 @@ describe('parseOpenSearchParameters', () => {
         relation: 'during',
       },
       ids: ['S2A_1'],
-      filter: op('between', prop('cloudCover'), lit(0), lit(10)),
+      filter: checkFilter(op('between', prop('cloudCover'), lit(0), lit(10))),
     });
   });
 });

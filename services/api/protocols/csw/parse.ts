@@ -10,6 +10,7 @@
  */
 import type { SortKey, SearchQuery } from '../../../../shared/query/search-query.js';
 import { andAll, type Expression } from '../../../../shared/query/filter-ast.js';
+import { checkFilter } from '../../../../shared/query/check-filter.js';
 import { NS } from '../../../../shared/xml/index.js';
 import {
   parseOpenSearchPaging,
@@ -452,7 +453,7 @@ export function buildGetRecordsRequest(
     if (constraint.filter !== undefined) filters.push(constraint.filter);
   }
   const filter = andAll(filters);
-  if (filter !== undefined) query.filter = filter;
+  if (filter !== undefined) query.filter = checkFilter(filter);
   const countsOnly = parts.maxRecords === 0 || parts.resultType !== 'results';
   query.limit = countsOnly ? 0 : parts.maxRecords;
   return {

@@ -14,6 +14,7 @@ import type { CoreRecord } from '../../../../shared/records/core-record.js';
 import type { AtomicChanges, SearchBackend } from '../../../../shared/search/backend.js';
 import { openScratchBackend } from '../../../../shared/search/scratch-backend.js';
 import type { SearchQuery } from '../../../../shared/query/search-query.js';
+import { checkFilter } from '../../../../shared/query/check-filter.js';
 import { CswError, invalidParameter } from './csw-errors.js';
 import { parseConstraint, type ConstraintInput, type ConstraintParts } from './parse-constraint.js';
 
@@ -53,10 +54,11 @@ function constraintError(error: unknown): unknown {
 /** The ids of every record a query matches, page by page. */
 async function allMatches(backend: SearchBackend, parts: ConstraintParts): Promise<string[]> {
   const ids: string[] = [];
+  const filter = parts.filter && checkFilter(parts.filter);
   for (let offset = 0; ;) {
     const query: SearchQuery = {
       ...(parts.text ? { text: parts.text } : {}),
-      ...(parts.filter ? { filter: parts.filter } : {}),
+      ...(filter ? { filter } : {}),
       sort: [],
       offset,
       limit: DELETE_PAGE,

@@ -11,6 +11,7 @@ import {
 import { parseCql2Json, parseCql2Text } from '../../../../shared/query/cql2/index.js';
 import { resolveAxisOrder, type AxisOrder } from '../../../../shared/query/fes/crs-axis-order.js';
 import type { Expression } from '../../../../shared/query/filter-ast.js';
+import { checkFilter } from '../../../../shared/query/check-filter.js';
 import {
   parseBbox,
   parseDatetime,
@@ -538,7 +539,7 @@ export function parseItemsQuery(
   const sortby = get('sortby');
   if (sortby !== undefined) result.sort = parseSortby(sortby);
   const filter = parseFilterParameters(query, body, limits.query);
-  if (filter !== undefined) result.filter = filter;
+  if (filter !== undefined) result.filter = checkFilter(filter);
   parseItemsPresentation(query);
 
   for (const name of Object.keys(query)) {

@@ -12,6 +12,7 @@ import {
   type Expression,
 } from '../../../../shared/query/filter-ast.js';
 import type { SearchQuery } from '../../../../shared/query/search-query.js';
+import { checkFilter } from '../../../../shared/query/check-filter.js';
 import type { CoreRecord } from '../../../../shared/records/core-record.js';
 import type { SearchBackend } from '../../../../shared/search/backend.js';
 
@@ -78,7 +79,7 @@ export async function buildStacCollectionsQuery(
       : []),
   ]);
   return {
-    ...(filter && { filter }),
+    ...(filter && { filter: checkFilter(filter) }),
     sort: [{ field: 'id', direction: 'asc' }],
     offset,
     limit,

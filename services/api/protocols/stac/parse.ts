@@ -11,6 +11,7 @@ import {
 } from '../../../../shared/errors/index.js';
 import { parseCql2Json, parseCql2Text } from '../../../../shared/query/cql2/index.js';
 import type { Expression } from '../../../../shared/query/filter-ast.js';
+import { checkFilter } from '../../../../shared/query/check-filter.js';
 import type { QueryLimits } from '../../../../shared/query/query-limits.js';
 import {
   parseBbox,
@@ -538,7 +539,7 @@ function buildSearch(
     method,
     limits.query,
   );
-  if (filter) query.filter = filter;
+  if (filter) query.filter = checkFilter(filter);
   const fields = extractFields(members.fields, method);
   return fields ? { query, fields } : { query };
 }
