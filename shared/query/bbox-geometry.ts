@@ -1,8 +1,9 @@
 /**
  * The geometry a bounding box covers, shared by the backends (SQLite's spatial functions and the
- * engines' spatial compiler) so that both read a box, and a box crossing the antimeridian, alike.
+ * engines' spatial compiler) so that both read a box, and a box crossing the antimeridian, alike;
+ * and the positions of a geometry (the filter checker and the CQL2 printer).
  */
-import type { Geometry } from 'geojson';
+import type { Geometry, Position } from 'geojson';
 import type { Bbox } from '../records/core-record.js';
 
 /**
@@ -44,4 +45,22 @@ export function bboxToGeometry([west, south, east, north]: Bbox): Geometry {
     };
   }
   return { type: 'GeometryCollection', geometries: halves };
+}
+
+/** Every position of a geometry. */
+export function positionsOf(geometry: Geometry): Position[] {
+  switch (geometry.type) {
+    case 'Point':
+      return [geometry.coordinates];
+    case 'MultiPoint':
+    case 'LineString':
+      return geometry.coordinates;
+    case 'MultiLineString':
+    case 'Polygon':
+      return geometry.coordinates.flat();
+    case 'MultiPolygon':
+      return geometry.coordinates.flat(2);
+    case 'GeometryCollection':
+      return geometry.geometries.flatMap(positionsOf);
+  }
 }

@@ -8,11 +8,11 @@
  * (checked-filter.ts): canonical operators, resolved properties, normalised literals and
  * arithmetic, CASEI and ACCENTI on literals folded. Backends only translate that tree.
  */
-import type { Geometry, Position } from 'geojson';
+import type { Position } from 'geojson';
 import { FilterError } from '../errors/index.js';
 import type { Bbox } from '../records/core-record.js';
 import { parseTimestamp, parseTimeValue } from '../records/time.js';
-import { bboxToGeometry } from './bbox-geometry.js';
+import { bboxToGeometry, positionsOf } from './bbox-geometry.js';
 import type {
   CheckedBbox,
   CheckedExpression,
@@ -153,24 +153,6 @@ function checkPosition(position: Position, where: Expression): void {
     throw new FilterError(
       `${describeFilter(where)} has the coordinate (${x} ${y}) outside CRS84 (longitude ±180, latitude ±90)`,
     );
-  }
-}
-
-/** Every position of a geometry. */
-export function positionsOf(geometry: Geometry): Position[] {
-  switch (geometry.type) {
-    case 'Point':
-      return [geometry.coordinates];
-    case 'MultiPoint':
-    case 'LineString':
-      return geometry.coordinates;
-    case 'MultiLineString':
-    case 'Polygon':
-      return geometry.coordinates.flat();
-    case 'MultiPolygon':
-      return geometry.coordinates.flat(2);
-    case 'GeometryCollection':
-      return geometry.geometries.flatMap(positionsOf);
   }
 }
 
@@ -350,91 +332,36 @@ export interface TemporalRelation {
   terms: readonly (readonly [EndComparison, TimeEndName, TimeEndName])[];
 }
 
+/** A relation from its terms, each written `end op end` (op one of < > <= =). */
+function relation(intervalsOnly: boolean, join: 'all' | 'any', ...terms: string[]) {
+  const ops: Record<string, EndComparison> = { '<': 'lt', '>': 'gt', '<=': 'le', '=': 'eq' };
+  return {
+    intervalsOnly,
+    ...(join === 'any' && { any: true }),
+    terms: terms.map((text) => {
+      const [x, op, y] = text.split(' ');
+      return [ops[op], x as TimeEndName, y as TimeEndName] as const;
+    }),
+  };
+}
+
 export const TEMPORAL_RELATIONS: Readonly<Record<TemporalOp, TemporalRelation>> = {
-  t_before: { intervalsOnly: false, terms: [['lt', 'aEnd', 'bStart']] },
-  t_after: { intervalsOnly: false, terms: [['gt', 'aStart', 'bEnd']] },
-  t_meets: { intervalsOnly: true, terms: [['eq', 'aEnd', 'bStart']] },
-  t_metBy: { intervalsOnly: true, terms: [['eq', 'aStart', 'bEnd']] },
-  t_overlaps: {
-    intervalsOnly: true,
-    terms: [
-      ['lt', 'aStart', 'bStart'],
-      ['lt', 'bStart', 'aEnd'],
-      ['lt', 'aEnd', 'bEnd'],
-    ],
-  },
-  t_overlappedBy: {
-    intervalsOnly: true,
-    terms: [
-      ['lt', 'bStart', 'aStart'],
-      ['lt', 'aStart', 'bEnd'],
-      ['lt', 'bEnd', 'aEnd'],
-    ],
-  },
-  t_starts: {
-    intervalsOnly: true,
-    terms: [
-      ['eq', 'aStart', 'bStart'],
-      ['lt', 'aEnd', 'bEnd'],
-    ],
-  },
-  t_startedBy: {
-    intervalsOnly: true,
-    terms: [
-      ['eq', 'aStart', 'bStart'],
-      ['gt', 'aEnd', 'bEnd'],
-    ],
-  },
-  t_during: {
-    intervalsOnly: true,
-    terms: [
-      ['gt', 'aStart', 'bStart'],
-      ['lt', 'aEnd', 'bEnd'],
-    ],
-  },
-  t_contains: {
-    intervalsOnly: true,
-    terms: [
-      ['lt', 'aStart', 'bStart'],
-      ['gt', 'aEnd', 'bEnd'],
-    ],
-  },
-  t_finishes: {
-    intervalsOnly: true,
-    terms: [
-      ['gt', 'aStart', 'bStart'],
-      ['eq', 'aEnd', 'bEnd'],
-    ],
-  },
-  t_finishedBy: {
-    intervalsOnly: true,
-    terms: [
-      ['lt', 'aStart', 'bStart'],
-      ['eq', 'aEnd', 'bEnd'],
-    ],
-  },
-  t_equals: {
-    intervalsOnly: false,
-    terms: [
-      ['eq', 'aStart', 'bStart'],
-      ['eq', 'aEnd', 'bEnd'],
-    ],
-  },
-  t_disjoint: {
-    intervalsOnly: false,
-    any: true,
-    terms: [
-      ['lt', 'aEnd', 'bStart'],
-      ['gt', 'aStart', 'bEnd'],
-    ],
-  },
-  t_intersects: {
-    intervalsOnly: false,
-    terms: [
-      ['le', 'aStart', 'bEnd'],
-      ['le', 'bStart', 'aEnd'],
-    ],
-  },
+  t_before: relation(false, 'all', 'aEnd < bStart'),
+  t_after: relation(false, 'all', 'aStart > bEnd'),
+  t_meets: relation(true, 'all', 'aEnd = bStart'),
+  t_metBy: relation(true, 'all', 'aStart = bEnd'),
+  t_overlaps: relation(true, 'all', 'aStart < bStart', 'bStart < aEnd', 'aEnd < bEnd'),
+  t_overlappedBy: relation(true, 'all', 'bStart < aStart', 'aStart < bEnd', 'bEnd < aEnd'),
+  t_starts: relation(true, 'all', 'aStart = bStart', 'aEnd < bEnd'),
+  t_startedBy: relation(true, 'all', 'aStart = bStart', 'aEnd > bEnd'),
+  t_during: relation(true, 'all', 'aStart > bStart', 'aEnd < bEnd'),
+  t_contains: relation(true, 'all', 'aStart < bStart', 'aEnd > bEnd'),
+  t_finishes: relation(true, 'all', 'aStart > bStart', 'aEnd = bEnd'),
+  t_finishedBy: relation(true, 'all', 'aStart < bStart', 'aEnd = bEnd'),
+  t_equals: relation(false, 'all', 'aStart = bStart', 'aEnd = bEnd'),
+  t_disjoint: relation(false, 'any', 'aEnd < bStart', 'aStart > bEnd'),
+  // NOT disjoint.
+  t_intersects: relation(false, 'all', 'aStart <= bEnd', 'bStart <= aEnd'),
 };
 
 /** Names that mean the record's whole time interval in temporal operators. */
@@ -547,6 +474,13 @@ function checkArrayOperand(expression: Expression, op: FilterOp): CheckedExpress
   }
   throw new FilterError(
     `${operatorLabel(op)} needs arrays, but ${describeFilter(expression)} is not an array or a property`,
+  );
+}
+
+/** The JSON values of a checked array literal (dates and timestamps as written). */
+export function arrayValues(array: CheckedExpression & { kind: 'array' }): unknown[] {
+  return array.items.map((item) =>
+    item.kind === 'array' ? arrayValues(item) : (item as CheckedLiteral | CheckedTime).value,
   );
 }
 

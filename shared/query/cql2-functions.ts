@@ -19,6 +19,33 @@ export type SpatialRelationName =
 /** The array relations of CQL2 (A_* without the prefix). */
 export type ArrayRelationName = 'equals' | 'contains' | 'containedBy' | 'overlaps';
 
+/** The relation that holds for (b, a) when a spatial relation holds for (a, b). */
+export const SPATIAL_CONVERSE: Readonly<Record<SpatialRelationName, SpatialRelationName>> = {
+  intersects: 'intersects',
+  disjoint: 'disjoint',
+  equals: 'equals',
+  touches: 'touches',
+  crosses: 'crosses',
+  overlaps: 'overlaps',
+  within: 'contains',
+  contains: 'within',
+};
+
+/** The relation that holds for (b, a) when an array relation holds for (a, b). */
+export const ARRAY_CONVERSE: Readonly<Record<ArrayRelationName, ArrayRelationName>> = {
+  equals: 'equals',
+  overlaps: 'overlaps',
+  contains: 'containedBy',
+  containedBy: 'contains',
+};
+
+/** The relation an S_* operator tests (its canonical name without the prefix). */
+export const spatialRelation = (op: string): SpatialRelationName =>
+  op.slice(2) as SpatialRelationName;
+
+/** The relation an A_* operator tests (its canonical name without the prefix). */
+export const arrayRelation = (op: string): ArrayRelationName => op.slice(2) as ArrayRelationName;
+
 /** The part of a jsts geometry this module uses (jsts ships no usable typings). */
 export interface JtsGeometry {
   intersects(other: JtsGeometry): boolean;

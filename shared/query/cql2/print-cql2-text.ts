@@ -5,6 +5,7 @@
  */
 import type { Geometry, Position } from 'geojson';
 import { FilterError } from '../../errors/index.js';
+import { positionsOf } from '../bbox-geometry.js';
 import type { Expression, OperatorNode } from '../filter-ast.js';
 import { isCql2Identifier, isCql2ReservedWord, isCql2TextString } from './cql2-lexical.js';
 import {
@@ -62,24 +63,6 @@ const printPositions = (positions: Position[]): string =>
   `(${positions.map(printPosition).join(', ')})`;
 
 const printRings = (rings: Position[][]): string => `(${rings.map(printPositions).join(', ')})`;
-
-/** Every position of a geometry, to decide whether it is written with Z. */
-function positionsOf(geometry: Geometry): Position[] {
-  switch (geometry.type) {
-    case 'Point':
-      return [geometry.coordinates];
-    case 'LineString':
-    case 'MultiPoint':
-      return geometry.coordinates;
-    case 'Polygon':
-    case 'MultiLineString':
-      return geometry.coordinates.flat();
-    case 'MultiPolygon':
-      return geometry.coordinates.flat(2);
-    case 'GeometryCollection':
-      return geometry.geometries.flatMap(positionsOf);
-  }
-}
 
 /** Writes a GeoJSON geometry as WKT, tagged Z when every position has three coordinates. */
 function printGeometry(geometry: Geometry): string {

@@ -1,38 +1,54 @@
 /**
- * Compiles the filter expression tree (shared/query/filter-ast.ts) into Elasticsearch /
- * OpenSearch query DSL, with the semantics of the SQLite filter compiler
- * (shared/search/sqlite/compile-filter.ts) wherever the engines can express them without scripts.
+ * Translates a checked filter tree (shared/query/checked-filter.ts, made once per request by
+ * shared/query/check-filter.ts) into Elasticsearch / OpenSearch query DSL, with the semantics
+ * of the SQLite translation (shared/search/sqlite/compile-filter.ts) wherever the engines can
+ * express them without scripts. The checker has already refused unknown functions, wrong
+ * arities, operands of the wrong kind and invalid literals; what remains here are the checks
+ * only the index knows (the declared and live mapping of a property).
  *
  * Three-valued logic: every predicate compiles to a `test` and a `defined` clause; a record
  * satisfies it when both match, fails it when `defined` matches and `test` does not, and is
  * unknown otherwise. NOT swaps satisfied and failed, so NOT(x = 1) never selects a record
  * lacking x, exactly as SQL's NULL does in the SQLite backend.
  *
- * What the engines cannot do without scripts is refused with a FilterError (400) naming the
- * backend: comparing two properties, arithmetic on properties, LIKE with a computed pattern,
- * and the spatial relations the engines lack (see the README for the list).
+ * What the engines cannot do without scripts is refused with UnsupportedFilterError (400)
+ * naming the backend and the operator: comparing two properties, arithmetic on properties,
+ * LIKE with a computed pattern, distance operators and the spatial relations the engines lack.
  */
-import type { Geometry, Position } from 'geojson';
 import { FilterError, UnsupportedFilterError } from '../../errors/index.js';
-import type { Bbox } from '../../records/core-record.js';
-import { parseTimestamp, parseTimeValue } from '../../records/time.js';
 import type {
-  BboxLiteral,
-  Expression,
-  GeometryLiteral,
-  OperatorNode,
-} from '../../query/filter-ast.js';
-import { printCql2Text } from '../../query/cql2/index.js';
-import { bboxToGeometry } from '../../query/bbox-geometry.js';
+  CheckedExpression,
+  CheckedFilter,
+  CheckedOperator,
+  CheckedProperty,
+} from '../../query/checked-filter.js';
 import {
+  arrayValues,
+  describeFilter as describe,
+  TEMPORAL_RELATIONS,
+  timeText as timeSpanOf,
+  type EndComparison,
+  type TimeEndName,
+} from '../../query/check-filter.js';
+import {
+  operatorClass,
+  operatorLabel as opName,
+  type ComparisonOp,
+  type TemporalOp,
+} from '../../query/cql2/cql2-operators.js';
+import {
+  ARRAY_CONVERSE,
+  SPATIAL_CONVERSE,
+  arrayRelation,
   matchesLike,
   readGeometry,
   relateArrays,
   relateGeometries,
-  type ArrayRelationName,
+  spatialRelation,
   type SpatialRelationName,
 } from '../../query/cql2-functions.js';
-import { foldCase, stripAccents } from '../../query/text-folding.js';
+import type { Geometry } from 'geojson';
+import type { Bbox } from '../../records/core-record.js';
 import {
   compileExactSpatialRelation,
   hasFootprint,
@@ -95,54 +111,12 @@ export interface FilterContext {
 // ---------------------------------------------------------------------------------------------
 // Messages
 
-/** The units FES distance operators accept (as the SQLite compiler does). */
-const METRE_UNITS = new Set(['m', 'metre', 'meter', 'metres', 'meters']);
-
-/** A short CQL2 text rendering of a sub-expression, for error messages. */
-function describe(expression: Expression): string {
-  // Operands as the SQLite compiler names them, so both backends give the same messages.
-  if (expression.kind === 'property') {
-    return /^[A-Za-z_][A-Za-z0-9_.:]*$/.test(expression.name)
-      ? expression.name
-      : `"${expression.name}"`;
-  }
-  if (expression.kind === 'op' && ['casei', 'accenti'].includes(expression.op.toLowerCase())) {
-    return `${expression.op.toUpperCase()}(${expression.args.map(describe).join(', ')})`;
-  }
-  if (expression.kind === 'date') return `DATE('${expression.value}')`;
-  if (expression.kind === 'timestamp') return `TIMESTAMP('${expression.value}')`;
-  if (expression.kind === 'literal') {
-    return typeof expression.value === 'string'
-      ? `'${expression.value.replace(/'/g, "''")}'`
-      : String(expression.value);
-  }
-  let text: string;
-  try {
-    text = printCql2Text(expression);
-  } catch {
-    text = expression.kind === 'op' ? `${expression.op}(…)` : expression.kind;
-  }
-  return text.length > 80 ? `${text.slice(0, 77)}…` : text;
-}
-
-function opName(op: string): string {
-  return /^[a-z]_/i.test(op) || op === 'casei' || op === 'accenti' ? op.toUpperCase() : op;
-}
-
-function unsupported(context: FilterContext, what: string, where: Expression): FilterError {
+function unsupported(context: FilterContext, what: string, where: CheckedExpression): FilterError {
   return new UnsupportedFilterError(
     context.engineName,
     what,
     `The ${context.engineName} backend does not support ${what} (in ${describe(where)}); it needs engine scripts, which this deployment does not use`,
   );
-}
-
-function expectArity(node: OperatorNode, count: number): void {
-  if (node.args.length !== count) {
-    throw new FilterError(
-      `${opName(node.op)} takes ${count} argument${count === 1 ? '' : 's'}, got ${node.args.length} in ${describe(node)}`,
-    );
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -176,14 +150,14 @@ interface Span {
 }
 
 type Scalar =
-  | { kind: 'constant'; value: Constant; expression: Expression }
-  | { kind: 'time'; span: Span; expression: Expression }
+  | { kind: 'constant'; value: Constant; expression: CheckedExpression }
+  | { kind: 'time'; span: Span; expression: CheckedExpression }
   | {
       kind: 'field';
       field: EngineField;
       type: FieldKind | 'absent';
       view: FoldView;
-      expression: Expression;
+      expression: CheckedExpression;
     };
 
 const TYPE_NAMES: Record<FieldKind, string> = {
@@ -225,20 +199,6 @@ function isStaticKind(field: EngineField): boolean {
   return queryableKind(field) !== undefined || field.declared !== undefined;
 }
 
-function timestampSpan(value: string, expression: Expression): Span {
-  const timestamp = parseTimestamp(value);
-  if (!timestamp) {
-    throw new FilterError(`${describe(expression)} is not an RFC 3339 UTC timestamp`);
-  }
-  return { lo: timestamp, hi: timestamp };
-}
-
-function dateSpan(value: string, expression: Expression): Span {
-  const span = /^\d{4}-\d{2}-\d{2}$/.test(value) ? parseTimeValue(value) : undefined;
-  if (!span) throw new FilterError(`${describe(expression)} is not a calendar date`);
-  return { lo: span.start, hi: span.end };
-}
-
 /** The view reached by applying CASEI or ACCENTI to a view. */
 function composeView(view: FoldView, op: 'casei' | 'accenti'): FoldView {
   if (view === 'cai') return 'cai';
@@ -246,125 +206,45 @@ function composeView(view: FoldView, op: 'casei' | 'accenti'): FoldView {
   return view === 'ci' ? 'cai' : 'ai';
 }
 
-const ARITHMETIC_OPS = new Set(['+', '-', '*', '/', '%', 'div', '^']);
-
-function foldArithmetic(op: string, a: number, b: number): number | undefined {
-  const results: Record<string, number> = {
-    '+': a + b,
-    '-': a - b,
-    '*': a * b,
-    '/': a / b,
-    '%': a % b,
-    div: Math.trunc(a / b),
-    '^': a ** b,
-  };
-  const result = results[op];
-  return Number.isFinite(result) ? result : undefined;
-}
-
-function compileScalar(expression: Expression, context: FilterContext): Scalar {
+function compileScalar(expression: CheckedExpression, context: FilterContext): Scalar {
   switch (expression.kind) {
     case 'literal':
       return { kind: 'constant', value: expression.value, expression };
     case 'date':
-      return { kind: 'time', span: dateSpan(expression.value, expression), expression };
     case 'timestamp':
-      return { kind: 'time', span: timestampSpan(expression.value, expression), expression };
+      return { kind: 'time', span: { lo: expression.start, hi: expression.end }, expression };
     case 'property': {
       const field = resolveFilterProperty(expression.name);
-      const registered = queryableKind(field);
-      if (registered === 'geometry') {
-        throw new FilterError(
-          `"${expression.name}" is a geometry; compare it with a spatial operator such as S_EQUALS`,
-        );
-      }
-      if (registered === 'array') {
-        throw new FilterError(
-          `"${expression.name}" is an array; use an array operator such as A_CONTAINS or A_OVERLAPS`,
-        );
-      }
       return { kind: 'field', field, type: fieldKind(field, context), view: 'raw', expression };
     }
-    case 'interval':
-      throw new FilterError(
-        `${describe(expression)} is an interval; intervals are only operands of temporal operators (T_*)`,
-      );
-    case 'geometry':
-    case 'bbox':
-      throw new FilterError(
-        `${describe(expression)} is a geometry; geometries are only operands of spatial operators (S_*)`,
-      );
-    case 'array':
-      throw new FilterError(
-        `${describe(expression)} is an array; arrays are only operands of IN and array operators (A_*)`,
-      );
     case 'op':
       return compileFunction(expression, context);
+    default:
+      throw new FilterError(`${describe(expression)} is not a value`);
   }
 }
 
-function compileFunction(node: OperatorNode, context: FilterContext): Scalar {
-  const op = node.op.toLowerCase();
-  if (op === 'casei' || op === 'accenti') {
-    expectArity(node, 1);
-    const argument = compileScalar(node.args[0], context);
-    const fold = op === 'casei' ? foldCase : stripAccents;
-    if (argument.kind === 'constant' && typeof argument.value === 'string') {
-      return { kind: 'constant', value: fold(argument.value), expression: node };
-    }
-    if (
-      argument.kind === 'field' &&
-      (argument.type === 'string' || !isStaticKind(argument.field))
-    ) {
-      // The folded value is a string, whatever the field holds (as on SQLite).
-      return {
-        ...argument,
-        type: argument.type === 'absent' ? 'absent' : 'string',
-        view: composeView(argument.view, op),
-        expression: node,
-      };
-    }
-    const type =
-      argument.kind === 'time'
-        ? 'date/timestamp'
-        : argument.kind === 'constant'
-          ? typeof argument.value
-          : TYPE_NAMES[argument.type === 'absent' ? 'unknown' : argument.type];
-    throw new FilterError(
-      `${opName(op)} needs a string, but ${describe(node.args[0])} is a ${type}`,
-    );
-  }
-  if (ARITHMETIC_OPS.has(op)) {
-    expectArity(node, 2);
-    const [a, b] = node.args.map((argument) => compileScalar(argument, context));
-    if (
-      a.kind === 'constant' &&
-      b.kind === 'constant' &&
-      typeof a.value === 'number' &&
-      typeof b.value === 'number'
-    ) {
-      const folded = foldArithmetic(op, a.value, b.value);
-      if (folded !== undefined) return { kind: 'constant', value: folded, expression: node };
-    }
-    for (const operand of [a, b]) {
-      if (operand.kind === 'constant' && typeof operand.value !== 'number') {
-        throw new FilterError(
-          `"${op}" needs numbers, but ${describe(operand.expression)} is a ${typeof operand.value}`,
-        );
-      }
-    }
+/** CASEI and ACCENTI on a field (the checker folded them on literals); arithmetic is refused. */
+function compileFunction(node: CheckedOperator, context: FilterContext): Scalar {
+  const op = node.op;
+  if (op !== 'casei' && op !== 'accenti') {
     throw unsupported(context, 'arithmetic on properties', node);
   }
-  if (PREDICATE_OPS.has(op)) {
-    throw new FilterError(`${describe(node)} is a predicate and cannot be used as a value`);
+  const argument = compileScalar(node.args[0], context);
+  if (argument.kind === 'field' && (argument.type === 'string' || !isStaticKind(argument.field))) {
+    // The folded value is a string, whatever the field holds (as on SQLite).
+    return {
+      ...argument,
+      type: argument.type === 'absent' ? 'absent' : 'string',
+      view: composeView(argument.view, op),
+      expression: node,
+    };
   }
-  throw unknownFunction(node);
-}
-
-function unknownFunction(node: OperatorNode): FilterError {
-  return new FilterError(
-    `Unknown function "${node.op}" in ${describe(node)}; this catalogue offers no custom functions`,
-  );
+  const type =
+    argument.kind === 'field'
+      ? TYPE_NAMES[argument.type === 'absent' ? 'unknown' : argument.type]
+      : 'value';
+  throw new FilterError(`${opName(op)} needs a string, but ${describe(node.args[0])} is a ${type}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -401,8 +281,6 @@ function engineValue(value: Constant): string | number {
 
 // ---------------------------------------------------------------------------------------------
 // Comparisons
-
-type ComparisonOp = '=' | '<>' | '<' | '<=' | '>' | '>=';
 
 const FLIPPED: Record<ComparisonOp, ComparisonOp> = {
   '=': '=',
@@ -512,9 +390,9 @@ function valueClause(path: string, op: ComparisonOp, value: string | number): Qu
   }
 }
 
-function timeText(value: Constant): Span | undefined {
-  if (typeof value !== 'string') return undefined;
-  const span = parseTimeValue(value);
+/** The span a string stands for when it is a time (the cast CQL2 permits). */
+function timeSpan(value: Constant): Span | undefined {
+  const span = timeSpanOf(value);
   return span ? { lo: span.start, hi: span.end } : undefined;
 }
 
@@ -524,7 +402,7 @@ function constantType(value: Constant): string {
 
 /** The comparison `field op other` where other is a constant or a time literal. */
 function compareField(
-  node: Expression,
+  node: CheckedExpression,
   op: ComparisonOp,
   field: Extract<Scalar, { kind: 'field' }>,
   other: Extract<Scalar, { kind: 'constant' } | { kind: 'time' }>,
@@ -538,7 +416,7 @@ function compareField(
     );
   };
   const span =
-    other.kind === 'time' ? other.span : field.type === 'time' ? timeText(other.value) : undefined;
+    other.kind === 'time' ? other.span : field.type === 'time' ? timeSpan(other.value) : undefined;
   if (field.type === 'time') {
     if (!span) return mismatch(other.kind === 'constant' ? constantType(other.value) : 'time');
     return { test: spanClause(field.field.path, op, span), defined };
@@ -564,11 +442,10 @@ function compareField(
 }
 
 function compileComparison(
-  node: OperatorNode,
+  node: CheckedOperator,
   op: ComparisonOp,
   context: FilterContext,
 ): Predicate {
-  expectArity(node, 2);
   const [a, b] = node.args.map((argument) => compileScalar(argument, context));
   if (a.kind === 'field' && b.kind === 'field') {
     throw unsupported(context, 'comparing two properties', node);
@@ -578,7 +455,7 @@ function compileComparison(
   // Two literals.
   if (a.kind === 'time' || b.kind === 'time') {
     const spanOf = (scalar: Exclude<Scalar, { kind: 'field' }>): Span | undefined =>
-      scalar.kind === 'time' ? scalar.span : timeText(scalar.value);
+      scalar.kind === 'time' ? scalar.span : timeSpan(scalar.value);
     const [x, y] = [spanOf(a), spanOf(b)];
     if (!x || !y) throw new FilterError(`Cannot compare the values of ${describe(node)}`);
     return constant(compareSpans(op, x, y));
@@ -616,21 +493,11 @@ export function likeToWildcard(pattern: string): string {
   return result;
 }
 
-function compileLike(node: OperatorNode, context: FilterContext): Predicate {
-  expectArity(node, 2);
+function compileLike(node: CheckedOperator, context: FilterContext): Predicate {
   const [value, pattern] = node.args.map((argument) => compileScalar(argument, context));
   for (const [index, scalar] of [value, pattern].entries()) {
-    const nonString =
-      scalar.kind === 'time' ||
-      (scalar.kind === 'constant' && typeof scalar.value !== 'string') ||
-      (scalar.kind === 'field' && isStaticKind(scalar.field) && scalar.type !== 'string');
-    if (nonString) {
-      const type =
-        scalar.kind === 'time'
-          ? 'date/timestamp'
-          : scalar.kind === 'constant'
-            ? typeof scalar.value
-            : TYPE_NAMES[scalar.type === 'absent' ? 'unknown' : scalar.type];
+    if (scalar.kind === 'field' && isStaticKind(scalar.field) && scalar.type !== 'string') {
+      const type = TYPE_NAMES[scalar.type === 'absent' ? 'unknown' : scalar.type];
       throw new FilterError(`LIKE needs strings, but ${describe(node.args[index])} is a ${type}`);
     }
   }
@@ -651,20 +518,15 @@ function compileLike(node: OperatorNode, context: FilterContext): Predicate {
   };
 }
 
-function compileBetween(node: OperatorNode, context: FilterContext): Predicate {
-  expectArity(node, 3);
+function compileBetween(node: CheckedOperator, context: FilterContext): Predicate {
   const [value, low, high] = node.args;
   const lower = compileComparison({ kind: 'op', op: '>=', args: [value, low] }, '>=', context);
   const upper = compileComparison({ kind: 'op', op: '<=', args: [value, high] }, '<=', context);
   return { test: allOf([lower.test, upper.test]), defined: allOf([lower.defined, upper.defined]) };
 }
 
-function compileIn(node: OperatorNode, context: FilterContext): Predicate {
-  expectArity(node, 2);
-  const list = node.args[1];
-  if (list.kind !== 'array') {
-    throw new FilterError(`IN needs a list of values in parentheses in ${describe(node)}`);
-  }
+function compileIn(node: CheckedOperator, context: FilterContext): Predicate {
+  const list = node.args[1] as Extract<CheckedExpression, { kind: 'array' }>;
   if (list.items.length === 0) return FALSE;
   const value = compileScalar(node.args[0], context);
   const items = list.items.map((item) => compileScalar(item, context));
@@ -697,19 +559,17 @@ function compileIn(node: OperatorNode, context: FilterContext): Predicate {
   };
 }
 
-function compileIsNull(node: OperatorNode, context: FilterContext): Predicate {
-  expectArity(node, 1);
+function compileIsNull(node: CheckedOperator, context: FilterContext): Predicate {
   const argument = node.args[0];
   if (argument.kind === 'property') {
-    const field = resolveFilterProperty(argument.name);
-    if (field.queryable?.type === 'geometry') {
+    if (argument.type === 'geometry') {
       // The box fields are written in both modes, also where the engine dropped a geometry
       // it found malformed (shape mode): they tell whether the record has a footprint.
       return { test: not(hasFootprint('envelope')), defined: matchAll() };
     }
-    return { test: not(present(field)), defined: matchAll() };
+    return { test: not(present(resolveFilterProperty(argument.name))), defined: matchAll() };
   }
-  if (['interval', 'geometry', 'bbox', 'array'].includes(argument.kind)) return FALSE;
+  if (argument.kind !== 'op') return FALSE;
   const scalar = compileScalar(argument, context);
   if (scalar.kind === 'field') {
     return { test: not(present(scalar.field)), defined: matchAll() };
@@ -719,9 +579,6 @@ function compileIsNull(node: OperatorNode, context: FilterContext): Predicate {
 
 // ---------------------------------------------------------------------------------------------
 // Temporal operators
-
-/** Names that mean the record's whole time interval in temporal operators. */
-const RECORD_INTERVAL_NAMES = new Set(['datetime', 'time']);
 
 /**
  * One end of a time value: a fixed span, or a field holding instants. A field end of the
@@ -748,7 +605,7 @@ interface TimeOperand {
 const OPEN_START: TimeEnd = { kind: 'fixed', span: { lo: -Infinity, hi: -Infinity } };
 const OPEN_END: TimeEnd = { kind: 'fixed', span: { lo: Infinity, hi: Infinity } };
 
-function scalarTimeEnd(scalar: Scalar, expression: Expression): TimeEnd | 'absent' {
+function scalarTimeEnd(scalar: Scalar, expression: CheckedExpression): TimeEnd | 'absent' {
   if (scalar.kind === 'time') return { kind: 'fixed', span: scalar.span };
   if (scalar.kind === 'field') {
     if (scalar.type === 'absent') return 'absent';
@@ -770,62 +627,34 @@ function scalarTimeEnd(scalar: Scalar, expression: Expression): TimeEnd | 'absen
 }
 
 function intervalEnd(
-  expression: Expression,
+  expression: CheckedExpression,
   side: 'start' | 'end',
   context: FilterContext,
 ): TimeEnd | 'absent' {
   if (expression.kind === 'literal' && expression.value === '..') {
     return side === 'start' ? OPEN_START : OPEN_END;
   }
-  const scalar = compileScalar(expression, context);
-  if (scalar.kind === 'constant') {
-    const span = timeText(scalar.value);
-    if (!span) {
-      throw new FilterError(
-        `An interval end must be a date, a timestamp, '..' or a property; ${describe(expression)} is a ${typeof scalar.value}`,
-      );
-    }
-    return { kind: 'fixed', span };
-  }
-  return scalarTimeEnd(scalar, expression);
+  return scalarTimeEnd(compileScalar(expression, context), expression);
 }
 
 function compileTimeOperand(
-  expression: Expression,
+  expression: CheckedExpression,
   context: FilterContext,
 ): TimeOperand | 'absent' {
   if (expression.kind === 'interval') {
     const start = intervalEnd(expression.start, 'start', context);
     const end = intervalEnd(expression.end, 'end', context);
     if (start === 'absent' || end === 'absent') return 'absent';
-    if (
-      start.kind === 'fixed' &&
-      end.kind === 'fixed' &&
-      typeof start.span.lo === 'string' &&
-      typeof end.span.hi === 'string' &&
-      start.span.lo > end.span.hi
-    ) {
-      throw new FilterError(`${describe(expression)} starts after it ends`);
-    }
     return { start, end, interval: true };
   }
-  if (expression.kind === 'property' && RECORD_INTERVAL_NAMES.has(expression.name)) {
-    const field = resolveFilterProperty(expression.name);
-    if (field.queryable?.name === 'start_datetime') {
-      return {
-        start: { kind: 'field', path: 'time.start', open: -Infinity, view: 'raw' },
-        end: { kind: 'field', path: 'time.end', open: Infinity, view: 'raw' },
-        interval: true,
-      };
-    }
+  if (expression.kind === 'property' && expression.recordInterval) {
+    return {
+      start: { kind: 'field', path: 'time.start', open: -Infinity, view: 'raw' },
+      end: { kind: 'field', path: 'time.end', open: Infinity, view: 'raw' },
+      interval: true,
+    };
   }
-  const scalar = compileScalar(expression, context);
-  if (scalar.kind === 'constant') {
-    throw new FilterError(
-      `Temporal operators need dates, timestamps or intervals; ${describe(expression)} is a ${typeof scalar.value}`,
-    );
-  }
-  const end = scalarTimeEnd(scalar, expression);
+  const end = scalarTimeEnd(compileScalar(expression, context), expression);
   if (end === 'absent') return 'absent';
   return { start: end, end, interval: false };
 }
@@ -839,7 +668,7 @@ function compareEnds(
   op: SpanOp,
   x: TimeEnd,
   y: TimeEnd,
-  node: Expression,
+  node: CheckedExpression,
   context: FilterContext,
 ): Query {
   if (x.kind === 'fixed' && y.kind === 'fixed') {
@@ -892,119 +721,27 @@ function endDefined(end: TimeEnd): Query {
   return exists(end.field?.path ?? end.path);
 }
 
-const TEMPORAL_OPS: Readonly<Record<string, { intervalsOnly: boolean }>> = {
-  t_after: { intervalsOnly: false },
-  t_before: { intervalsOnly: false },
-  t_disjoint: { intervalsOnly: false },
-  t_equals: { intervalsOnly: false },
-  t_intersects: { intervalsOnly: false },
-  t_contains: { intervalsOnly: true },
-  t_during: { intervalsOnly: true },
-  t_finishedby: { intervalsOnly: true },
-  t_finishes: { intervalsOnly: true },
-  t_meets: { intervalsOnly: true },
-  t_metby: { intervalsOnly: true },
-  t_overlappedby: { intervalsOnly: true },
-  t_overlaps: { intervalsOnly: true },
-  t_startedby: { intervalsOnly: true },
-  t_starts: { intervalsOnly: true },
-};
-
-function compileTemporal(node: OperatorNode, op: string, context: FilterContext): Predicate {
-  expectArity(node, 2);
-  const operands = node.args.map((argument) => compileTimeOperand(argument, context));
-  if (TEMPORAL_OPS[op].intervalsOnly) {
-    node.args.forEach((argument, index) => {
-      const operand = operands[index];
-      if (operand !== 'absent' && !operand.interval) {
-        throw new FilterError(
-          `${opName(node.op)} compares intervals, but ${describe(argument)} is an instant; use INTERVAL(…) or T_AFTER, T_BEFORE, T_DISJOINT, T_EQUALS, T_INTERSECTS`,
-        );
-      }
-    });
-  }
-  const [a, b] = operands;
+function compileTemporal(node: CheckedOperator, context: FilterContext): Predicate {
+  const [a, b] = node.args.map((argument) => compileTimeOperand(argument, context));
   if (a === 'absent' || b === 'absent') return UNKNOWN;
-  const c = (o: SpanOp, x: TimeEnd, y: TimeEnd): Query => compareEnds(o, x, y, node, context);
-  const lt = (x: TimeEnd, y: TimeEnd): Query => c('lt', x, y);
-  const gt = (x: TimeEnd, y: TimeEnd): Query => c('gt', x, y);
-  const le = (x: TimeEnd, y: TimeEnd): Query => c('le', x, y);
-  const eq = (x: TimeEnd, y: TimeEnd): Query => c('eq', x, y);
-  let test: Query;
-  switch (op) {
-    case 't_before':
-      test = lt(a.end, b.start);
-      break;
-    case 't_after':
-      test = gt(a.start, b.end);
-      break;
-    case 't_meets':
-      test = eq(a.end, b.start);
-      break;
-    case 't_metby':
-      test = eq(a.start, b.end);
-      break;
-    case 't_overlaps':
-      test = allOf([lt(a.start, b.start), lt(b.start, a.end), lt(a.end, b.end)]);
-      break;
-    case 't_overlappedby':
-      test = allOf([lt(b.start, a.start), lt(a.start, b.end), lt(b.end, a.end)]);
-      break;
-    case 't_starts':
-      test = allOf([eq(a.start, b.start), lt(a.end, b.end)]);
-      break;
-    case 't_startedby':
-      test = allOf([eq(a.start, b.start), gt(a.end, b.end)]);
-      break;
-    case 't_during':
-      test = allOf([gt(a.start, b.start), lt(a.end, b.end)]);
-      break;
-    case 't_contains':
-      test = allOf([lt(a.start, b.start), gt(a.end, b.end)]);
-      break;
-    case 't_finishes':
-      test = allOf([gt(a.start, b.start), eq(a.end, b.end)]);
-      break;
-    case 't_finishedby':
-      test = allOf([lt(a.start, b.start), eq(a.end, b.end)]);
-      break;
-    case 't_equals':
-      test = allOf([eq(a.start, b.start), eq(a.end, b.end)]);
-      break;
-    case 't_disjoint':
-      test = anyOf([lt(a.end, b.start), gt(a.start, b.end)]);
-      break;
-    default:
-      test = allOf([le(a.start, b.end), le(b.start, a.end)]);
-  }
+  const ends: Record<TimeEndName, TimeEnd> = {
+    aStart: a.start,
+    aEnd: a.end,
+    bStart: b.start,
+    bEnd: b.end,
+  };
+  const relation = TEMPORAL_RELATIONS[node.op as TemporalOp];
+  const terms = relation.terms.map(
+    ([comparison, x, y]: readonly [EndComparison, TimeEndName, TimeEndName]) =>
+      compareEnds(comparison, ends[x], ends[y], node, context),
+  );
+  const test = terms.length === 1 ? terms[0] : relation.any ? anyOf(terms) : allOf(terms);
   const defined = allOf([a.start, a.end, b.start, b.end].map(endDefined));
   return { test, defined };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Spatial operators
-
-const SPATIAL_OPS: Readonly<Record<string, SpatialRelationName>> = {
-  s_intersects: 'intersects',
-  s_disjoint: 'disjoint',
-  s_equals: 'equals',
-  s_touches: 'touches',
-  s_crosses: 'crosses',
-  s_overlaps: 'overlaps',
-  s_within: 'within',
-  s_contains: 'contains',
-};
-
-const CONVERSE: Readonly<Record<SpatialRelationName, SpatialRelationName>> = {
-  intersects: 'intersects',
-  disjoint: 'disjoint',
-  equals: 'equals',
-  touches: 'touches',
-  crosses: 'crosses',
-  overlaps: 'overlaps',
-  within: 'contains',
-  contains: 'within',
-};
 
 /**
  * The relations each spatial mode evaluates: the engine's geo_shape relations in `shape` mode;
@@ -1019,106 +756,25 @@ const ENGINE_RELATIONS: Record<SpatialMode, ReadonlySet<SpatialRelationName>> = 
 type SpatialOperand =
   { kind: 'record' } | { kind: 'literal'; geometry: Geometry; bbox: Bbox; isBox: boolean };
 
-function positionsOf(geometry: Geometry): Position[] {
-  switch (geometry.type) {
-    case 'Point':
-      return [geometry.coordinates];
-    case 'MultiPoint':
-    case 'LineString':
-      return geometry.coordinates;
-    case 'MultiLineString':
-    case 'Polygon':
-      return geometry.coordinates.flat();
-    case 'MultiPolygon':
-      return geometry.coordinates.flat(2);
-    case 'GeometryCollection':
-      return geometry.geometries.flatMap(positionsOf);
-  }
-}
-
-function checkPosition(position: Position, where: Expression): void {
-  const [x, y] = position;
-  if (position.length < 2 || !position.every((n) => typeof n === 'number' && Number.isFinite(n))) {
-    throw new FilterError(`${describe(where)} has a coordinate that is not a number pair`);
-  }
-  if (x < -180 || x > 180 || y < -90 || y > 90) {
-    throw new FilterError(
-      `${describe(where)} has the coordinate (${x} ${y}) outside CRS84 (longitude ±180, latitude ±90)`,
-    );
-  }
-}
-
-function compileBboxLiteral(expression: BboxLiteral): SpatialOperand {
-  const numbers = expression.bbox;
-  if (numbers.length !== 4 && numbers.length !== 6) {
-    throw new FilterError(`${describe(expression)} must have 4 or 6 numbers`);
-  }
-  const [west, south, east, north] =
-    numbers.length === 4 ? numbers : [numbers[0], numbers[1], numbers[3], numbers[4]];
-  checkPosition([west, south], expression);
-  checkPosition([east, north], expression);
-  if (south > north) {
-    throw new FilterError(`${describe(expression)} has its south edge above its north edge`);
-  }
-  const bbox: Bbox = [west, south, east, north];
-  return { kind: 'literal', geometry: bboxToGeometry(bbox), bbox, isBox: true };
-}
-
-function compileGeometryLiteral(expression: GeometryLiteral): SpatialOperand {
-  const positions = positionsOf(expression.geometry);
-  if (positions.length === 0) throw new FilterError(`${describe(expression)} is empty`);
-  for (const position of positions) checkPosition(position, expression);
-  let valid: boolean;
-  try {
-    valid = readGeometry(expression.geometry).isValid();
-  } catch {
-    valid = false;
-  }
-  if (!valid) {
-    throw new FilterError(
-      `${describe(expression)} is not a valid geometry (for example a self-intersecting or unclosed ring)`,
-    );
-  }
-  const xs = positions.map((position) => position[0]);
-  const ys = positions.map((position) => position[1]);
-  const bbox: Bbox = [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
-  return {
-    kind: 'literal',
-    geometry: expression.geometry,
-    bbox,
-    isBox: isBoxGeometry(expression.geometry),
-  };
-}
-
-function compileSpatialOperand(
-  expression: Expression,
-  node: OperatorNode,
-  context: FilterContext,
-): SpatialOperand {
+function compileSpatialOperand(expression: CheckedExpression): SpatialOperand {
   switch (expression.kind) {
     case 'bbox':
-      return compileBboxLiteral(expression);
+      return { kind: 'literal', geometry: expression.geometry, bbox: expression.box, isBox: true };
     case 'geometry':
-      return compileGeometryLiteral(expression);
-    case 'property': {
-      const field = resolveFilterProperty(expression.name);
-      if (field.queryable?.type === 'geometry') return { kind: 'record' };
-      throw new FilterError(
-        `${opName(node.op)} needs geometries, but "${expression.name}" is not a spatial property; the geometry queryable is "geometry" (alias "geom")`,
-      );
-    }
+      return {
+        kind: 'literal',
+        geometry: expression.geometry,
+        bbox: expression.envelope,
+        isBox: isBoxGeometry(expression.geometry),
+      };
     default:
-      compileScalar(expression, context);
-      throw new FilterError(
-        `${opName(node.op)} needs geometries, but ${describe(expression)} is not a geometry`,
-      );
+      return { kind: 'record' };
   }
 }
 
-function compileSpatial(node: OperatorNode, op: string, context: FilterContext): Predicate {
-  expectArity(node, 2);
-  const [a, b] = node.args.map((argument) => compileSpatialOperand(argument, node, context));
-  const relation = SPATIAL_OPS[op];
+function compileSpatial(node: CheckedOperator, context: FilterContext): Predicate {
+  const [a, b] = node.args.map(compileSpatialOperand);
+  const relation = spatialRelation(node.op);
   if (a.kind === 'literal' && b.kind === 'literal') {
     return constant(relateGeometries(relation, readGeometry(a.geometry), readGeometry(b.geometry)));
   }
@@ -1126,11 +782,11 @@ function compileSpatial(node: OperatorNode, op: string, context: FilterContext):
     throw unsupported(context, 'spatial relations between two record geometries', node);
   }
   const literal = (a.kind === 'literal' ? a : b) as Extract<SpatialOperand, { kind: 'literal' }>;
-  const recordRelation = a.kind === 'record' ? relation : CONVERSE[relation];
+  const recordRelation = a.kind === 'record' ? relation : SPATIAL_CONVERSE[relation];
   const relations = ENGINE_RELATIONS[context.spatial];
   if (!relations.has(recordRelation)) {
     throw new FilterError(
-      `The ${context.engineName} backend does not support ${opName(op)} in spatial mode "${context.spatial}" (it offers ${[...relations].map((name) => `S_${name.toUpperCase()}`).join(', ')})`,
+      `The ${context.engineName} backend does not support ${opName(node.op)} in spatial mode "${context.spatial}" (it offers ${[...relations].map((name) => `S_${name.toUpperCase()}`).join(', ')})`,
     );
   }
   const atom = compileExactSpatialRelation(
@@ -1145,60 +801,26 @@ function compileSpatial(node: OperatorNode, op: string, context: FilterContext):
 // ---------------------------------------------------------------------------------------------
 // Array operators
 
-const ARRAY_OPS: Readonly<Record<string, ArrayRelationName>> = {
-  a_equals: 'equals',
-  a_contains: 'contains',
-  a_containedby: 'containedBy',
-  a_overlaps: 'overlaps',
-};
-
-const ARRAY_CONVERSE: Readonly<Record<ArrayRelationName, ArrayRelationName>> = {
-  equals: 'equals',
-  overlaps: 'overlaps',
-  contains: 'containedBy',
-  containedBy: 'contains',
-};
-
 type ArrayOperand =
   | { kind: 'literal'; items: unknown[] }
   | { kind: 'field'; field: EngineField; type: FieldKind | 'absent' };
 
-function arrayItemValue(expression: Expression, context: FilterContext): unknown {
-  if (expression.kind === 'array')
-    return expression.items.map((item) => arrayItemValue(item, context));
-  if (expression.kind === 'date' || expression.kind === 'timestamp') return expression.value;
-  const scalar = compileScalar(expression, context);
-  if (scalar.kind !== 'constant') {
-    throw new FilterError(`Array items must be literals; ${describe(expression)} is not`);
-  }
-  return scalar.value;
-}
-
 function compileArrayOperand(
-  expression: Expression,
-  node: OperatorNode,
+  expression: CheckedExpression,
+  node: CheckedOperator,
   context: FilterContext,
 ): ArrayOperand {
   if (expression.kind === 'array') {
-    return {
-      kind: 'literal',
-      items: expression.items.map((item) => arrayItemValue(item, context)),
-    };
+    return { kind: 'literal', items: arrayValues(expression) };
   }
-  if (expression.kind === 'property') {
-    const field = resolveFilterProperty(expression.name);
-    const registered = queryableKind(field);
-    if (registered === 'geometry' || registered === 'time' || field.declared === 'time') {
-      throw new FilterError(
-        `${opName(node.op)} needs arrays, but "${expression.name}" is a ${registered === 'geometry' ? 'geometry' : 'date/timestamp'}`,
-      );
-    }
-    const type = registered === 'array' ? 'string' : fieldKind(field, context);
-    return { kind: 'field', field, type };
+  const { name } = expression as CheckedProperty;
+  const field = resolveFilterProperty(name);
+  const registered = queryableKind(field);
+  if (field.declared === 'time' && registered === undefined) {
+    throw new FilterError(`${opName(node.op)} needs arrays, but "${name}" is a date/timestamp`);
   }
-  throw new FilterError(
-    `${opName(node.op)} needs arrays, but ${describe(expression)} is not an array or a property`,
-  );
+  const type = registered === 'array' ? 'string' : fieldKind(field, context);
+  return { kind: 'field', field, type };
 }
 
 /** Orders values as the engine orders a field's terms (UTF-8 bytes for keywords). */
@@ -1219,10 +841,9 @@ function someValueOutside(path: string, values: (string | number)[]): Query {
   return anyOf(ranges);
 }
 
-function compileArrayRelation(node: OperatorNode, op: string, context: FilterContext): Predicate {
-  expectArity(node, 2);
+function compileArrayRelation(node: CheckedOperator, context: FilterContext): Predicate {
   const [a, b] = node.args.map((argument) => compileArrayOperand(argument, node, context));
-  const relation = ARRAY_OPS[op];
+  const relation = arrayRelation(node.op);
   if (a.kind === 'literal' && b.kind === 'literal') {
     return constant(relateArrays(relation, a.items, b.items));
   }
@@ -1264,59 +885,40 @@ function compileArrayRelation(node: OperatorNode, op: string, context: FilterCon
 // ---------------------------------------------------------------------------------------------
 // Boolean structure
 
-const COMPARISON_OPS = new Set(['=', '<>', '<', '<=', '>', '>=']);
-
-const PREDICATE_OPS = new Set([
-  'and',
-  'or',
-  'not',
-  'like',
-  'between',
-  'in',
-  'isnull',
-  ...COMPARISON_OPS,
-  ...Object.keys(SPATIAL_OPS),
-  ...Object.keys(ARRAY_OPS),
-  ...Object.keys(TEMPORAL_OPS),
-]);
-
-function compileOperator(node: OperatorNode, context: FilterContext): Predicate {
-  const op = node.op.toLowerCase();
-  switch (op) {
+function compileOperator(node: CheckedOperator, context: FilterContext): Predicate {
+  switch (operatorClass(node.op)) {
+    case 'comparison':
+      return compileComparison(node, node.op as ComparisonOp, context);
     case 'like':
       return compileLike(node, context);
     case 'between':
       return compileBetween(node, context);
     case 'in':
       return compileIn(node, context);
-    case 'isnull':
+    case 'isNull':
       return compileIsNull(node, context);
+    case 'spatial':
+      return compileSpatial(node, context);
+    case 'temporal':
+      return compileTemporal(node, context);
+    case 'array':
+      return compileArrayRelation(node, context);
+    case 'distance':
+      throw unsupported(context, 'distance operators (DWithin, Beyond)', node);
+    default:
+      throw new FilterError(`${describe(node)} is a value, not a condition`);
   }
-  if (COMPARISON_OPS.has(op)) return compileComparison(node, op as ComparisonOp, context);
-  if (op in SPATIAL_OPS) return compileSpatial(node, op, context);
-  if (op in TEMPORAL_OPS) return compileTemporal(node, op, context);
-  if (op in ARRAY_OPS) return compileArrayRelation(node, op, context);
-  if (op === 's_dwithin' || op === 's_beyond') {
-    const units = node.args[3];
-    if (units && !(units.kind === 'literal' && METRE_UNITS.has(String(units.value)))) {
-      throw new FilterError(`The distance of ${describe(node)} must be in metres`);
-    }
-    throw unsupported(context, 'distance operators (DWithin, Beyond)', node);
-  }
-  if (op === 'casei' || op === 'accenti' || ARITHMETIC_OPS.has(op)) {
-    throw new FilterError(`${describe(node)} is a value, not a condition`);
-  }
-  throw unknownFunction(node);
 }
 
 /** The records where the expression is TRUE (polarity true) or FALSE (polarity false). */
-function compileBoolean(expression: Expression, polarity: boolean, context: FilterContext): Query {
+function compileBoolean(
+  expression: CheckedExpression,
+  polarity: boolean,
+  context: FilterContext,
+): Query {
   switch (expression.kind) {
     case 'literal':
-      if (typeof expression.value === 'boolean') {
-        return expression.value === polarity ? matchAll() : matchNone();
-      }
-      throw new FilterError(`${describe(expression)} is not a condition`);
+      return expression.value === polarity ? matchAll() : matchNone();
     case 'property': {
       const scalar = compileScalar(expression, context);
       if (scalar.kind !== 'field' || (isStaticKind(scalar.field) && scalar.type !== 'unknown')) {
@@ -1326,18 +928,14 @@ function compileBoolean(expression: Expression, polarity: boolean, context: Filt
       return allOf([exists(scalar.field.path), term(scalar.field.path, String(polarity))]);
     }
     case 'op': {
-      const op = expression.op.toLowerCase();
-      if (op === 'and' || op === 'or') {
+      if (expression.op === 'and' || expression.op === 'or') {
         const parts = expression.args.map((argument) =>
           compileBoolean(argument, polarity, context),
         );
         // AND is TRUE when all are; FALSE when any is (OR the other way round).
-        return (op === 'and') === polarity ? allOf(parts) : anyOf(parts);
+        return (expression.op === 'and') === polarity ? allOf(parts) : anyOf(parts);
       }
-      if (op === 'not') {
-        expectArity(expression, 1);
-        return compileBoolean(expression.args[0], !polarity, context);
-      }
+      if (expression.op === 'not') return compileBoolean(expression.args[0], !polarity, context);
       return select(compileOperator(expression, context), polarity);
     }
     default:
@@ -1346,10 +944,10 @@ function compileBoolean(expression: Expression, polarity: boolean, context: Filt
 }
 
 /**
- * Compiles a filter expression into one DSL clause that matches exactly the records the filter
- * selects (where it is TRUE). Throws FilterError (400) for unknown functions, wrong operand
- * types, invalid literals and what the engines cannot evaluate without scripts.
+ * Translates a checked filter into one DSL clause that matches exactly the records the filter
+ * selects (where it is TRUE). Throws UnsupportedFilterError (400) for what the engines cannot
+ * evaluate without scripts, and FilterError where the index mapping contradicts the filter.
  */
-export function compileFilterDsl(filter: Expression, context: FilterContext): Query {
+export function compileFilterDsl(filter: CheckedFilter, context: FilterContext): Query {
   return compileBoolean(filter, true, context);
 }

@@ -5,6 +5,7 @@
  * the index (spatial mode, mapped kinds of dynamic fields) comes in the context.
  */
 import { operator, propertyRef } from '../../query/filter-ast.js';
+import { checkFilter } from '../../query/check-filter.js';
 import { canonicalPropertyName, findQueryable, isTextSortable } from '../../query/queryables.js';
 import type { SearchQuery, SortKey, TemporalConstraint } from '../../query/search-query.js';
 import { parseTimeValue } from '../../records/time.js';
@@ -209,7 +210,9 @@ export function compileSearchQuery(query: SearchQuery, context: FilterContext): 
     } else if (geometry) {
       predicates.push(
         compileFilterDsl(
-          operator(`s_${relation}`, propertyRef('geometry'), { kind: 'geometry', geometry }),
+          checkFilter(
+            operator(`s_${relation}`, propertyRef('geometry'), { kind: 'geometry', geometry }),
+          ),
           { ...context, doubts },
         ),
       );

@@ -1,52 +1,62 @@
 /**
- * Compiles the filter expression tree (the CQL2 JSON shaped AST of shared/query/filter-ast.ts)
- * into one SQLite condition for the embedded backend. Every value is a bound parameter and every
- * property name reaches SQL only as a bound JSON path or as a whitelisted column, so no user
- * text is ever SQL.
+ * Translates a checked filter tree (shared/query/checked-filter.ts, made once per request by
+ * shared/query/check-filter.ts) into one SQLite condition for the embedded backend. The checker
+ * has already refused unknown functions, wrong arities, operands of the wrong kind and invalid
+ * literals; this module only translates. Every value is a bound parameter and every property
+ * name reaches SQL only as a bound JSON path or as a whitelisted column, so no user text is
+ * ever SQL.
  *
  * Semantics (the decisions are listed in the README):
  * - Three-valued logic: a missing property, a value of the wrong type and any operation on NULL
  *   give SQL NULL, which AND/OR/NOT propagate as CQL2 requires; only TRUE selects a record.
- * - Properties: exact (case-sensitive) canonical names and aliases of the queryables registry
- *   use the indexed columns or their canonical `props` entry; the geometry queryable is the
- *   record's footprint (its geometry, else its bbox); `datetime`/`time` in temporal operators
- *   are the record's time interval. Every other name reads the record's own property of that
- *   name. Statically known types are checked: comparing a registered string with a number, or
- *   using a non-spatial property in a spatial operator, is a FilterError.
- * - Time: dates and timestamps compare as time. A value stands for the span it covers (a date
- *   is its whole UTC day), and values of different granularity compare at the coarser one:
- *   `updated = DATE('2022-04-16')` holds for every instant of that day.
+ * - Properties: registered queryables use the indexed columns or their canonical `props`
+ *   entry; the geometry queryable is the record's footprint (its geometry, else its bbox);
+ *   `datetime`/`time` in temporal operators are the record's time interval. Every other name
+ *   reads the record's own property of that name.
+ * - Time: dates and timestamps compare as the spans they stand for (a date is its whole UTC
+ *   day), and values of different granularity compare at the coarser one.
  * - Spatial operators use the R*Tree to skip records whose box cannot satisfy them, then an
  *   exact DE-9IM predicate (jsts) in a registered SQL function. Geometry literals are planar in
  *   CRS84; only a BBOX whose west edge is east of its east edge crosses the antimeridian.
  * - FES DWithin / Beyond (`s_dwithin` / `s_beyond`, distance in metres) measure great-circle
  *   metres between the nearest points found in a local equirectangular projection.
  */
-import type { Geometry, Position } from 'geojson';
+import type { Geometry } from 'geojson';
 import { FilterError } from '../../errors/index.js';
 import type { Bbox } from '../../records/core-record.js';
 import { splitAntimeridian } from '../../records/index-document.js';
-import { parseTimestamp, parseTimeValue } from '../../records/time.js';
 import type {
-  BboxLiteral,
-  Expression,
-  GeometryLiteral,
-  OperatorNode,
-} from '../../query/filter-ast.js';
-import { findQueryable, type Queryable } from '../../query/queryables.js';
+  CheckedExpression,
+  CheckedFilter,
+  CheckedOperator,
+  CheckedProperty,
+} from '../../query/checked-filter.js';
+import {
+  arrayValues,
+  describeFilter as describe,
+  TEMPORAL_RELATIONS,
+  timeText,
+  typeName,
+  type EndComparison,
+  type TimeEndName,
+} from '../../query/check-filter.js';
+import { operatorClass, type TemporalOp } from '../../query/cql2/cql2-operators.js';
+import {
+  ARRAY_CONVERSE,
+  SPATIAL_CONVERSE,
+  arrayRelation,
+  spatialRelation,
+} from '../../query/cql2-functions.js';
 import type { SqlFragment, SqlValue } from './compile-query.js';
 import { SORT_COLUMNS } from './schema.js';
 import {
   METRES_PER_DEGREE,
   SQL_FUNCTIONS,
-  bboxToGeometry,
-  foldCase,
   geodesicDistance,
   likeToGlob,
   readGeometry,
   relateArrays,
   relateGeometries,
-  stripAccents,
   type ArrayRelationName,
   type SpatialRelationName,
 } from './sql-functions.js';
@@ -104,202 +114,25 @@ const TRUE = raw('1');
 const FALSE = raw('0');
 
 // ---------------------------------------------------------------------------------------------
-// Messages
-
-const INFIX_OPS = new Set(['=', '<>', '<', '<=', '>', '>=', '+', '-', '*', '/', '%', 'div', '^']);
-
-/** A CQL2-text-like rendering of an expression, for error messages. */
-function render(expression: Expression): string {
-  switch (expression.kind) {
-    case 'property':
-      return /^[A-Za-z_][A-Za-z0-9_.:]*$/.test(expression.name)
-        ? expression.name
-        : `"${expression.name}"`;
-    case 'literal':
-      return typeof expression.value === 'string'
-        ? `'${expression.value.replace(/'/g, "''")}'`
-        : String(expression.value);
-    case 'date':
-      return `DATE('${expression.value}')`;
-    case 'timestamp':
-      return `TIMESTAMP('${expression.value}')`;
-    case 'interval':
-      return `INTERVAL(${render(expression.start)}, ${render(expression.end)})`;
-    case 'geometry':
-      return `${expression.geometry.type.toUpperCase()}(…)`;
-    case 'bbox':
-      return `BBOX(${expression.bbox.join(',')})`;
-    case 'array':
-      return `(${expression.items.map(render).join(', ')})`;
-    case 'op': {
-      const op = expression.op.toLowerCase();
-      const args = expression.args.map(render);
-      if (INFIX_OPS.has(op) && args.length === 2) return `${args[0]} ${op} ${args[1]}`;
-      if ((op === 'and' || op === 'or') && args.length > 0) {
-        return args.map((arg) => `(${arg})`).join(` ${op.toUpperCase()} `);
-      }
-      if (op === 'not' && args.length === 1) return `NOT (${args[0]})`;
-      if (op === 'like' && args.length === 2) return `${args[0]} LIKE ${args[1]}`;
-      if (op === 'in' && args.length === 2) return `${args[0]} IN ${args[1]}`;
-      if (op === 'between' && args.length === 3) {
-        return `${args[0]} BETWEEN ${args[1]} AND ${args[2]}`;
-      }
-      if (op === 'isnull' && args.length === 1) return `${args[0]} IS NULL`;
-      return `${opName(expression.op)}(${args.join(', ')})`;
-    }
-  }
-}
-
-/** A short rendering of a sub-expression, for error messages. */
-function describe(expression: Expression): string {
-  const text = render(expression);
-  return text.length > 80 ? `${text.slice(0, 77)}…` : text;
-}
-
-/** The operator as users write it in CQL2 text; unknown functions keep their spelling. */
-function opName(op: string): string {
-  const lower = op.toLowerCase();
-  if (lower === 'isnull') return 'IS NULL';
-  const known = PREDICATE_OPS.has(lower) || ['casei', 'accenti', 'div'].includes(lower);
-  return known && /^[a-z_]+$/.test(lower) ? lower.toUpperCase() : op;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Operators
-
-const COMPARISON_OPS = new Set(['=', '<>', '<', '<=', '>', '>=']);
-const ARITHMETIC_OPS = new Set(['+', '-', '*', '/', '%', 'div', '^']);
-
-const SPATIAL_OPS: Readonly<Record<string, SpatialRelationName>> = {
-  s_intersects: 'intersects',
-  s_disjoint: 'disjoint',
-  s_equals: 'equals',
-  s_touches: 'touches',
-  s_crosses: 'crosses',
-  s_overlaps: 'overlaps',
-  s_within: 'within',
-  s_contains: 'contains',
-};
-
-/** The relation that holds for (b, a) when `relation` holds for (a, b). */
-const CONVERSE: Readonly<Record<SpatialRelationName, SpatialRelationName>> = {
-  intersects: 'intersects',
-  disjoint: 'disjoint',
-  equals: 'equals',
-  touches: 'touches',
-  crosses: 'crosses',
-  overlaps: 'overlaps',
-  within: 'contains',
-  contains: 'within',
-};
-
-/** FES DWithin / Beyond: args [geometry, geometry, distance in metres, 'm']. */
-const DISTANCE_OPS = new Set(['s_dwithin', 's_beyond']);
-
-const ARRAY_OPS: Readonly<Record<string, ArrayRelationName>> = {
-  a_equals: 'equals',
-  a_contains: 'contains',
-  a_containedby: 'containedBy',
-  a_overlaps: 'overlaps',
-};
-
-/** Temporal operators, by lower-cased name; `intervalsOnly` refuse instants (CQL2 Table 7). */
-const TEMPORAL_OPS: Readonly<Record<string, { intervalsOnly: boolean }>> = {
-  t_after: { intervalsOnly: false },
-  t_before: { intervalsOnly: false },
-  t_disjoint: { intervalsOnly: false },
-  t_equals: { intervalsOnly: false },
-  t_intersects: { intervalsOnly: false },
-  t_contains: { intervalsOnly: true },
-  t_during: { intervalsOnly: true },
-  t_finishedby: { intervalsOnly: true },
-  t_finishes: { intervalsOnly: true },
-  t_meets: { intervalsOnly: true },
-  t_metby: { intervalsOnly: true },
-  t_overlappedby: { intervalsOnly: true },
-  t_overlaps: { intervalsOnly: true },
-  t_startedby: { intervalsOnly: true },
-  t_starts: { intervalsOnly: true },
-};
-
-const PREDICATE_OPS = new Set([
-  'and',
-  'or',
-  'not',
-  'like',
-  'between',
-  'in',
-  'isnull',
-  ...COMPARISON_OPS,
-  ...Object.keys(SPATIAL_OPS),
-  ...DISTANCE_OPS,
-  ...Object.keys(ARRAY_OPS),
-  ...Object.keys(TEMPORAL_OPS),
-]);
-
-function unknownFunction(node: OperatorNode): FilterError {
-  return new FilterError(
-    `Unknown function "${node.op}" in ${describe(node)}; this catalogue offers no custom functions`,
-  );
-}
-
-function expectArity(node: OperatorNode, count: number): void {
-  if (node.args.length !== count) {
-    throw new FilterError(
-      `${opName(node.op)} takes ${count} argument${count === 1 ? '' : 's'}, got ${node.args.length} in ${describe(node)}`,
-    );
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
 // Properties
 
-/** Names that mean the record's whole time interval in temporal operators. */
-const RECORD_INTERVAL_NAMES = new Set(['datetime', 'time']);
-
 interface ResolvedProperty {
-  /** The name as written. */
-  name: string;
-  /** The registered queryable, when the name is its canonical name or one of its aliases. */
-  queryable?: Queryable;
-  /** The indexed column of a canonical queryable, if it has one. */
+  /** The indexed column of a registered queryable, if it has one. */
   column?: string;
   /** The JSON path of the value inside `props`. */
   path: string;
 }
 
-/** Resolves a property name: exact registry names and aliases first, then the record's own. */
-function resolveProperty(name: string): ResolvedProperty {
-  if (name.length === 0 || name.length > 256 || /["\\\p{Cc}]/u.test(name)) {
-    throw new FilterError(`Invalid property name ${JSON.stringify(name.slice(0, 64))}`);
-  }
-  const candidate = findQueryable(name);
-  const queryable =
-    candidate && (candidate.name === name || candidate.aliases.includes(name))
-      ? candidate
-      : undefined;
-  const key = queryable?.name ?? name;
-  return { name, queryable, column: queryable ? SORT_COLUMNS[key] : undefined, path: `$."${key}"` };
-}
-
-/** The static value type of a registered queryable. */
-function queryableType(queryable: Queryable): StaticType {
-  switch (queryable.type) {
-    case 'integer':
-    case 'number':
-      return 'number';
-    case 'datetime':
-      return 'time';
-    default:
-      return queryable.type;
-  }
+/** Where a checked property's value is: its queryable's column or its `props` entry. */
+function resolveProperty(property: CheckedProperty): ResolvedProperty {
+  const key = property.queryable?.name ?? property.name;
+  return { column: property.queryable ? SORT_COLUMNS[key] : undefined, path: `$."${key}"` };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Scalars
 
 type ScalarType = 'string' | 'number' | 'boolean' | 'time' | 'unknown';
-type StaticType = ScalarType | 'geometry' | 'array';
 type Constant = string | number | boolean;
 
 /** The time span a value stands for, as SQL for its first and last instant. */
@@ -320,7 +153,7 @@ interface TimeValue {
 /** A compiled scalar expression with what is statically known about it. */
 interface Scalar {
   type: ScalarType;
-  expression: Expression;
+  expression: CheckedExpression;
   /** The value of a literal (after folding CASEI, ACCENTI and arithmetic on literals). */
   constant?: Constant;
   /** A property whose type is decided by what it is compared with. */
@@ -400,91 +233,48 @@ function propertyBound(property: ResolvedProperty): TimeBound {
 function timeOf(scalar: Scalar): TimeValue {
   if (scalar.time) return scalar.time;
   if (scalar.property) return instant(propertyBound(scalar.property));
-  if (typeof scalar.constant === 'string') {
-    const span = parseTimeValue(scalar.constant);
-    if (span) return instant(literalBound(span.start, span.end));
-  }
+  const span = timeText(scalar.constant);
+  if (span) return instant(literalBound(span.start, span.end));
   throw new FilterError(`${describe(scalar.expression)} is not a date or timestamp`);
 }
 
-function typeName(type: StaticType): string {
-  return type === 'time' ? 'date/timestamp' : type;
-}
-
-/** A literal operand, from the AST node of a literal or a folded expression. */
-function constantScalar(expression: Expression, value: Constant): Scalar {
+/** A literal operand. */
+function constantScalar(expression: CheckedExpression, value: Constant): Scalar {
   const type =
     typeof value === 'string' ? 'string' : typeof value === 'number' ? 'number' : 'boolean';
   return { type, expression, constant: value };
 }
 
-/** Compiles an expression used as a value (comparison operand, function argument). */
-function compileScalar(expression: Expression): Scalar {
+/** Translates an expression used as a value (comparison operand, function argument). */
+function compileScalar(expression: CheckedExpression): Scalar {
   switch (expression.kind) {
     case 'literal':
       return constantScalar(expression, expression.value);
-    case 'date': {
-      const span = /^\d{4}-\d{2}-\d{2}$/.test(expression.value)
-        ? parseTimeValue(expression.value)
-        : undefined;
-      if (!span) throw new FilterError(`DATE('${expression.value}') is not a calendar date`);
-      return { type: 'time', expression, time: instant(literalBound(span.start, span.end)) };
-    }
-    case 'timestamp': {
-      const timestamp = parseTimestamp(expression.value);
-      if (!timestamp) {
-        throw new FilterError(`TIMESTAMP('${expression.value}') is not an RFC 3339 UTC timestamp`);
-      }
-      return { type: 'time', expression, time: instant(literalBound(timestamp, timestamp)) };
-    }
-    case 'property': {
-      const property = resolveProperty(expression.name);
-      const type = property.queryable ? queryableType(property.queryable) : 'unknown';
-      if (type === 'geometry') {
-        throw new FilterError(
-          `"${expression.name}" is a geometry; compare it with a spatial operator such as S_EQUALS`,
-        );
-      }
-      if (type === 'array') {
-        throw new FilterError(
-          `"${expression.name}" is an array; use an array operator such as A_CONTAINS or A_OVERLAPS`,
-        );
-      }
-      return { type, expression, property };
-    }
-    case 'interval':
-      throw new FilterError(
-        `${describe(expression)} is an interval; intervals are only operands of temporal operators (T_*)`,
-      );
-    case 'geometry':
-    case 'bbox':
-      throw new FilterError(
-        `${describe(expression)} is a geometry; geometries are only operands of spatial operators (S_*)`,
-      );
-    case 'array':
-      throw new FilterError(
-        `${describe(expression)} is an array; arrays are only operands of IN and array operators (A_*)`,
-      );
+    case 'date':
+    case 'timestamp':
+      return {
+        type: 'time',
+        expression,
+        time: instant(literalBound(expression.start, expression.end)),
+      };
+    case 'property':
+      return {
+        type: expression.type as ScalarType,
+        expression,
+        property: resolveProperty(expression),
+      };
     case 'op':
       return compileFunction(expression);
+    default:
+      throw new FilterError(`${describe(expression)} is not a value`);
   }
 }
 
-/** CASEI, ACCENTI and arithmetic as values; predicates and unknown functions are errors. */
-function compileFunction(node: OperatorNode): Scalar {
-  const op = node.op.toLowerCase();
+/** CASEI, ACCENTI and arithmetic on values the checker could not fold. */
+function compileFunction(node: CheckedOperator): Scalar {
+  const { op } = node;
   if (op === 'casei' || op === 'accenti') {
-    expectArity(node, 1);
     const argument = compileScalar(node.args[0]);
-    if (argument.type !== 'string' && argument.type !== 'unknown') {
-      throw new FilterError(
-        `${opName(op)} needs a string, but ${describe(node.args[0])} is a ${typeName(argument.type)}`,
-      );
-    }
-    const fold = op === 'casei' ? foldCase : stripAccents;
-    if (typeof argument.constant === 'string') {
-      return constantScalar(node, fold(argument.constant));
-    }
     const name = raw(op === 'casei' ? SQL_FUNCTIONS.casei : SQL_FUNCTIONS.accenti);
     return {
       type: 'string',
@@ -492,58 +282,7 @@ function compileFunction(node: OperatorNode): Scalar {
       value: sql`${name}(${valueAs(argument, 'string')})`,
     };
   }
-  if (ARITHMETIC_OPS.has(op)) return compileArithmetic(node, op);
-  if (PREDICATE_OPS.has(op)) {
-    throw new FilterError(`${describe(node)} is a predicate and cannot be used as a value`);
-  }
-  throw unknownFunction(node);
-}
-
-/** Evaluates arithmetic on two numbers as SQLite would; undefined when the result is NULL. */
-function foldArithmetic(op: string, a: number, b: number): number | undefined {
-  let result: number;
-  switch (op) {
-    case '+':
-      result = a + b;
-      break;
-    case '-':
-      result = a - b;
-      break;
-    case '*':
-      result = a * b;
-      break;
-    case '/':
-      result = a / b;
-      break;
-    case '%':
-      result = a % b;
-      break;
-    case 'div':
-      result = Math.trunc(a / b);
-      break;
-    default:
-      result = a ** b;
-  }
-  return Number.isFinite(result) ? result : undefined;
-}
-
-function compileArithmetic(node: OperatorNode, op: string): Scalar {
-  expectArity(node, 2);
-  const [a, b] = node.args.map((argument) => {
-    const scalar = compileScalar(argument);
-    if (scalar.type !== 'number' && scalar.type !== 'unknown') {
-      throw new FilterError(
-        `"${op}" needs numbers, but ${describe(argument)} is a ${typeName(scalar.type)}`,
-      );
-    }
-    return scalar;
-  });
-  if (typeof a.constant === 'number' && typeof b.constant === 'number') {
-    const folded = foldArithmetic(op, a.constant, b.constant);
-    if (folded !== undefined) return constantScalar(node, folded);
-  }
-  const left = valueAs(a, 'number');
-  const right = valueAs(b, 'number');
+  const [left, right] = node.args.map((argument) => valueAs(compileScalar(argument), 'number'));
   let value: Fragment;
   switch (op) {
     case '/':
@@ -566,11 +305,11 @@ function compileArithmetic(node: OperatorNode, op: string): Scalar {
 
 /** Whether a string literal can stand for a time value (a cast the CQL2 spec permits). */
 function isTimeText(scalar: Scalar): boolean {
-  return typeof scalar.constant === 'string' && parseTimeValue(scalar.constant) !== undefined;
+  return timeText(scalar.constant) !== undefined;
 }
 
 /** The type two (or more) scalars are compared as; a FilterError when they cannot be. */
-function unifyTypes(context: Expression, scalars: Scalar[]): ScalarType {
+function unifyTypes(context: CheckedExpression, scalars: Scalar[]): ScalarType {
   const known = scalars.filter((scalar) => scalar.type !== 'unknown');
   if (known.length === 0) return 'unknown';
   const timed = known.find((scalar) => scalar.type === 'time');
@@ -625,7 +364,7 @@ function compareUnknown(op: string, a: Scalar, b: Scalar): Fragment {
 }
 
 /** `a op b` for two compiled scalars. */
-function compareScalars(context: Expression, op: string, a: Scalar, b: Scalar): Fragment {
+function compareScalars(context: CheckedExpression, op: string, a: Scalar, b: Scalar): Fragment {
   const type = unifyTypes(context, [a, b]);
   switch (type) {
     case 'time': {
@@ -639,22 +378,13 @@ function compareScalars(context: Expression, op: string, a: Scalar, b: Scalar): 
   }
 }
 
-function compileComparison(node: OperatorNode, op: string): Fragment {
-  expectArity(node, 2);
-  return compareScalars(node, op, compileScalar(node.args[0]), compileScalar(node.args[1]));
+function compileComparison(node: CheckedOperator): Fragment {
+  const [a, b] = node.args.map(compileScalar);
+  return compareScalars(node, node.op, a, b);
 }
 
-function compileLike(node: OperatorNode): Fragment {
-  expectArity(node, 2);
-  const [value, pattern] = node.args.map((argument) => {
-    const scalar = compileScalar(argument);
-    if (scalar.type !== 'string' && scalar.type !== 'unknown') {
-      throw new FilterError(
-        `LIKE needs strings, but ${describe(argument)} is a ${typeName(scalar.type)}`,
-      );
-    }
-    return scalar;
-  });
+function compileLike(node: CheckedOperator): Fragment {
+  const [value, pattern] = node.args.map(compileScalar);
   const text = valueAs(value, 'string');
   if (typeof pattern.constant === 'string') {
     return sql`(${text} GLOB ${param(likeToGlob(pattern.constant))})`;
@@ -662,8 +392,7 @@ function compileLike(node: OperatorNode): Fragment {
   return sql`${raw(SQL_FUNCTIONS.like)}(${text}, ${valueAs(pattern, 'string')})`;
 }
 
-function compileBetween(node: OperatorNode): Fragment {
-  expectArity(node, 3);
+function compileBetween(node: CheckedOperator): Fragment {
   const [value, low, high] = node.args.map(compileScalar);
   const type = unifyTypes(node, [value, low, high]);
   if (type === 'boolean') {
@@ -675,12 +404,8 @@ function compileBetween(node: OperatorNode): Fragment {
   return sql`(${compareScalars(node, '>=', value, low)} AND ${compareScalars(node, '<=', value, high)})`;
 }
 
-function compileIn(node: OperatorNode): Fragment {
-  expectArity(node, 2);
-  const list = node.args[1];
-  if (list.kind !== 'array') {
-    throw new FilterError(`IN needs a list of values in parentheses in ${describe(node)}`);
-  }
+function compileIn(node: CheckedOperator): Fragment {
+  const list = node.args[1] as Extract<CheckedExpression, { kind: 'array' }>;
   const value = compileScalar(node.args[0]);
   const items = list.items.map(compileScalar);
   if (items.length === 0) return FALSE;
@@ -700,20 +425,16 @@ function compileIn(node: OperatorNode): Fragment {
   );
 }
 
-function compileIsNull(node: OperatorNode): Fragment {
-  expectArity(node, 1);
+function compileIsNull(node: CheckedOperator): Fragment {
   const argument = node.args[0];
   if (argument.kind === 'property') {
-    const property = resolveProperty(argument.name);
-    if (property.queryable?.type === 'geometry') {
+    if (argument.type === 'geometry') {
       return raw("(r.geometry IS NULL AND json_extract(r.record, '$.bbox') IS NULL)");
     }
-    return sql`(${rawProperty(property)} IS NULL)`;
+    return sql`(${rawProperty(resolveProperty(argument))} IS NULL)`;
   }
-  if (['interval', 'geometry', 'bbox', 'array'].includes(argument.kind)) return FALSE;
-  const scalar = compileScalar(argument);
-  if (scalar.constant !== undefined || scalar.time) return FALSE;
-  return sql`(${scalar.value ?? raw('NULL')} IS NULL)`;
+  if (argument.kind !== 'op') return FALSE;
+  return sql`(${compileScalar(argument).value ?? raw('NULL')} IS NULL)`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -738,91 +459,38 @@ const RECORD_INTERVAL: TimeValue = {
 const OPEN_START: TimeBound = { lo: param(''), hi: param(''), exact: true };
 const OPEN_END: TimeBound = { lo: param('~'), hi: param('~'), exact: true };
 
-/** One end of an INTERVAL(): '..', a date/timestamp, a time string or a property. */
-function intervalEnd(expression: Expression, side: 'start' | 'end'): TimeBound {
+/** One end of an INTERVAL(): '..', a date/timestamp or a property. */
+function intervalEnd(expression: CheckedExpression, side: 'start' | 'end'): TimeBound {
   if (expression.kind === 'literal' && expression.value === '..') {
     return side === 'start' ? OPEN_START : OPEN_END;
   }
-  const scalar = compileScalar(expression);
-  if (scalar.type === 'time' || scalar.type === 'unknown' || isTimeText(scalar)) {
-    return timeOf(scalar).start;
-  }
-  throw new FilterError(
-    `An interval end must be a date, a timestamp, '..' or a property; ${describe(expression)} is a ${typeName(scalar.type)}`,
-  );
+  return timeOf(compileScalar(expression)).start;
 }
 
-/** Compiles an operand of a temporal operator. */
-function compileTimeOperand(expression: Expression): TimeValue {
+/** Translates an operand of a temporal operator. */
+function compileTimeOperand(expression: CheckedExpression): TimeValue {
   if (expression.kind === 'interval') {
     const start = intervalEnd(expression.start, 'start');
     const end = intervalEnd(expression.end, 'end');
-    const literal = (bound: Fragment): string | undefined =>
-      bound.sql === '?' && typeof bound.params[0] === 'string' ? bound.params[0] : undefined;
-    const [from, to] = [literal(start.lo), literal(end.hi)];
-    if (from && to && from > to) {
-      throw new FilterError(`${describe(expression)} starts after it ends`);
-    }
     return { start, end, interval: true };
   }
-  if (expression.kind === 'property' && RECORD_INTERVAL_NAMES.has(expression.name)) {
-    const property = resolveProperty(expression.name);
-    if (property.queryable?.name === 'start_datetime') return RECORD_INTERVAL;
-  }
-  const scalar = compileScalar(expression);
-  if (scalar.type === 'time' || scalar.type === 'unknown') return timeOf(scalar);
-  throw new FilterError(
-    `Temporal operators need dates, timestamps or intervals; ${describe(expression)} is a ${typeName(scalar.type)}`,
-  );
+  if (expression.kind === 'property' && expression.recordInterval) return RECORD_INTERVAL;
+  return timeOf(compileScalar(expression));
 }
 
-function compileTemporal(node: OperatorNode, op: string): Fragment {
-  expectArity(node, 2);
+function compileTemporal(node: CheckedOperator): Fragment {
   const [a, b] = node.args.map(compileTimeOperand);
-  if (TEMPORAL_OPS[op].intervalsOnly) {
-    node.args.forEach((argument, index) => {
-      if (![a, b][index].interval) {
-        throw new FilterError(
-          `${opName(node.op)} compares intervals, but ${describe(argument)} is an instant; use INTERVAL(…) or T_AFTER, T_BEFORE, T_DISJOINT, T_EQUALS, T_INTERSECTS`,
-        );
-      }
-    });
-  }
-  const { lt, gt, le, eq } = timeCompare;
-  const all = (...parts: Fragment[]): Fragment => joinFragments(parts, ' AND ');
-  switch (op) {
-    case 't_before':
-      return lt(a.end, b.start);
-    case 't_after':
-      return gt(a.start, b.end);
-    case 't_meets':
-      return eq(a.end, b.start);
-    case 't_metby':
-      return eq(a.start, b.end);
-    case 't_overlaps':
-      return all(lt(a.start, b.start), lt(b.start, a.end), lt(a.end, b.end));
-    case 't_overlappedby':
-      return all(lt(b.start, a.start), lt(a.start, b.end), lt(b.end, a.end));
-    case 't_starts':
-      return all(eq(a.start, b.start), lt(a.end, b.end));
-    case 't_startedby':
-      return all(eq(a.start, b.start), gt(a.end, b.end));
-    case 't_during':
-      return all(gt(a.start, b.start), lt(a.end, b.end));
-    case 't_contains':
-      return all(lt(a.start, b.start), gt(a.end, b.end));
-    case 't_finishes':
-      return all(gt(a.start, b.start), eq(a.end, b.end));
-    case 't_finishedby':
-      return all(lt(a.start, b.start), eq(a.end, b.end));
-    case 't_equals':
-      return all(eq(a.start, b.start), eq(a.end, b.end));
-    case 't_disjoint':
-      return joinFragments([lt(a.end, b.start), gt(a.start, b.end)], ' OR ');
-    default:
-      // t_intersects: NOT disjoint.
-      return all(le(a.start, b.end), le(b.start, a.end));
-  }
+  const ends: Record<TimeEndName, TimeBound> = {
+    aStart: a.start,
+    aEnd: a.end,
+    bStart: b.start,
+    bEnd: b.end,
+  };
+  const relation = TEMPORAL_RELATIONS[node.op as TemporalOp];
+  const compare: Record<EndComparison, (x: TimeBound, y: TimeBound) => Fragment> = timeCompare;
+  const terms = relation.terms.map(([comparison, x, y]) => compare[comparison](ends[x], ends[y]));
+  if (terms.length === 1) return terms[0];
+  return joinFragments(terms, relation.any ? ' OR ' : ' AND ');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -839,96 +507,24 @@ const HAS_FOOTPRINT = raw(
   "(r.geometry IS NOT NULL OR json_extract(r.record, '$.bbox') IS NOT NULL)",
 );
 
-function checkPosition(position: Position, where: Expression): void {
-  const [x, y] = position;
-  if (position.length < 2 || !position.every((n) => typeof n === 'number' && Number.isFinite(n))) {
-    throw new FilterError(`${describe(where)} has a coordinate that is not a number pair`);
-  }
-  if (x < -180 || x > 180 || y < -90 || y > 90) {
-    throw new FilterError(
-      `${describe(where)} has the coordinate (${x} ${y}) outside CRS84 (longitude ±180, latitude ±90)`,
-    );
-  }
-}
-
-/** Every position of a geometry. */
-function positionsOf(geometry: Geometry): Position[] {
-  switch (geometry.type) {
-    case 'Point':
-      return [geometry.coordinates];
-    case 'MultiPoint':
-    case 'LineString':
-      return geometry.coordinates;
-    case 'MultiLineString':
-    case 'Polygon':
-      return geometry.coordinates.flat();
-    case 'MultiPolygon':
-      return geometry.coordinates.flat(2);
-    case 'GeometryCollection':
-      return geometry.geometries.flatMap(positionsOf);
-  }
-}
-
-function compileBbox(expression: BboxLiteral): SpatialOperand {
-  const numbers = expression.bbox;
-  if (numbers.length !== 4 && numbers.length !== 6) {
-    throw new FilterError(`${describe(expression)} must have 4 or 6 numbers`);
-  }
-  const [west, south, east, north] =
-    numbers.length === 4 ? numbers : [numbers[0], numbers[1], numbers[3], numbers[4]];
-  checkPosition([west, south], expression);
-  checkPosition([east, north], expression);
-  if (south > north) {
-    throw new FilterError(`${describe(expression)} has its south edge above its north edge`);
-  }
-  const bbox: Bbox = [west, south, east, north];
-  return {
-    kind: 'literal',
-    geometry: bboxToGeometry(bbox),
-    boxes: splitAntimeridian(bbox),
-    rectangle: true,
-  };
-}
-
-function compileGeometry(expression: GeometryLiteral): SpatialOperand {
-  const positions = positionsOf(expression.geometry);
-  if (positions.length === 0) throw new FilterError(`${describe(expression)} is empty`);
-  for (const position of positions) checkPosition(position, expression);
-  let valid: boolean;
-  try {
-    valid = readGeometry(expression.geometry).isValid();
-  } catch {
-    valid = false;
-  }
-  if (!valid) {
-    throw new FilterError(
-      `${describe(expression)} is not a valid geometry (for example a self-intersecting or unclosed ring)`,
-    );
-  }
-  const xs = positions.map((position) => position[0]);
-  const ys = positions.map((position) => position[1]);
-  const envelope: Bbox = [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
-  return { kind: 'literal', geometry: expression.geometry, boxes: [envelope], rectangle: false };
-}
-
-function compileSpatialOperand(expression: Expression, node: OperatorNode): SpatialOperand {
+function compileSpatialOperand(expression: CheckedExpression): SpatialOperand {
   switch (expression.kind) {
     case 'bbox':
-      return compileBbox(expression);
+      return {
+        kind: 'literal',
+        geometry: expression.geometry,
+        boxes: splitAntimeridian(expression.box),
+        rectangle: true,
+      };
     case 'geometry':
-      return compileGeometry(expression);
-    case 'property': {
-      const property = resolveProperty(expression.name);
-      if (property.queryable?.type === 'geometry') return { kind: 'record' };
-      throw new FilterError(
-        `${opName(node.op)} needs geometries, but "${expression.name}" is not a spatial property; the geometry queryable is "geometry" (alias "geom")`,
-      );
-    }
+      return {
+        kind: 'literal',
+        geometry: expression.geometry,
+        boxes: [expression.envelope],
+        rectangle: false,
+      };
     default:
-      compileScalar(expression);
-      throw new FilterError(
-        `${opName(node.op)} needs geometries, but ${describe(expression)} is not a geometry`,
-      );
+      return { kind: 'record' };
   }
 }
 
@@ -950,10 +546,9 @@ function boxesInside(boxes: Bbox[]): Fragment {
   return sql`NOT EXISTS (SELECT 1 FROM records_rtree t WHERE t.id IN (r.rid * 2, r.rid * 2 + 1) AND NOT ${joinFragments(parts, ' OR ')})`;
 }
 
-function compileSpatial(node: OperatorNode, op: string, negated: boolean): Fragment {
-  expectArity(node, 2);
-  const [a, b] = node.args.map((argument) => compileSpatialOperand(argument, node));
-  const relation = SPATIAL_OPS[op];
+function compileSpatial(node: CheckedOperator, negated: boolean): Fragment {
+  const [a, b] = node.args.map(compileSpatialOperand);
+  const relation = spatialRelation(node.op);
   if (a.kind === 'literal' && b.kind === 'literal') {
     return relateGeometries(relation, readGeometry(a.geometry), readGeometry(b.geometry))
       ? TRUE
@@ -967,7 +562,7 @@ function compileSpatial(node: OperatorNode, op: string, negated: boolean): Fragm
   }
   // relation(record, query), turning relation(query, record) around.
   const query = (a.kind === 'literal' ? a : b) as Extract<SpatialOperand, { kind: 'literal' }>;
-  const recordRelation = a.kind === 'record' ? relation : CONVERSE[relation];
+  const recordRelation = a.kind === 'record' ? relation : SPATIAL_CONVERSE[relation];
   const geometry = param(JSON.stringify(query.geometry));
   const exact = (name: SpatialRelationName): Fragment =>
     sql`${raw(SQL_FUNCTIONS.spatial)}(${param(name)}, ${FOOTPRINT}, ${geometry})`;
@@ -1042,25 +637,11 @@ function growBoxes(boxes: Bbox[], metres: number): Bbox[] {
   });
 }
 
-const METRE_UNITS = new Set(['m', 'metre', 'meter', 'metres', 'meters']);
-
 /** FES DWithin / Beyond: the footprint within / beyond a distance (metres) of a geometry. */
-function compileDistance(node: OperatorNode, op: string, negated: boolean): Fragment {
-  if (node.args.length !== 3 && node.args.length !== 4) {
-    throw new FilterError(
-      `${opName(node.op)} takes two geometries, a distance and its units in ${describe(node)}`,
-    );
-  }
-  const distance = compileScalar(node.args[2]).constant;
-  if (typeof distance !== 'number' || distance < 0) {
-    throw new FilterError(`The distance of ${describe(node)} must be a non-negative number`);
-  }
-  const units = node.args[3];
-  if (units && !(units.kind === 'literal' && METRE_UNITS.has(String(units.value)))) {
-    throw new FilterError(`The distance of ${describe(node)} must be in metres`);
-  }
-  const within = op === 's_dwithin';
-  const [a, b] = node.args.slice(0, 2).map((argument) => compileSpatialOperand(argument, node));
+function compileDistance(node: CheckedOperator, negated: boolean): Fragment {
+  const distance = compileScalar(node.args[2]).constant as number;
+  const within = node.op === 's_dwithin';
+  const [a, b] = node.args.slice(0, 2).map(compileSpatialOperand);
   if (a.kind === 'literal' && b.kind === 'literal') {
     return geodesicDistance(a.geometry, b.geometry) <= distance === within ? TRUE : FALSE;
   }
@@ -1081,47 +662,17 @@ function compileDistance(node: OperatorNode, op: string, negated: boolean): Frag
 // ---------------------------------------------------------------------------------------------
 // Array operators
 
-/** The JSON value of a literal array item. */
-function arrayItemValue(expression: Expression): unknown {
-  if (expression.kind === 'array') return expression.items.map(arrayItemValue);
-  if (expression.kind === 'date' || expression.kind === 'timestamp') return expression.value;
-  const scalar = compileScalar(expression);
-  if (scalar.constant === undefined) {
-    throw new FilterError(`Array items must be literals; ${describe(expression)} is not`);
-  }
-  return scalar.constant;
-}
-
 type ArrayOperand =
   { kind: 'literal'; items: unknown[] } | { kind: 'sql'; json: Fragment; path?: string };
 
-function compileArrayOperand(expression: Expression, node: OperatorNode): ArrayOperand {
+function compileArrayOperand(expression: CheckedExpression): ArrayOperand {
   if (expression.kind === 'array') {
-    return { kind: 'literal', items: expression.items.map(arrayItemValue) };
+    return { kind: 'literal', items: arrayValues(expression) };
   }
-  if (expression.kind === 'property') {
-    const property = resolveProperty(expression.name);
-    const type = property.queryable ? queryableType(property.queryable) : 'unknown';
-    if (type === 'geometry' || type === 'time') {
-      throw new FilterError(
-        `${opName(node.op)} needs arrays, but "${expression.name}" is a ${typeName(type)}`,
-      );
-    }
-    if (property.column) return { kind: 'sql', json: raw(`json_quote(${property.column})`) };
-    return { kind: 'sql', json: sql`(r.props -> ${param(property.path)})`, path: property.path };
-  }
-  throw new FilterError(
-    `${opName(node.op)} needs arrays, but ${describe(expression)} is not an array or a property`,
-  );
+  const property = resolveProperty(expression as CheckedProperty);
+  if (property.column) return { kind: 'sql', json: raw(`json_quote(${property.column})`) };
+  return { kind: 'sql', json: sql`(r.props -> ${param(property.path)})`, path: property.path };
 }
-
-/** The relation that holds for (b, a) when an array relation holds for (a, b). */
-const ARRAY_CONVERSE: Readonly<Record<ArrayRelationName, ArrayRelationName>> = {
-  equals: 'equals',
-  overlaps: 'overlaps',
-  contains: 'containedBy',
-  containedBy: 'contains',
-};
 
 /**
  * The key an array element is compared by, one SQL value: text is `s` + the text, a number is
@@ -1169,10 +720,9 @@ function relateToLiteral(
   return sql`(CASE WHEN ${stored} IS NULL OR json_type(${stored}) = 'null' THEN NULL ELSE ${holds} END)`;
 }
 
-function compileArrayRelation(node: OperatorNode, op: string): Fragment {
-  expectArity(node, 2);
-  const [a, b] = node.args.map((argument) => compileArrayOperand(argument, node));
-  const relation = ARRAY_OPS[op];
+function compileArrayRelation(node: CheckedOperator): Fragment {
+  const [a, b] = node.args.map(compileArrayOperand);
+  const relation = arrayRelation(node.op);
   if (a.kind === 'literal' && b.kind === 'literal') {
     return relateArrays(relation, a.items, b.items) ? TRUE : FALSE;
   }
@@ -1190,21 +740,15 @@ function compileArrayRelation(node: OperatorNode, op: string): Fragment {
 // Predicates
 
 /**
- * Compiles a boolean expression. `negated` is true under an odd number of NOTs, where NULL and
- * FALSE must stay apart; elsewhere both exclude a record, which allows index-driven forms.
+ * Translates a boolean expression. `negated` is true under an odd number of NOTs, where NULL
+ * and FALSE must stay apart; elsewhere both exclude a record, which allows index-driven forms.
  */
-function compilePredicate(expression: Expression, negated: boolean): Fragment {
+function compilePredicate(expression: CheckedExpression, negated: boolean): Fragment {
   switch (expression.kind) {
     case 'literal':
-      if (typeof expression.value === 'boolean') return expression.value ? TRUE : FALSE;
-      throw new FilterError(`${describe(expression)} is not a condition`);
-    case 'property': {
-      const scalar = compileScalar(expression);
-      if (scalar.type === 'boolean' || scalar.type === 'unknown') {
-        return sql`(${valueAs(scalar, 'boolean')} = 1)`;
-      }
-      throw new FilterError(`"${expression.name}" is not a boolean property and not a condition`);
-    }
+      return expression.value === true ? TRUE : FALSE;
+    case 'property':
+      return sql`(${valueAs(compileScalar(expression), 'boolean')} = 1)`;
     case 'op':
       return compileOperator(expression, negated);
     default:
@@ -1212,44 +756,42 @@ function compilePredicate(expression: Expression, negated: boolean): Fragment {
   }
 }
 
-function compileOperator(node: OperatorNode, negated: boolean): Fragment {
-  const op = node.op.toLowerCase();
-  switch (op) {
-    case 'and':
-    case 'or':
-      if (node.args.length === 0) return op === 'and' ? TRUE : FALSE;
+function compileOperator(node: CheckedOperator, negated: boolean): Fragment {
+  switch (operatorClass(node.op)) {
+    case 'logical':
+      if (node.op === 'not') return sql`(NOT ${compilePredicate(node.args[0], !negated)})`;
+      if (node.args.length === 0) return node.op === 'and' ? TRUE : FALSE;
       return joinFragments(
         node.args.map((argument) => compilePredicate(argument, negated)),
-        op === 'and' ? ' AND ' : ' OR ',
+        node.op === 'and' ? ' AND ' : ' OR ',
       );
-    case 'not':
-      expectArity(node, 1);
-      return sql`(NOT ${compilePredicate(node.args[0], !negated)})`;
+    case 'comparison':
+      return compileComparison(node);
     case 'like':
       return compileLike(node);
     case 'between':
       return compileBetween(node);
     case 'in':
       return compileIn(node);
-    case 'isnull':
+    case 'isNull':
       return compileIsNull(node);
+    case 'spatial':
+      return compileSpatial(node, negated);
+    case 'distance':
+      return compileDistance(node, negated);
+    case 'temporal':
+      return compileTemporal(node);
+    case 'array':
+      return compileArrayRelation(node);
+    default:
+      throw new FilterError(`${describe(node)} is a value, not a condition`);
   }
-  if (COMPARISON_OPS.has(op)) return compileComparison(node, op);
-  if (op in SPATIAL_OPS) return compileSpatial(node, op, negated);
-  if (DISTANCE_OPS.has(op)) return compileDistance(node, op, negated);
-  if (op in TEMPORAL_OPS) return compileTemporal(node, op);
-  if (op in ARRAY_OPS) return compileArrayRelation(node, op);
-  if (op === 'casei' || op === 'accenti' || ARITHMETIC_OPS.has(op)) {
-    throw new FilterError(`${describe(node)} is a value, not a condition`);
-  }
-  throw unknownFunction(node);
 }
 
 /**
- * Compiles a filter expression tree into one SQLite condition over `records r` that is TRUE
- * exactly for the records the filter selects. Throws FilterError (400) for unknown functions,
- * wrong operand types and invalid literals.
+ * Translates a checked filter into one SQLite condition over `records r` that is TRUE exactly
+ * for the records the filter selects.
  */
-export function compileFilter(filter: Expression): SqlFragment {
+export function compileFilter(filter: CheckedFilter): SqlFragment {
   return compilePredicate(filter, false);
 }

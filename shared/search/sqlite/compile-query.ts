@@ -5,7 +5,9 @@
 import { InvalidParameterError } from '../../errors/index.js';
 import { splitAntimeridian } from '../../records/index-document.js';
 import type { Bbox } from '../../records/core-record.js';
-import { operator, propertyRef, type Expression } from '../../query/filter-ast.js';
+import { operator, propertyRef } from '../../query/filter-ast.js';
+import { checkFilter } from '../../query/check-filter.js';
+import type { CheckedFilter } from '../../query/checked-filter.js';
 import { canonicalPropertyName, isTextSortable } from '../../query/queryables.js';
 import type {
   SearchQuery,
@@ -31,7 +33,7 @@ export interface CompiledQuery {
 }
 
 /** Compiles a filter expression tree to a SQL condition; supplied by the filter compiler. */
-export type FilterCompiler = (filter: Expression) => SqlFragment;
+export type FilterCompiler = (filter: CheckedFilter) => SqlFragment;
 
 /** Quotes one word for an FTS5 MATCH expression, so that no user text is FTS syntax. */
 function quoteFtsWord(word: string): string {
@@ -68,10 +70,12 @@ function compileSpatial(spatial: SpatialConstraint, compileFilter?: FilterCompil
     }
     // Any GeoJSON geometry (STAC `intersects`): the filter compiler's exact spatial predicates.
     return compileFilter(
-      operator(`s_${spatial.relation}`, propertyRef('geometry'), {
-        kind: 'geometry',
-        geometry: spatial.geometry,
-      }),
+      checkFilter(
+        operator(`s_${spatial.relation}`, propertyRef('geometry'), {
+          kind: 'geometry',
+          geometry: spatial.geometry,
+        }),
+      ),
     );
   }
   const boxes = splitAntimeridian(spatial.bbox);

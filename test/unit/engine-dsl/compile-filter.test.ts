@@ -2,8 +2,10 @@ import { expect } from 'chai';
 import { FilterError } from '../../../shared/errors/index.js';
 import { parseCql2Text } from '../../../shared/query/cql2/index.js';
 import { operator, propertyRef } from '../../../shared/query/filter-ast.js';
+import { checkFilter } from '../../../shared/query/check-filter.js';
+import type { Expression } from '../../../shared/query/filter-ast.js';
 import {
-  compileFilterDsl,
+  compileFilterDsl as translate,
   likeToWildcard,
   type FilterContext,
 } from '../../../shared/search/engine/compile-filter.js';
@@ -25,6 +27,10 @@ function context(spatial: SpatialMode = 'envelope'): FilterContext {
     mappedKind: (path) => MAPPED[path] ?? 'absent',
   };
 }
+
+/** The checker, then the engine translation, as a search runs them. */
+const compileFilterDsl = (filter: Expression, filterContext: FilterContext): Query =>
+  translate(checkFilter(filter), filterContext);
 
 const compile = (text: string, spatial: SpatialMode = 'envelope'): Query =>
   compileFilterDsl(parseCql2Text(text), context(spatial));

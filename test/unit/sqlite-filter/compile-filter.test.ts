@@ -6,7 +6,11 @@ import {
   propertyRef,
   type Expression,
 } from '../../../shared/query/filter-ast.js';
-import { compileFilter } from '../../../shared/search/sqlite/compile-filter.js';
+import { compileFilter as translate } from '../../../shared/search/sqlite/compile-filter.js';
+import { checkFilter } from '../../../shared/query/check-filter.js';
+
+/** The checker, then the SQLite translation, as a search runs them. */
+const compileFilter = (filter: Expression) => translate(checkFilter(filter));
 
 const date = (value: string): Expression => ({ kind: 'date', value });
 const timestamp = (value: string): Expression => ({ kind: 'timestamp', value });
