@@ -4,7 +4,8 @@
  * (`cairn-records-v1`, …) created from the templates in `es-mappings/`; writes are batched
  * bulk requests keyed by record id; pages beyond the result window continue with
  * `search_after` from cached sort checkpoints (in this process, and shared by every API process
- * through Redis in scaled mode); `reindex()` builds the next version from the
+ * through Redis in scaled mode), reached by walks in strides of sort values over an index
+ * sorted by the default sort key; `reindex()` builds the next version from the
  * stored source documents and moves the alias atomically.
  */
 import {
@@ -131,7 +132,11 @@ export interface EngineBackendOptions {
 }
 
 const STORED_FIELDS = ['record', 'source'];
-const POINT_IN_TIME_KEEP_ALIVE = '2m';
+/**
+ * Walks read sort values only: no `_source` and no stored fields, not even `_id`, whose
+ * reading would decompress a stored-fields block per hit.
+ */
+const NO_STORED_FIELDS = '_none_';
 /**
  * Candidates fetched per request when a search is refined in Node: small enough that parsing one
  * response and evaluating it never holds the event loop for long.
@@ -764,8 +769,17 @@ export class EngineBackend implements SearchBackend {
 
   /**
    * Finds the sort values of the hit just before `offset`: from the nearest checkpoint below
-   * (or the start), through a point in time, in batches of sort values only, leaving
-   * checkpoints behind. Undefined when the offset lies beyond the last hit.
+   * (or the start), in strides of sort values only, leaving checkpoints behind. Undefined when
+   * the offset lies beyond the last hit.
+   *
+   * A stride asks for `walkBatchSize` hits after the last sort values with no `_source`, no
+   * stored fields (not even `_id`), no hit counting and no point in time: on an index sorted
+   * by the walk's sort (the default, `id`; mapping version 6) the engine stops each segment
+   * after the stride's hits, so a stride costs about its own length, not the matches before
+   * it. A point in time would make Elasticsearch add its `_shard_doc` tiebreaker to the sort,
+   * which then no longer matches the index sort, and it measured slower on both engines
+   * (docs/decisions.md). Without one, each stride sees the latest refresh, as the pages a
+   * harvester fetches one after another do.
    */
   private async walkTo(
     key: string,
@@ -783,7 +797,8 @@ export class EngineBackend implements SearchBackend {
           sort: compiled.sort,
           from: offset - 1,
           size: 1,
-          _source: false,
+          stored_fields: NO_STORED_FIELDS,
+          track_total_hits: false,
         },
         filterPath: ['hits.hits.sort'],
       });
@@ -793,34 +808,29 @@ export class EngineBackend implements SearchBackend {
     }
     let position = start?.offset ?? 0;
     let after = start?.after;
-    const pit = await this.adapter.openPointInTime(this.alias, POINT_IN_TIME_KEEP_ALIVE);
-    try {
-      while (position < offset) {
-        const size = Math.min(this.walkBatchSize, offset - position);
-        const response = await this.searchWithinBudget({
-          body: {
-            query: compiled.query,
-            sort: compiled.sort,
-            size,
-            _source: false,
-            track_total_hits: false,
-            pit: { id: pit, keep_alive: POINT_IN_TIME_KEEP_ALIVE },
-            ...(after ? { search_after: after } : {}),
-          },
-          filterPath: ['hits.hits.sort'],
-        });
-        const hits = response.hits?.hits ?? [];
-        if (hits.length === 0) return undefined;
-        after = this.sortValues(hits[hits.length - 1], compiled.sort.length);
-        position += hits.length;
-        this.stats.walkedHits += hits.length;
-        await this.remember(key, position, after);
-        if (hits.length < size && position < offset) return undefined;
-      }
-      return after;
-    } finally {
-      await this.adapter.closePointInTime(pit).catch(() => undefined);
+    while (position < offset) {
+      const size = Math.min(this.walkBatchSize, offset - position);
+      const response = await this.searchWithinBudget({
+        index: this.alias,
+        body: {
+          query: compiled.query,
+          sort: compiled.sort,
+          size,
+          stored_fields: NO_STORED_FIELDS,
+          track_total_hits: false,
+          ...(after ? { search_after: after } : {}),
+        },
+        filterPath: ['hits.hits.sort'],
+      });
+      const hits = response.hits?.hits ?? [];
+      if (hits.length === 0) return undefined;
+      after = this.sortValues(hits[hits.length - 1], compiled.sort.length);
+      position += hits.length;
+      this.stats.walkedHits += hits.length;
+      await this.remember(key, position, after);
+      if (hits.length < size && position < offset) return undefined;
     }
+    return after;
   }
 
   async domain(field: string, options: DomainOptions = {}): Promise<DomainValue[]> {
