@@ -5,7 +5,7 @@
  * start from checkpoints the shallower pages left; cold jumps (`measureColdJump`) run in an
  * API process of their own, which has none.
  */
-import { COLLECTION_ID } from '../../services/api/protocols/records/present.js';
+import { COLLECTION_ID } from '../../services/api/common/urls.js';
 
 /** One sampled page. */
 export interface DeepPageSample {
