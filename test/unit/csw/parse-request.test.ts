@@ -461,7 +461,18 @@ describe('CSW request parsing', () => {
         kind: 'op',
         op: 'like',
         args: [
-          { kind: 'property', name: 'dc:title' },
+          {
+            kind: 'property',
+            name: 'dc:title',
+            type: 'string',
+            queryable: {
+              name: 'title',
+              title: 'Title',
+              type: 'string',
+              sortable: true,
+              aliases: ['dc:title', 'apiso:Title'],
+            },
+          },
           { kind: 'literal', value: 'L%' },
         ],
       });
