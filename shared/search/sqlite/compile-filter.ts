@@ -47,10 +47,23 @@ import {
   arrayRelation,
   spatialRelation,
 } from '../../query/cql2-functions.js';
-import type { SqlFragment, SqlValue } from './compile-query.js';
+import type { SqlFragment } from './compile-query.js';
+import {
+  FALSE,
+  RTREE_MARGIN,
+  TRUE,
+  boxPrefilter,
+  boxesInside,
+  growBoxes,
+  joinFragments,
+  padBoxes,
+  param,
+  raw,
+  sql,
+  type Fragment,
+} from './sql-fragment.js';
 import { SORT_COLUMNS } from './schema.js';
 import {
-  METRES_PER_DEGREE,
   SQL_FUNCTIONS,
   geodesicDistance,
   likeToGlob,
@@ -60,58 +73,6 @@ import {
   type ArrayRelationName,
   type SpatialRelationName,
 } from './sql-functions.js';
-
-// ---------------------------------------------------------------------------------------------
-// SQL fragments
-
-/** A fragment with bound parameters, in the order their `?` appear. */
-type Fragment = SqlFragment;
-
-/** One bound parameter. */
-function param(value: SqlValue): Fragment {
-  return { sql: '?', params: [value] };
-}
-
-/** Trusted SQL text (column names, keywords); never user text. */
-function raw(text: string): Fragment {
-  return { sql: text, params: [] };
-}
-
-/** Builds a fragment from a template whose interpolations are fragments, keeping param order. */
-function sql(strings: TemplateStringsArray, ...parts: Fragment[]): Fragment {
-  let text = strings[0];
-  const params: SqlValue[] = [];
-  parts.forEach((part, index) => {
-    text += part.sql + strings[index + 1];
-    params.push(...part.params);
-  });
-  return { sql: text, params };
-}
-
-/**
- * Joins fragments with an associative operator (AND, OR), in parentheses. Long lists are
- * grouped as a balanced tree: SQLite limits an expression tree's depth (1000), and `a OR b OR
- * c …` nests one level per operand, where balanced groups nest log2(n) levels.
- */
-function joinFragments(parts: Fragment[], separator: string): Fragment {
-  if (parts.length > JOIN_GROUP) {
-    const groups: Fragment[] = [];
-    for (let index = 0; index < parts.length; index += JOIN_GROUP) {
-      groups.push(joinFragments(parts.slice(index, index + JOIN_GROUP), separator));
-    }
-    return joinFragments(groups, separator);
-  }
-  return {
-    sql: `(${parts.map((part) => part.sql).join(separator)})`,
-    params: parts.flatMap((part) => part.params),
-  };
-}
-
-/** Operands per parenthesised group when joining long lists (see joinFragments). */
-const JOIN_GROUP = 16;
-
-const TRUE = raw('1');
-const FALSE = raw('0');
 
 // ---------------------------------------------------------------------------------------------
 // Properties
@@ -528,24 +489,6 @@ function compileSpatialOperand(expression: CheckedExpression): SpatialOperand {
   }
 }
 
-/** Records with an R*Tree box meeting one of the query boxes. */
-function boxPrefilter(boxes: Bbox[]): Fragment {
-  const parts = boxes.map(
-    ([west, south, east, north]) =>
-      sql`(t.minx <= ${param(east)} AND t.maxx >= ${param(west)} AND t.miny <= ${param(north)} AND t.maxy >= ${param(south)})`,
-  );
-  return sql`r.rid IN (SELECT t.id >> 1 FROM records_rtree t WHERE ${joinFragments(parts, ' OR ')})`;
-}
-
-/** True when every R*Tree box of the record lies inside one of the query boxes. */
-function boxesInside(boxes: Bbox[]): Fragment {
-  const parts = boxes.map(
-    ([west, south, east, north]) =>
-      sql`(t.minx >= ${param(west)} AND t.maxx <= ${param(east)} AND t.miny >= ${param(south)} AND t.maxy <= ${param(north)})`,
-  );
-  return sql`NOT EXISTS (SELECT 1 FROM records_rtree t WHERE t.id IN (r.rid * 2, r.rid * 2 + 1) AND NOT ${joinFragments(parts, ' OR ')})`;
-}
-
 function compileSpatial(node: CheckedOperator, negated: boolean): Fragment {
   const [a, b] = node.args.map(compileSpatialOperand);
   const relation = spatialRelation(node.op);
@@ -594,47 +537,6 @@ function compileSpatial(node: CheckedOperator, negated: boolean): Fragment {
   // Outside NOT, FALSE and NULL both exclude a record, so the R*Tree can drive the query.
   if (!negated) return sql`(${prefilter} AND ${check})`;
   return sql`(CASE WHEN ${prefilter} THEN ${check} WHEN ${HAS_FOOTPRINT} THEN 0 END)`;
-}
-
-/** More than the rounding of R*Tree coordinates (32-bit floats, rounded outwards), in degrees. */
-const RTREE_MARGIN = 1e-4;
-
-/** Boxes grown (or, with a negative margin, shrunk) by degrees; boxes shrunk away are dropped. */
-function padBoxes(boxes: Bbox[], margin: number): Bbox[] {
-  return boxes
-    .map(([west, south, east, north]): Bbox => [
-      west - margin,
-      south - margin,
-      east + margin,
-      north + margin,
-    ])
-    .filter(([west, south, east, north]) => west < east && south < north);
-}
-
-/** Query boxes grown by a distance, wrapped at the antimeridian and clamped at the poles. */
-function growBoxes(boxes: Bbox[], metres: number): Bbox[] {
-  const dLat = metres / METRES_PER_DEGREE;
-  return boxes.flatMap(([west, south, east, north]): Bbox[] => {
-    const s = Math.max(-90, south - dLat);
-    const n = Math.min(90, north + dLat);
-    const widest = Math.max(Math.abs(s), Math.abs(n));
-    const dLon = widest >= 89.9 ? 360 : dLat / Math.cos((widest * Math.PI) / 180);
-    const [w, e] = [west - dLon, east + dLon];
-    if (e - w >= 360) return [[-180, s, 180, n]];
-    if (w < -180) {
-      return [
-        [w + 360, s, 180, n],
-        [-180, s, e, n],
-      ];
-    }
-    if (e > 180) {
-      return [
-        [w, s, 180, n],
-        [-180, s, e - 360, n],
-      ];
-    }
-    return [[w, s, e, n]];
-  });
 }
 
 /** FES DWithin / Beyond: the footprint within / beyond a distance (metres) of a geometry. */
