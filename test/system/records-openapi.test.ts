@@ -264,6 +264,64 @@ describe('OpenAPI document and request validation', () => {
     });
   });
 
+  describe('the document against the routes', () => {
+    it('offers on every Records and STAC read exactly the f values its route answers', async () => {
+      const page = await request(test.app).get(`${ITEMS}?limit=1`).expect(200);
+      const id = page.body.features[0].id as string;
+      const values: Record<string, string> = {
+        collectionId: 'metadata:main',
+        recordId: id,
+        stacCollectionId: 'metadata:main',
+        stacItemId: id,
+      };
+      let checked = 0;
+      for (const template of Object.keys(paths())) {
+        const f =
+          paths()[template].get && parametersOf(template, 'get').find((p) => p.name === 'f');
+        if (!f) continue;
+        const url =
+          ROOT +
+          template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(values[name]));
+        for (const value of (f.schema?.enum as string[] | undefined) ?? []) {
+          const response = await request(test.app).get(url).query({ f: value });
+          expect(response.status, `${url}?f=${value}`).to.equal(200);
+          checked += 1;
+        }
+        const refused = await request(test.app).get(url).query({ f: 'bogus' });
+        expect(refused.status, `${url}?f=bogus`).to.equal(400);
+      }
+      expect(checked).to.be.greaterThan(20);
+    });
+
+    it('matches bbox and datetime as documented: never a record without a footprint or time', async () => {
+      const all = await request(test.app).get(`${ITEMS}?limit=1000`).expect(200);
+      const features = all.body.features as { geometry: unknown; time: unknown }[];
+      expect(features).to.have.length(all.body.numberMatched as number);
+      const located = features.filter((feature) => feature.geometry !== null).length;
+      const timed = features.filter(
+        (feature) => feature.time !== null && feature.time !== undefined,
+      ).length;
+      // The sample records include some without a footprint and some without a time extent.
+      expect(located).to.be.lessThan(features.length);
+      expect(timed).to.be.lessThan(features.length);
+      const world = await request(test.app)
+        .get(`${ITEMS}?bbox=-180,-90,180,90&limit=1`)
+        .expect(200);
+      expect(world.body.numberMatched).to.equal(located);
+      const always = await request(test.app)
+        .get(`${ITEMS}?datetime=1000-01-01T00:00:00Z/2999-12-31T23:59:59Z&limit=1`)
+        .expect(200);
+      expect(always.body.numberMatched).to.equal(timed);
+      const items = parametersOf('/collections/{collectionId}/items', 'get');
+      expect(items.find((p) => p.name === 'bbox')!.description).to.match(
+        /without a footprint never matches/,
+      );
+      expect(items.find((p) => p.name === 'datetime')!.description).to.match(
+        /without a temporal extent never matches/,
+      );
+    });
+  });
+
   describe('Swagger UI', () => {
     it('serves the document as HTML through Swagger UI from swagger-ui-dist, offline', async () => {
       const response = await request(test.app)

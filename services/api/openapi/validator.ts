@@ -12,6 +12,7 @@ import {
   NotFoundError,
   UnknownParameterError,
 } from '../../../shared/errors/index.js';
+import type { OpenApiDocument } from './common.js';
 
 type ValidatorOptions = Parameters<typeof OpenApiValidator.middleware>[0];
 
@@ -128,8 +129,11 @@ function restoreQuery(request: Request, original: Request['query']): void {
   }
 }
 
-/** Builds the request-validating middleware for an OpenAPI document. */
-export function createRequestValidator(document: Record<string, unknown>): RequestHandler[] {
+/**
+ * Builds the request-validating middleware for an OpenAPI document (frozen: the validator
+ * works on its own deep copy).
+ */
+export function createRequestValidator(document: Readonly<OpenApiDocument>): RequestHandler[] {
   const handlers = OpenApiValidator.middleware({
     apiSpec: document as unknown as ValidatorOptions['apiSpec'],
     validateRequests: { allowUnknownQueryParameters: false },

@@ -6,6 +6,8 @@ export {
   DEFAULT_OPENSEARCH_LIMITS,
   OPENSEARCH_PARAMETERS,
   parseOpenSearchParameters,
+  SPATIAL_RELATIONS,
+  TEMPORAL_RELATIONS,
   type OpenSearchLimits,
   type OpenSearchQueryFragment,
 } from './parse-opensearch-parameters.js';

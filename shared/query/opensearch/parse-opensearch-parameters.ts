@@ -73,14 +73,16 @@ export const OPENSEARCH_PARAMETERS: readonly string[] = [
   ...EO_PARAMETERS.map((entry) => entry.parameter),
 ];
 
-const SPATIAL_RELATIONS: readonly SpatialRelation[] = [
+/** `geo:relation` values, the default first. */
+export const SPATIAL_RELATIONS: readonly SpatialRelation[] = [
   'intersects',
   'contains',
   'disjoint',
   'within',
   'equals',
 ];
-const TEMPORAL_RELATIONS: readonly TemporalRelation[] = [
+/** `time:relation` values, the default first. */
+export const TEMPORAL_RELATIONS: readonly TemporalRelation[] = [
   'intersects',
   'during',
   'disjoint',

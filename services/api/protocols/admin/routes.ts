@@ -31,11 +31,15 @@ export function parseCount(value: unknown, name: string, fallback: number, max: 
   return number;
 }
 
+/** Page sizes of the admin listings (`limit`): the default and the maximum. */
+export const ADMIN_PAGE_LIMITS = Object.freeze({ defaultLimit: 50, maxLimit: 1000 });
+
 /** Reads `limit` and `offset` of an admin listing. */
-function parsePaging(request: Request): { limit: number; offset: number } {
+export function parseAdminPaging(query: Request['query']): { limit: number; offset: number } {
+  const { defaultLimit, maxLimit } = ADMIN_PAGE_LIMITS;
   return {
-    limit: parseCount(request.query.limit, 'limit', 50, 1000),
-    offset: parseCount(request.query.offset, 'offset', 0, Number.MAX_SAFE_INTEGER),
+    limit: parseCount(query.limit, 'limit', defaultLimit, maxLimit),
+    offset: parseCount(query.offset, 'offset', 0, Number.MAX_SAFE_INTEGER),
   };
 }
 
@@ -51,7 +55,7 @@ export function createAdminRouter(dependencies: AdminDependencies): Router {
   router.use('/admin', auth.requireAuth({ role: config.auth.writeRole }));
 
   router.get('/admin/jobs', async (request, response) => {
-    const page = await ingestLog().list(parsePaging(request));
+    const page = await ingestLog().list(parseAdminPaging(request.query));
     response.json({
       total: page.total,
       jobs: page.entries.map((entry) => ({ ...entry, href: jobHref(request, entry.jobId) })),
@@ -78,7 +82,9 @@ export function createAdminRouter(dependencies: AdminDependencies): Router {
   // record is refused with a 400 and never kept).
   router.get('/admin/dead-letters', async (request, response) => {
     const store = queue()?.deadLetters;
-    const page = store ? await store.page(parsePaging(request)) : { total: 0, letters: [] };
+    const page = store
+      ? await store.page(parseAdminPaging(request.query))
+      : { total: 0, letters: [] };
     response.json({
       total: page.total,
       deadLetters: page.letters.map(({ payload, ...letter }) => ({

@@ -33,8 +33,11 @@ export interface ItemsLimits {
   query?: QueryLimits;
 }
 
-/** Parameters the items endpoint understands besides queryable names. */
-export const ITEMS_PARAMETERS: ReadonlySet<string> = new Set([
+/** Parameters that choose how records are presented, on the items and on one record. */
+export const PRESENTATION_PARAMETER_NAMES = ['crs', 'properties', 'skipGeometry', 'lang'] as const;
+
+/** Parameters the items endpoint understands besides queryable names, in documented order. */
+export const ITEMS_PARAMETER_NAMES = [
   'f',
   'q',
   'bbox',
@@ -51,11 +54,12 @@ export const ITEMS_PARAMETERS: ReadonlySet<string> = new Set([
   'filter-lang',
   'filter-crs',
   'facets',
-  'crs',
-  'properties',
-  'skipGeometry',
-  'lang',
-]);
+  ...PRESENTATION_PARAMETER_NAMES,
+] as const;
+export type ItemsParameterName = (typeof ITEMS_PARAMETER_NAMES)[number];
+
+/** Parameters the items endpoint understands besides queryable names. */
+export const ITEMS_PARAMETERS: ReadonlySet<string> = new Set(ITEMS_PARAMETER_NAMES);
 
 /**
  * The filter encodings the items endpoint reads (`filter-lang`). `cql-text` is the name the
@@ -107,6 +111,11 @@ export function parseCrsParameter(value: string, name: string): AxisOrder {
 
 const BOOLEAN_VALUES: Readonly<Record<string, boolean>> = { true: true, false: false };
 
+/** A property name in `properties` (as queryables and record properties are named). */
+export const PROPERTY_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_.:-]{0,127}$/;
+/** A language tag in `lang` (BCP 47 shape: en, fr-CA). */
+export const LANGUAGE_TAG_PATTERN = /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/;
+
 /**
  * Parses how an items (or record) request wants its features presented: `crs` (Features
  * Part 2), `properties` (a comma-separated list of property names, as pygeoapi offers it) and
@@ -136,14 +145,14 @@ export function parseItemsPresentation(query: QueryParameters): ItemsPresentatio
   const properties = get('properties');
   if (properties !== undefined) {
     const names = parseList(properties);
-    const bad = names.find((item) => !/^[A-Za-z_][A-Za-z0-9_.:-]{0,127}$/.test(item));
+    const bad = names.find((item) => !PROPERTY_NAME_PATTERN.test(item));
     if (bad !== undefined) {
       throw new InvalidParameterError('properties', `properties: "${bad}" is not a property name`);
     }
     result.properties = names;
   }
   const lang = get('lang');
-  if (lang !== undefined && !/^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/.test(lang.trim())) {
+  if (lang !== undefined && !LANGUAGE_TAG_PATTERN.test(lang.trim())) {
     throw new InvalidParameterError(
       'lang',
       `lang must be a language tag (e.g. en, fr-CA), got "${lang}"`,
@@ -314,7 +323,8 @@ export const FACET_PROPERTIES: readonly string[] = [
 /** Buckets per facet unless the request says otherwise, and the most it may ask for. */
 export const DEFAULT_BUCKET_COUNT = 10;
 export const MAX_BUCKET_COUNT = 100;
-const FACET_ORDERS = ['count_desc', 'count_asc', 'value_asc', 'value_desc'] as const;
+/** Orders of facet buckets (`facets=property:count:order`), the default first. */
+export const FACET_ORDERS = ['count_desc', 'count_asc', 'value_asc', 'value_desc'] as const;
 
 /**
  * Parses `facets`: a comma-separated list of `property[:bucketCount[:order]]` (Records Part 2

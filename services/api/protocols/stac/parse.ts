@@ -48,8 +48,8 @@ export interface StacSearch {
   fields?: FieldsSelection;
 }
 
-/** The members of a search, as GET parameters and POST body members alike. */
-export const SEARCH_PARAMETERS: ReadonlySet<string> = new Set([
+/** The members of a search, as GET parameters and POST body members alike, in documented order. */
+export const SEARCH_PARAMETER_NAMES = [
   'bbox',
   'intersects',
   'datetime',
@@ -63,7 +63,17 @@ export const SEARCH_PARAMETERS: ReadonlySet<string> = new Set([
   'sortby',
   'fields',
   'token',
-]);
+] as const;
+export type SearchParameterName = (typeof SEARCH_PARAMETER_NAMES)[number];
+
+/** The members of a search, as GET parameters and POST body members alike. */
+export const SEARCH_PARAMETERS: ReadonlySet<string> = new Set(SEARCH_PARAMETER_NAMES);
+
+/** The filter encodings a search reads (`filter-lang`); GET defaults to the first. */
+export const STAC_FILTER_LANGUAGES = ['cql2-text', 'cql2-json'] as const;
+
+/** The parameters of `GET /stac/collections`. */
+export const COLLECTIONS_PARAMETER_NAMES = ['limit', 'offset'] as const;
 
 const CRS84 = new Set([
   'http://www.opengis.net/def/crs/OGC/1.3/CRS84',
@@ -387,10 +397,10 @@ export function extractFilter(
   method: SearchMethod,
   limits?: QueryLimits,
 ): Expression | undefined {
-  if (language !== undefined && language !== 'cql2-text' && language !== 'cql2-json') {
+  if (language !== undefined && !(STAC_FILTER_LANGUAGES as readonly unknown[]).includes(language)) {
     fail(
       'filter-lang',
-      `filter-lang ${describe(language)} is not supported: use cql2-text or cql2-json`,
+      `filter-lang ${describe(language)} is not supported: use ${STAC_FILTER_LANGUAGES.join(' or ')}`,
     );
   }
   if (crs !== undefined && (typeof crs !== 'string' || !CRS84.has(crs))) {
@@ -568,7 +578,9 @@ export function parseCollectionsQuery(
   limits: SearchLimits,
 ): CollectionsPaging {
   for (const [name, value] of Object.entries(parameters)) {
-    if (name !== 'limit' && name !== 'offset') throw new UnknownParameterError(name);
+    if (!(COLLECTIONS_PARAMETER_NAMES as readonly string[]).includes(name)) {
+      throw new UnknownParameterError(name);
+    }
     if (typeof value !== 'string') fail(name, `Parameter "${name}" must be given once`);
   }
   return {
