@@ -25,16 +25,13 @@ import type {
 import {
   arrayValues,
   describeFilter as describe,
-  TEMPORAL_RELATIONS,
+  temporalTerms,
   timeText as timeSpanOf,
-  type EndComparison,
-  type TimeEndName,
 } from '../../query/check-filter.js';
 import {
   operatorClass,
   operatorLabel as opName,
   type ComparisonOp,
-  type TemporalOp,
 } from '../../query/cql2/cql2-operators.js';
 import {
   ARRAY_CONVERSE,
@@ -282,14 +279,7 @@ function compileComparison(
   if (a.kind === 'time' || b.kind === 'time') {
     const spanOf = (scalar: Exclude<Scalar, { kind: 'field' }>): Span | undefined =>
       scalar.kind === 'time' ? scalar.span : timeSpan(scalar.value);
-    const [x, y] = [spanOf(a), spanOf(b)];
-    if (!x || !y) throw new FilterError(`Cannot compare the values of ${describe(node)}`);
-    return constant(compareSpans(op, x, y));
-  }
-  if (typeof a.value !== typeof b.value) {
-    throw new FilterError(
-      `Cannot compare ${describe(a.expression)} (${typeof a.value}) with ${describe(b.expression)} (${typeof b.value}) in ${describe(node)}`,
-    );
+    return constant(compareSpans(op, spanOf(a) as Span, spanOf(b) as Span));
   }
   return constant(compareConstants(op, a.value, b.value));
 }
@@ -528,18 +518,10 @@ function endDefined(end: TimeEnd): Query {
 function compileTemporal(node: CheckedOperator, context: FilterContext): Predicate {
   const [a, b] = node.args.map((argument) => compileTimeOperand(argument, context));
   if (a === 'absent' || b === 'absent') return UNKNOWN;
-  const ends: Record<TimeEndName, TimeEnd> = {
-    aStart: a.start,
-    aEnd: a.end,
-    bStart: b.start,
-    bEnd: b.end,
-  };
-  const relation = TEMPORAL_RELATIONS[node.op as TemporalOp];
-  const terms = relation.terms.map(
-    ([comparison, x, y]: readonly [EndComparison, TimeEndName, TimeEndName]) =>
-      compareEnds(comparison, ends[x], ends[y], node, context),
+  const { terms, any } = temporalTerms(node.op, a, b, (comparison, x: TimeEnd, y) =>
+    compareEnds(comparison, x, y, node, context),
   );
-  const test = terms.length === 1 ? terms[0] : relation.any ? anyOf(terms) : allOf(terms);
+  const test = terms.length === 1 ? terms[0] : any ? anyOf(terms) : allOf(terms);
   const defined = allOf([a.start, a.end, b.start, b.end].map(endDefined));
   return { test, defined };
 }

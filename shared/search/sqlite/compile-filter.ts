@@ -34,13 +34,10 @@ import type {
 import {
   arrayValues,
   describeFilter as describe,
-  TEMPORAL_RELATIONS,
+  temporalTerms,
   timeText,
-  typeName,
-  type EndComparison,
-  type TimeEndName,
 } from '../../query/check-filter.js';
-import { operatorClass, type TemporalOp } from '../../query/cql2/cql2-operators.js';
+import { operatorClass } from '../../query/cql2/cql2-operators.js';
 import {
   ARRAY_CONVERSE,
   SPATIAL_CONVERSE,
@@ -264,26 +261,11 @@ function compileFunction(node: CheckedOperator): Scalar {
   return { type: 'number', expression: node, value };
 }
 
-/** Whether a string literal can stand for a time value (a cast the CQL2 spec permits). */
-function isTimeText(scalar: Scalar): boolean {
-  return timeText(scalar.constant) !== undefined;
-}
-
-/** The type two (or more) scalars are compared as; a FilterError when they cannot be. */
-function unifyTypes(context: CheckedExpression, scalars: Scalar[]): ScalarType {
+/** The type scalars are compared as (the checker made sure they can be compared). */
+function unifyTypes(scalars: Scalar[]): ScalarType {
   const known = scalars.filter((scalar) => scalar.type !== 'unknown');
-  if (known.length === 0) return 'unknown';
-  const timed = known.find((scalar) => scalar.type === 'time');
-  const target = timed ? 'time' : known[0].type;
-  for (const scalar of known) {
-    if (scalar.type === target) continue;
-    if (target === 'time' && isTimeText(scalar)) continue;
-    const reference = timed ?? known[0];
-    throw new FilterError(
-      `Cannot compare ${describe(scalar.expression)} (${typeName(scalar.type)}) with ${describe(reference.expression)} (${typeName(reference.type)}) in ${describe(context)}`,
-    );
-  }
-  return target;
+  if (known.some((scalar) => scalar.type === 'time')) return 'time';
+  return known[0]?.type ?? 'unknown';
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -326,7 +308,7 @@ function compareUnknown(op: string, a: Scalar, b: Scalar): Fragment {
 
 /** `a op b` for two compiled scalars. */
 function compareScalars(context: CheckedExpression, op: string, a: Scalar, b: Scalar): Fragment {
-  const type = unifyTypes(context, [a, b]);
+  const type = unifyTypes([a, b]);
   switch (type) {
     case 'time': {
       const compare = timeCompare[TIME_COMPARISON[op]];
@@ -355,10 +337,7 @@ function compileLike(node: CheckedOperator): Fragment {
 
 function compileBetween(node: CheckedOperator): Fragment {
   const [value, low, high] = node.args.map(compileScalar);
-  const type = unifyTypes(node, [value, low, high]);
-  if (type === 'boolean') {
-    throw new FilterError(`BETWEEN needs numbers, strings or times in ${describe(node)}`);
-  }
+  const type = unifyTypes([value, low, high]);
   if (type === 'string' || type === 'number') {
     return sql`(${valueAs(value, type)} BETWEEN ${valueAs(low, type)} AND ${valueAs(high, type)})`;
   }
@@ -370,7 +349,7 @@ function compileIn(node: CheckedOperator): Fragment {
   const value = compileScalar(node.args[0]);
   const items = list.items.map(compileScalar);
   if (items.length === 0) return FALSE;
-  const type = unifyTypes(node, [value, ...items]);
+  const type = unifyTypes([value, ...items]);
   if (
     (type === 'string' || type === 'number' || type === 'boolean') &&
     items.every((item) => item.constant !== undefined)
@@ -441,17 +420,11 @@ function compileTimeOperand(expression: CheckedExpression): TimeValue {
 
 function compileTemporal(node: CheckedOperator): Fragment {
   const [a, b] = node.args.map(compileTimeOperand);
-  const ends: Record<TimeEndName, TimeBound> = {
-    aStart: a.start,
-    aEnd: a.end,
-    bStart: b.start,
-    bEnd: b.end,
-  };
-  const relation = TEMPORAL_RELATIONS[node.op as TemporalOp];
-  const compare: Record<EndComparison, (x: TimeBound, y: TimeBound) => Fragment> = timeCompare;
-  const terms = relation.terms.map(([comparison, x, y]) => compare[comparison](ends[x], ends[y]));
+  const { terms, any } = temporalTerms(node.op, a, b, (comparison, x: TimeBound, y) =>
+    timeCompare[comparison](x, y),
+  );
   if (terms.length === 1) return terms[0];
-  return joinFragments(terms, relation.any ? ' OR ' : ' AND ');
+  return joinFragments(terms, any ? ' OR ' : ' AND ');
 }
 
 // ---------------------------------------------------------------------------------------------
