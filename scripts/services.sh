@@ -2,8 +2,12 @@
 # Install, start, stop and report the real services the test suite needs.
 #
 #   bash scripts/services.sh <start|stop|status> [redis|elasticsearch|opensearch|keycloak ...]
+#   bash scripts/services.sh cluster <start|stop|status> [redis|osnode1|osnode2|osnode3|balancer ...]
 #
-# With no service named, acts on all four. `start` installs what is missing
+# With no service named, acts on all four. `cluster` acts on the cluster check's own set
+# (scripts/services/cluster.sh): a 3-node OpenSearch cluster, HAProxy and a Redis, in their
+# own run folder (CAIRN_RUN defaults to $CAIRN_CACHE/cluster) on their own ports (Redis 6391),
+# beside the shared single-node services, which it never touches. `start` installs what is missing
 # (Debian package, or a distribution fetched once with Maven), starts the
 # services in parallel on 127.0.0.1, waits until each is healthy and prints
 # `export` lines; the same lines are kept in $CAIRN_CACHE/run/env.sh for tests
@@ -29,8 +33,15 @@ set -euo pipefail
 
 CAIRN_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SERVICES=(redis elasticsearch opensearch keycloak)
+if [[ "${1:-}" == cluster ]]; then
+  shift
+  SERVICES=(redis osnode1 osnode2 osnode3 balancer)
+  export CAIRN_RUN="${CAIRN_RUN:-${CAIRN_CACHE:-$HOME/.cache/cairn}/cluster}"
+  export CAIRN_REDIS_PORT="${CAIRN_CLUSTER_REDIS_PORT:-6391}"
+  CLUSTER_MODE=1
+fi
 
-for f in lib redis search keycloak; do
+for f in lib redis search keycloak cluster; do
   # shellcheck source=/dev/null
   source "$CAIRN_ROOT/scripts/services/$f.sh"
 done
@@ -116,6 +127,16 @@ in_parallel() {
 write_env() {
   local file="$CAIRN_RUN/env.sh"
   mkdir -p "$CAIRN_RUN"
+  if [[ -n "${CLUSTER_MODE:-}" ]]; then
+    {
+      printf 'export REDIS_URL=%s\n' "$(redis_url)"
+      printf 'export OPENSEARCH_URL=http://127.0.0.1:%s\n' "$CLUSTER_ENGINE_LB_PORT"
+      printf 'export CAIRN_CLUSTER_URL=%s\n' "$(balancer_url)"
+    } >"$file.tmp"
+    mv "$file.tmp" "$file"
+    cat "$file"
+    return 0
+  fi
   {
     printf 'export REDIS_URL=%s\n' "$(redis_url)"
     printf 'export ELASTICSEARCH_URL=%s\n' "$(elasticsearch_url)"
@@ -140,7 +161,7 @@ ensure_tools() {
 main() {
   local action="${1:-}" svc
   [[ "$action" =~ ^(start|stop|status)$ ]] ||
-    die services "usage: $0 <start|stop|status> [${SERVICES[*]}]"
+    die services "usage: $0 [cluster] <start|stop|status> [${SERVICES[*]}]"
   shift
   (($#)) || set -- "${SERVICES[@]}"
   for svc in "$@"; do
@@ -149,6 +170,7 @@ main() {
   case "$action" in
   start)
     ensure_tools
+    [[ -z "${CLUSTER_MODE:-}" ]] || ensure_cmd haproxy haproxy
     in_parallel start "$@"
     write_env
     ;;

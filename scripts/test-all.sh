@@ -63,6 +63,8 @@ install_system_tools() {
 }
 
 install_dependencies || { echo "0 passed, 1 failed"; exit 1; }
+# The peggy parsers are generated, not committed (npm ci's prepare makes them; SKIP_INSTALL does not).
+npm run --silent build:grammars >/dev/null || { echo "generating the parsers failed"; echo "0 passed, 1 failed"; exit 1; }
 install_system_tools || { echo "0 passed, 1 failed"; exit 1; }
 
 # The real services start in the background while lint and unit tests run. A first Keycloak
@@ -100,12 +102,27 @@ else
 fi
 
 start_suite integration 'test/integration/**/*.test.ts'
-start_suite system 'test/system/**/*.test.ts'
+# The system suites on SQLite; the CSW suites there run on SQLite only (CAIRN_TEST_SYSTEM_BACKEND,
+# see test/support/system-backend.ts), as the engine runs below cover the engines.
+CAIRN_TEST_SYSTEM_BACKEND=sqlite start_suite system 'test/system/**/*.test.ts'
+# The protocol suites — OGC API – Records, STAC, CSW (with its transactions) and OpenSearch — run
+# again, unchanged, on each search engine: Elasticsearch in spatial mode envelope, OpenSearch in
+# mode shape, each suite on fresh aliases of its own. The other system suites are about SQLite
+# itself or the processes around the API (its files and WAL, the ingest and enqueue CLIs,
+# harvesting, limits, metrics, the admin pages, npm start) and run on SQLite only.
+engine_system_suites=(
+  'test/system/records-*.test.ts' test/system/stac-api.test.ts test/system/transactions.test.ts
+  'test/system/csw-*.test.ts' test/system/opensearch.test.ts test/system/readme-examples.test.ts
+)
+# A generous per-test timeout: index creation and refresh on a loaded machine are slower than a
+# SQLite file.
+CAIRN_TEST_SYSTEM_BACKEND=elasticsearch start_suite system-es --timeout 60000 "${engine_system_suites[@]}"
+CAIRN_TEST_SYSTEM_BACKEND=opensearch start_suite system-os --timeout 60000 "${engine_system_suites[@]}"
 # Interoperability: real external clients (Python, in a cached venv) against a real server.
 INTEROP_SUMMARY_FILE="$results/interop.json" bash test/interop/run.sh >"$results/interop.log" 2>&1 &
 echo $! >"$results/interop.pid"
 start_suite browser 'test/browser/**/*.test.ts'
-for suite in integration system interop browser; do finish_suite "$suite"; done
+for suite in integration system system-es system-os interop browser; do finish_suite "$suite"; done
 
 # Faults: the suite stops and starts real processes — its own Elasticsearch node and Redis
 # (started through scripts/services.sh in a run folder of their own), API and worker
@@ -113,6 +130,13 @@ for suite in integration system interop browser; do finish_suite "$suite"; done
 # parallel suites, so that its engine start and restart do not compete with them for the CPU.
 start_suite faults 'test/faults/**/*.test.ts'
 finish_suite faults
+
+# Cluster: the reduced cluster check (scripts/cluster-check.ts --records 5000: a 3-node
+# OpenSearch cluster, HAProxy, its own Redis, two API replicas and two workers, with an engine
+# node, an API replica and a worker killed under load), each verdict a test. Its own ports and
+# run folder; alone at the end, since three engine nodes starting would slow the other suites.
+start_suite cluster 'test/cluster/**/*.test.ts'
+finish_suite cluster
 
 summary=$(node -e '
   const fs = require("fs");

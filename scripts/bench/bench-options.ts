@@ -1,5 +1,5 @@
 /**
- * Command-line options of `npm run bench` (issue 11).
+ * Command-line options of `npm run bench`.
  */
 import { parseArgs } from 'node:util';
 

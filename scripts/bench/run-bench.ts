@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (issue 11): end-to-end benchmark of Cairn on SQLite, Elasticsearch or
+ * `npm run bench`: end-to-end benchmark of Cairn on SQLite, Elasticsearch or
  * OpenSearch. Loads (or reuses) a deterministic corpus through the ingest pipeline, starts the
  * API on loopback and drives a query mix with autocannon at several concurrencies, times the
  * same SearchQueries directly on the backend (Cairn's overhead), samples sequential deep

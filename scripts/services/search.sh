@@ -17,7 +17,7 @@ OPENSEARCH_TRANSPORT_PORT="${CAIRN_OPENSEARCH_TRANSPORT_PORT:-9351}"
 SEARCH_JAVA_OPTS_DEFAULT="-Xms512m -Xmx1g -XX:TieredStopAtLevel=1"
 
 # Start one engine: svc, dist dir, launcher name, http port, transport port,
-# extra -E settings. The JVM options and JDK come from the caller's env.
+# extra -E settings (the discovery settings among them). The JVM options and JDK come from the caller's env.
 search_launch() {
   local svc="$1" home="$CAIRN_DIST/$2" bin="$3" http="$4" transport="$5"
   local dir
@@ -27,7 +27,7 @@ search_launch() {
   # launch functions run in a subshell, so the caller's directory is kept.
   cd "$dir" || return
   spawn_non_root "$svc" "$home/bin/$bin" -d -p "$(pid_file "$svc")" \
-    -Ediscovery.type=single-node -Enetwork.host=127.0.0.1 \
+    -Enetwork.host=127.0.0.1 \
     -Ehttp.port="$http" -Etransport.port="$transport" \
     -Epath.data="$dir/data" -Epath.logs="$dir/logs" \
     -Ecluster.routing.allocation.disk.threshold_enabled=false "${@:6}"
@@ -53,7 +53,8 @@ elasticsearch_launch() {
     ES_JAVA_OPTS="${ES_JAVA_OPTS:-$SEARCH_JAVA_OPTS_DEFAULT}" \
     ES_TMPDIR="$CAIRN_RUN/elasticsearch/tmp" \
     search_launch elasticsearch "elasticsearch-$ES_VERSION" elasticsearch \
-    "$ES_HTTP_PORT" "$ES_TRANSPORT_PORT" -Expack.security.enabled=false
+    "$ES_HTTP_PORT" "$ES_TRANSPORT_PORT" -Ediscovery.type=single-node \
+    -Expack.security.enabled=false
 }
 
 opensearch_url() { printf 'http://127.0.0.1:%s\n' "$OPENSEARCH_HTTP_PORT"; }
@@ -98,5 +99,5 @@ opensearch_launch() {
     OPENSEARCH_JAVA_OPTS="${OPENSEARCH_JAVA_OPTS:-$SEARCH_JAVA_OPTS_DEFAULT}" \
     OPENSEARCH_TMPDIR="$CAIRN_RUN/opensearch/tmp" \
     search_launch opensearch "opensearch-$OPENSEARCH_VERSION" opensearch \
-    "$OPENSEARCH_HTTP_PORT" "$OPENSEARCH_TRANSPORT_PORT"
+    "$OPENSEARCH_HTTP_PORT" "$OPENSEARCH_TRANSPORT_PORT" -Ediscovery.type=single-node
 }

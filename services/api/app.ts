@@ -22,7 +22,7 @@ import { renderHtmlError } from './html/errors.js';
 import { redirectEmptyFormFields } from './html/form-redirect.js';
 import { buildValidationDocument } from './openapi/document.js';
 import { createRequestValidator } from './openapi/validator.js';
-// Writes (issue 9): auth, item transactions, bulk ingest, admin job log; queue in scaled mode.
+// Writes: auth, item transactions, bulk ingest, the admin job log; through the queue in scaled mode.
 import type { IngestLog } from '../../shared/ingest/ingest-log.js';
 import { JobQueues } from '../../shared/queue/job-queues.js';
 import { openIngestLog } from '../../shared/ingest/open-ingest-log.js';
@@ -59,7 +59,7 @@ export function createApp(dependencies: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
-  // Metrics (issue 9): every request counted and timed, backend calls timed; GET /metrics.
+  // Metrics: every request counted and timed, backend calls timed; served on GET /metrics.
   const metrics = config.metrics.enabled ? (dependencies.metrics ?? new ApiMetrics()) : undefined;
   // Every query is checked against the configured cost limits before any backend runs it.
   const limited = withQueryLimits(dependencies.backend, config.query);

@@ -1,7 +1,9 @@
 /**
  * The backends the CSW and OpenSearch system suites run on: the embedded SQLite file, and the
  * search engines as the test services run them (Elasticsearch in `envelope` mode, OpenSearch in
- * `shape` mode), so that every CSW answer is checked against SQLite and a search engine.
+ * `shape` mode), so that every CSW answer is checked against SQLite and a search engine. With
+ * CAIRN_TEST_SYSTEM_BACKEND set (system-backend.ts), a suite runs on that backend only:
+ * scripts/test-all.sh runs these suites once per backend (system, system-es, system-os).
  *
  * A suite loads its records once per backend (one fresh, uniquely named alias per suite,
  * deleted when it closes); the OGC CITE records, which several suites read without writing,
@@ -11,44 +13,38 @@
 import { loadConfig } from '../../shared/config/index.js';
 import { ingestDocuments, type RawDocument } from '../../shared/ingest/pipeline.js';
 import { createLogger } from '../../shared/logging/index.js';
-import type { BackendKind, SearchBackend } from '../../shared/search/backend.js';
+import type { SearchBackend } from '../../shared/search/backend.js';
 import type { EngineBackendOptions } from '../../shared/search/engine/engine-backend.js';
-import type { SpatialMode } from '../../shared/search/engine/index-templates.js';
 import { createApp } from '../../services/api/app.js';
-import { createTestBackend, requireEngineUrl } from '../integration/engine-backend-cases.js';
-import { createCatalogueApp, readDocuments } from './catalogue-app.js';
+import { requireEngineUrl } from '../integration/engine-backend-cases.js';
+import { readDocuments } from './catalogue-app.js';
 import { samplePath } from './fixtures.js';
-import type { TestApp } from './test-app.js';
+import {
+  BACKEND_TITLES,
+  chosenBackendKind,
+  engineTarget,
+  openEngineBackend,
+  type SuiteBackend,
+} from './system-backend.js';
+import { startApp, type TestApp } from './test-app.js';
 
-/** One backend a suite runs on. */
-export interface SuiteBackend {
-  kind: BackendKind;
-  /** For suite titles: "SQLite", "Elasticsearch (envelope)" … */
-  label: string;
-  url?: string;
-  spatial?: SpatialMode;
-}
+export type { SuiteBackend } from './system-backend.js';
 
-const ENGINES: readonly { kind: 'elasticsearch' | 'opensearch'; spatial: SpatialMode }[] = [
-  { kind: 'elasticsearch', spatial: 'envelope' },
-  { kind: 'opensearch', spatial: 'shape' },
-];
-
-const TITLES: Readonly<Record<BackendKind, string>> = {
-  sqlite: 'SQLite',
-  elasticsearch: 'Elasticsearch',
-  opensearch: 'OpenSearch',
-};
+const ENGINES = ['elasticsearch', 'opensearch'] as const;
 
 /**
- * SQLite and every engine whose test URL is set. Call it at the top level of a test file: a
- * missing engine URL registers its failing test there.
+ * The backends to run on: the one CAIRN_TEST_SYSTEM_BACKEND chooses (scripts/test-all.sh runs
+ * these suites once per backend); unset, SQLite and every engine. Call it at the top level of
+ * a test file: a missing engine URL registers its failing test there.
  */
 export function suiteBackends(): SuiteBackend[] {
-  const backends: SuiteBackend[] = [{ kind: 'sqlite', label: TITLES.sqlite }];
-  for (const { kind, spatial } of ENGINES) {
-    const url = requireEngineUrl(kind);
-    if (url) backends.push({ kind, label: `${TITLES[kind]} (${spatial})`, url, spatial });
+  const chosen = chosenBackendKind();
+  if (chosen === 'sqlite') return [{ kind: 'sqlite', label: BACKEND_TITLES.sqlite }];
+  const backends: SuiteBackend[] =
+    chosen === undefined ? [{ kind: 'sqlite', label: BACKEND_TITLES.sqlite }] : [];
+  for (const kind of ENGINES) {
+    if (chosen !== undefined && chosen !== kind) continue;
+    if (requireEngineUrl(kind)) backends.push(engineTarget(kind));
   }
   return backends;
 }
@@ -65,9 +61,7 @@ export async function createCatalogueAppOn(
   environment: Record<string, string> = {},
   engine: Partial<EngineBackendOptions> = {},
 ): Promise<TestApp> {
-  if (target.kind === 'sqlite' || !target.url || !target.spatial) {
-    return createCatalogueApp(documents, environment);
-  }
+  if (target.kind === 'sqlite') return startApp(target, documents, environment, true);
   const backend = await loadEngine(target, documents, engine);
   return appOver(backend, environment, () => backend.close());
 }
@@ -78,13 +72,7 @@ async function loadEngine(
   documents: RawDocument[],
   engine: Partial<EngineBackendOptions> = {},
 ): Promise<SearchBackend> {
-  if (target.kind === 'sqlite' || !target.url || !target.spatial) {
-    throw new Error(`${target.label} is not a search engine`);
-  }
-  const backend = await createTestBackend(target.kind, target.url, {
-    ...engine,
-    spatial: target.spatial,
-  });
+  const backend = await openEngineBackend(target, engine);
   try {
     const summary = await ingestDocuments(backend, documents);
     if (summary.rejected.length > 0) {
@@ -129,7 +117,7 @@ export async function createCiteAppOn(
   environment: Record<string, string> = {},
 ): Promise<TestApp> {
   const documents = readDocuments(samplePath('dublin-core-cite'));
-  if (target.kind === 'sqlite') return createCatalogueApp(documents, environment);
+  if (target.kind === 'sqlite') return startApp(target, documents, environment, true);
   let loading = citeEngines.get(target.label);
   if (loading === undefined) {
     loading = loadEngine(target, documents);

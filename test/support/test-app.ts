@@ -1,18 +1,27 @@
 /**
- * Builds the API app over a fresh SQLite file in a temporary folder, loaded with records,
- * for system tests that drive it over HTTP without opening a port (supertest).
+ * Builds the API app over a fresh backend loaded with records, for system tests that drive it
+ * over HTTP without opening a port (supertest). The backend is the one CAIRN_TEST_SYSTEM_BACKEND
+ * chooses (system-backend.ts): a SQLite file in a temporary folder by default, or a fresh alias
+ * on Elasticsearch or OpenSearch.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Express } from 'express';
 import { loadConfig, type Config } from '../../shared/config/index.js';
-import { ingestDocuments } from '../../shared/ingest/pipeline.js';
+import { ingestDocuments, type RawDocument } from '../../shared/ingest/pipeline.js';
 import { createLogger } from '../../shared/logging/index.js';
 import type { SearchBackend } from '../../shared/search/backend.js';
 import { SqliteBackend } from '../../shared/search/sqlite/sqlite-backend.js';
 import { createApp } from '../../services/api/app.js';
 import { generateRecords } from '../../scripts/corpus/generator.js';
+import { uniqueAlias } from '../integration/engine-backend-cases.js';
+import {
+  engineUrl,
+  openEngineBackend,
+  systemBackend,
+  type SuiteBackend,
+} from './system-backend.js';
 
 export interface TestApp {
   app: Express;
@@ -26,33 +35,75 @@ export async function createTestApp(
   recordCount: number,
   environment: Record<string, string> = {},
 ): Promise<TestApp> {
-  const directory = mkdtempSync(join(tmpdir(), 'cairn-system-'));
-  const config = loadConfig({
-    LOG_LEVEL: 'silent',
-    LIMIT_MAX: '100',
-    SQLITE_PATH: join(directory, 'cairn.sqlite'),
-    ...environment,
-  });
-  // The query time budget applies only when a test sets it (a loaded machine must not turn
-  // an ordinary test query into a 503).
-  const backend = new SqliteBackend({
-    path: join(directory, 'cairn.sqlite'),
-    timeBudgetMs: environment.QUERY_TIME_BUDGET_MS ? config.query.timeBudgetMs : undefined,
-  });
-  await backend.init();
   const documents = [...generateRecords(recordCount, 7)].map((record, index) => ({
     name: `generated ${index}`,
     content: JSON.stringify(record),
   }));
-  await ingestDocuments(backend, documents);
-  const app = createApp({ config, backend, logger: createLogger('silent', 'test') });
-  return {
-    app,
-    backend,
-    config,
-    close: async () => {
+  return startApp(systemBackend(), documents, { LIMIT_MAX: '100', ...environment }, false);
+}
+
+/**
+ * Starts an app over the documents on the target backend; with `strict`, fails when any
+ * document is rejected. `close` deletes the SQLite file or the engine's indices.
+ */
+export async function startApp(
+  target: SuiteBackend,
+  documents: RawDocument[],
+  environment: Record<string, string>,
+  strict: boolean,
+): Promise<TestApp> {
+  const directory = mkdtempSync(join(tmpdir(), 'cairn-system-'));
+  const path = join(directory, 'cairn.sqlite');
+  const removeDirectory = () => rmSync(directory, { recursive: true, force: true });
+  let backend: SearchBackend;
+  let config: Readonly<Config>;
+  try {
+    if (target.kind === 'sqlite') {
+      config = loadConfig({ LOG_LEVEL: 'silent', SQLITE_PATH: path, ...environment });
+      // The query time budget applies only when a test sets it (a loaded machine must not
+      // turn an ordinary test query into a 503).
+      const sqlite = new SqliteBackend({
+        path,
+        timeBudgetMs: environment.QUERY_TIME_BUDGET_MS ? config.query.timeBudgetMs : undefined,
+      });
+      await sqlite.init();
+      backend = sqlite;
+    } else {
+      const alias = uniqueAlias(target.spatial!);
+      config = loadConfig({
+        LOG_LEVEL: 'silent',
+        [target.kind === 'elasticsearch' ? 'ELASTICSEARCH_URL' : 'OPENSEARCH_URL']:
+          engineUrl(target),
+        SEARCH_INDEX_ALIAS: alias,
+        SEARCH_SPATIAL_MODE: target.spatial!,
+        ...environment,
+      });
+      const engine = await openEngineBackend(target, {
+        alias,
+        queryTimeBudgetMs: environment.QUERY_TIME_BUDGET_MS ? config.query.timeBudgetMs : undefined,
+      });
+      backend = engine;
+    }
+  } catch (error) {
+    removeDirectory();
+    throw error;
+  }
+  const close = async () => {
+    try {
       await backend.close();
-      rmSync(directory, { recursive: true, force: true });
-    },
+    } finally {
+      removeDirectory();
+    }
   };
+  try {
+    const summary = await ingestDocuments(backend, documents);
+    if (strict && summary.rejected.length > 0) {
+      throw new Error(`documents rejected: ${JSON.stringify(summary.rejected)}`);
+    }
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  const app = createApp({ config, backend, logger: createLogger('silent', 'test') });
+  return { app, backend, config, close };
 }

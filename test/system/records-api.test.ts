@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
+import { systemBackend } from '../support/system-backend.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 const ITEMS = '/catalogue/collections/metadata:main/items';
@@ -11,7 +12,7 @@ interface Feature {
   properties: Record<string, unknown>;
 }
 
-describe('OGC API – Records over HTTP (embedded SQLite)', () => {
+describe(`OGC API – Records over HTTP on ${systemBackend().label}`, () => {
   let test: TestApp;
 
   before(async () => {
@@ -218,6 +219,10 @@ describe('OGC API – Records over HTTP (embedded SQLite)', () => {
   it('reports health and readiness', async () => {
     await get('/healthz').expect(200);
     const ready = await get('/readyz').expect(200);
-    expect(ready.body.backend).to.include({ ok: true, kind: 'sqlite', records: 400 });
+    expect(ready.body.backend).to.include({
+      ok: true,
+      kind: systemBackend().kind,
+      records: 400,
+    });
   });
 });

@@ -571,7 +571,9 @@ function compileSpatial(node: CheckedOperator, context: FilterContext): Predicat
   const recordRelation = a.kind === 'record' ? relation : SPATIAL_CONVERSE[relation];
   const relations = ENGINE_RELATIONS[context.spatial];
   if (!relations.has(recordRelation)) {
-    throw new FilterError(
+    throw new UnsupportedFilterError(
+      context.engineName,
+      opName(node.op),
       `The ${context.engineName} backend does not support ${opName(node.op)} in spatial mode "${context.spatial}" (it offers ${[...relations].map((name) => `S_${name.toUpperCase()}`).join(', ')})`,
     );
   }

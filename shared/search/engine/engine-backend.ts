@@ -14,6 +14,7 @@ import {
   InvalidRecordError,
   QueryTimeoutError,
   ServiceUnavailableError,
+  UnsupportedFilterError,
 } from '../../errors/index.js';
 import type { SearchQuery } from '../../query/search-query.js';
 import type { CoreRecord } from '../../records/core-record.js';
@@ -64,6 +65,7 @@ import {
 import { EngineIngestLog } from './engine-ingest-log.js';
 import { OpenSearchAdapter } from './opensearch-adapter.js';
 import { rebuildIndex, type ReindexResult } from './reindex.js';
+import { DEFAULT_REFINE_MAX_CANDIDATES, refineSearch, type RefineTarget } from './refine-search.js';
 import {
   SortCheckpoints,
   type Checkpoint,
@@ -121,10 +123,20 @@ export interface EngineBackendOptions {
    * that timed out is a QueryTimeoutError (503) rather than partial results. Unset: no budget.
    */
   queryTimeBudgetMs?: number;
+  /**
+   * Most candidates a search whose filter the engine cannot decide alone may check in Node
+   * (refine-search.ts); more is a 400. Default 10,000 (SEARCH_REFINE_MAX_CANDIDATES).
+   */
+  refineMaxCandidates?: number;
 }
 
 const STORED_FIELDS = ['record', 'source'];
 const POINT_IN_TIME_KEEP_ALIVE = '2m';
+/**
+ * Candidates fetched per request when a search is refined in Node: small enough that parsing one
+ * response and evaluating it never holds the event loop for long.
+ */
+const REFINE_BATCH_SIZE = 1_000;
 const MAPPING_RELOAD_INTERVAL_MS = 2_000;
 const TRANSIENT_RETRIES = 5;
 /** A write request's body starts at 1 MiB and doubles as needed (about 200 records of 5 KB). */
@@ -197,6 +209,7 @@ export class EngineBackend implements SearchBackend {
   private readonly sharedCheckpoints: CheckpointStore | undefined;
   private readonly stats: CheckpointStats = { hits: 0, walks: 0, walkedHits: 0 };
   private readonly queryTimeBudgetMs: number | undefined;
+  private readonly refineMaxCandidates: number;
   /** The physical index behind the alias, and what it was built with. */
   private live: { index: string; spatial: SpatialMode } | undefined;
   private propertyKinds = new Map<string, FieldKind>();
@@ -228,6 +241,7 @@ export class EngineBackend implements SearchBackend {
     this.checkpoints = new SortCheckpoints(options.checkpointQueries ?? 1000);
     this.sharedCheckpoints = options.sharedCheckpoints;
     this.queryTimeBudgetMs = options.queryTimeBudgetMs;
+    this.refineMaxCandidates = options.refineMaxCandidates ?? DEFAULT_REFINE_MAX_CANDIDATES;
     if (options.adapter) {
       this.adapter = options.adapter;
     } else {
@@ -410,6 +424,13 @@ export class EngineBackend implements SearchBackend {
    * couple of seconds, and the query compiled again.
    */
   private async compile(query: SearchQuery): Promise<CompiledSearch> {
+    const compiled = await this.compileUnproven(query);
+    if (compiled.doubt) await this.refuseUnproven(compiled.doubt, this.live!.spatial);
+    return compiled;
+  }
+
+  /** Compiles a query, with the documents for which its answer is unproven (if any). */
+  private async compileUnproven(query: SearchQuery): Promise<CompiledSearch> {
     const { spatial } = await this.requireLive();
     const missing = new Set<string>();
     let compiled = compileSearchQuery(query, this.filterContext(spatial, missing));
@@ -417,8 +438,40 @@ export class EngineBackend implements SearchBackend {
       await this.reloadPropertyKinds();
       compiled = compileSearchQuery(query, this.filterContext(spatial, new Set()));
     }
-    if (compiled.doubt) await this.refuseUnproven(compiled.doubt, spatial);
     return compiled;
+  }
+
+  /**
+   * Compiles a search the engine answers exactly on its own; undefined when it cannot (the
+   * compiler refuses a predicate, or some record in scope is in doubt), and the search is to be
+   * refined in Node instead (refine-search.ts).
+   */
+  private async compileExact(query: SearchQuery): Promise<CompiledSearch | undefined> {
+    let compiled: CompiledSearch;
+    try {
+      compiled = await this.compileUnproven(query);
+    } catch (error) {
+      if (error instanceof UnsupportedFilterError) return undefined;
+      throw error;
+    }
+    if (compiled.doubt && (await this.adapter.count(this.alias, compiled.doubt.query)) > 0) {
+      return undefined;
+    }
+    return compiled;
+  }
+
+  /** What refining a search needs from this backend. */
+  private refineTarget(): RefineTarget {
+    return {
+      adapter: this.adapter,
+      alias: this.alias,
+      engineName: ENGINE_TITLES[this.kind],
+      maxCandidates: this.refineMaxCandidates,
+      batchSize: Math.min(REFINE_BATCH_SIZE, this.maxResultWindow),
+      storedFields: STORED_FIELDS,
+      search: (request) => this.searchWithinBudget(request),
+      timeBudgetMs: this.queryTimeBudgetMs,
+    };
   }
 
   /**
@@ -639,7 +692,18 @@ export class EngineBackend implements SearchBackend {
   async search(query: SearchQuery): Promise<SearchResult> {
     const hasFilter = query.filter !== undefined;
     try {
-      const compiled = await this.compile(query);
+      const exact = await this.compileExact(query);
+      if (!exact) {
+        if (query.limit > this.maxResultWindow) {
+          throw new InvalidParameterError(
+            'limit',
+            `A page holds at most ${this.maxResultWindow} records on this backend`,
+          );
+        }
+        const context = this.filterContext(this.live!.spatial, new Set());
+        return await refineSearch(this.refineTarget(), query, context);
+      }
+      const compiled = exact;
       // The live index version is part of the key: checkpoints of an index a reindex replaced
       // are never used against its successor, in this process or any other.
       const key = JSON.stringify([this.live?.index, this.alias, compiled.query, compiled.sort]);

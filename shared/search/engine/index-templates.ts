@@ -52,14 +52,6 @@ export function readMappingFile(name: string): JsonObject {
   return structuredClone(content);
 }
 
-/** The names of everything one deployment creates in the engine. */
-export interface IndexNames {
-  /** The alias clients read and write (e.g. `cairn-records`). */
-  alias: string;
-  /** The ingest log index (e.g. `cairn-ingest-log`). */
-  ingestLog: string;
-}
-
 /** The physical index name of a records version: `<alias>-v<n>`. */
 export function versionedIndexName(alias: string, version: number): string {
   return `${alias}-v${version}`;

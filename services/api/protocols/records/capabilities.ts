@@ -85,21 +85,12 @@ export const CONFORMANCE_CLASSES: readonly string[] = [
 ].filter((uri, index, all) => all.indexOf(uri) === index); // each once (CQL2 classes are shared)
 
 /**
- * The CQL2 classes the search engines refuse (400, never a guessed count): S_TOUCHES, S_CROSSES,
- * S_OVERLAPS and the distances, comparisons of one property with another, and arithmetic on
- * properties (test/integration/cql2-engines.test.ts lists each refusal).
+ * The conformance classes the configured backend really passes: the same on every backend, as
+ * the engines decide in Node what their index cannot (shared/search/engine/refine-search.ts;
+ * test/integration/cql2-engines.test.ts runs the whole CQL2 suite on them with no refusal).
  */
-const ENGINE_REFUSED_CLASSES: ReadonlySet<string> = new Set([
-  `${CQL2}/spatial-functions`,
-  `${CQL2}/property-property`,
-  `${CQL2}/arithmetic`,
-]);
-
-/** The conformance classes the configured backend really passes. */
-export function conformanceClasses(backend: BackendKind): readonly string[] {
-  return backend === 'sqlite'
-    ? CONFORMANCE_CLASSES
-    : CONFORMANCE_CLASSES.filter((uri) => !ENGINE_REFUSED_CLASSES.has(uri));
+export function conformanceClasses(_backend: BackendKind): readonly string[] {
+  return CONFORMANCE_CLASSES;
 }
 
 /** The landing page document. */

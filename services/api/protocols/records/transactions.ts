@@ -156,8 +156,8 @@ export function createTransactionsRouter(dependencies: TransactionDependencies):
     type: JSON_TYPES,
     limit: maxBytes,
     // Measured on the bytes before JSON.parse, and refused by bodyText when the body is read as
-    // records: re-serialising a record nested thousands deep overflowed the stack (issue 27,
-    // L2). A CQL2 search body on POST …/items is left to the filter's own limits.
+    // records: re-serialising a record nested thousands deep would overflow the stack. A CQL2
+    // search body on POST …/items is left to the filter's own limits.
     verify: (_request, response, bytes) => {
       if (exceedsJsonDepth(bytes, maxDepth))
         (response as unknown as Response).locals.jsonRefusal = jsonDepthMessage(maxDepth);
