@@ -444,7 +444,7 @@ export function buildGetRecordsRequest(
     if (constraint.filter !== undefined) filters.push(constraint.filter);
   }
   const filter = andAll(filters);
-  if (filter !== undefined) query.filter = checkFilter(filter);
+  if (filter !== undefined) query.filter = checkFilter(filter, context.query);
   const countsOnly = parts.maxRecords === 0 || parts.resultType !== 'results';
   query.limit = countsOnly ? 0 : parts.maxRecords;
   return {

@@ -475,7 +475,7 @@ export function parseItemsQuery(
   const sortby = get('sortby');
   if (sortby !== undefined) result.sort = parseSortby(sortby);
   const filter = parseFilterParameters(query, body, limits.query);
-  if (filter !== undefined) result.filter = checkFilter(filter);
+  if (filter !== undefined) result.filter = checkFilter(filter, limits.query);
   parseItemsPresentation(query);
 
   for (const name of Object.keys(query)) {
