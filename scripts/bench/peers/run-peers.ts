@@ -166,8 +166,9 @@ function pycswQueries(size: number, sampleId: string): PeerQuery[] {
   const constraint = {
     constraintLanguage: 'CQL_TEXT',
     // pycsw's CQL_TEXT reader wants the csw: prefix and a lower-case `like` ("Invalid Filter
-    // syntax" otherwise); Cairn reads both spellings.
-    constraint: "csw:AnyText like '%ocean%'",
+    // syntax" otherwise); Cairn reads both spellings. Not '%ocean%': Cairn reads AnyText as
+    // words (like q), pycsw as a substring, so 'oceans' (a topic category) matches only there.
+    constraint: "csw:AnyText like '%flood%'",
   };
   const deep = Math.max(1, size - 9);
   return [
