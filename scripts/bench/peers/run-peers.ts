@@ -243,6 +243,8 @@ function sfeosQueries(sampleId: string): PeerQuery[] {
       name: 'stac-datetime',
       cairn: get(`/catalogue/search?datetime=${DATETIME}&limit=10`),
       peer: get(`/search?datetime=${DATETIME}&limit=10`),
+      known:
+        "both right for what they hold: the STAC Items Cairn writes give a record without a temporal extent its record date (cairn:time_fallback) and a half-open period its start as datetime, and SFEOS matches those; Cairn's /search matches the temporal extent itself",
     },
     {
       name: 'stac-sort-date',
