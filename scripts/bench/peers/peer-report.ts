@@ -96,12 +96,14 @@ export interface RatioRow {
   errors: { cairn: number; peer: number };
 }
 
-/** The median of a list of numbers (NaN when empty). */
+/** The median of a list of numbers, to 0.01 (NaN when empty). */
 export function median(values: number[]): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  const value =
+    sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  return Math.round(value * 100) / 100;
 }
 
 function ratio(numerator: number, denominator: number): number {

@@ -71,6 +71,8 @@ describe('bench:peers report', () => {
   it('takes the median of odd and even lists', () => {
     expect(median([3, 1, 2])).to.equal(2);
     expect(median([4, 1, 3, 2])).to.equal(2.5);
+    expect(median([2.71, 3.03])).to.equal(2.87);
+    expect(median([12.72, 14.870000000000001])).to.equal(13.8);
     expect(Number.isNaN(median([]))).to.equal(true);
   });
 
