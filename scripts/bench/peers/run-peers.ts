@@ -15,7 +15,7 @@
  * OpenSearch indexes it makes are named `peersbench-…` and deleted at the end.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,6 +64,7 @@ interface Options {
   concurrency: number[];
   peers: string[];
   pycswWorkers: number;
+  sfeosWorkers: number;
 }
 
 function parseOptions(argv: string[]): Options {
@@ -75,6 +76,7 @@ function parseOptions(argv: string[]): Options {
     concurrency: [1, 16],
     peers: ['pycsw', 'sfeos'],
     pycswWorkers: 1,
+    sfeosWorkers: 1,
   };
   for (let index = 0; index < argv.length; index += 1) {
     const [flag, value] = [argv[index], argv[index + 1]];
@@ -90,6 +92,7 @@ function parseOptions(argv: string[]): Options {
     else if (flag === '--duration') options.duration = number();
     else if (flag === '--repetitions') options.repetitions = number();
     else if (flag === '--pycsw-workers') options.pycswWorkers = number();
+    else if (flag === '--sfeos-workers') options.sfeosWorkers = number();
     else if (flag === '--concurrency') {
       options.concurrency = (value ?? '').split(',').map(Number);
       if (options.concurrency.some((n) => !Number.isInteger(n) || n < 1))
@@ -201,11 +204,13 @@ function pycswQueries(size: number, sampleId: string): PeerQuery[] {
       cairn: get(`/catalogue/csw?${csw(constraint)}`, 'csw'),
       peer: get(`/csw?${csw(constraint)}`, 'csw'),
     },
-    {
-      name: `csw-deep-page-${deep}`,
-      cairn: get(`/catalogue/csw?${csw({ startPosition: String(deep) })}`, 'csw'),
-      peer: get(`/csw?${csw({ startPosition: String(deep) })}`, 'csw'),
-    },
+    ...[...new Set([1_000, deep])]
+      .filter((start) => start <= deep)
+      .map((start) => ({
+        name: `csw-page-${start}`,
+        cairn: get(`/catalogue/csw?${csw({ startPosition: String(start) })}`, 'csw'),
+        peer: get(`/csw?${csw({ startPosition: String(start) })}`, 'csw'),
+      })),
     {
       name: 'single-record',
       cairn: get(`${ITEMS}/${encodeURIComponent(sampleId)}`, 'single'),
@@ -310,6 +315,17 @@ async function stopChild(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
+/** The first child process of `pid` (a gunicorn/uvicorn worker), or `pid` itself without one. */
+function firstWorker(pid: number): number {
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/);
+    const first = Number(children[0]);
+    return Number.isInteger(first) && first > 0 ? first : pid;
+  } catch {
+    return pid;
+  }
+}
+
 async function request(origin: string, side: Side): Promise<{ status: number; body: string }> {
   const response = await fetch(`${origin}${side.path}`, {
     method: side.method,
@@ -319,6 +335,20 @@ async function request(origin: string, side: Side): Promise<{ status: number; bo
     }),
   });
   return { status: response.status, body: await response.text() };
+}
+
+/** Like {@link request}, but a network failure becomes status 0 with the cause as the body. */
+async function requestOrFailure(
+  origin: string,
+  side: Side,
+): Promise<{ status: number; body: string }> {
+  try {
+    return await request(origin, side);
+  } catch (error) {
+    const cause =
+      error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
+    return { status: 0, body: `request failed${cause}` };
+  }
 }
 
 function asCase(name: string, side: Side): QueryCase {
@@ -356,7 +386,10 @@ async function compare(
   result: PairingResult,
 ): Promise<void> {
   for (const query of queries) {
-    const [a, b] = [await request(api.origin, query.cairn), await request(peer.origin, query.peer)];
+    const [a, b] = [
+      await requestOrFailure(api.origin, query.cairn),
+      await requestOrFailure(peer.origin, query.peer),
+    ];
     const check = checkCounts(
       query.name,
       readMatchCount(query.cairn.count, a.status, a.body),
@@ -460,14 +493,14 @@ async function runPycsw(
     await waitFor(peer, `${peer.origin}/conformance`);
     api = await startApi(REPO_ROOT, { SQLITE_PATH: sqlitePath });
     result.notes.push(
-      `pycsw runs under gunicorn with ${options.pycswWorkers} gthread worker(s) of 1 thread; its resident memory is the gunicorn master process only`,
+      `pycsw runs under gunicorn with ${options.pycswWorkers} gthread worker(s) of 1 thread; resident memory is of its first worker process`,
     );
     await compare(
       options,
       'pycsw',
       api,
       peer,
-      peer.child.pid ?? 0,
+      firstWorker(peer.child.pid ?? 0),
       pycswQueries(options.size, records[0].id),
       result,
     );
@@ -527,7 +560,7 @@ async function runSfeos(
       '--http',
       'httptools',
       '--workers',
-      '1',
+      String(options.sfeosWorkers),
       '--log-level',
       'warning',
     ],
@@ -621,14 +654,14 @@ async function runSfeos(
     log(`sfeos load: ${JSON.stringify(result.load.sfeos)}`);
     api = await startApi(REPO_ROOT, { OPENSEARCH_URL: engine, SEARCH_INDEX_ALIAS: alias });
     result.notes.push(
-      'SFEOS runs under uvicorn (uvloop, httptools) with 1 worker against the same OpenSearch node as Cairn',
+      `SFEOS runs under uvicorn (uvloop, httptools) with ${options.sfeosWorkers} worker(s) against the same OpenSearch node as Cairn; resident memory is of the uvicorn process (its first worker when several)`,
     );
     await compare(
       options,
       'sfeos',
       api,
       peer,
-      peer.child.pid ?? 0,
+      firstWorker(peer.child.pid ?? 0),
       sfeosQueries(records[0].id),
       result,
     );
