@@ -11,6 +11,11 @@ const OTHER_SERVICE = (name) => ({
   regex: `(/services/${name}/|^(\\.\\./)+${name}/)`,
   message: 'The API and the worker share code through shared/, never each other.',
 });
+const API_LAYERS_BELOW = {
+  regex: '(^|/)(protocols|html|middleware|openapi)/|^\\.\\./(app|main)\\.js$',
+  message:
+    'services/api/common and services/api/commands sit below the protocols, the pages and the middleware: move what they need down into them, or pass it in.',
+};
 const BACKENDS_APART =
   'The SQLite and engine backends never import each other: what both need lives in shared/query or shared/records.';
 
@@ -49,6 +54,15 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         { patterns: [CONCRETE_BACKENDS, OTHER_SERVICE('worker')] },
+      ],
+    },
+  },
+  {
+    files: ['services/api/common/**/*.ts', 'services/api/commands/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [CONCRETE_BACKENDS, OTHER_SERVICE('worker'), API_LAYERS_BELOW] },
       ],
     },
   },

@@ -1,14 +1,17 @@
 /**
- * Generates the committed parsers from their peggy grammars.
+ * Generates the parsers from their peggy grammars. The generated files are not committed
+ * (.gitignore): `npm ci`/`npm install` make them (the `prepare` script), and so do
+ * `npm run build`, `scripts/test-all.sh` and every mocha run (test/support/ensure-grammars.ts).
  *
  *   npx tsx scripts/build-grammars.ts          write every generated parser
- *   npx tsx scripts/build-grammars.ts --check  exit 1 when a generated file is stale
+ *   npx tsx scripts/build-grammars.ts --check  exit 1 when a generated file is missing or stale
  *
  * Each grammar gives an ES module (`*.generated.js`, with result caching on the rules that
  * need it, so nested parentheses parse in linear time) and a `.d.ts` beside it. The output
  * depends only on the grammar, this script and the peggy version, so a unit test can
  * regenerate it and compare.
  */
+import { statSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -197,7 +200,7 @@ export async function generateAll(): Promise<GeneratedFile[]> {
   return files.flat();
 }
 
-/** Lists the generated files whose committed content differs from a fresh generation. */
+/** Lists the generated files whose content on disk differs from a fresh generation. */
 export async function findStaleFiles(): Promise<string[]> {
   const stale: string[] = [];
   for (const file of await generateAll()) {
@@ -207,6 +210,36 @@ export async function findStaleFiles(): Promise<string[]> {
   return stale;
 }
 
+/** Writes the generated files of the given grammars; returns their paths. */
+async function writeGenerated(specs: readonly GrammarSpec[]): Promise<string[]> {
+  const files = (await Promise.all(specs.map((spec) => generateGrammar(spec)))).flat();
+  await Promise.all(files.map((file) => writeFile(path.join(REPO_ROOT, file.path), file.content)));
+  return files.map((file) => file.path);
+}
+
+/** The modification time of a file in milliseconds, or -1 when it does not exist. */
+function modifiedTime(file: string): number {
+  try {
+    return statSync(path.join(REPO_ROOT, file)).mtimeMs;
+  } catch {
+    return -1;
+  }
+}
+
+/**
+ * Generates the parsers when one of their files is missing or older than its grammar or this
+ * script, and otherwise does nothing (a few stat calls): what a test run calls first, so that a
+ * checkout where nothing generated them yet still runs. Returns the paths it wrote.
+ */
+export async function ensureGenerated(): Promise<string[]> {
+  const script = modifiedTime('scripts/build-grammars.ts');
+  const outdated = GRAMMARS.filter((spec) => {
+    const newestInput = Math.max(modifiedTime(spec.grammar), script);
+    return [spec.parser, spec.declarations].some((file) => modifiedTime(file) < newestInput);
+  });
+  return writeGenerated(outdated);
+}
+
 async function main(): Promise<void> {
   if (process.argv.includes('--check')) {
     const stale = await findStaleFiles();
@@ -214,10 +247,7 @@ async function main(): Promise<void> {
     process.exitCode = stale.length === 0 ? 0 : 1;
     return;
   }
-  for (const file of await generateAll()) {
-    await writeFile(path.join(REPO_ROOT, file.path), file.content);
-    console.log(`wrote ${file.path}`);
-  }
+  for (const file of await writeGenerated(GRAMMARS)) console.log(`wrote ${file}`);
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -8,6 +8,10 @@
 // whole tree where tsc takes 15 CPU-seconds. Types are checked by `npm run typecheck` (part of
 // `npm run lint` and of the test command), not here. A stamp file records the newest source
 // time it built, so a restart with nothing changed starts at once.
+//
+// The peggy parsers (`*.generated.js`) are not committed: when one is missing or older than its
+// grammar or scripts/build-grammars.ts, that script runs first.
+import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,10 +38,39 @@ function newestTime(files) {
 }
 
 function builtTime() {
+  return modifiedTime(STAMP);
+}
+
+function modifiedTime(file) {
   try {
-    return statSync(STAMP).mtimeMs;
+    return statSync(file).mtimeMs;
   } catch {
     return -1;
+  }
+}
+
+/** Whether a grammar (`x.peggy`) has no parser (`x-parser.generated.{js,d.ts}`) newer than it. */
+function grammarsOutdated() {
+  const script = modifiedTime(join(ROOT, 'scripts/build-grammars.ts'));
+  return readdirSync(join(ROOT, 'shared'), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.peggy'))
+    .some((entry) => {
+      const base = join(entry.parentPath, entry.name.slice(0, -'.peggy'.length));
+      const newestInput = Math.max(modifiedTime(join(entry.parentPath, entry.name)), script);
+      return ['-parser.generated.js', '-parser.generated.d.ts'].some(
+        (suffix) => modifiedTime(base + suffix) < newestInput,
+      );
+    });
+}
+
+if (grammarsOutdated()) {
+  const generate = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build-grammars.ts'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
+  if (generate.status !== 0) {
+    process.stderr.write('generating the parsers failed (scripts/build-grammars.ts)\n');
+    process.exit(1);
   }
 }
 

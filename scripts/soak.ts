@@ -1,5 +1,5 @@
 /**
- * `npm run soak` (issue 12, item 3): runs mixed queries (Records, CQL2, STAC, CSW, OpenSearch)
+ * `npm run soak`: runs mixed queries (Records, CQL2, STAC, CSW, OpenSearch)
  * and writes (bulk ingest, create, replace, delete — applied by the API, or queued for a worker
  * process with --redis) against an API process on loopback for a while (default 10 minutes),
  * then reports the errors (there must be none: the exit code is non-zero otherwise), the

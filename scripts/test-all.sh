@@ -63,6 +63,8 @@ install_system_tools() {
 }
 
 install_dependencies || { echo "0 passed, 1 failed"; exit 1; }
+# The peggy parsers are generated, not committed (npm ci's prepare makes them; SKIP_INSTALL does not).
+npm run --silent build:grammars >/dev/null || { echo "generating the parsers failed"; echo "0 passed, 1 failed"; exit 1; }
 install_system_tools || { echo "0 passed, 1 failed"; exit 1; }
 
 # The real services start in the background while lint and unit tests run. A first Keycloak

@@ -33,19 +33,21 @@ function sleep(milliseconds: number): Promise<void> {
 
 /**
  * Starts `node --import tsx services/api/main.ts` with HOST=127.0.0.1, a free PORT and the
- * backend environment given, and resolves once /readyz answers 200.
+ * backend environment given (without the variables in `unset`), and resolves once /readyz
+ * answers 200.
  */
 export async function startApi(
   repoRoot: string,
   backendEnvironment: Record<string, string>,
   timeoutMs = 120_000,
+  unset: string[] = [],
 ): Promise<ApiProcess> {
   const port = await findFreePort();
   const environment: NodeJS.ProcessEnv = { ...process.env };
   // The backend is chosen by these variables alone: clear any inherited choice first.
-  delete environment.ELASTICSEARCH_URL;
-  delete environment.OPENSEARCH_URL;
-  delete environment.SQLITE_PATH;
+  for (const name of ['ELASTICSEARCH_URL', 'OPENSEARCH_URL', 'SQLITE_PATH', ...unset]) {
+    delete environment[name];
+  }
   Object.assign(environment, backendEnvironment, {
     HOST: '127.0.0.1',
     PORT: String(port),

@@ -1,7 +1,7 @@
 /**
- * Times CQL2 array operators (A_*) against a long literal on the embedded backend (issue 27,
- * H1): generated records in an in-memory SQLite, each operator with a literal of 10 and of N
- * strings, and one NOT A_OVERLAPS that evaluates every record.
+ * Times CQL2 array operators (A_*) against a long literal on the embedded backend: generated
+ * records in an in-memory SQLite, each operator with a literal of 10 and of N strings, and one
+ * NOT A_OVERLAPS that evaluates every record.
  *
  *   npx tsx scripts/bench/array-operators.ts [--records 10000] [--items 1000]
  */

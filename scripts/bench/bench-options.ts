@@ -1,5 +1,5 @@
 /**
- * Command-line options of `npm run bench` (issue 11).
+ * Command-line options of `npm run bench`.
  */
 import { parseArgs } from 'node:util';
 
@@ -30,6 +30,10 @@ export interface BenchOptions {
   deepOffset: number;
   /** Deep-paging pages sampled (1-based, pages of 10). */
   pages: number[];
+  /** Offsets of the cold jumps (each in a fresh API process), clamped to the corpus. */
+  coldOffsets: number[];
+  /** The protocols each cold jump is measured through. */
+  coldEndpoints: ('csw' | 'records')[];
   /** Records per format in the ingest part. */
   ingestRecords: number;
   /** Repetitions of each direct backend query. */
@@ -52,7 +56,9 @@ export const USAGE = `usage: npm run bench -- [options]
   --parts LIST           load,http,backend,paging,ingest (default all; load is implied)
   --cases LIST           only these query cases (default all)
   --deep-offset N        deep offset wanted (default 100010; clamped to the corpus)
-  --pages LIST           deep-paging pages of 10 (default 1,10,100,1000,10000,90000; clamped)
+  --pages LIST           deep-paging pages of 10 (default 1,10,100,1000,9001,10000,90000; clamped)
+  --cold-offsets LIST    cold jumps, each in a fresh API process (default 90000,899990; clamped)
+  --cold-endpoints LIST  csw,records: CSW startPosition / Records offset (default both)
   --ingest-records N     records per format in the ingest part (default 5000)
   --backend-repetitions N  direct backend calls per case (default 30)
   --batch-size N         ingest batch size (default 1000)
@@ -93,7 +99,9 @@ export function parseBenchOptions(
       parts: { type: 'string', default: BENCH_PARTS.join(',') },
       cases: { type: 'string' },
       'deep-offset': { type: 'string', default: '100010' },
-      pages: { type: 'string', default: '1,10,100,1000,10000,90000' },
+      pages: { type: 'string', default: '1,10,100,1000,9001,10000,90000' },
+      'cold-offsets': { type: 'string', default: '90000,899990' },
+      'cold-endpoints': { type: 'string', default: 'csw,records' },
       'ingest-records': { type: 'string', default: '5000' },
       'backend-repetitions': { type: 'string', default: '30' },
       'batch-size': { type: 'string', default: '1000' },
@@ -137,6 +145,12 @@ export function parseBenchOptions(
         ? 100_000
         : 1_000_000;
   const seed = parseInteger(values.seed, 'seed');
+  const coldEndpoints = values['cold-endpoints'].split(',').map((item) => item.trim());
+  for (const endpoint of coldEndpoints) {
+    if (endpoint !== 'csw' && endpoint !== 'records') {
+      throw new Error(`--cold-endpoints: unknown endpoint "${endpoint}"; choose csw or records`);
+    }
+  }
   return {
     backend,
     ...(url !== undefined && { url }),
@@ -154,6 +168,11 @@ export function parseBenchOptions(
     }),
     deepOffset: parseInteger(values['deep-offset'], 'deep-offset'),
     pages: parseList(values.pages, 'pages', 1),
+    coldOffsets:
+      values['cold-offsets'].trim() === ''
+        ? []
+        : parseList(values['cold-offsets'], 'cold-offsets', 0),
+    coldEndpoints: coldEndpoints as ('csw' | 'records')[],
     ingestRecords: parseInteger(values['ingest-records'], 'ingest-records', 1),
     backendRepetitions: parseInteger(values['backend-repetitions'], 'backend-repetitions', 1),
     batchSize: parseInteger(values['batch-size'], 'batch-size', 1),

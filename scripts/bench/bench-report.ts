@@ -119,6 +119,35 @@ export function renderMarkdown(result: BenchResult): string {
       ),
     );
   }
+  if (result.coldJumps && result.coldJumps.length > 0) {
+    parts.push(
+      '',
+      '### Cold jumps (each in a fresh API process, no checkpoints; pages of 10)',
+      '',
+      table(
+        [
+          'request',
+          'offset',
+          'page 1 ms',
+          'jump ms',
+          'jump / page 1',
+          'sequential ms',
+          'sequential / page 1',
+          'status',
+        ],
+        result.coldJumps.map((jump) => [
+          `${jump.endpoint === 'csw' ? 'CSW' : 'Records'} ${jump.request}`,
+          jump.offset,
+          jump.page1Ms,
+          jump.jumpMs,
+          jump.jumpRatio,
+          jump.sequentialMs,
+          jump.sequentialRatio,
+          jump.status,
+        ]),
+      ),
+    );
+  }
   if (result.ingest) {
     parts.push(
       '',

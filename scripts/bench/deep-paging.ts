@@ -1,8 +1,11 @@
 /**
  * Sequential deep paging through the API, as a CSW harvester pages: for each sampled page k
  * (pages of 10), the first request for page k (a jump) and then the next pages k+1…k+3 in
- * order (sequential), each compared with the same measurement at page 1.
+ * order (sequential), each compared with the same measurement at page 1. Those jumps may
+ * start from checkpoints the shallower pages left; cold jumps (`measureColdJump`) run in an
+ * API process of their own, which has none.
  */
+import { COLLECTION_ID } from '../../services/api/common/urls.js';
 
 /** One sampled page. */
 export interface DeepPageSample {
@@ -49,15 +52,95 @@ function cswPagePath(page: number, pageSize: number): string {
   return `/catalogue/csw?${parameters.toString()}`;
 }
 
-async function timePage(
+/** The Records items page at `offset` (OGC API Records `offset` and `limit`). */
+function recordsPagePath(offset: number, pageSize: number): string {
+  const parameters = new URLSearchParams({ offset: String(offset), limit: String(pageSize) });
+  return `/catalogue/collections/${encodeURIComponent(COLLECTION_ID)}/items?${parameters.toString()}`;
+}
+
+async function timePath(origin: string, path: string): Promise<{ ms: number; status: number }> {
+  const started = performance.now();
+  const response = await fetch(`${origin}${path}`);
+  await response.arrayBuffer();
+  return { ms: performance.now() - started, status: response.status };
+}
+
+function timePage(
   origin: string,
   page: number,
   pageSize: number,
 ): Promise<{ ms: number; status: number }> {
-  const started = performance.now();
-  const response = await fetch(`${origin}${cswPagePath(page, pageSize)}`);
-  await response.arrayBuffer();
-  return { ms: performance.now() - started, status: response.status };
+  return timePath(origin, cswPagePath(page, pageSize));
+}
+
+/** The protocols a cold jump is measured through. */
+export type JumpEndpoint = 'csw' | 'records';
+
+/** One cold jump: a fresh API process, page 1, then straight to the offset and on. */
+export interface ColdJumpResult {
+  endpoint: JumpEndpoint;
+  /** What the request names: `startPosition` (CSW, 1-based) or `offset` (Records). */
+  request: string;
+  offset: number;
+  pageSize: number;
+  /** Median of three page-1 requests in the same process, after a warm-up request. */
+  page1Ms: number;
+  jumpMs: number;
+  jumpRatio: number;
+  /** Median of the next three pages, fetched in order. */
+  sequentialMs: number;
+  sequentialRatio: number;
+  status: number;
+}
+
+function pagePath(endpoint: JumpEndpoint, offset: number, pageSize: number): string {
+  return endpoint === 'csw'
+    ? cswPagePath(offset / pageSize + 1, pageSize)
+    : recordsPagePath(offset, pageSize);
+}
+
+/**
+ * Times a cold jump on a fresh API process (`origin`, which has served nothing yet and shares
+ * no checkpoints): page 1 once to warm the route and connection, page 1 three more times
+ * (their median is the yardstick), the page at `offset`, then the next three pages in order.
+ */
+export async function measureColdJump(
+  origin: string,
+  endpoint: JumpEndpoint,
+  offset: number,
+  pageSize: number,
+): Promise<ColdJumpResult> {
+  if (offset % pageSize !== 0) throw new Error(`offset ${offset} is not a multiple of ${pageSize}`);
+  await timePath(origin, pagePath(endpoint, 0, pageSize));
+  const firsts: number[] = [];
+  let status = 200;
+  for (let repetition = 0; repetition < SEQUENTIAL_PAGES; repetition += 1) {
+    const timing = await timePath(origin, pagePath(endpoint, 0, pageSize));
+    firsts.push(timing.ms);
+    if (timing.status !== 200) status = timing.status;
+  }
+  const jump = await timePath(origin, pagePath(endpoint, offset, pageSize));
+  if (jump.status !== 200) status = jump.status;
+  const sequential: number[] = [];
+  for (let next = 1; next <= SEQUENTIAL_PAGES; next += 1) {
+    const timing = await timePath(origin, pagePath(endpoint, offset + next * pageSize, pageSize));
+    sequential.push(timing.ms);
+    if (timing.status !== 200) status = timing.status;
+  }
+  const page1Ms = median(firsts);
+  const sequentialMs = median(sequential);
+  return {
+    endpoint,
+    request: endpoint === 'csw' ? `startPosition=${offset + 1}` : `offset=${offset}`,
+    offset,
+    pageSize,
+    page1Ms: ms(page1Ms),
+    jumpMs: ms(jump.ms),
+    jumpRatio: Math.round((jump.ms / page1Ms) * 100) / 100,
+    sequentialMs: ms(sequentialMs),
+    sequentialRatio: Math.round((sequentialMs / page1Ms) * 100) / 100,
+    status,
+  };
 }
 
 /** The pages that fit a corpus (the last sampled page still has SEQUENTIAL_PAGES after it). */

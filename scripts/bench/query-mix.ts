@@ -3,7 +3,7 @@
  * SearchQuery the protocol's own parser builds from that request, so the backend's time for
  * the same query can be measured without HTTP (Cairn's overhead = API latency / backend time).
  */
-import { COLLECTION_ID } from '../../services/api/protocols/records/present.js';
+import { COLLECTION_ID } from '../../services/api/common/urls.js';
 import { parseItemsQuery } from '../../services/api/protocols/records/parse.js';
 import { parseCswKvp, readKvp } from '../../services/api/protocols/csw/parse.js';
 import { parseSearchPost } from '../../services/api/protocols/stac/parse.js';

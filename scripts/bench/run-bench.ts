@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (issue 11): end-to-end benchmark of Cairn on SQLite, Elasticsearch or
+ * `npm run bench`: end-to-end benchmark of Cairn on SQLite, Elasticsearch or
  * OpenSearch. Loads (or reuses) a deterministic corpus through the ingest pipeline, starts the
  * API on loopback and drives a query mix with autocannon at several concurrencies, times the
  * same SearchQueries directly on the backend (Cairn's overhead), samples sequential deep
@@ -30,8 +30,13 @@ import {
 import { parseBenchOptions, USAGE, type BenchOptions } from './bench-options.js';
 import { renderMarkdown } from './bench-report.js';
 import { probeCase, runHttpCase, type HttpCaseResult } from './http-load.js';
-import { measureDeepPaging, type DeepPagingResult } from './deep-paging.js';
-import { buildQueryMix, type QueryCase } from './query-mix.js';
+import {
+  measureColdJump,
+  measureDeepPaging,
+  type ColdJumpResult,
+  type DeepPagingResult,
+} from './deep-paging.js';
+import { buildQueryMix, deepestOffset, type QueryCase } from './query-mix.js';
 import { readLoadAverage, readSystemInfo, type SystemInfo } from './system-info.js';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -54,6 +59,8 @@ export interface BenchResult {
   backend: BackendCaseResult[];
   overhead: { case: string; apiP50Ms: number; backendP50Ms: number; ratio: number }[];
   paging?: DeepPagingResult;
+  /** Jumps straight to a deep page, each in a fresh API process without shared checkpoints. */
+  coldJumps?: ColdJumpResult[];
   ingest?: { mode: string; target: string; formats: FormatIngestResult[] };
   notes: string[];
 }
@@ -176,6 +183,50 @@ async function runHttpPart(
   }
 }
 
+/**
+ * Cold jumps: for each offset and endpoint, a fresh API process (no REDIS_URL, so no
+ * checkpoints shared from earlier processes either) goes from page 1 straight to the offset.
+ */
+async function runColdJumps(
+  options: BenchOptions,
+  environment: Record<string, string>,
+  notes: string[],
+): Promise<ColdJumpResult[]> {
+  // The deepest offset that still has the three sequential pages after it.
+  const deepest = deepestOffset(options.size, PAGE_SIZE * 4);
+  const offsets = [
+    ...new Set(
+      options.coldOffsets.map(
+        (offset) => Math.floor(Math.min(offset, deepest) / PAGE_SIZE) * PAGE_SIZE,
+      ),
+    ),
+  ];
+  const clamped = options.coldOffsets.filter((offset) => offset > deepest);
+  if (clamped.length > 0) {
+    notes.push(
+      `cold jumps: the corpus has ${options.size} records, so offsets ${clamped.join(', ')} are replaced by ${deepest}`,
+    );
+  }
+  notes.push(
+    'cold jumps: each in a fresh API process started without REDIS_URL (no checkpoints at all)',
+  );
+  const results: ColdJumpResult[] = [];
+  for (const offset of offsets) {
+    for (const endpoint of options.coldEndpoints) {
+      const api = await startApi(REPO_ROOT, environment, undefined, ['REDIS_URL']);
+      try {
+        log(`cold jump: ${endpoint} offset ${offset}`);
+        const jump = await measureColdJump(api.origin, endpoint, offset, PAGE_SIZE);
+        log(`cold jump: ${jump.request} ${jump.jumpMs} ms (page 1 ${jump.page1Ms} ms)`);
+        results.push(jump);
+      } finally {
+        await stopApi(api);
+      }
+    }
+  }
+  return results;
+}
+
 async function main(): Promise<void> {
   const options = parseBenchOptions(process.argv.slice(2), process.env);
   const started = new Date();
@@ -210,6 +261,8 @@ async function main(): Promise<void> {
       pageSize: PAGE_SIZE,
       deepOffsetWanted: options.deepOffset,
       pagesWanted: options.pages,
+      coldOffsetsWanted: options.coldOffsets,
+      coldEndpoints: options.coldEndpoints,
       ingestRecords: options.ingestRecords,
       backendRepetitions: options.backendRepetitions,
       batchSize: options.batchSize,
@@ -312,6 +365,9 @@ async function main(): Promise<void> {
     if (api) {
       await stopApi(api);
       api = undefined;
+    }
+    if (options.parts.has('paging') && options.coldOffsets.length > 0) {
+      result.coldJumps = await runColdJumps(options, environment, result.notes);
     }
 
     // 5. Ingest rate per format.

@@ -10,8 +10,8 @@
  * as a balancer would send them; B's time is measured, and whether it was a checkpoint hit or a
  * walk. Repetition 1 is B's first deep page (no checkpoint of its own: a walk from the start,
  * here a single from/size request for the boundary hit, since it lies just past the window);
- * later ones find B's own checkpoint two pages back in "local" (a short walk through a point in
- * time), while A's pages in "local" walk likewise. Every repetition is printed, and the result is written to
+ * later ones find B's own checkpoint two pages back in "local" (a short walk of sort values),
+ * while A's pages in "local" walk likewise. Every repetition is printed, and the result is written to
  * bench/results/checkpoints-<engine>-<records>-<time>.json. The alias is deleted at the end.
  *
  *   npm run bench:checkpoints -- --records 15000 --repetitions 10 --page 50 [--start 10000]

@@ -1,5 +1,5 @@
 /**
- * Worker ingest throughput (issue 9): generates N records, enqueues them as ingest jobs on a
+ * Worker ingest throughput: generates N records, enqueues them as ingest jobs on a
  * real Redis, starts the compiled worker process (dist/services/worker/main.js; `--processes N`
  * starts N of them on the same queue, as an operator scales the worker) against a real
  * engine (or SQLite), and reports records per second from the first job taken to the last job finished,

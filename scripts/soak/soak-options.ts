@@ -1,5 +1,5 @@
 /**
- * Command-line options of `npm run soak` (issue 12, item 3).
+ * Command-line options of `npm run soak`.
  */
 import { parseArgs } from 'node:util';
 

@@ -6,7 +6,7 @@
  * kept with its time, for the drift between the first and the last minute.
  */
 import { TokenClient } from '../../shared/auth/token-exchange.js';
-import { COLLECTION_ID } from '../../services/api/protocols/records/present.js';
+import { COLLECTION_ID } from '../../services/api/common/urls.js';
 import { buildQueryMix } from '../bench/query-mix.js';
 import { generateRecord } from '../corpus/generator.js';
 import { CORPUS_SEED, REALM } from './soak-catalogue.js';

@@ -20,9 +20,9 @@ import { createStacRouter } from './protocols/stac/routes.js';
 import { PACKAGE_VERSION, STATIC_DIR, STATIC_PATH, VENDOR_DIRS } from './html/assets.js';
 import { renderHtmlError } from './html/errors.js';
 import { redirectEmptyFormFields } from './html/form-redirect.js';
-import { buildValidationDocument } from './openapi/document.js';
+import { buildOpenApiDocument, buildValidationDocument } from './openapi/document.js';
 import { createRequestValidator } from './openapi/validator.js';
-// Writes (issue 9): auth, item transactions, bulk ingest, admin job log; queue in scaled mode.
+// Writes: auth, item transactions, bulk ingest, the admin job log; through the queue in scaled mode.
 import type { IngestLog } from '../../shared/ingest/ingest-log.js';
 import { JobQueues } from '../../shared/queue/job-queues.js';
 import { openIngestLog } from '../../shared/ingest/open-ingest-log.js';
@@ -36,7 +36,8 @@ import { ApiMetrics } from '../../shared/metrics/api-metrics.js';
 import { recordRequestMetrics, serveApiMetrics } from './middleware/metrics.js';
 import { createAdminHtmlRouter } from './protocols/admin/html-routes.js';
 import { createTransactionsRouter } from './protocols/records/transactions.js';
-import { createHarvestContext, createSourcesRouter } from './protocols/admin/sources.js';
+import { createHarvestContext } from './commands/harvest.js';
+import { createSourcesRouter } from './protocols/admin/sources.js';
 import { createCswTransactionHandler, writesConfigured } from './protocols/csw/transaction.js';
 
 export interface AppDependencies {
@@ -59,7 +60,7 @@ export function createApp(dependencies: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
-  // Metrics (issue 9): every request counted and timed, backend calls timed; GET /metrics.
+  // Metrics: every request counted and timed, backend calls timed; served on GET /metrics.
   const metrics = config.metrics.enabled ? (dependencies.metrics ?? new ApiMetrics()) : undefined;
   // Every query is checked against the configured cost limits before any backend runs it.
   const limited = withQueryLimits(dependencies.backend, config.query);
@@ -166,7 +167,15 @@ export function createApp(dependencies: AppDependencies): Express {
 
   // STAC API (search, queryables, `f=stac` collection) first; the Records router owns the rest.
   app.use('/catalogue', createStacRouter({ config, backend }));
-  app.use('/catalogue', createRecordsRouter({ config, backend }));
+  const openApiDocument = (publicBaseUrl: string) =>
+    buildOpenApiDocument({
+      serverUrl: `${publicBaseUrl}/catalogue`,
+      rootUrl: publicBaseUrl,
+      service: config.service,
+      version: PACKAGE_VERSION,
+      limits: config.limits,
+    });
+  app.use('/catalogue', createRecordsRouter({ config, backend, openApiDocument }));
 
   app.use((request) => {
     throw new NotFoundError(`No resource at ${request.path}`);

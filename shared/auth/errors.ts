@@ -50,16 +50,6 @@ export class UnauthorizedError extends CairnError implements ChallengeError {
   }
 }
 
-/** A malformed Authorization header (RFC 6750 invalid_request, rendered as 400). */
-export class InvalidAuthorizationRequestError extends CairnError implements ChallengeError {
-  readonly challenge: string;
-
-  constructor(description: string) {
-    super('INVALID_AUTHORIZATION', 400, description, true, { locator: 'Authorization' });
-    this.challenge = buildBearerChallenge('invalid_request', description);
-  }
-}
-
 /** A valid token without the role or scope the route needs (403 insufficient_scope). */
 export class ForbiddenError extends CairnError implements ChallengeError {
   readonly challenge: string;

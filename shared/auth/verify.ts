@@ -9,7 +9,7 @@
 import type { KeyObject } from 'node:crypto';
 import jwt, { type Jwt, type JwtPayload } from 'jsonwebtoken';
 import type { AuthProviderConfig, SigningAlgorithm } from '../config/index.js';
-import { AuthProviderUnavailableError, UnauthorizedError } from './errors.js';
+import { UnauthorizedError } from './errors.js';
 import { createJwksFetcher, JwksKeyStore, type SigningKeyResolver } from './jwks.js';
 
 /** What a verified token says about its bearer, for authorization and auditing. */
@@ -194,9 +194,4 @@ function readRecord(value: unknown): Record<string, unknown> | undefined {
 
 function readRoles(value: unknown): string[] {
   return toList(readRecord(value)?.roles);
-}
-
-/** True when the failure means "try again later" rather than "this token is bad". */
-export function isProviderUnavailable(error: unknown): error is AuthProviderUnavailableError {
-  return error instanceof AuthProviderUnavailableError;
 }

@@ -62,6 +62,7 @@ const environmentSchema = z.object({
   SEARCH_REPLICAS: z.coerce.number().int().min(0).max(16).optional(),
   SEARCH_CHECKPOINT_IDLE_SECONDS: z.coerce.number().int().min(1).max(86400).default(600),
   SEARCH_CHECKPOINTS_PER_QUERY: z.coerce.number().int().min(1).max(100000).default(512),
+  SEARCH_REFINE_MAX_CANDIDATES: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
   SERVICE_METADATA_FILE: z.string().min(1).optional(),
   METRICS_ENABLED: booleanString.default(true),
   MAP_TILE_URL: z
@@ -131,6 +132,11 @@ export interface Config {
          * `idleSeconds` unused, and each query keeps at most `perQuery`.
          */
         checkpoints: { idleSeconds: number; perQuery: number };
+        /**
+         * Most candidate records a search may check in Node when the engine cannot decide its
+         * filter alone (refine-search.ts); more is a 400.
+         */
+        refineMaxCandidates: number;
       };
   redisUrl?: string;
   /** Paging defaults and request size limits (`urlBytes`: path and query string). */
@@ -180,6 +186,15 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
     this.problems = problems;
   }
+}
+
+/**
+ * What a process prints when it cannot start: a configuration error as its list of problems,
+ * anything else as one line naming the process; never a stack trace.
+ */
+export function describeStartupFailure(processName: string, error: unknown): string {
+  if (error instanceof ConfigError) return error.message;
+  return `${processName} failed to start: ${error instanceof Error ? error.message : String(error)}`;
 }
 
 function describeIssues(prefix: string, error: z.ZodError): string[] {
@@ -251,6 +266,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
             idleSeconds: env.SEARCH_CHECKPOINT_IDLE_SECONDS,
             perQuery: env.SEARCH_CHECKPOINTS_PER_QUERY,
           },
+          refineMaxCandidates: env.SEARCH_REFINE_MAX_CANDIDATES,
         }
       : { kind: 'sqlite', path: env.SQLITE_PATH },
     redisUrl: env.REDIS_URL,

@@ -10,7 +10,6 @@ import type { SourceFormat } from '../records/core-record.js';
 
 /** The protocols a source may speak; `document` is one metadata document fetched by URL. */
 export const HARVEST_PROTOCOLS = ['csw', 'records', 'stac', 'document'] as const;
-export type HarvestProtocol = (typeof HARVEST_PROTOCOLS)[number];
 
 const SOURCE_FORMATS = [
   'ogc-record',

@@ -7,7 +7,7 @@
  * process needs a shared disk.
  */
 import { CairnError } from '../errors/index.js';
-import type { HarvestSourceDefinition } from './harvest-source.js';
+import { parseHarvestSource, type HarvestSourceDefinition } from './harvest-source.js';
 
 /** The outcome of a source's latest run. */
 export interface HarvestRunSummary {
@@ -33,6 +33,27 @@ export interface StoredSource {
   lastRun?: HarvestRunSummary;
   /** How many records this source contributed. */
   recordCount: number;
+}
+
+/** A source as both stores keep it: the definition and the last run as JSON text. */
+export interface StoredSourceFields {
+  definition: string;
+  createdAt: string;
+  updatedAt: string;
+  lastSuccessStartedAt?: string | null;
+  lastRun?: string | null;
+}
+
+/** Reads a stored source back from the fields a store kept, with its record count. */
+export function readStoredSource(fields: StoredSourceFields, recordCount: number): StoredSource {
+  return {
+    definition: parseHarvestSource(JSON.parse(fields.definition)),
+    createdAt: fields.createdAt,
+    updatedAt: fields.updatedAt,
+    ...(fields.lastSuccessStartedAt ? { lastSuccessStartedAt: fields.lastSuccessStartedAt } : {}),
+    ...(fields.lastRun ? { lastRun: JSON.parse(fields.lastRun) as HarvestRunSummary } : {}),
+    recordCount,
+  };
 }
 
 /** A source id that is already registered (409). */

@@ -10,12 +10,14 @@
  * processes registering or finishing runs at once cannot lose each other's state.
  */
 import type { Redis } from 'ioredis';
-import { parseHarvestSource, type HarvestSourceDefinition } from './harvest-source.js';
+import type { HarvestSourceDefinition } from './harvest-source.js';
 import {
+  readStoredSource,
   SourceExistsError,
   type HarvestRunSummary,
   type HarvestStore,
   type StoredSource,
+  type StoredSourceFields,
 } from './harvest-store.js';
 
 /** Ids per SADD/SREM/SMISMEMBER command. */
@@ -93,14 +95,8 @@ export class RedisHarvestStore implements HarvestStore {
       .scard(this.ownedKey(id))
       .exec()) as [[Error | null, Record<string, string>], [Error | null, number]];
     if (!fields.definition) return null;
-    return {
-      definition: parseHarvestSource(JSON.parse(fields.definition)),
-      createdAt: fields.createdAt,
-      updatedAt: fields.updatedAt,
-      ...(fields.lastSuccessStartedAt ? { lastSuccessStartedAt: fields.lastSuccessStartedAt } : {}),
-      ...(fields.lastRun ? { lastRun: JSON.parse(fields.lastRun) as HarvestRunSummary } : {}),
-      recordCount: count,
-    };
+    // The hash holds the StoredSourceFields its scripts wrote (see the header).
+    return readStoredSource(fields as unknown as StoredSourceFields, count);
   }
 
   async create(definition: HarvestSourceDefinition): Promise<StoredSource> {

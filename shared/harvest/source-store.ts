@@ -6,8 +6,8 @@
  */
 import type Database from 'better-sqlite3';
 import { openDatabase } from '../search/sqlite/open-database.js';
-import { SourceExistsError } from './harvest-store.js';
-import { parseHarvestSource, type HarvestSourceDefinition } from './harvest-source.js';
+import { readStoredSource, SourceExistsError } from './harvest-store.js';
+import type { HarvestSourceDefinition } from './harvest-source.js';
 import type { HarvestRunSummary, HarvestStore, StoredSource } from './harvest-store.js';
 
 interface SourceRow {
@@ -48,14 +48,16 @@ export class SqliteHarvestStore implements HarvestStore {
     const count = this.db
       .prepare('SELECT count(*) AS n FROM harvest_records WHERE source_id = ?')
       .get(row.id) as { n: number };
-    return {
-      definition: parseHarvestSource(JSON.parse(row.definition)),
-      createdAt: row.created_at,
-      updatedAt: row.updated_at,
-      ...(row.last_success_started_at ? { lastSuccessStartedAt: row.last_success_started_at } : {}),
-      ...(row.last_run ? { lastRun: JSON.parse(row.last_run) as HarvestRunSummary } : {}),
-      recordCount: count.n,
-    };
+    return readStoredSource(
+      {
+        definition: row.definition,
+        createdAt: row.created_at,
+        updatedAt: row.updated_at,
+        lastSuccessStartedAt: row.last_success_started_at,
+        lastRun: row.last_run,
+      },
+      count.n,
+    );
   }
 
   /** Every registered source, by id. */
@@ -142,21 +144,27 @@ export class SqliteHarvestStore implements HarvestStore {
 
   /** Marks records as contributed by a source. */
   async addOwned(sourceId: string, recordIds: Iterable<string>): Promise<void> {
-    const insert = this.db.prepare(
+    this.runPerRecord(
       'INSERT INTO harvest_records (source_id, record_id) VALUES (?, ?) ON CONFLICT DO NOTHING',
+      sourceId,
+      recordIds,
     );
-    this.db.transaction((ids: Iterable<string>) => {
-      for (const recordId of ids) insert.run(sourceId, recordId);
-    })(recordIds);
   }
 
   /** Forgets that a source contributed these records. */
   async removeOwned(sourceId: string, recordIds: Iterable<string>): Promise<void> {
-    const remove = this.db.prepare(
+    this.runPerRecord(
       'DELETE FROM harvest_records WHERE source_id = ? AND record_id = ?',
+      sourceId,
+      recordIds,
     );
+  }
+
+  /** Runs a statement taking (source id, record id) once per record, in one transaction. */
+  private runPerRecord(sql: string, sourceId: string, recordIds: Iterable<string>): void {
+    const statement = this.db.prepare(sql);
     this.db.transaction((ids: Iterable<string>) => {
-      for (const recordId of ids) remove.run(sourceId, recordId);
+      for (const recordId of ids) statement.run(sourceId, recordId);
     })(recordIds);
   }
 

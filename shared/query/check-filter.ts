@@ -37,6 +37,7 @@ import { printCql2Text } from './cql2/print-cql2-text.js';
 import { readGeometry } from './cql2-functions.js';
 import type { Expression, OperatorNode } from './filter-ast.js';
 import { findQueryable } from './queryables.js';
+import { checkFilterLimits, type QueryLimits } from './query-limits.js';
 import { foldCase, stripAccents } from './text-folding.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -364,6 +365,29 @@ export const TEMPORAL_RELATIONS: Readonly<Record<TemporalOp, TemporalRelation>> 
   t_intersects: relation(false, 'all', 'aStart <= bEnd', 'bStart <= aEnd'),
 };
 
+/**
+ * The terms of a temporal relation between operands a and b, each a comparison of two of their
+ * ends built by `compare`, and whether one of them (rather than all) must hold.
+ */
+export function temporalTerms<E, Q>(
+  op: FilterOp,
+  a: { start: E; end: E },
+  b: { start: E; end: E },
+  compare: (comparison: EndComparison, x: E, y: E) => Q,
+): { terms: Q[]; any: boolean } {
+  const ends: Record<TimeEndName, E> = {
+    aStart: a.start,
+    aEnd: a.end,
+    bStart: b.start,
+    bEnd: b.end,
+  };
+  const relation = TEMPORAL_RELATIONS[op as TemporalOp];
+  return {
+    terms: relation.terms.map(([comparison, x, y]) => compare(comparison, ends[x], ends[y])),
+    any: relation.any === true,
+  };
+}
+
 /** Names that mean the record's whole time interval in temporal operators. */
 const RECORD_INTERVAL_NAMES = new Set(['datetime', 'time']);
 
@@ -505,6 +529,27 @@ function checkNullOperand(expression: Expression): CheckedExpression {
 // ---------------------------------------------------------------------------------------------
 // Predicates
 
+/**
+ * Checks that values compared together (=, <, BETWEEN, IN) have one static type: a registered
+ * string never compares with a number. A time compares with a string that is a time (the cast
+ * CQL2 permits); values of unknown type compare with anything (and are NULL when they differ).
+ */
+function checkComparable(node: CheckedOperator, scalars: CheckedExpression[]): StaticType {
+  const typed = scalars
+    .map((scalar) => ({ scalar, type: staticType(scalar) }))
+    .filter(({ type }) => type !== 'unknown');
+  if (typed.length === 0) return 'unknown';
+  const reference = typed.find(({ type }) => type === 'time') ?? typed[0];
+  for (const { scalar, type } of typed) {
+    if (type === reference.type) continue;
+    if (reference.type === 'time' && scalar.kind === 'literal' && timeText(scalar.value)) continue;
+    throw new FilterError(
+      `Cannot compare ${describeFilter(scalar)} (${typeName(type)}) with ${describeFilter(reference.scalar)} (${typeName(reference.type)}) in ${describeFilter(node)}`,
+    );
+  }
+  return reference.type;
+}
+
 function checkPredicate(expression: Expression): CheckedExpression {
   switch (expression.kind) {
     case 'literal':
@@ -536,8 +581,16 @@ function checkOperator(node: OperatorNode): CheckedOperator | CheckedLiteral {
     case 'logical':
       return checked(node.args.map(checkPredicate));
     case 'comparison':
-    case 'between':
-      return checked(node.args.map(checkScalar));
+    case 'between': {
+      const comparison = checked(node.args.map(checkScalar));
+      const type = checkComparable(comparison, comparison.args);
+      if (cls === 'between' && type === 'boolean') {
+        throw new FilterError(
+          `BETWEEN needs numbers, strings or times in ${describeFilter(comparison)}`,
+        );
+      }
+      return comparison;
+    }
     case 'like':
       return checked(
         node.args.map((argument) => {
@@ -559,7 +612,10 @@ function checkOperator(node: OperatorNode): CheckedOperator | CheckedLiteral {
         );
       }
       const value = checkScalar(node.args[0]);
-      return checked([value, { kind: 'array', items: list.items.map(checkScalar) }]);
+      const items = list.items.map(checkScalar);
+      const membership = checked([value, { kind: 'array', items }]);
+      checkComparable(membership, [value, ...items]);
+      return membership;
     }
     case 'isNull':
       return checked([checkNullOperand(node.args[0])]);
@@ -601,8 +657,10 @@ function checkDistance(node: OperatorNode, op: FilterOp): CheckedOperator {
 
 /**
  * Checks a parsed filter and returns the checked tree every backend translates. Throws a
- * FilterError (400) naming the problem for a filter no backend could answer.
+ * FilterError (400) naming the problem for a filter no backend could answer; given the query
+ * limits, a QueryLimitError first for a filter over them (before any literal is validated).
  */
-export function checkFilter(filter: Expression): CheckedFilter {
+export function checkFilter(filter: Expression, limits?: QueryLimits): CheckedFilter {
+  if (limits) checkFilterLimits(filter, limits);
   return checkPredicate(filter);
 }

@@ -151,28 +151,45 @@ export function checkQueryLimits(query: SearchQuery, limits: QueryLimits): void 
     }
   }
   const geometries: Geometry[] = query.spatial?.geometry ? [query.spatial.geometry] : [];
-  if (query.filter) {
-    const filter = measureFilter(query.filter);
-    if (filter.depth > limits.maxFilterDepth) {
-      throw new QueryLimitError(
-        'filter',
-        `The filter nests ${count(filter.depth)} levels deep; at most ${count(limits.maxFilterDepth)} are allowed (QUERY_MAX_FILTER_DEPTH)`,
-      );
-    }
-    if (filter.nodes > limits.maxFilterNodes) {
-      throw new QueryLimitError(
-        'filter',
-        `The filter has ${count(filter.nodes)} operators and operands; at most ${count(limits.maxFilterNodes)} are allowed (QUERY_MAX_FILTER_NODES)`,
-      );
-    }
-    if (filter.longestArray > limits.maxArrayItems) {
-      throw new QueryLimitError(
-        'filter',
-        `An array in the filter has ${count(filter.longestArray)} items; at most ${count(limits.maxArrayItems)} are allowed (QUERY_MAX_ARRAY_ITEMS)`,
-      );
-    }
-    geometries.push(...filter.geometries);
+  if (query.filter) geometries.push(...checkFilterShape(query.filter, limits));
+  checkGeometryTotals(geometries, limits, query.filter ? 'filter' : 'geometry');
+}
+
+/**
+ * The limits on a filter alone, checked before the filter checker (check-filter.ts) validates
+ * its literals, so an oversized filter is refused before any work on it. The query as a whole
+ * (with its other geometries) is checked again by checkQueryLimits.
+ */
+export function checkFilterLimits(filter: Expression, limits: QueryLimits): void {
+  checkGeometryTotals(checkFilterShape(filter, limits), limits, 'filter');
+}
+
+/** Checks a filter's depth, size and arrays; returns its geometries. */
+function checkFilterShape(expression: Expression, limits: QueryLimits): Geometry[] {
+  const filter = measureFilter(expression);
+  if (filter.depth > limits.maxFilterDepth) {
+    throw new QueryLimitError(
+      'filter',
+      `The filter nests ${count(filter.depth)} levels deep; at most ${count(limits.maxFilterDepth)} are allowed (QUERY_MAX_FILTER_DEPTH)`,
+    );
   }
+  if (filter.nodes > limits.maxFilterNodes) {
+    throw new QueryLimitError(
+      'filter',
+      `The filter has ${count(filter.nodes)} operators and operands; at most ${count(limits.maxFilterNodes)} are allowed (QUERY_MAX_FILTER_NODES)`,
+    );
+  }
+  if (filter.longestArray > limits.maxArrayItems) {
+    throw new QueryLimitError(
+      'filter',
+      `An array in the filter has ${count(filter.longestArray)} items; at most ${count(limits.maxArrayItems)} are allowed (QUERY_MAX_ARRAY_ITEMS)`,
+    );
+  }
+  return filter.geometries;
+}
+
+/** Checks the parts and vertices of a query's geometries together. */
+function checkGeometryTotals(geometries: Geometry[], limits: QueryLimits, locator: string): void {
   let parts = 0;
   let vertices = 0;
   for (const geometry of geometries) {
@@ -180,7 +197,6 @@ export function checkQueryLimits(query: SearchQuery, limits: QueryLimits): void 
     parts += measured.parts;
     vertices += measured.vertices;
   }
-  const locator = query.filter ? 'filter' : 'geometry';
   if (parts > limits.maxGeometryParts) {
     throw new QueryLimitError(
       locator,

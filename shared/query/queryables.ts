@@ -228,11 +228,6 @@ export function canonicalPropertyName(name: string): string {
   return findQueryable(name)?.name ?? name;
 }
 
-/** True when a name is a legal name for an arbitrary (unregistered) record property. */
-export function isPropertyName(name: string): boolean {
-  return /^[A-Za-z_][A-Za-z0-9_.:-]{0,127}$/.test(name);
-}
-
 /**
  * True when sorting by the property orders text case- and accent-insensitively: a sortable
  * string queryable other than the record id (ids keep code-point order, stable for harvesters).

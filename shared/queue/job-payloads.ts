@@ -83,8 +83,3 @@ export interface JobResult {
   rejected: number;
   records: RecordOutcome[];
 }
-
-/** Tells whether a value is one of Cairn's queue names. */
-export function isQueueName(value: string): value is QueueName {
-  return (QUEUE_NAMES as readonly string[]).includes(value);
-}

@@ -55,6 +55,7 @@ export async function createBackend(config: BackendConfig): Promise<SearchBacken
       queryTimeBudgetMs: timeBudgetMs,
       layout: { shards: search.shards, replicas: search.replicas },
       sharedCheckpoints: sharedCheckpoints(config, search.checkpoints),
+      refineMaxCandidates: search.refineMaxCandidates,
     });
     await engine.init().catch(async (error: unknown) => {
       await engine.close();

@@ -3,8 +3,8 @@
  * POST 2.0.2, with and without a constraint or a sort, at several page sizes) sees every
  * matching record exactly once, in the stable default order (by identifier). On the engines the
  * result window is 100 records, so that most pages lie beyond it: sequential pages continue
- * with search_after from the previous page's sort values, and a jump walks there through a
- * point in time — the paths a harvest of a million records takes.
+ * with search_after from the previous page's sort values, and a jump walks there in strides of
+ * sort values — the paths a harvest of a million records takes.
  */
 import { expect } from 'chai';
 import { generatedDocuments, readDocuments } from '../support/catalogue-app.js';
@@ -203,7 +203,7 @@ function describeSuite(backend: SuiteBackend): void {
       }
       const after = pagingStats(test);
       if (before && after) {
-        // A jump to a position without a checkpoint walks there through a point in time.
+        // A jump to a position without a checkpoint walks there in strides of sort values.
         expect(after.walks - before.walks).to.be.greaterThan(0);
       }
     });

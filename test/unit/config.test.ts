@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ConfigError, loadConfig } from '../../shared/config/index.js';
+import { ConfigError, describeStartupFailure, loadConfig } from '../../shared/config/index.js';
 
 describe('configuration', () => {
   it('defaults to the embedded SQLite backend on 127.0.0.1:8000', () => {
@@ -67,6 +67,19 @@ describe('configuration', () => {
       expect(() => loadConfig({ ...engine, [name]: value })).to.throw(ConfigError, name);
   });
 
+  it('takes the cap on candidates refined in Node: 10,000 by default', () => {
+    const engine = { ELASTICSEARCH_URL: 'http://127.0.0.1:9250' };
+    expect(loadConfig(engine).search).to.deep.include({ refineMaxCandidates: 10_000 });
+    expect(loadConfig({ ...engine, SEARCH_REFINE_MAX_CANDIDATES: '500' }).search).to.deep.include({
+      refineMaxCandidates: 500,
+    });
+    for (const value of ['-1', 'all', '1.5'])
+      expect(() => loadConfig({ ...engine, SEARCH_REFINE_MAX_CANDIDATES: value })).to.throw(
+        ConfigError,
+        'SEARCH_REFINE_MAX_CANDIDATES',
+      );
+  });
+
   it('takes the shared checkpoint limits: 10 minutes idle and 512 per query by default', () => {
     const engine = { OPENSEARCH_URL: 'http://127.0.0.1:9251' };
     expect(loadConfig(engine).search).to.deep.include({
@@ -113,5 +126,17 @@ describe('configuration', () => {
     expect(() =>
       loadConfig({ ELASTICSEARCH_URL: 'http://127.0.0.1:1', OPENSEARCH_URL: 'http://127.0.0.1:2' }),
     ).to.throw(ConfigError, /at most one/);
+  });
+});
+
+describe('describeStartupFailure', () => {
+  it('prints a configuration error as its problems and anything else as one line', () => {
+    expect(describeStartupFailure('Cairn worker', new ConfigError(['PORT: too big']))).to.equal(
+      'Invalid configuration:\n  - PORT: too big',
+    );
+    expect(describeStartupFailure('Cairn worker', new Error('no route to host'))).to.equal(
+      'Cairn worker failed to start: no route to host',
+    );
+    expect(describeStartupFailure('Cairn API', 'odd')).to.equal('Cairn API failed to start: odd');
   });
 });

@@ -84,4 +84,36 @@ describe('lint rules that guard the seams', function () {
       ),
     ).to.deep.equal([]);
   });
+
+  it('keeps services/api/common and commands below the protocols, pages and middleware', async () => {
+    const upward = await seamErrors(
+      'services/api/commands/probe.ts',
+      "import { COLLECTION_ID } from '../protocols/records/present.js';\nexport const probe = COLLECTION_ID;\n",
+    );
+    expect(upward).to.have.length(1);
+    expect(upward[0]).to.match(/sit below the protocols/);
+    expect(
+      await seamErrors(
+        'services/api/common/probe.ts',
+        "import { wantsHtml } from '../html/errors.js';\nexport const probe = wantsHtml;\n",
+      ),
+    ).to.have.length(1);
+    expect(
+      await seamErrors(
+        'services/api/common/probe.ts',
+        "import { createApp } from '../app.js';\nexport const probe = createApp;\n",
+      ),
+    ).to.have.length(1);
+    expect(
+      await seamErrors(
+        'services/api/commands/probe.ts',
+        [
+          "import { jobUrl } from '../common/urls.js';",
+          "import type { SearchBackend } from '../../../shared/search/backend.js';",
+          'export const probe = [jobUrl] as unknown as SearchBackend;',
+          '',
+        ].join('\n'),
+      ),
+    ).to.deep.equal([]);
+  });
 });

@@ -112,14 +112,16 @@ describe('query cost limits', () => {
     ).to.contain('QUERY_MAX_FILTER_DEPTH');
     const wide = operator(
       'or',
-      ...Array.from({ length: 20 }, (_, i) => operator('=', propertyRef('title'), literal(i))),
+      ...Array.from({ length: 20 }, (_, i) =>
+        operator('=', propertyRef('title'), literal(String(i))),
+      ),
     );
     expect(refusal(() => checkQueryLimits(query({ filter: checkFilter(wide) }), LIMITS)).message)
       .to.contain('QUERY_MAX_FILTER_NODES')
       .and.to.contain('50');
     const long = operator('in', propertyRef('title'), {
       kind: 'array',
-      items: Array.from({ length: 11 }, (_, i) => literal(i)),
+      items: Array.from({ length: 11 }, (_, i) => literal(String(i))),
     });
     expect(
       refusal(() => checkQueryLimits(query({ filter: checkFilter(long) }), LIMITS)).message,

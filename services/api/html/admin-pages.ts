@@ -5,6 +5,7 @@
  */
 import type { DeadLetter } from '../../../shared/queue/dead-letter-store.js';
 import type { IngestFailure, IngestLogEntry } from '../../../shared/ingest/ingest-log.js';
+import { itemsUrl, jobUrl } from '../common/urls.js';
 import { renderTemplate } from './render.js';
 import { buildPage, type Breadcrumb, type PageView } from './views.js';
 import type { PageRequest } from './pages.js';
@@ -46,7 +47,7 @@ function buildAdminPage(
   page.nav = [
     {
       title: 'Search',
-      href: `${page.root}/collections/metadata:main/items?f=html`,
+      href: `${itemsUrl(request.baseUrl)}?f=html`,
       current: false,
     },
     { title: 'Jobs', href: `${admin(request.baseUrl)}/jobs?f=html`, current: current === 'jobs' },
@@ -87,8 +88,7 @@ export function buildPager(paging: Paging, shown: number, href: (offset: number)
   };
 }
 
-const jobHref = (baseUrl: string, jobId: string) =>
-  `${admin(baseUrl)}/jobs/${encodeURIComponent(jobId)}?f=html`;
+const jobHref = (baseUrl: string, jobId: string) => `${jobUrl(baseUrl, jobId)}?f=html`;
 
 function buildJobRow(baseUrl: string, job: JobSummary) {
   return {

@@ -5,8 +5,8 @@
  */
 import type { NextFunction, Request, Response } from 'express';
 import type { ServiceMetadata } from '../../../shared/config/index.js';
-import { describeForClient, fromHttpError } from '../middleware/errors.js';
-import { parseOutputFormat } from '../protocols/records/parse.js';
+import { describeForClient, fromHttpError, setRetryAfter } from '../middleware/errors.js';
+import { negotiateFormat } from '../common/negotiation.js';
 import { renderErrorPage } from './pages.js';
 
 /** True when the request asks for HTML; a malformed `f` or Accept counts as not asking. */
@@ -14,7 +14,7 @@ export function wantsHtml(request: Request): boolean {
   try {
     const f = request.query.f;
     if (f !== undefined) return f === 'html';
-    return parseOutputFormat({}, request.headers.accept, ['json', 'html']) === 'html';
+    return negotiateFormat(request.headers.accept, ['json', 'html']) === 'html';
   } catch {
     return false;
   }
@@ -26,8 +26,7 @@ export function renderHtmlError(service: Pick<ServiceMetadata, 'title' | 'descri
     if (response.headersSent || !wantsHtml(request)) return next(error);
     const cairnError = fromHttpError(error);
     const described = describeForClient(cairnError, request);
-    if (cairnError.retryAfter && described.status === 503)
-      response.setHeader('Retry-After', String(cairnError.retryAfter));
+    setRetryAfter(response, cairnError, described.status);
     response
       .status(described.status)
       .type('text/html; charset=utf-8')

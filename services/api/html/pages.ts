@@ -3,6 +3,24 @@
  * renders it through a template. Pure apart from reading templates.
  */
 import type { MapConfig, ServiceMetadata } from '../../../shared/config/index.js';
+import type { CollectionDocument } from '../common/catalogue-collection.js';
+import type {
+  CollectionsDocument,
+  ConformanceDocument,
+  FacetsDocument,
+  ItemsPage,
+  LandingPage,
+  RecordFeature,
+  SchemaDocument,
+} from '../common/documents.js';
+import {
+  catalogueUrl,
+  collectionsUrl,
+  collectionUrl,
+  itemsUrl,
+  openApiUrl,
+  recordUrl,
+} from '../common/urls.js';
 import { renderTemplate } from './render.js';
 import {
   buildExtentView,
@@ -16,7 +34,6 @@ import {
   describeMediaType,
   toHtmlHref,
   type Footprint,
-  type ViewLink,
 } from './views.js';
 
 /** What every page needs from the request. */
@@ -27,23 +44,17 @@ export interface PageRequest {
   map?: MapConfig;
 }
 
-type Document = Record<string, unknown>;
-
-function linksOf(document: Document): ViewLink[] {
-  return Array.isArray(document.links) ? (document.links as ViewLink[]) : [];
-}
-
 const collectionCrumb = (baseUrl: string) => ({
   title: 'Collections',
-  href: `${baseUrl}/catalogue/collections?f=html`,
+  href: `${collectionsUrl(baseUrl)}?f=html`,
 });
 const catalogueCrumb = (baseUrl: string, title: string) => ({
   title,
-  href: `${baseUrl}/catalogue/collections/metadata:main?f=html`,
+  href: `${collectionUrl(baseUrl)}?f=html`,
 });
 
 /** The landing page. */
-export function renderLandingPage(document: Document, request: PageRequest): string {
+export function renderLandingPage(document: LandingPage, request: PageRequest): string {
   const page = buildPage({
     ...request,
     title: request.service.title,
@@ -51,7 +62,7 @@ export function renderLandingPage(document: Document, request: PageRequest): str
     section: 'home',
   });
   page.breadcrumbs = [];
-  const links = linksOf(document).map((link) => ({
+  const links = document.links.map((link) => ({
     ...link,
     typeName: describeMediaType(link.type),
   }));
@@ -59,7 +70,7 @@ export function renderLandingPage(document: Document, request: PageRequest): str
 }
 
 /** The conformance declaration. */
-export function renderConformancePage(document: Document, request: PageRequest): string {
+export function renderConformancePage(document: ConformanceDocument, request: PageRequest): string {
   const page = buildPage({
     ...request,
     title: 'Conformance classes',
@@ -67,7 +78,7 @@ export function renderConformancePage(document: Document, request: PageRequest):
       {
         rel: 'self',
         type: 'application/json',
-        href: `${request.baseUrl}/catalogue/conformance?f=json`,
+        href: `${catalogueUrl(request.baseUrl)}/conformance?f=json`,
       },
     ],
     breadcrumbs: [{ title: 'Conformance' }],
@@ -77,7 +88,7 @@ export function renderConformancePage(document: Document, request: PageRequest):
 }
 
 /** The collections list. */
-export function renderCollectionsPage(document: Document, request: PageRequest): string {
+export function renderCollectionsPage(document: CollectionsDocument, request: PageRequest): string {
   const page = buildPage({
     ...request,
     title: 'Collections',
@@ -85,16 +96,16 @@ export function renderCollectionsPage(document: Document, request: PageRequest):
     breadcrumbs: [{ title: 'Collections' }],
     section: 'collections',
   });
-  const collections = (document.collections as Document[]).map((collection) => ({
+  const collections = document.collections.map((collection) => ({
     ...collection,
-    href: `${request.baseUrl}/catalogue/collections/${encodeURIComponent(String(collection.id))}?f=html`,
+    href: `${collectionsUrl(request.baseUrl)}/${encodeURIComponent(collection.id)}?f=html`,
   }));
   return renderTemplate('collections.njk', { page, collections });
 }
 
 /** One collection (the catalogue). */
-export function renderCollectionPage(document: Document, request: PageRequest): string {
-  const title = String(document.title ?? document.id);
+export function renderCollectionPage(document: CollectionDocument, request: PageRequest): string {
+  const title = document.title;
   const page = buildPage({
     ...request,
     title,
@@ -102,7 +113,7 @@ export function renderCollectionPage(document: Document, request: PageRequest): 
     breadcrumbs: [collectionCrumb(request.baseUrl), { title }],
     section: 'collections',
   });
-  const links = linksOf(document)
+  const links = document.links
     .filter((link) => link.rel !== 'self' && link.rel !== 'alternate')
     .map((link) => ({ ...link, typeName: describeMediaType(link.type) }));
   return renderTemplate('collection.njk', {
@@ -115,7 +126,7 @@ export function renderCollectionPage(document: Document, request: PageRequest): 
 
 /** A queryables or sortables document (JSON Schema). */
 export function renderSchemaPage(
-  document: Document,
+  document: SchemaDocument,
   request: PageRequest,
   kind: 'queryables' | 'sortables',
 ): string {
@@ -127,7 +138,7 @@ export function renderSchemaPage(
       {
         rel: 'self',
         type: 'application/schema+json',
-        href: `${String(document.$id)}?f=json`,
+        href: `${document.$id}?f=json`,
       },
     ],
     breadcrumbs: [
@@ -137,20 +148,18 @@ export function renderSchemaPage(
     ],
     section: 'collections',
   });
-  const properties = Object.entries(document.properties as Record<string, Document>).map(
-    ([name, schema]) => ({
-      name,
-      title: schema.title,
-      type: schema.type ?? '',
-      format: schema.format ?? '',
-      role: schema['x-ogc-role'] ?? '',
-    }),
-  );
+  const properties = Object.entries(document.properties).map(([name, schema]) => ({
+    name,
+    title: schema.title,
+    type: schema.type ?? '',
+    format: schema.format ?? '',
+    role: schema['x-ogc-role'] ?? '',
+  }));
   return renderTemplate('schema.njk', { page, kind, document, properties });
 }
 
 /** The facets definitions document. */
-export function renderFacetsPage(document: Document, request: PageRequest): string {
+export function renderFacetsPage(document: FacetsDocument, request: PageRequest): string {
   const page = buildPage({
     ...request,
     title: 'Facets',
@@ -162,28 +171,27 @@ export function renderFacetsPage(document: Document, request: PageRequest): stri
     ],
     section: 'collections',
   });
-  const items = `${request.baseUrl}/catalogue/collections/metadata:main/items`;
-  const facets = Object.entries(document.facets as Record<string, Document>).map(
-    ([name, facet]) => ({
-      name,
-      title: facet.title,
-      type: facet.type,
-      href: `${items}?f=html&facets=${encodeURIComponent(name)}`,
-    }),
-  );
+  const items = itemsUrl(request.baseUrl);
+  const facets = Object.entries(document.facets).map(([name, facet]) => ({
+    name,
+    title: facet.title,
+    type: facet.type,
+    href: `${items}?f=html&facets=${encodeURIComponent(name)}`,
+  }));
   return renderTemplate('facets.njk', { page, facets });
 }
 
-interface FacetBody {
-  property: string;
-  buckets: { value: string; count: number }[];
+/** What the search page needs besides the page of items: the request's query and paging. */
+export interface ItemsPageRequest extends PageRequest {
+  /** The request's parameters, kept in the form and the facet links. */
+  query: Record<string, string>;
+  sortables: string[];
+  /** Where this page starts in the results. */
+  offset: number;
 }
 
 /** The search page: form, map, results, facets and paging. */
-export function renderItemsPage(
-  document: Document,
-  request: PageRequest & { query: Record<string, string>; sortables: string[] },
-): string {
+export function renderItemsPage(document: ItemsPage, request: ItemsPageRequest): string {
   const page = buildPage({
     ...request,
     title: 'Search',
@@ -195,45 +203,40 @@ export function renderItemsPage(
     ],
     section: 'search',
   });
-  const features = (document.features as Document[]) ?? [];
-  const recordHref = (id: string) =>
-    `${request.baseUrl}/catalogue/collections/metadata:main/items/${encodeURIComponent(id)}?f=html`;
-  const results = features.map((feature) =>
-    buildResultView(feature as never, recordHref(String(feature.id))),
-  );
+  const features = document.features;
+  const recordHref = (id: string) => `${recordUrl(request.baseUrl, id)}?f=html`;
+  const results = features.map((feature) => buildResultView(feature, recordHref(feature.id)));
   const footprints: Footprint[] = features
     .map((feature) => ({
-      id: String(feature.id),
-      title: results.find((result) => result.id === String(feature.id))?.title ?? '',
-      href: recordHref(String(feature.id)),
+      id: feature.id,
+      title: results.find((result) => result.id === feature.id)?.title ?? '',
+      href: recordHref(feature.id),
       geometry: buildMapGeometry(buildFootprint(feature)),
     }))
     .filter((footprint) => footprint.geometry !== null);
-  const link = (rel: string) => linksOf(document).find((candidate) => candidate.rel === rel);
+  const link = (rel: string) => document.links.find((candidate) => candidate.rel === rel);
   const next = link('next');
   const prev = link('prev');
-  const offset = Number(new URL(String(link('self')?.href)).searchParams.get('offset') ?? 0);
-  const itemsUrl = `${request.baseUrl}/catalogue/collections/metadata:main/items`;
+  const { offset } = request;
+  const items = itemsUrl(request.baseUrl);
   const facetLink = (name: string, value: string) => {
     const parameters = new URLSearchParams({ ...request.query, f: 'html' });
     parameters.delete('offset');
     parameters.set(name, value);
-    return `${itemsUrl}?${parameters.toString()}`;
+    return `${items}?${parameters.toString()}`;
   };
-  const facets = Object.entries((document.facets as Record<string, FacetBody>) ?? {}).map(
-    ([name, facet]) => ({
-      name,
-      buckets: facet.buckets.map((bucket) => ({
-        ...bucket,
-        href: facetLink(facet.property, bucket.value),
-        active: request.query[facet.property] === bucket.value,
-      })),
-    }),
-  );
+  const facets = Object.entries(document.facets ?? {}).map(([name, facet]) => ({
+    name,
+    buckets: facet.buckets.map((bucket) => ({
+      ...bucket,
+      href: facetLink(facet.property, bucket.value),
+      active: request.query[facet.property] === bucket.value,
+    })),
+  }));
   return renderTemplate('items.njk', {
     page,
     form: buildSearchForm(request.query),
-    action: itemsUrl,
+    action: items,
     results,
     footprints,
     map: buildMapView(page.staticPath, request.map),
@@ -245,13 +248,13 @@ export function renderItemsPage(
     last: offset + features.length,
     next: next ? toHtmlHref(next.href) : undefined,
     prev: prev ? toHtmlHref(prev.href) : undefined,
-    clear: `${itemsUrl}?f=html`,
+    clear: `${items}?f=html`,
   });
 }
 
 /** One record. */
-export function renderRecordPage(document: Document, request: PageRequest): string {
-  const record = buildRecordView(document as never);
+export function renderRecordPage(document: RecordFeature, request: PageRequest): string {
+  const record = buildRecordView(document);
   const page = buildPage({
     ...request,
     title: record.title,
@@ -261,7 +264,7 @@ export function renderRecordPage(document: Document, request: PageRequest): stri
       catalogueCrumb(request.baseUrl, request.service.title),
       {
         title: 'Records',
-        href: `${request.baseUrl}/catalogue/collections/metadata:main/items?f=html`,
+        href: `${itemsUrl(request.baseUrl)}?f=html`,
       },
       { title: record.title },
     ],
@@ -283,7 +286,7 @@ export function renderOpenApiPage(request: PageRequest): string {
       {
         rel: 'self',
         type: 'application/vnd.oai.openapi+json;version=3.0',
-        href: `${request.baseUrl}/catalogue/openapi?f=json`,
+        href: `${openApiUrl(request.baseUrl)}?f=json`,
       },
     ],
     breadcrumbs: [{ title: 'API' }],

@@ -4,6 +4,8 @@
  */
 import type { MapConfig, ServiceMetadata } from '../../../shared/config/index.js';
 import { parseTimestamp } from '../../../shared/records/time.js';
+import { CATALOG_REL, OPENAPI_JSON } from '../common/media-types.js';
+import { catalogueUrl, collectionUrl } from '../common/urls.js';
 import { STATIC_PATH } from './assets.js';
 
 export interface ViewLink {
@@ -32,8 +34,6 @@ export interface PageView {
   nav: { title: string; href: string; current: boolean }[];
 }
 
-const OPENAPI_JSON = 'application/vnd.oai.openapi+json;version=3.0';
-const CATALOG_REL = 'http://www.opengis.net/def/rel/ogc/1.0/ogc-catalog';
 const NAMES: Readonly<Record<string, string>> = {
   'application/json': 'JSON',
   'application/geo+json': 'GeoJSON',
@@ -72,8 +72,8 @@ export interface PageOptions {
 
 /** Builds the common page view of an HTML page. */
 export function buildPage(options: PageOptions): PageView {
-  const root = `${options.baseUrl}/catalogue`;
-  const collection = `${root}/collections/metadata:main`;
+  const root = catalogueUrl(options.baseUrl);
+  const collection = collectionUrl(options.baseUrl);
   const alternates = asLinks(options.links)
     .filter(
       (link) => (link.rel === 'self' || link.rel === 'alternate') && link.type !== 'text/html',

@@ -51,6 +51,12 @@ export function describeForClient(
   return { status: error.status, code: error.code, description: error.message };
 }
 
+/** Tells a client refused with 503 when to retry, when the error knows. */
+export function setRetryAfter(response: Response, error: CairnError, status: number): void {
+  if (error.retryAfter && status === 503)
+    response.setHeader('Retry-After', String(error.retryAfter));
+}
+
 /** The final OGC API error handler: `{code, description}` JSON with the error's status. */
 export function renderJsonError(
   error: unknown,
@@ -61,7 +67,6 @@ export function renderJsonError(
   if (response.headersSent) return next(error);
   const cairnError = fromHttpError(error);
   const { status, code, description } = describeForClient(cairnError, request);
-  if (cairnError.retryAfter && status === 503)
-    response.setHeader('Retry-After', String(cairnError.retryAfter));
+  setRetryAfter(response, cairnError, status);
   response.status(status).type('application/json').send(JSON.stringify({ code, description }));
 }

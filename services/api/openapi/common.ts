@@ -6,7 +6,7 @@
  * and empty values (the parsers judge those), which the types make impossible to forget.
  */
 import type { OpenAPIV3 } from 'openapi-types';
-import { HTML } from '../protocols/records/present.js';
+import { HTML, JSON_TYPE } from '../common/media-types.js';
 
 /** Vendor extensions the document uses (express-openapi-validator's). */
 export interface OperationExtensions {
@@ -64,15 +64,15 @@ export type OpenApiDocument = OpenAPIV3.Document<OperationExtensions>;
 /** Whether a part is built for the served document or for request validation. */
 export type DocumentPurpose = 'served' | 'validation';
 
-export { FACETS_MEDIA_TYPE as FACETS_JSON } from '../protocols/records/capabilities.js';
 export {
+  FACETS_JSON,
   GEOJSON,
   HTML,
+  JSON_TYPE,
   OPENAPI_JSON as OPENAPI_MEDIA_TYPE,
   SCHEMA_JSON,
   XML,
-} from '../protocols/records/present.js';
-export const JSON_TYPE = 'application/json';
+} from '../common/media-types.js';
 
 /** A reference to a component. */
 export function ref(kind: 'schemas' | 'parameters' | 'responses', name: string): Reference {

@@ -23,8 +23,8 @@ import {
   chunk,
   PageGuard,
   withQuery,
+  IncrementalSourceAdapter,
   type HarvestedDocument,
-  type SourceAdapter,
 } from './source-adapter.js';
 
 const OGC = 'http://www.opengis.net/ogc';
@@ -194,18 +194,13 @@ function identifierOf(element: XmlElement): string | undefined {
   return value ? value : undefined;
 }
 
-export class CswAdapter implements SourceAdapter {
-  readonly incremental: SourceAdapter['incremental'];
-
+export class CswAdapter extends IncrementalSourceAdapter {
   constructor(
     private readonly source: ResolvedSource,
     private readonly client: SourceClient,
     private readonly maxBytes: number,
   ) {
-    this.incremental = {
-      identifiers: () => this.identifiers(),
-      fetchByIds: (ids) => this.fetchByIds(ids),
-    };
+    super();
   }
 
   private async fetchPage(ask: Ask, start: number): Promise<Page> {
@@ -262,7 +257,7 @@ export class CswAdapter implements SourceAdapter {
     }
   }
 
-  private async *identifiers(): AsyncIterable<string[]> {
+  protected async *identifiers(): AsyncIterable<string[]> {
     for await (const page of this.walk({ schema: 'dc', elementSet: 'brief' })) {
       const ids = page.records.map(identifierOf);
       if (ids.some((id) => id === undefined))
@@ -274,7 +269,7 @@ export class CswAdapter implements SourceAdapter {
     }
   }
 
-  private async *fetchByIds(ids: string[]): AsyncIterable<HarvestedDocument[]> {
+  protected async *fetchByIds(ids: string[]): AsyncIterable<HarvestedDocument[]> {
     const { source } = this;
     // CSW 2.0.2 takes a comma-separated list; 3.0 one id per request.
     const size = source.version === '2.0.2' ? Math.min(source.pageSize, 50) : 1;

@@ -10,8 +10,8 @@ import {
   checkComplete,
   PageGuard,
   withQuery,
+  IncrementalSourceAdapter,
   type HarvestedDocument,
-  type SourceAdapter,
 } from './source-adapter.js';
 
 /** CQL2 text for "updated on or after". */
@@ -19,17 +19,12 @@ export function updatedSinceCql2(since: string): string {
   return `updated >= TIMESTAMP('${since}')`;
 }
 
-export class RecordsAdapter implements SourceAdapter {
-  readonly incremental: SourceAdapter['incremental'];
-
+export class RecordsAdapter extends IncrementalSourceAdapter {
   constructor(
     private readonly source: ResolvedSource,
     private readonly client: SourceClient,
   ) {
-    this.incremental = {
-      identifiers: () => this.identifiers(),
-      fetchByIds: (ids) => this.fetchByIds(ids),
-    };
+    super();
   }
 
   private async *walk(modifiedSince?: string): AsyncIterable<JsonObject[]> {
@@ -63,12 +58,12 @@ export class RecordsAdapter implements SourceAdapter {
     }
   }
 
-  private async *identifiers(): AsyncIterable<string[]> {
+  protected async *identifiers(): AsyncIterable<string[]> {
     for await (const features of this.walk())
       yield features.map((feature) => featureId(this.source.url, feature));
   }
 
-  private async *fetchByIds(ids: string[]): AsyncIterable<HarvestedDocument[]> {
+  protected async *fetchByIds(ids: string[]): AsyncIterable<HarvestedDocument[]> {
     const items = new URL(this.source.url);
     items.search = '';
     for (const id of ids) {

@@ -26,6 +26,23 @@ export interface SourceAdapter {
   };
 }
 
+/**
+ * The base of an adapter that can also harvest incrementally: it lists the identifiers the
+ * source holds and fetches records by id.
+ */
+export abstract class IncrementalSourceAdapter implements SourceAdapter {
+  readonly incremental: NonNullable<SourceAdapter['incremental']> = {
+    identifiers: () => this.identifiers(),
+    fetchByIds: (ids) => this.fetchByIds(ids),
+  };
+
+  abstract pages(options: { modifiedSince?: string }): AsyncIterable<HarvestedDocument[]>;
+  /** Every identifier the source holds, page by page. */
+  protected abstract identifiers(): AsyncIterable<string[]>;
+  /** Records by id; ids the source no longer has are skipped. */
+  protected abstract fetchByIds(ids: string[]): AsyncIterable<HarvestedDocument[]>;
+}
+
 /** Most pages one listing may take (a guard against sources whose paging never ends). */
 export const MAX_PAGES = 100_000;
 

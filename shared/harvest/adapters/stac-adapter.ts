@@ -19,8 +19,8 @@ import {
   chunk,
   PageGuard,
   withQuery,
+  IncrementalSourceAdapter,
   type HarvestedDocument,
-  type SourceAdapter,
 } from './source-adapter.js';
 
 interface SearchRequest {
@@ -29,17 +29,12 @@ interface SearchRequest {
   body?: JsonObject;
 }
 
-export class StacAdapter implements SourceAdapter {
-  readonly incremental: SourceAdapter['incremental'];
-
+export class StacAdapter extends IncrementalSourceAdapter {
   constructor(
     private readonly source: ResolvedSource,
     private readonly client: SourceClient,
   ) {
-    this.incremental = {
-      identifiers: () => this.identifiers(),
-      fetchByIds: (ids) => this.fetchByIds(ids),
-    };
+    super();
   }
 
   /** The first search request, by the source's method. */
@@ -123,12 +118,12 @@ export class StacAdapter implements SourceAdapter {
     }));
   }
 
-  private async *identifiers(): AsyncIterable<string[]> {
+  protected async *identifiers(): AsyncIterable<string[]> {
     for await (const features of this.walk())
       yield features.map((feature) => featureId(this.source.url, feature));
   }
 
-  private async *fetchByIds(ids: string[]): AsyncIterable<HarvestedDocument[]> {
+  protected async *fetchByIds(ids: string[]): AsyncIterable<HarvestedDocument[]> {
     for (const group of chunk(ids, this.source.pageSize))
       for await (const features of this.walk({ ids: group })) yield this.documents(features);
   }

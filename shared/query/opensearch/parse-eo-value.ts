@@ -97,16 +97,26 @@ function checkList(name: string, value: string, count: number, limits: EoValueLi
   }
 }
 
+/**
+ * What is inside the braces of a value written as a set (`{a,b,…}`, already trimmed), or
+ * undefined when the value is not a set; a brace at one end only is refused.
+ */
+function setContent(name: string, value: string, text: string): string | undefined {
+  if (!text.startsWith('{') && !text.endsWith('}')) return undefined;
+  if (text.length < 2 || !text.startsWith('{') || !text.endsWith('}')) {
+    throw invalid(name, value, 'a set is written {a,b,…}');
+  }
+  return text.slice(1, -1);
+}
+
 /** Numeric and date parameters: single value, set or interval notation. */
 function parseOrdered(definition: EoParameter, value: string, limits: EoValueLimits): Expression {
   const name = definition.parameter;
   const property: Expression = { kind: 'property', name: definition.property };
   const text = value.trim();
-  if (text.startsWith('{') || text.endsWith('}')) {
-    if (text.length < 2 || !text.startsWith('{') || !text.endsWith('}')) {
-      throw invalid(name, value, 'a set is written {a,b,…}');
-    }
-    const items = text.slice(1, -1).split(',');
+  const set = setContent(name, value, text);
+  if (set !== undefined) {
+    const items = set.split(',');
     checkList(name, value, items.length, limits);
     return {
       kind: 'op',
@@ -167,15 +177,12 @@ function wildcardPattern(item: string): string {
 function parseText(definition: EoParameter, value: string, limits: EoValueLimits): Expression {
   const name = definition.parameter;
   const property: Expression = { kind: 'property', name: definition.property };
-  let text = value.trim();
-  if (text.startsWith('{') || text.endsWith('}')) {
-    if (text.length < 2 || !text.startsWith('{') || !text.endsWith('}')) {
-      throw invalid(name, value, 'a set is written {a,b,…}');
-    }
-    text = text.slice(1, -1);
-  } else if (/^[[\]]|[[\]]$/.test(text)) {
+  const trimmed = value.trim();
+  const set = setContent(name, value, trimmed);
+  if (set === undefined && /^[[\]]|[[\]]$/.test(trimmed)) {
     throw invalid(name, value, 'interval notation applies to numeric and date parameters only');
   }
+  const text = set ?? trimmed;
   const items = text.split(',').map((item) => item.trim());
   checkList(name, value, items.length, limits);
   if (items.some((item) => item === '')) throw invalid(name, value, 'a value is missing');

@@ -25,16 +25,13 @@ import type {
 import {
   arrayValues,
   describeFilter as describe,
-  TEMPORAL_RELATIONS,
+  temporalTerms,
   timeText as timeSpanOf,
-  type EndComparison,
-  type TimeEndName,
 } from '../../query/check-filter.js';
 import {
   operatorClass,
   operatorLabel as opName,
   type ComparisonOp,
-  type TemporalOp,
 } from '../../query/cql2/cql2-operators.js';
 import {
   ARRAY_CONVERSE,
@@ -54,20 +51,8 @@ import {
   hasFootprint,
   type EngineSpatialRelation,
 } from './compile-spatial.js';
+import { allOf, anyOf, exists, matchAll, matchNone, not, term, terms, type Query } from './dsl.js';
 import {
-  allOf,
-  anyOf,
-  exists,
-  matchAll,
-  matchNone,
-  not,
-  range,
-  term,
-  terms,
-  type Query,
-} from './dsl.js';
-import {
-  foldPath,
   resolveFilterProperty,
   TIME_RANGE_FIELD,
   type EngineField,
@@ -76,8 +61,27 @@ import {
   timeSpanPaths,
 } from './engine-fields.js';
 import type { SpatialMode } from './index-templates.js';
-import { caseInsensitively } from './case-insensitive.js';
 import { isBoxGeometry } from './engine-document.js';
+import {
+  FLIPPED,
+  TYPE_NAMES,
+  fieldKind,
+  isStaticKind,
+  queryableKind,
+  compareConstants,
+  compareSpans,
+  engineValue,
+  instant,
+  likeToWildcard,
+  onView,
+  someValueOutside,
+  spanClause,
+  valueClause,
+  type Constant,
+  type Span,
+} from './filter-clauses.js';
+
+export { likeToWildcard };
 
 /**
  * The field naming the properties a record has that their own field cannot show (an empty
@@ -141,14 +145,6 @@ function select(predicate: Predicate, polarity: boolean): Query {
 // ---------------------------------------------------------------------------------------------
 // Scalars
 
-type Constant = string | number | boolean;
-
-/** A time value: the first and last instant it covers (ISO strings, or ±Infinity when open). */
-interface Span {
-  lo: string | number;
-  hi: string | number;
-}
-
 type Scalar =
   | { kind: 'constant'; value: Constant; expression: CheckedExpression }
   | { kind: 'time'; span: Span; expression: CheckedExpression }
@@ -159,45 +155,6 @@ type Scalar =
       view: FoldView;
       expression: CheckedExpression;
     };
-
-const TYPE_NAMES: Record<FieldKind, string> = {
-  string: 'string',
-  number: 'number',
-  time: 'date/timestamp',
-  unknown: 'value',
-};
-
-function queryableKind(field: EngineField): FieldKind | 'geometry' | 'array' | undefined {
-  switch (field.queryable?.type) {
-    case undefined:
-      return undefined;
-    case 'integer':
-    case 'number':
-      return 'number';
-    case 'datetime':
-      return 'time';
-    case 'geometry':
-      return 'geometry';
-    case 'array':
-      return 'array';
-    case 'boolean':
-      return 'unknown';
-    default:
-      return 'string';
-  }
-}
-
-/** The kind of a property's values: registered type, declared mapping, else the live mapping. */
-function fieldKind(field: EngineField, context: FilterContext): FieldKind | 'absent' {
-  const registered = queryableKind(field);
-  if (registered === 'geometry' || registered === 'array') return 'unknown';
-  return registered ?? field.declared ?? context.mappedKind(field.path);
-}
-
-/** True when a field's kind is fixed by the registry or the base mapping (so mismatches are errors). */
-function isStaticKind(field: EngineField): boolean {
-  return queryableKind(field) !== undefined || field.declared !== undefined;
-}
 
 /** The view reached by applying CASEI or ACCENTI to a view. */
 function composeView(view: FoldView, op: 'casei' | 'accenti'): FoldView {
@@ -215,7 +172,13 @@ function compileScalar(expression: CheckedExpression, context: FilterContext): S
       return { kind: 'time', span: { lo: expression.start, hi: expression.end }, expression };
     case 'property': {
       const field = resolveFilterProperty(expression.name);
-      return { kind: 'field', field, type: fieldKind(field, context), view: 'raw', expression };
+      return {
+        kind: 'field',
+        field,
+        type: fieldKind(field, context.mappedKind),
+        view: 'raw',
+        expression,
+      };
     }
     case 'op':
       return compileFunction(expression, context);
@@ -248,147 +211,7 @@ function compileFunction(node: CheckedOperator, context: FilterContext): Scalar 
 }
 
 // ---------------------------------------------------------------------------------------------
-// Field clauses on a view (raw or folded copy)
-
-/**
- * A clause on the chosen view of a field. Folded copies exist only where the value itself
- * cannot stand for its view: a `ci` copy for text beyond ASCII (plain ASCII is compared on the
- * value, case-insensitively), an `ai` copy where stripping accents changes the value, a `cai`
- * copy where that differs from the CASEI view. So a record without the view's copy is compared
- * on the next one along the chain, and at last on its raw value (engine-document.ts).
- */
-function onView(field: EngineField, view: FoldView, build: (path: string) => Query): Query {
-  if (view === 'raw') return build(field.path);
-  const copies =
-    view === 'cai' ? [foldPath(field, 'cai'), foldPath(field, 'ci')] : [foldPath(field, view)];
-  // Under CASEI the raw value is plain ASCII (or, in indexes written before mapping version 3,
-  // text folding leaves unchanged): matched ignoring ASCII case.
-  const onRaw = view === 'ai' ? build(field.path) : caseInsensitively(build(field.path));
-  const chain = [...copies.map(build), onRaw];
-  return anyOf(
-    chain.map((clause, position) =>
-      position === 0
-        ? clause
-        : allOf([...copies.slice(0, position).map((absent) => not(exists(absent))), clause]),
-    ),
-  );
-}
-
-/** The JSON value a keyword / double / date field is compared with. */
-function engineValue(value: Constant): string | number {
-  return typeof value === 'boolean' ? String(value) : value;
-}
-
-// ---------------------------------------------------------------------------------------------
 // Comparisons
-
-const FLIPPED: Record<ComparisonOp, ComparisonOp> = {
-  '=': '=',
-  '<>': '<>',
-  '<': '>',
-  '<=': '>=',
-  '>': '<',
-  '>=': '<=',
-};
-
-function compareConstants(op: ComparisonOp, a: Constant | number, b: Constant | number): boolean {
-  switch (op) {
-    case '=':
-      return a === b;
-    case '<>':
-      return a !== b;
-    case '<':
-      return a < b;
-    case '<=':
-      return a <= b;
-    case '>':
-      return a > b;
-    case '>=':
-      return a >= b;
-  }
-}
-
-/** The span of one instant. */
-const instant = (value: string | number): Span => ({ lo: value, hi: value });
-
-/** Orders two span bounds: ISO strings in time order, ±Infinity below and above them all. */
-function compareBounds(a: string | number, b: string | number): number {
-  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
-  const rank = (x: string | number): number => (typeof x === 'string' ? 0 : Math.sign(x));
-  return rank(a) - rank(b);
-}
-
-/** Compares two spans at the coarser granularity, as the SQLite compiler does. */
-function compareSpans(op: ComparisonOp, x: Span, y: Span): boolean {
-  const c = compareBounds;
-  switch (op) {
-    case '<':
-      return c(x.hi, y.lo) < 0;
-    case '>':
-      return c(x.lo, y.hi) > 0;
-    case '<=':
-      return c(x.lo, y.hi) <= 0;
-    case '>=':
-      return c(x.hi, y.lo) >= 0;
-    case '=':
-      return c(x.lo, y.hi) <= 0 && c(y.lo, x.hi) <= 0;
-    case '<>':
-      return c(x.hi, y.lo) < 0 || c(x.lo, y.hi) > 0;
-  }
-}
-
-/**
- * The clause for `field op span` where each value of the field covers the span from the
- * instant in `lo` to the one in `hi` (the same path for a field of instants), compared at the
- * coarser granularity as compareSpans does.
- */
-function spanClause(
-  path: string | { lo: string; hi: string },
-  op: ComparisonOp,
-  span: Span,
-): Query {
-  const { lo, hi } = typeof path === 'string' ? { lo: path, hi: path } : path;
-  const instants = lo === hi && span.lo === span.hi;
-  const equal = (): Query =>
-    instants
-      ? term(lo, span.lo)
-      : lo === hi
-        ? range(lo, { gte: span.lo, lte: span.hi })
-        : allOf([range(lo, { lte: span.hi }), range(hi, { gte: span.lo })]);
-  switch (op) {
-    case '<':
-      return range(hi, { lt: span.lo });
-    case '>':
-      return range(lo, { gt: span.hi });
-    case '<=':
-      return range(lo, { lte: span.hi });
-    case '>=':
-      return range(hi, { gte: span.lo });
-    case '=':
-      return equal();
-    case '<>':
-      return lo === hi
-        ? not(equal())
-        : anyOf([range(hi, { lt: span.lo }), range(lo, { gt: span.hi })]);
-  }
-}
-
-function valueClause(path: string, op: ComparisonOp, value: string | number): Query {
-  switch (op) {
-    case '=':
-      return term(path, value);
-    case '<>':
-      return not(term(path, value));
-    case '<':
-      return range(path, { lt: value });
-    case '<=':
-      return range(path, { lte: value });
-    case '>':
-      return range(path, { gt: value });
-    case '>=':
-      return range(path, { gte: value });
-  }
-}
 
 /** The span a string stands for when it is a time (the cast CQL2 permits). */
 function timeSpan(value: Constant): Span | undefined {
@@ -456,42 +279,13 @@ function compileComparison(
   if (a.kind === 'time' || b.kind === 'time') {
     const spanOf = (scalar: Exclude<Scalar, { kind: 'field' }>): Span | undefined =>
       scalar.kind === 'time' ? scalar.span : timeSpan(scalar.value);
-    const [x, y] = [spanOf(a), spanOf(b)];
-    if (!x || !y) throw new FilterError(`Cannot compare the values of ${describe(node)}`);
-    return constant(compareSpans(op, x, y));
-  }
-  if (typeof a.value !== typeof b.value) {
-    throw new FilterError(
-      `Cannot compare ${describe(a.expression)} (${typeof a.value}) with ${describe(b.expression)} (${typeof b.value}) in ${describe(node)}`,
-    );
+    return constant(compareSpans(op, spanOf(a) as Span, spanOf(b) as Span));
   }
   return constant(compareConstants(op, a.value, b.value));
 }
 
 // ---------------------------------------------------------------------------------------------
 // LIKE, BETWEEN, IN, IS NULL
-
-/** Translates a CQL2 LIKE pattern (`%`, `_`, `\` escapes) into an engine wildcard pattern. */
-export function likeToWildcard(pattern: string): string {
-  const characters = Array.from(pattern);
-  let result = '';
-  for (let i = 0; i < characters.length; i += 1) {
-    let character = characters[i];
-    if (character === '\\' && i + 1 < characters.length) {
-      i += 1;
-      character = characters[i];
-    } else if (character === '%') {
-      result += '*';
-      continue;
-    } else if (character === '_') {
-      result += '?';
-      continue;
-    }
-    result +=
-      character === '*' || character === '?' || character === '\\' ? `\\${character}` : character;
-  }
-  return result;
-}
 
 function compileLike(node: CheckedOperator, context: FilterContext): Predicate {
   const [value, pattern] = node.args.map((argument) => compileScalar(argument, context));
@@ -724,18 +518,10 @@ function endDefined(end: TimeEnd): Query {
 function compileTemporal(node: CheckedOperator, context: FilterContext): Predicate {
   const [a, b] = node.args.map((argument) => compileTimeOperand(argument, context));
   if (a === 'absent' || b === 'absent') return UNKNOWN;
-  const ends: Record<TimeEndName, TimeEnd> = {
-    aStart: a.start,
-    aEnd: a.end,
-    bStart: b.start,
-    bEnd: b.end,
-  };
-  const relation = TEMPORAL_RELATIONS[node.op as TemporalOp];
-  const terms = relation.terms.map(
-    ([comparison, x, y]: readonly [EndComparison, TimeEndName, TimeEndName]) =>
-      compareEnds(comparison, ends[x], ends[y], node, context),
+  const { terms, any } = temporalTerms(node.op, a, b, (comparison, x: TimeEnd, y) =>
+    compareEnds(comparison, x, y, node, context),
   );
-  const test = terms.length === 1 ? terms[0] : relation.any ? anyOf(terms) : allOf(terms);
+  const test = terms.length === 1 ? terms[0] : any ? anyOf(terms) : allOf(terms);
   const defined = allOf([a.start, a.end, b.start, b.end].map(endDefined));
   return { test, defined };
 }
@@ -785,7 +571,9 @@ function compileSpatial(node: CheckedOperator, context: FilterContext): Predicat
   const recordRelation = a.kind === 'record' ? relation : SPATIAL_CONVERSE[relation];
   const relations = ENGINE_RELATIONS[context.spatial];
   if (!relations.has(recordRelation)) {
-    throw new FilterError(
+    throw new UnsupportedFilterError(
+      context.engineName,
+      opName(node.op),
       `The ${context.engineName} backend does not support ${opName(node.op)} in spatial mode "${context.spatial}" (it offers ${[...relations].map((name) => `S_${name.toUpperCase()}`).join(', ')})`,
     );
   }
@@ -819,26 +607,8 @@ function compileArrayOperand(
   if (field.declared === 'time' && registered === undefined) {
     throw new FilterError(`${opName(node.op)} needs arrays, but "${name}" is a date/timestamp`);
   }
-  const type = registered === 'array' ? 'string' : fieldKind(field, context);
+  const type = registered === 'array' ? 'string' : fieldKind(field, context.mappedKind);
   return { kind: 'field', field, type };
-}
-
-/** Orders values as the engine orders a field's terms (UTF-8 bytes for keywords). */
-function engineOrder(a: string | number, b: string | number): number {
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  return Buffer.compare(Buffer.from(String(a)), Buffer.from(String(b)));
-}
-
-/** Records with some value of the field outside the set: the open ranges between its members. */
-function someValueOutside(path: string, values: (string | number)[]): Query {
-  const sorted = [...new Set(values)].sort(engineOrder);
-  if (sorted.length === 0) return exists(path);
-  const ranges = [range(path, { lt: sorted[0] })];
-  for (let i = 1; i < sorted.length; i += 1) {
-    ranges.push(range(path, { gt: sorted[i - 1], lt: sorted[i] }));
-  }
-  ranges.push(range(path, { gt: sorted[sorted.length - 1] }));
-  return anyOf(ranges);
 }
 
 function compileArrayRelation(node: CheckedOperator, context: FilterContext): Predicate {

@@ -21,6 +21,7 @@ import {
   type JsonObject,
   type RefreshPolicy,
 } from './engine-adapter.js';
+import { aliasedIndices, CommonEngineCalls } from './common-engine-calls.js';
 
 export interface ClientConnectionOptions {
   url: string;
@@ -55,17 +56,19 @@ class PromptRetryTransport extends SniffingTransport {
 }
 
 /** Elasticsearch 8 through @elastic/elasticsearch. */
-export class ElasticsearchAdapter implements EngineAdapter {
+export class ElasticsearchAdapter extends CommonEngineCalls implements EngineAdapter {
   readonly engine = 'elasticsearch' as const;
   private readonly client: Client;
 
   constructor(options: ClientConnectionOptions) {
-    this.client = new Client({
+    const client = new Client({
       node: options.url,
       requestTimeout: options.requestTimeout ?? 30_000,
       maxRetries: options.maxRetries ?? 2,
       Transport: PromptRetryTransport,
     });
+    super(client);
+    this.client = client;
   }
 
   search({ index, body, filterPath }: EngineSearchRequest): Promise<EngineSearchResponse> {
@@ -147,18 +150,6 @@ export class ElasticsearchAdapter implements EngineAdapter {
     });
   }
 
-  deleteIndexTemplate(name: string): Promise<void> {
-    return callEngine(async () => {
-      await this.client.indices.deleteIndexTemplate({ name }, { ignore: [404] });
-    });
-  }
-
-  deleteComponentTemplate(name: string): Promise<void> {
-    return callEngine(async () => {
-      await this.client.cluster.deleteComponentTemplate({ name }, { ignore: [404] });
-    });
-  }
-
   indexExists(index: string): Promise<boolean> {
     return callEngine(() => this.client.indices.exists({ index }));
   }
@@ -169,17 +160,10 @@ export class ElasticsearchAdapter implements EngineAdapter {
     });
   }
 
-  deleteIndex(index: string): Promise<void> {
-    return callEngine(async () => {
-      await this.client.indices.delete({ index }, { ignore: [404] });
-    });
-  }
-
   aliasTargets(alias: string): Promise<string[]> {
     return callEngine(async () => {
       const response = await this.client.indices.getAlias({ name: alias }, { ignore: [404] });
-      const indices = response as unknown as Record<string, { aliases?: JsonObject }>;
-      return Object.keys(indices).filter((index) => indices[index]?.aliases?.[alias] !== undefined);
+      return aliasedIndices(alias, response);
     });
   }
 
@@ -204,20 +188,10 @@ export class ElasticsearchAdapter implements EngineAdapter {
     });
   }
 
-  refresh(index: string): Promise<void> {
-    return callEngine(async () => {
-      await this.client.indices.refresh({ index });
-    });
-  }
-
   clusterHealth(): Promise<{ status: string }> {
     return callEngine(async () => {
       const response = await this.client.cluster.health();
       return { status: response.status };
     });
-  }
-
-  close(): Promise<void> {
-    return this.client.close();
   }
 }

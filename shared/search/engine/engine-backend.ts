@@ -4,7 +4,8 @@
  * (`cairn-records-v1`, …) created from the templates in `es-mappings/`; writes are batched
  * bulk requests keyed by record id; pages beyond the result window continue with
  * `search_after` from cached sort checkpoints (in this process, and shared by every API process
- * through Redis in scaled mode); `reindex()` builds the next version from the
+ * through Redis in scaled mode), reached by walks in strides of sort values over an index
+ * sorted by the default sort key; `reindex()` builds the next version from the
  * stored source documents and moves the alias atomically.
  */
 import {
@@ -14,6 +15,7 @@ import {
   InvalidRecordError,
   QueryTimeoutError,
   ServiceUnavailableError,
+  UnsupportedFilterError,
 } from '../../errors/index.js';
 import type { SearchQuery } from '../../query/search-query.js';
 import type { CoreRecord } from '../../records/core-record.js';
@@ -64,6 +66,7 @@ import {
 import { EngineIngestLog } from './engine-ingest-log.js';
 import { OpenSearchAdapter } from './opensearch-adapter.js';
 import { rebuildIndex, type ReindexResult } from './reindex.js';
+import { DEFAULT_REFINE_MAX_CANDIDATES, refineSearch, type RefineTarget } from './refine-search.js';
 import {
   SortCheckpoints,
   type Checkpoint,
@@ -121,10 +124,24 @@ export interface EngineBackendOptions {
    * that timed out is a QueryTimeoutError (503) rather than partial results. Unset: no budget.
    */
   queryTimeBudgetMs?: number;
+  /**
+   * Most candidates a search whose filter the engine cannot decide alone may check in Node
+   * (refine-search.ts); more is a 400. Default 10,000 (SEARCH_REFINE_MAX_CANDIDATES).
+   */
+  refineMaxCandidates?: number;
 }
 
 const STORED_FIELDS = ['record', 'source'];
-const POINT_IN_TIME_KEEP_ALIVE = '2m';
+/**
+ * Walks read sort values only: no `_source` and no stored fields, not even `_id`, whose
+ * reading would decompress a stored-fields block per hit.
+ */
+const NO_STORED_FIELDS = '_none_';
+/**
+ * Candidates fetched per request when a search is refined in Node: small enough that parsing one
+ * response and evaluating it never holds the event loop for long.
+ */
+const REFINE_BATCH_SIZE = 1_000;
 const MAPPING_RELOAD_INTERVAL_MS = 2_000;
 const TRANSIENT_RETRIES = 5;
 /** A write request's body starts at 1 MiB and doubles as needed (about 200 records of 5 KB). */
@@ -197,6 +214,7 @@ export class EngineBackend implements SearchBackend {
   private readonly sharedCheckpoints: CheckpointStore | undefined;
   private readonly stats: CheckpointStats = { hits: 0, walks: 0, walkedHits: 0 };
   private readonly queryTimeBudgetMs: number | undefined;
+  private readonly refineMaxCandidates: number;
   /** The physical index behind the alias, and what it was built with. */
   private live: { index: string; spatial: SpatialMode } | undefined;
   private propertyKinds = new Map<string, FieldKind>();
@@ -228,6 +246,7 @@ export class EngineBackend implements SearchBackend {
     this.checkpoints = new SortCheckpoints(options.checkpointQueries ?? 1000);
     this.sharedCheckpoints = options.sharedCheckpoints;
     this.queryTimeBudgetMs = options.queryTimeBudgetMs;
+    this.refineMaxCandidates = options.refineMaxCandidates ?? DEFAULT_REFINE_MAX_CANDIDATES;
     if (options.adapter) {
       this.adapter = options.adapter;
     } else {
@@ -410,6 +429,13 @@ export class EngineBackend implements SearchBackend {
    * couple of seconds, and the query compiled again.
    */
   private async compile(query: SearchQuery): Promise<CompiledSearch> {
+    const compiled = await this.compileUnproven(query);
+    if (compiled.doubt) await this.refuseUnproven(compiled.doubt, this.live!.spatial);
+    return compiled;
+  }
+
+  /** Compiles a query, with the documents for which its answer is unproven (if any). */
+  private async compileUnproven(query: SearchQuery): Promise<CompiledSearch> {
     const { spatial } = await this.requireLive();
     const missing = new Set<string>();
     let compiled = compileSearchQuery(query, this.filterContext(spatial, missing));
@@ -417,8 +443,40 @@ export class EngineBackend implements SearchBackend {
       await this.reloadPropertyKinds();
       compiled = compileSearchQuery(query, this.filterContext(spatial, new Set()));
     }
-    if (compiled.doubt) await this.refuseUnproven(compiled.doubt, spatial);
     return compiled;
+  }
+
+  /**
+   * Compiles a search the engine answers exactly on its own; undefined when it cannot (the
+   * compiler refuses a predicate, or some record in scope is in doubt), and the search is to be
+   * refined in Node instead (refine-search.ts).
+   */
+  private async compileExact(query: SearchQuery): Promise<CompiledSearch | undefined> {
+    let compiled: CompiledSearch;
+    try {
+      compiled = await this.compileUnproven(query);
+    } catch (error) {
+      if (error instanceof UnsupportedFilterError) return undefined;
+      throw error;
+    }
+    if (compiled.doubt && (await this.adapter.count(this.alias, compiled.doubt.query)) > 0) {
+      return undefined;
+    }
+    return compiled;
+  }
+
+  /** What refining a search needs from this backend. */
+  private refineTarget(): RefineTarget {
+    return {
+      adapter: this.adapter,
+      alias: this.alias,
+      engineName: ENGINE_TITLES[this.kind],
+      maxCandidates: this.refineMaxCandidates,
+      batchSize: Math.min(REFINE_BATCH_SIZE, this.maxResultWindow),
+      storedFields: STORED_FIELDS,
+      search: (request) => this.searchWithinBudget(request),
+      timeBudgetMs: this.queryTimeBudgetMs,
+    };
   }
 
   /**
@@ -639,7 +697,18 @@ export class EngineBackend implements SearchBackend {
   async search(query: SearchQuery): Promise<SearchResult> {
     const hasFilter = query.filter !== undefined;
     try {
-      const compiled = await this.compile(query);
+      const exact = await this.compileExact(query);
+      if (!exact) {
+        if (query.limit > this.maxResultWindow) {
+          throw new InvalidParameterError(
+            'limit',
+            `A page holds at most ${this.maxResultWindow} records on this backend`,
+          );
+        }
+        const context = this.filterContext(this.live!.spatial, new Set());
+        return await refineSearch(this.refineTarget(), query, context);
+      }
+      const compiled = exact;
       // The live index version is part of the key: checkpoints of an index a reindex replaced
       // are never used against its successor, in this process or any other.
       const key = JSON.stringify([this.live?.index, this.alias, compiled.query, compiled.sort]);
@@ -700,8 +769,17 @@ export class EngineBackend implements SearchBackend {
 
   /**
    * Finds the sort values of the hit just before `offset`: from the nearest checkpoint below
-   * (or the start), through a point in time, in batches of sort values only, leaving
-   * checkpoints behind. Undefined when the offset lies beyond the last hit.
+   * (or the start), in strides of sort values only, leaving checkpoints behind. Undefined when
+   * the offset lies beyond the last hit.
+   *
+   * A stride asks for `walkBatchSize` hits after the last sort values with no `_source`, no
+   * stored fields (not even `_id`), no hit counting and no point in time: on an index sorted
+   * by the walk's sort (the default, `id`; mapping version 6) the engine stops each segment
+   * after the stride's hits, so a stride costs about its own length, not the matches before
+   * it. A point in time would make Elasticsearch add its `_shard_doc` tiebreaker to the sort,
+   * which then no longer matches the index sort, and it measured slower on both engines
+   * (docs/decisions.md). Without one, each stride sees the latest refresh, as the pages a
+   * harvester fetches one after another do.
    */
   private async walkTo(
     key: string,
@@ -719,7 +797,8 @@ export class EngineBackend implements SearchBackend {
           sort: compiled.sort,
           from: offset - 1,
           size: 1,
-          _source: false,
+          stored_fields: NO_STORED_FIELDS,
+          track_total_hits: false,
         },
         filterPath: ['hits.hits.sort'],
       });
@@ -729,34 +808,29 @@ export class EngineBackend implements SearchBackend {
     }
     let position = start?.offset ?? 0;
     let after = start?.after;
-    const pit = await this.adapter.openPointInTime(this.alias, POINT_IN_TIME_KEEP_ALIVE);
-    try {
-      while (position < offset) {
-        const size = Math.min(this.walkBatchSize, offset - position);
-        const response = await this.searchWithinBudget({
-          body: {
-            query: compiled.query,
-            sort: compiled.sort,
-            size,
-            _source: false,
-            track_total_hits: false,
-            pit: { id: pit, keep_alive: POINT_IN_TIME_KEEP_ALIVE },
-            ...(after ? { search_after: after } : {}),
-          },
-          filterPath: ['hits.hits.sort'],
-        });
-        const hits = response.hits?.hits ?? [];
-        if (hits.length === 0) return undefined;
-        after = this.sortValues(hits[hits.length - 1], compiled.sort.length);
-        position += hits.length;
-        this.stats.walkedHits += hits.length;
-        await this.remember(key, position, after);
-        if (hits.length < size && position < offset) return undefined;
-      }
-      return after;
-    } finally {
-      await this.adapter.closePointInTime(pit).catch(() => undefined);
+    while (position < offset) {
+      const size = Math.min(this.walkBatchSize, offset - position);
+      const response = await this.searchWithinBudget({
+        index: this.alias,
+        body: {
+          query: compiled.query,
+          sort: compiled.sort,
+          size,
+          stored_fields: NO_STORED_FIELDS,
+          track_total_hits: false,
+          ...(after ? { search_after: after } : {}),
+        },
+        filterPath: ['hits.hits.sort'],
+      });
+      const hits = response.hits?.hits ?? [];
+      if (hits.length === 0) return undefined;
+      after = this.sortValues(hits[hits.length - 1], compiled.sort.length);
+      position += hits.length;
+      this.stats.walkedHits += hits.length;
+      await this.remember(key, position, after);
+      if (hits.length < size && position < offset) return undefined;
     }
+    return after;
   }
 
   async domain(field: string, options: DomainOptions = {}): Promise<DomainValue[]> {

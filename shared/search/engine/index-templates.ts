@@ -19,10 +19,12 @@ export type TextAnalysis = 'standard' | 'full';
  * version's `_meta`. Version 3: `ci` copies only for text beyond ASCII. Version 4: `sort.*`
  * keyword copies (case- and accent-folded) of sortable text properties. Version 5: the time
  * spans of date-like string properties (`tlo.*`, `thi.*`) and the `boxFootprint` flag; comparisons
- * with time literals and exact spatial filters need them (reindex). Queries read every earlier
- * layout otherwise (text then sorts by code point); a reindex moves an index to the current one.
+ * with time literals and exact spatial filters need them (reindex). Version 6: the index is
+ * sorted by `id` (`index.sort.*`, the default sort), so deep-paging walks in that order stop
+ * early instead of visiting every match. Queries read every earlier layout otherwise (text then
+ * sorts by code point, deep walks cost more); a reindex moves an index to the current one.
  */
-export const MAPPING_VERSION = 5;
+export const MAPPING_VERSION = 6;
 
 const MAPPINGS_DIRECTORY = 'es-mappings';
 
@@ -50,14 +52,6 @@ export function readMappingFile(name: string): JsonObject {
     cache.set(name, content);
   }
   return structuredClone(content);
-}
-
-/** The names of everything one deployment creates in the engine. */
-export interface IndexNames {
-  /** The alias clients read and write (e.g. `cairn-records`). */
-  alias: string;
-  /** The ingest log index (e.g. `cairn-ingest-log`). */
-  ingestLog: string;
 }
 
 /** The physical index name of a records version: `<alias>-v<n>`. */

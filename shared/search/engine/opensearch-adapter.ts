@@ -17,18 +17,21 @@ import {
   type JsonObject,
   type RefreshPolicy,
 } from './engine-adapter.js';
+import { aliasedIndices, CommonEngineCalls } from './common-engine-calls.js';
 
 /** OpenSearch 2 through @opensearch-project/opensearch. */
-export class OpenSearchAdapter implements EngineAdapter {
+export class OpenSearchAdapter extends CommonEngineCalls implements EngineAdapter {
   readonly engine = 'opensearch' as const;
   private readonly client: Client;
 
   constructor(options: ClientConnectionOptions) {
-    this.client = new Client({
+    const client = new Client({
       node: options.url,
       requestTimeout: options.requestTimeout ?? 30_000,
       maxRetries: options.maxRetries ?? 2,
     });
+    super(client);
+    this.client = client;
   }
 
   search({ index, body, filterPath }: EngineSearchRequest): Promise<EngineSearchResponse> {
@@ -109,18 +112,6 @@ export class OpenSearchAdapter implements EngineAdapter {
     });
   }
 
-  deleteIndexTemplate(name: string): Promise<void> {
-    return callEngine(async () => {
-      await this.client.indices.deleteIndexTemplate({ name }, { ignore: [404] });
-    });
-  }
-
-  deleteComponentTemplate(name: string): Promise<void> {
-    return callEngine(async () => {
-      await this.client.cluster.deleteComponentTemplate({ name }, { ignore: [404] });
-    });
-  }
-
   indexExists(index: string): Promise<boolean> {
     return callEngine(async () => {
       const response = await this.client.indices.exists({ index });
@@ -134,17 +125,10 @@ export class OpenSearchAdapter implements EngineAdapter {
     });
   }
 
-  deleteIndex(index: string): Promise<void> {
-    return callEngine(async () => {
-      await this.client.indices.delete({ index }, { ignore: [404] });
-    });
-  }
-
   aliasTargets(alias: string): Promise<string[]> {
     return callEngine(async () => {
       const response = await this.client.indices.getAlias({ name: alias }, { ignore: [404] });
-      const indices = response.body as Record<string, { aliases?: JsonObject }>;
-      return Object.keys(indices).filter((index) => indices[index]?.aliases?.[alias] !== undefined);
+      return aliasedIndices(alias, response.body);
     });
   }
 
@@ -170,20 +154,10 @@ export class OpenSearchAdapter implements EngineAdapter {
     });
   }
 
-  refresh(index: string): Promise<void> {
-    return callEngine(async () => {
-      await this.client.indices.refresh({ index });
-    });
-  }
-
   clusterHealth(): Promise<{ status: string }> {
     return callEngine(async () => {
       const response = await this.client.cluster.health();
       return { status: (response.body as { status: string }).status };
     });
-  }
-
-  close(): Promise<void> {
-    return this.client.close();
   }
 }

@@ -34,23 +34,33 @@ import type {
 import {
   arrayValues,
   describeFilter as describe,
-  TEMPORAL_RELATIONS,
+  temporalTerms,
   timeText,
-  typeName,
-  type EndComparison,
-  type TimeEndName,
 } from '../../query/check-filter.js';
-import { operatorClass, type TemporalOp } from '../../query/cql2/cql2-operators.js';
+import { operatorClass } from '../../query/cql2/cql2-operators.js';
 import {
   ARRAY_CONVERSE,
   SPATIAL_CONVERSE,
   arrayRelation,
   spatialRelation,
 } from '../../query/cql2-functions.js';
-import type { SqlFragment, SqlValue } from './compile-query.js';
+import type { SqlFragment } from './compile-query.js';
+import {
+  FALSE,
+  RTREE_MARGIN,
+  TRUE,
+  boxPrefilter,
+  boxesInside,
+  growBoxes,
+  joinFragments,
+  padBoxes,
+  param,
+  raw,
+  sql,
+  type Fragment,
+} from './sql-fragment.js';
 import { SORT_COLUMNS } from './schema.js';
 import {
-  METRES_PER_DEGREE,
   SQL_FUNCTIONS,
   geodesicDistance,
   likeToGlob,
@@ -60,58 +70,6 @@ import {
   type ArrayRelationName,
   type SpatialRelationName,
 } from './sql-functions.js';
-
-// ---------------------------------------------------------------------------------------------
-// SQL fragments
-
-/** A fragment with bound parameters, in the order their `?` appear. */
-type Fragment = SqlFragment;
-
-/** One bound parameter. */
-function param(value: SqlValue): Fragment {
-  return { sql: '?', params: [value] };
-}
-
-/** Trusted SQL text (column names, keywords); never user text. */
-function raw(text: string): Fragment {
-  return { sql: text, params: [] };
-}
-
-/** Builds a fragment from a template whose interpolations are fragments, keeping param order. */
-function sql(strings: TemplateStringsArray, ...parts: Fragment[]): Fragment {
-  let text = strings[0];
-  const params: SqlValue[] = [];
-  parts.forEach((part, index) => {
-    text += part.sql + strings[index + 1];
-    params.push(...part.params);
-  });
-  return { sql: text, params };
-}
-
-/**
- * Joins fragments with an associative operator (AND, OR), in parentheses. Long lists are
- * grouped as a balanced tree: SQLite limits an expression tree's depth (1000), and `a OR b OR
- * c …` nests one level per operand, where balanced groups nest log2(n) levels.
- */
-function joinFragments(parts: Fragment[], separator: string): Fragment {
-  if (parts.length > JOIN_GROUP) {
-    const groups: Fragment[] = [];
-    for (let index = 0; index < parts.length; index += JOIN_GROUP) {
-      groups.push(joinFragments(parts.slice(index, index + JOIN_GROUP), separator));
-    }
-    return joinFragments(groups, separator);
-  }
-  return {
-    sql: `(${parts.map((part) => part.sql).join(separator)})`,
-    params: parts.flatMap((part) => part.params),
-  };
-}
-
-/** Operands per parenthesised group when joining long lists (see joinFragments). */
-const JOIN_GROUP = 16;
-
-const TRUE = raw('1');
-const FALSE = raw('0');
 
 // ---------------------------------------------------------------------------------------------
 // Properties
@@ -303,26 +261,11 @@ function compileFunction(node: CheckedOperator): Scalar {
   return { type: 'number', expression: node, value };
 }
 
-/** Whether a string literal can stand for a time value (a cast the CQL2 spec permits). */
-function isTimeText(scalar: Scalar): boolean {
-  return timeText(scalar.constant) !== undefined;
-}
-
-/** The type two (or more) scalars are compared as; a FilterError when they cannot be. */
-function unifyTypes(context: CheckedExpression, scalars: Scalar[]): ScalarType {
+/** The type scalars are compared as (the checker made sure they can be compared). */
+function unifyTypes(scalars: Scalar[]): ScalarType {
   const known = scalars.filter((scalar) => scalar.type !== 'unknown');
-  if (known.length === 0) return 'unknown';
-  const timed = known.find((scalar) => scalar.type === 'time');
-  const target = timed ? 'time' : known[0].type;
-  for (const scalar of known) {
-    if (scalar.type === target) continue;
-    if (target === 'time' && isTimeText(scalar)) continue;
-    const reference = timed ?? known[0];
-    throw new FilterError(
-      `Cannot compare ${describe(scalar.expression)} (${typeName(scalar.type)}) with ${describe(reference.expression)} (${typeName(reference.type)}) in ${describe(context)}`,
-    );
-  }
-  return target;
+  if (known.some((scalar) => scalar.type === 'time')) return 'time';
+  return known[0]?.type ?? 'unknown';
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -365,7 +308,7 @@ function compareUnknown(op: string, a: Scalar, b: Scalar): Fragment {
 
 /** `a op b` for two compiled scalars. */
 function compareScalars(context: CheckedExpression, op: string, a: Scalar, b: Scalar): Fragment {
-  const type = unifyTypes(context, [a, b]);
+  const type = unifyTypes([a, b]);
   switch (type) {
     case 'time': {
       const compare = timeCompare[TIME_COMPARISON[op]];
@@ -394,10 +337,7 @@ function compileLike(node: CheckedOperator): Fragment {
 
 function compileBetween(node: CheckedOperator): Fragment {
   const [value, low, high] = node.args.map(compileScalar);
-  const type = unifyTypes(node, [value, low, high]);
-  if (type === 'boolean') {
-    throw new FilterError(`BETWEEN needs numbers, strings or times in ${describe(node)}`);
-  }
+  const type = unifyTypes([value, low, high]);
   if (type === 'string' || type === 'number') {
     return sql`(${valueAs(value, type)} BETWEEN ${valueAs(low, type)} AND ${valueAs(high, type)})`;
   }
@@ -409,7 +349,7 @@ function compileIn(node: CheckedOperator): Fragment {
   const value = compileScalar(node.args[0]);
   const items = list.items.map(compileScalar);
   if (items.length === 0) return FALSE;
-  const type = unifyTypes(node, [value, ...items]);
+  const type = unifyTypes([value, ...items]);
   if (
     (type === 'string' || type === 'number' || type === 'boolean') &&
     items.every((item) => item.constant !== undefined)
@@ -480,17 +420,11 @@ function compileTimeOperand(expression: CheckedExpression): TimeValue {
 
 function compileTemporal(node: CheckedOperator): Fragment {
   const [a, b] = node.args.map(compileTimeOperand);
-  const ends: Record<TimeEndName, TimeBound> = {
-    aStart: a.start,
-    aEnd: a.end,
-    bStart: b.start,
-    bEnd: b.end,
-  };
-  const relation = TEMPORAL_RELATIONS[node.op as TemporalOp];
-  const compare: Record<EndComparison, (x: TimeBound, y: TimeBound) => Fragment> = timeCompare;
-  const terms = relation.terms.map(([comparison, x, y]) => compare[comparison](ends[x], ends[y]));
+  const { terms, any } = temporalTerms(node.op, a, b, (comparison, x: TimeBound, y) =>
+    timeCompare[comparison](x, y),
+  );
   if (terms.length === 1) return terms[0];
-  return joinFragments(terms, relation.any ? ' OR ' : ' AND ');
+  return joinFragments(terms, any ? ' OR ' : ' AND ');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -526,24 +460,6 @@ function compileSpatialOperand(expression: CheckedExpression): SpatialOperand {
     default:
       return { kind: 'record' };
   }
-}
-
-/** Records with an R*Tree box meeting one of the query boxes. */
-function boxPrefilter(boxes: Bbox[]): Fragment {
-  const parts = boxes.map(
-    ([west, south, east, north]) =>
-      sql`(t.minx <= ${param(east)} AND t.maxx >= ${param(west)} AND t.miny <= ${param(north)} AND t.maxy >= ${param(south)})`,
-  );
-  return sql`r.rid IN (SELECT t.id >> 1 FROM records_rtree t WHERE ${joinFragments(parts, ' OR ')})`;
-}
-
-/** True when every R*Tree box of the record lies inside one of the query boxes. */
-function boxesInside(boxes: Bbox[]): Fragment {
-  const parts = boxes.map(
-    ([west, south, east, north]) =>
-      sql`(t.minx >= ${param(west)} AND t.maxx <= ${param(east)} AND t.miny >= ${param(south)} AND t.maxy <= ${param(north)})`,
-  );
-  return sql`NOT EXISTS (SELECT 1 FROM records_rtree t WHERE t.id IN (r.rid * 2, r.rid * 2 + 1) AND NOT ${joinFragments(parts, ' OR ')})`;
 }
 
 function compileSpatial(node: CheckedOperator, negated: boolean): Fragment {
@@ -594,47 +510,6 @@ function compileSpatial(node: CheckedOperator, negated: boolean): Fragment {
   // Outside NOT, FALSE and NULL both exclude a record, so the R*Tree can drive the query.
   if (!negated) return sql`(${prefilter} AND ${check})`;
   return sql`(CASE WHEN ${prefilter} THEN ${check} WHEN ${HAS_FOOTPRINT} THEN 0 END)`;
-}
-
-/** More than the rounding of R*Tree coordinates (32-bit floats, rounded outwards), in degrees. */
-const RTREE_MARGIN = 1e-4;
-
-/** Boxes grown (or, with a negative margin, shrunk) by degrees; boxes shrunk away are dropped. */
-function padBoxes(boxes: Bbox[], margin: number): Bbox[] {
-  return boxes
-    .map(([west, south, east, north]): Bbox => [
-      west - margin,
-      south - margin,
-      east + margin,
-      north + margin,
-    ])
-    .filter(([west, south, east, north]) => west < east && south < north);
-}
-
-/** Query boxes grown by a distance, wrapped at the antimeridian and clamped at the poles. */
-function growBoxes(boxes: Bbox[], metres: number): Bbox[] {
-  const dLat = metres / METRES_PER_DEGREE;
-  return boxes.flatMap(([west, south, east, north]): Bbox[] => {
-    const s = Math.max(-90, south - dLat);
-    const n = Math.min(90, north + dLat);
-    const widest = Math.max(Math.abs(s), Math.abs(n));
-    const dLon = widest >= 89.9 ? 360 : dLat / Math.cos((widest * Math.PI) / 180);
-    const [w, e] = [west - dLon, east + dLon];
-    if (e - w >= 360) return [[-180, s, 180, n]];
-    if (w < -180) {
-      return [
-        [w + 360, s, 180, n],
-        [-180, s, e, n],
-      ];
-    }
-    if (e > 180) {
-      return [
-        [w, s, 180, n],
-        [-180, s, e - 360, n],
-      ];
-    }
-    return [[w, s, e, n]];
-  });
 }
 
 /** FES DWithin / Beyond: the footprint within / beyond a distance (metres) of a geometry. */

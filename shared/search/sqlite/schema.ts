@@ -4,8 +4,6 @@
  * antimeridian; entry id = rowid * 2 + part).
  */
 
-export const SCHEMA_VERSION = 1;
-
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS records (
   rid INTEGER PRIMARY KEY,

@@ -95,6 +95,25 @@ describe('checkFilter', () => {
       );
     });
 
+    it('values compared together that have different static types', () => {
+      refuses(
+        "cloudCover = 'x'",
+        /Cannot compare 'x' \(string\) with cloudCover \(number\) in cloudCover = 'x'/,
+      );
+      refuses(
+        "updated < 'soon'",
+        /Cannot compare 'soon' \(string\) with updated \(date\/timestamp\)/,
+      );
+      refuses("title IN ('a', 2)", /Cannot compare 2 \(number\) with title \(string\)/);
+      refuses(
+        operator('between', propertyRef('mine'), literal(false), literal(true)),
+        /BETWEEN needs numbers, strings or times/,
+      );
+      // A time compares with the text of a time; an unregistered property with anything.
+      expect(() => check("updated < '2020-01-01'")).not.to.throw();
+      expect(() => check("mine = 1 AND mine = 'x'")).not.to.throw();
+    });
+
     it('invalid literals, once for every backend', () => {
       refuses(
         operator('=', propertyRef('updated'), { kind: 'date', value: '2020-02-30' }),

@@ -1,11 +1,12 @@
 /**
- * The committed generated parser must be what scripts/build-grammars.ts makes from the
- * grammar today, and the committed CQL2 JSON schema must be the official one.
+ * The generated parsers (not committed; made by npm ci, the build and test/support/ensure-grammars.ts)
+ * must be what scripts/build-grammars.ts makes from the grammars today, and named as
+ * scripts/build.mjs expects; the committed CQL2 JSON schema must be the official one.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { findStaleFiles } from '../../../scripts/build-grammars.js';
+import { findStaleFiles, GRAMMARS } from '../../../scripts/build-grammars.js';
 import { REPO_ROOT, CQL2_DATA_DIR } from '../../support/fixtures.js';
 
 describe('generated grammar parsers', function () {
@@ -13,6 +14,19 @@ describe('generated grammar parsers', function () {
 
   it('are up to date with their grammars (run `npx tsx scripts/build-grammars.ts`)', async function () {
     expect(await findStaleFiles()).to.deep.equal([]);
+  });
+
+  it('are named after their grammar, as scripts/build.mjs looks for them', function () {
+    for (const spec of GRAMMARS) {
+      const base = spec.grammar.replace(/\.peggy$/, '');
+      expect(spec.parser).to.equal(`${base}-parser.generated.js`);
+      expect(spec.declarations).to.equal(`${base}-parser.generated.d.ts`);
+    }
+  });
+
+  it('are ignored by git, never committed', function () {
+    const ignored = readFileSync(path.join(REPO_ROOT, '.gitignore'), 'utf8').split('\n');
+    expect(ignored).to.include.members(['*.generated.js', '*.generated.d.ts']);
   });
 });
 

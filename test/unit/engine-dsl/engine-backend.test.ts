@@ -273,17 +273,24 @@ describe('engine backend (fake adapter)', () => {
     await backend.search({ sort: [], offset: 10_000, limit: 10 });
     expect(adapter.searches.at(-1)?.body).to.deep.include({ search_after: ['r9999'], size: 10 });
     expect(backend.pagingStats).to.deep.include({ hits: 1, walks: 0 });
-    // A jump walks from the nearest checkpoint through a point in time, sort values only.
+    // A jump walks from the nearest checkpoint in strides of sort values only: no source, no
+    // stored fields, no hit count, no point in time (which would add a tiebreaker to the sort).
     adapter.searches = [];
     await backend.search({ sort: [], offset: 25_000, limit: 10 });
     expect(backend.pagingStats.walks).to.equal(1);
-    const walk = adapter.searches.filter((search) => 'pit' in search.body);
+    const walk = adapter.searches.filter(
+      (search) => (search.body as { stored_fields?: string }).stored_fields === '_none_',
+    );
     expect(walk.map((search) => (search.body as { size: number }).size)).to.deep.equal([
       10_000, 4_990,
     ]);
-    expect(
-      walk.every((search) => (search.body as { _source: boolean })._source === false),
-    ).to.equal(true);
+    for (const search of walk) {
+      expect(search.index).to.equal('cairn-records');
+      expect(search.body).to.deep.include({ track_total_hits: false });
+      expect(search.body).not.to.have.any.keys('pit', '_source', 'aggs', 'from');
+      expect(search.filterPath).to.deep.equal(['hits.hits.sort']);
+    }
+    expect(walk.map((search) => search.body.search_after)).to.deep.equal([['r10009'], ['r20009']]);
     expect(adapter.searches.at(-1)?.body).to.deep.include({ search_after: ['r24999'] });
   });
 

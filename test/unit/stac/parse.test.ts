@@ -237,7 +237,7 @@ describe('STAC search parsing', () => {
         ids: 'a,b',
         collections: 'c',
         q: 'x',
-        filter: 'id = 1',
+        filter: "id = '1'",
         sortby: '-id',
         fields: 'id',
         limit: '5',

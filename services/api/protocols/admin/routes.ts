@@ -9,8 +9,9 @@ import { InvalidParameterError, NotFoundError } from '../../../../shared/errors/
 import type { IngestLog } from '../../../../shared/ingest/ingest-log.js';
 import type { JobQueues } from '../../../../shared/queue/job-queues.js';
 import type { SearchBackend } from '../../../../shared/search/backend.js';
+import { jobUrl } from '../../common/urls.js';
 import type { AuthMiddleware } from '../../middleware/auth.js';
-import { enqueueReindex } from './reindex-command.js';
+import { enqueueReindex } from '../../commands/reindex.js';
 
 export interface AdminDependencies {
   config: Readonly<Config>;
@@ -43,11 +44,6 @@ export function parseAdminPaging(query: Request['query']): { limit: number; offs
   };
 }
 
-/** The URL of one job in the ingest log. */
-export function jobHref(request: Request, jobId: string): string {
-  return `${request.publicBaseUrl}/catalogue/admin/jobs/${encodeURIComponent(jobId)}`;
-}
-
 /** Builds the admin router (mounted at /catalogue). */
 export function createAdminRouter(dependencies: AdminDependencies): Router {
   const { config, auth, ingestLog, queue, backend } = dependencies;
@@ -58,7 +54,10 @@ export function createAdminRouter(dependencies: AdminDependencies): Router {
     const page = await ingestLog().list(parseAdminPaging(request.query));
     response.json({
       total: page.total,
-      jobs: page.entries.map((entry) => ({ ...entry, href: jobHref(request, entry.jobId) })),
+      jobs: page.entries.map((entry) => ({
+        ...entry,
+        href: jobUrl(request.publicBaseUrl, entry.jobId),
+      })),
     });
   });
 
@@ -91,7 +90,7 @@ export function createAdminRouter(dependencies: AdminDependencies): Router {
         ...letter,
         payloadBytes: Buffer.byteLength(JSON.stringify(payload) ?? ''),
         href: `${request.publicBaseUrl}/catalogue/admin/dead-letters/${encodeURIComponent(letter.id)}`,
-        job: jobHref(request, letter.jobId),
+        job: jobUrl(request.publicBaseUrl, letter.jobId),
       })),
     });
   });
@@ -100,12 +99,12 @@ export function createAdminRouter(dependencies: AdminDependencies): Router {
     const id = String(request.params.id);
     const letter = await queue()?.deadLetters.get(id);
     if (!letter) throw new NotFoundError(`No dead letter "${id}"`);
-    response.json({ ...letter, job: jobHref(request, letter.jobId) });
+    response.json({ ...letter, job: jobUrl(request.publicBaseUrl, letter.jobId) });
   });
 
   router.post('/admin/reindex', async (request, response) => {
     const jobId = await enqueueReindex(backend, queue(), request.auth?.subject);
-    const href = jobHref(request, jobId);
+    const href = jobUrl(request.publicBaseUrl, jobId);
     response
       .status(202)
       .location(href)

@@ -11,67 +11,25 @@
  *                                              embedded mode
  */
 import { Router, type Request } from 'express';
-import type { Config } from '../../../../shared/config/index.js';
 import { InvalidParameterError, NotFoundError } from '../../../../shared/errors/index.js';
-import {
-  parseHarvestSource,
-  SqliteHarvestStore,
-  type HarvestStore,
-  type StoredSource,
-} from '../../../../shared/harvest/index.js';
-import type { IngestLog } from '../../../../shared/ingest/ingest-log.js';
-import type { Logger } from '../../../../shared/logging/index.js';
-import type { JobQueues } from '../../../../shared/queue/job-queues.js';
-import type { SearchBackend } from '../../../../shared/search/backend.js';
+import { parseHarvestSource, type StoredSource } from '../../../../shared/harvest/index.js';
+import { jobUrl, sourceUrl } from '../../common/urls.js';
 import type { AuthMiddleware } from '../../middleware/auth.js';
 import {
   registerSource,
   runSource,
   unregisterSource,
   type HarvestContext,
-} from './harvest-commands.js';
-
-/** What the harvest commands of one app need; the source store opens on first use. */
-export interface HarvestContextDependencies {
-  config: Readonly<Config>;
-  backend: SearchBackend;
-  logger: Logger;
-  queue: () => JobQueues | undefined;
-  ingestLog: () => IngestLog;
-}
-
-/**
- * The harvest context of one app. The source store lives in Redis in scaled mode (where the
- * worker reads it), in the ingest-log SQLite file in embedded mode.
- */
-export function createHarvestContext(dependencies: HarvestContextDependencies): HarvestContext {
-  let store: HarvestStore | undefined;
-  return {
-    ...dependencies,
-    store: () =>
-      (store ??=
-        dependencies.queue()?.harvestStore() ??
-        new SqliteHarvestStore(dependencies.config.worker.ingestLogPath)),
-    running: new Set(),
-  };
-}
+} from '../../commands/harvest.js';
 
 export interface SourcesDependencies {
   auth: AuthMiddleware;
   harvest: HarvestContext;
 }
 
-function sourceLink(request: Request, id: string): string {
-  return `${request.publicBaseUrl}/catalogue/admin/sources/${encodeURIComponent(id)}`;
-}
-
-function jobLink(request: Request, jobId: string): string {
-  return `${request.publicBaseUrl}/catalogue/admin/jobs/${encodeURIComponent(jobId)}`;
-}
-
 /** A source as the endpoints show it: definition, state, links. */
 export function presentSource(request: Request, stored: StoredSource): Record<string, unknown> {
-  const href = sourceLink(request, stored.definition.id);
+  const href = sourceUrl(request.publicBaseUrl, stored.definition.id);
   return {
     ...stored.definition,
     createdAt: stored.createdAt,
@@ -80,7 +38,9 @@ export function presentSource(request: Request, stored: StoredSource): Record<st
     lastRun: stored.lastRun
       ? {
           ...stored.lastRun,
-          ...(stored.lastRun.jobId ? { href: jobLink(request, stored.lastRun.jobId) } : {}),
+          ...(stored.lastRun.jobId
+            ? { href: jobUrl(request.publicBaseUrl, stored.lastRun.jobId) }
+            : {}),
         }
       : null,
     recordCount: stored.recordCount,
@@ -119,7 +79,7 @@ export function createSourcesRouter(dependencies: SourcesDependencies): Router {
     const { source } = await registerSource(context, definition, { replace: false });
     response
       .status(201)
-      .location(sourceLink(request, definition.id))
+      .location(sourceUrl(request.publicBaseUrl, definition.id))
       .json(presentSource(request, source));
   });
 
@@ -137,7 +97,7 @@ export function createSourcesRouter(dependencies: SourcesDependencies): Router {
       throw new InvalidParameterError('id', `the body's id "${String(body.id)}" is not "${id}"`);
     const definition = parseHarvestSource({ ...body, id });
     const { source, created } = await registerSource(context, definition, { replace: true });
-    if (created) response.location(sourceLink(request, id));
+    if (created) response.location(sourceUrl(request.publicBaseUrl, id));
     response.status(created ? 201 : 200).json(presentSource(request, source));
   });
 
@@ -152,7 +112,7 @@ export function createSourcesRouter(dependencies: SourcesDependencies): Router {
       full: parseFull(request.query.full),
       requestedBy: request.auth?.subject,
     });
-    const href = jobLink(request, run.jobId);
+    const href = jobUrl(request.publicBaseUrl, run.jobId);
     if (run.mode === 'queued') {
       response
         .status(202)

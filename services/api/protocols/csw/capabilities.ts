@@ -247,21 +247,16 @@ function appendOperationsMetadata(
 }
 
 /**
- * Spatial operators the search engines evaluate in both spatial modes (exactly in `shape`, on
- * envelopes in `envelope`). Touches, Crosses, Overlaps, DWithin and Beyond need engine scripts
- * and are refused there.
+ * Spatial operators every backend evaluates exactly: relations (DE-9IM) and great-circle
+ * distances. The engines decide in Node what their index cannot (refine-search.ts), up to
+ * SEARCH_REFINE_MAX_CANDIDATES candidates per search (beyond: a 400 that says so).
  */
-const ENGINE_SPATIAL_OPERATORS: readonly string[] = [
+const SPATIAL_OPERATORS: readonly string[] = [
   'BBOX',
   'Intersects',
   'Disjoint',
   'Within',
   'Contains',
-];
-
-/** Spatial operators of the SQLite backend: exact relations and great-circle distances. */
-const SQLITE_SPATIAL_OPERATORS: readonly string[] = [
-  ...ENGINE_SPATIAL_OPERATORS,
   'Equals',
   'Touches',
   'Crosses',
@@ -289,13 +284,9 @@ const TEMPORAL_OPERATORS = [
 
 const GEOMETRY_OPERANDS = ['Envelope', 'Point', 'LineString', 'Polygon'];
 
-/**
- * The spatial operators the backend evaluates. The engines answer Equals on boxes in both
- * spatial modes (refusing with a 400 where a footprint in scope is not a box).
- */
-function spatialOperatorNames({ backend }: CapabilitiesContext): readonly string[] {
-  if (backend === 'sqlite') return SQLITE_SPATIAL_OPERATORS;
-  return [...ENGINE_SPATIAL_OPERATORS, 'Equals'];
+/** The spatial operators the backend evaluates: all of them, on every backend. */
+function spatialOperatorNames(_context: CapabilitiesContext): readonly string[] {
+  return SPATIAL_OPERATORS;
 }
 
 function appendFilterCapabilities11(root: XMLBuilder, context: CapabilitiesContext): void {
@@ -333,9 +324,7 @@ function appendFilterCapabilities11(root: XMLBuilder, context: CapabilitiesConte
     ogc(comparison, 'ComparisonOperator').txt(name).up();
   }
   comparison.up();
-  if (context.backend === 'sqlite') {
-    ogc(ogc(scalar, 'ArithmeticOperators'), 'SimpleArithmetic').up().up();
-  }
+  ogc(ogc(scalar, 'ArithmeticOperators'), 'SimpleArithmetic').up().up();
   scalar.up();
   const id = ogc(capabilities, 'Id_Capabilities');
   ogc(id, 'EID').up();

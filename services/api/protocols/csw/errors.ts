@@ -5,7 +5,7 @@
  * logged with the request id. Installed in the app for /catalogue/csw and /catalogue/opensearch.
  */
 import type { NextFunction, Request, Response } from 'express';
-import { fromHttpError } from '../../middleware/errors.js';
+import { fromHttpError, setRetryAfter } from '../../middleware/errors.js';
 import { toOwsException } from './csw-errors.js';
 import { DEFAULT_VERSION, type CswVersion } from './csw-model.js';
 import { guessKvpVersion } from './parse.js';
@@ -43,9 +43,7 @@ export function renderCswError(
     });
   }
   const exception = toOwsException(cairnError);
-  if (cairnError.retryAfter && exception.status === 503) {
-    response.setHeader('Retry-After', String(cairnError.retryAfter));
-  }
+  setRetryAfter(response, cairnError, exception.status);
   response
     .status(exception.status)
     .type('application/xml')

@@ -5,12 +5,13 @@
 import type { Config } from '../../../../shared/config/index.js';
 import type { CoreRecord } from '../../../../shared/records/core-record.js';
 import type { SearchBackend } from '../../../../shared/search/backend.js';
-import { COLLECTION_ID, GEOJSON } from '../records/present.js';
-import { presentOpenSearchDescription } from '../opensearch/capabilities.js';
+import { GEOJSON } from '../../common/media-types.js';
+import { cswUrl, openSearchDescriptionUrl, recordUrl } from '../../common/urls.js';
+import { describeOpenSearch } from '../opensearch/describe.js';
 import { presentAtomFeed, type EntryLink } from '../opensearch/present.js';
 import { presentCapabilities, presentDescribeRecord } from './capabilities.js';
 import { CswError, invalidParameter } from './csw-errors.js';
-import { ATOM, OPENSEARCH_DESCRIPTION, findParameterDomain } from './csw-model.js';
+import { ATOM, findParameterDomain } from './csw-model.js';
 import { resolveDomainProperty } from './parse-constraint.js';
 import {
   presentAcknowledgement,
@@ -37,20 +38,10 @@ export interface RequestFacts {
 /** Largest number of distinct values GetDomain reports for one property. */
 const DOMAIN_LIMIT = 1000;
 
-/** The CSW endpoint URL. */
-export function cswEndpoint(baseUrl: string): string {
-  return `${baseUrl}/catalogue/csw`;
-}
-
-/** The OpenSearch description document URL. */
-export function openSearchDescriptionUrl(baseUrl: string): string {
-  return `${baseUrl}/catalogue/opensearch`;
-}
-
 /** Links an Atom entry carries to the record's other encodings. */
 function entryLinks(baseUrl: string, record: CoreRecord): EntryLink[] {
   const id = encodeURIComponent(record.id);
-  const csw = cswEndpoint(baseUrl);
+  const csw = cswUrl(baseUrl);
   return [
     {
       rel: 'alternate',
@@ -62,7 +53,7 @@ function entryLinks(baseUrl: string, record: CoreRecord): EntryLink[] {
       rel: 'alternate',
       type: GEOJSON,
       title: 'OGC API – Records record',
-      href: `${baseUrl}/catalogue/collections/${COLLECTION_ID}/items/${id}`,
+      href: recordUrl(baseUrl, record.id),
     },
     {
       rel: 'via',
@@ -71,21 +62,6 @@ function entryLinks(baseUrl: string, record: CoreRecord): EntryLink[] {
       href: `${csw}?service=CSW&version=3.0.0&request=GetRepositoryItem&id=${id}`,
     },
   ];
-}
-
-/** Writes the OpenSearch description document, with an example query that finds records. */
-export async function describeOpenSearch(
-  dependencies: CswDependencies,
-  facts: RequestFacts,
-): Promise<CswResponse> {
-  const [keyword] = await dependencies.backend.domain('keywords', { limit: 1 });
-  const body = presentOpenSearchDescription({
-    service: dependencies.config.service,
-    cswEndpoint: cswEndpoint(facts.baseUrl),
-    selfUrl: openSearchDescriptionUrl(facts.baseUrl),
-    exampleTerms: keyword?.value ?? 'metadata',
-  });
-  return { status: 200, mediaType: OPENSEARCH_DESCRIPTION, body };
 }
 
 async function getRecords(
@@ -108,7 +84,7 @@ async function getRecords(
   if (request.outputFormat === 'atom') {
     const body = presentAtomFeed(result.records, {
       service: config.service,
-      endpoint: cswEndpoint(facts.baseUrl),
+      endpoint: cswUrl(facts.baseUrl),
       query: request.openSearch?.query ?? [],
       parameters: request.openSearch?.parameters ?? {
         startIndex: String(request.startPosition),
@@ -176,10 +152,10 @@ export async function executeCswRequest(
   const { config, backend } = dependencies;
   switch (request.operation) {
     case 'GetCapabilities': {
-      if (request.openSearch) return describeOpenSearch(dependencies, facts);
+      if (request.openSearch) return describeOpenSearch(backend, config.service, facts.baseUrl);
       const body = presentCapabilities(request.version, request.sections, {
         service: config.service,
-        endpoint: cswEndpoint(facts.baseUrl),
+        endpoint: cswUrl(facts.baseUrl),
         openSearchUrl: openSearchDescriptionUrl(facts.baseUrl),
         maxRecordDefault: config.limits.defaultLimit,
         backend: backend.kind,

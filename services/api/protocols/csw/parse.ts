@@ -12,6 +12,7 @@ import type { SortKey, SearchQuery } from '../../../../shared/query/search-query
 import { andAll, type Expression } from '../../../../shared/query/filter-ast.js';
 import { checkFilter } from '../../../../shared/query/check-filter.js';
 import { NS } from '../../../../shared/xml/index.js';
+import { preferredMediaType } from '../../common/negotiation.js';
 import {
   parseOpenSearchPaging,
   parseOpenSearchSearch,
@@ -334,9 +335,12 @@ function formatOf(mediaType: string): FormatChoice | undefined {
   }
 }
 
+/** The media types the Accept header chooses among (CSW 3.0), default first. */
+const NEGOTIATED_FORMATS: readonly string[] = [XML, 'text/xml', JSON_FORMAT, ATOM];
+
 /**
- * Reads outputFormat; when absent (CSW 3.0) the Accept header chooses among the offered formats,
- * in the client's order of preference, and application/xml is the default.
+ * Reads outputFormat; when absent (CSW 3.0) the Accept header chooses among the offered formats
+ * (common/negotiation.ts), and application/xml is the default.
  */
 export function parseOutputFormat(
   value: string | undefined,
@@ -353,22 +357,9 @@ export function parseOutputFormat(
     }
     return choice;
   }
-  if (version === '3.0.0' && accept !== undefined) {
-    const ranked = accept
-      .split(',')
-      .map((part, index) => {
-        const [type, ...parameters] = part.split(';').map((item) => item.trim().toLowerCase());
-        const q = parameters.find((item) => item.startsWith('q='));
-        return { type, q: q === undefined ? 1 : Number(q.slice(2)) || 0, index };
-      })
-      .filter((item) => item.q > 0)
-      .sort((a, b) => b.q - a.q || a.index - b.index);
-    for (const { type } of ranked) {
-      const choice = formatOf(type);
-      if (choice !== undefined) return choice;
-    }
-  }
-  return { format: 'xml', xmlMediaType: XML };
+  const preferred =
+    version === '3.0.0' ? preferredMediaType(accept, NEGOTIATED_FORMATS) : undefined;
+  return formatOf(preferred ?? XML) ?? { format: 'xml', xmlMediaType: XML };
 }
 
 /** Reads the constraint language name. */
@@ -453,7 +444,7 @@ export function buildGetRecordsRequest(
     if (constraint.filter !== undefined) filters.push(constraint.filter);
   }
   const filter = andAll(filters);
-  if (filter !== undefined) query.filter = checkFilter(filter);
+  if (filter !== undefined) query.filter = checkFilter(filter, context.query);
   const countsOnly = parts.maxRecords === 0 || parts.resultType !== 'results';
   query.limit = countsOnly ? 0 : parts.maxRecords;
   return {

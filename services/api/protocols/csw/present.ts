@@ -24,6 +24,7 @@ import {
 } from '../../../../shared/records/writers/xml/xml-builder.js';
 import type { DomainValue } from '../../../../shared/search/backend.js';
 import { parseXml } from '../../../../shared/xml/index.js';
+import type { EncodedResponse } from '../../common/responses.js';
 import type { OwsException } from './csw-errors.js';
 import {
   ATOM,
@@ -39,11 +40,8 @@ import {
 import type { GetRecordsRequest, OutputFormat, RecordPresentation } from './request.js';
 
 /** A response body with its media type and HTTP status. */
-export interface CswResponse {
-  status: number;
-  mediaType: string;
-  body: string;
-}
+/** A CSW response, encoded. */
+export type CswResponse = EncodedResponse;
 
 /** Links and times a presenter needs. */
 export interface PresentContext {

@@ -6,6 +6,7 @@
 import express, { Router, type Request, type Response } from 'express';
 import type { Config } from '../../../../shared/config/index.js';
 import type { SearchBackend } from '../../../../shared/search/backend.js';
+import { preferredMediaType } from '../../common/negotiation.js';
 import {
   charsetOf,
   decodeXml,
@@ -16,7 +17,8 @@ import {
 import { CswError } from './csw-errors.js';
 import { DEFAULT_VERSION, OPENSEARCH_DESCRIPTION } from './csw-model.js';
 import { setCswVersion } from './errors.js';
-import { describeOpenSearch, executeCswRequest } from './operations.js';
+import { describeOpenSearch } from '../opensearch/describe.js';
+import { executeCswRequest } from './operations.js';
 import { guessKvpVersion, parseCswKvp, readKvp, type Kvp } from './parse.js';
 import { parseCswXml, versionOfDocument } from './parse-post.js';
 import type { CswResponse } from './present.js';
@@ -35,21 +37,12 @@ export interface CswRouteDependencies {
 }
 
 const OPENSEARCH_TYPES = [OPENSEARCH_DESCRIPTION, 'application/vnd.a9.opensearchdescription+xml'];
-const XML_TYPES = ['application/xml', 'text/xml'];
+/** XML first, so that a wildcard range (any type, or application/ any) keeps the capabilities. */
+const DESCRIPTION_CHOICES = ['application/xml', 'text/xml', ...OPENSEARCH_TYPES];
 
 /** True when the Accept header ranks an OpenSearch description above CSW XML. */
 export function prefersOpenSearch(accept: string | undefined): boolean {
-  if (accept === undefined) return false;
-  const ranked = accept
-    .split(',')
-    .map((part, index) => {
-      const [type, ...parameters] = part.split(';').map((item) => item.trim().toLowerCase());
-      const q = parameters.find((item) => item.startsWith('q='));
-      return { type, q: q === undefined ? 1 : Number(q.slice(2)) || 0, index };
-    })
-    .filter(({ type, q }) => q > 0 && [...OPENSEARCH_TYPES, ...XML_TYPES].includes(type))
-    .sort((a, b) => b.q - a.q || a.index - b.index);
-  return ranked.length > 0 && OPENSEARCH_TYPES.includes(ranked[0].type);
+  return OPENSEARCH_TYPES.includes(preferredMediaType(accept, DESCRIPTION_CHOICES) ?? '');
 }
 
 function send(response: Response, answer: CswResponse): void {
@@ -75,7 +68,7 @@ export function createCswRouter({ config, backend, transactions }: CswRouteDepen
     setCswVersion(response, guessKvpVersion(kvp.values));
     const facts = { baseUrl: request.publicBaseUrl };
     if (kvp.entries.length === 0 && prefersOpenSearch(request.headers.accept)) {
-      return send(response, await describeOpenSearch(dependencies, facts));
+      return send(response, await describeOpenSearch(backend, config.service, facts.baseUrl));
     }
     if (transactions && kvp.values.request === 'Harvest') {
       const document = (): XmlDocument =>

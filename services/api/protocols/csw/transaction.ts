@@ -12,20 +12,10 @@
  * Update by RecordProperty is OperationNotSupported. Harvest registers (or updates) the source
  * and runs it through shared/harvest; scaled mode answers an Acknowledgement with the job link.
  */
-import { randomUUID, createHash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
-import { QueueEvents } from 'bullmq';
 import type { Config } from '../../../../shared/config/index.js';
-import { CairnError } from '../../../../shared/errors/index.js';
-import type { IngestLog } from '../../../../shared/ingest/ingest-log.js';
 import type { HarvestSourceDefinition } from '../../../../shared/harvest/index.js';
-import { buildConnection } from '../../../../shared/queue/connection.js';
-import type { JobQueues } from '../../../../shared/queue/job-queues.js';
-import {
-  ATOMIC_REFUSAL,
-  type JobPayloads,
-  type JobResult,
-} from '../../../../shared/queue/job-payloads.js';
 import type { CoreRecord } from '../../../../shared/records/core-record.js';
 import { parseDocuments } from '../../../../shared/records/formats/index.js';
 import {
@@ -39,7 +29,6 @@ import {
   xmlText,
   type XMLBuilder,
 } from '../../../../shared/records/writers/xml/xml-builder.js';
-import type { SearchBackend } from '../../../../shared/search/backend.js';
 import {
   attr,
   elementSource,
@@ -47,8 +36,15 @@ import {
   type XmlDocument,
   type XmlElement,
 } from '../../../../shared/xml/index.js';
+import { jobUrl } from '../../common/urls.js';
 import type { AuthMiddleware } from '../../middleware/auth.js';
-import { registerSource, runSource, type HarvestContext } from '../admin/harvest-commands.js';
+import { registerSource, runSource, type HarvestContext } from '../../commands/harvest.js';
+import {
+  AtomicWriteIncompleteError,
+  AtomicWriteRefusedError,
+  applyAtomically,
+} from '../../commands/atomic-write.js';
+import { logAppliedWrite } from '../../commands/write-records.js';
 import { CswError, invalidParameter, missingParameter, optionNotSupported } from './csw-errors.js';
 import {
   CSW_NAMESPACE,
@@ -67,6 +63,7 @@ import {
 import { checkOperationVersion, checkService } from './parse.js';
 import { checkVersionAttribute } from './parse-post.js';
 import type { CswResponse } from './present.js';
+import type { CommandContext } from '../../commands/context.js';
 
 /** The CSW-T operations, as capabilities list them when writes are configured. */
 export const TRANSACTION_OPERATIONS = ['Transaction', 'Harvest'] as const;
@@ -84,9 +81,6 @@ export const HARVEST_RESOURCE_TYPES: Readonly<
   'https://api.stacspec.org/v1.0.0/core': { protocol: 'stac' },
 });
 
-/** How long a scaled-mode Transaction waits for its jobs before answering. */
-const JOB_WAIT_MS = 60_000;
-
 /** Whether CSW-T is offered: only with an identity provider to check the write role. */
 export function writesConfigured(config: Readonly<Config>): boolean {
   return config.auth.provider !== undefined;
@@ -101,13 +95,9 @@ export function isTransactionDocument(document: XmlDocument): boolean {
   );
 }
 
-export interface CswTransactionDependencies {
-  config: Readonly<Config>;
-  backend: SearchBackend;
+export interface CswTransactionDependencies extends CommandContext {
   auth: AuthMiddleware;
   harvest: HarvestContext;
-  queue: () => JobQueues | undefined;
-  ingestLog: () => IngestLog;
 }
 
 /**
@@ -212,83 +202,36 @@ function parseActions(document: XmlDocument, maxBytes: number): TransactionActio
   return actions;
 }
 
-/** Performs one job and waits for its result (scaled mode). */
-async function performJob<N extends 'ingest' | 'delete'>(
-  config: Readonly<Config>,
-  queue: JobQueues,
-  name: N,
-  payload: JobPayloads[N],
-): Promise<JobResult> {
-  if (!config.redisUrl) throw new Error('scaled mode without REDIS_URL');
-  const events = new QueueEvents(name, {
-    connection: buildConnection(config.redisUrl),
-    prefix: config.worker.queuePrefix,
-  });
-  try {
-    await events.waitUntilReady();
-    const jobId = await queue.enqueue(name, payload);
-    const job = await queue.queues[name].getJob(jobId);
-    if (!job) throw new Error(`job ${jobId} vanished`);
-    try {
-      return (await job.waitUntilFinished(events, JOB_WAIT_MS)) as JobResult;
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      if (reason.startsWith(ATOMIC_REFUSAL))
-        throw new CswError(
-          'NoApplicableCode',
-          'Transaction',
-          `${reason}; nothing was written`,
-          400,
-        );
-      throw new CswError(
-        'NoApplicableCode',
-        'Transaction',
-        `the ${name} job ${jobId} did not complete: ${error instanceof Error ? error.message : String(error)}`,
-        503,
-      );
-    }
-  } finally {
-    await events.close();
-  }
-}
-
 /**
- * Applies a resolved Transaction as one unit: in embedded mode through the backend at once, in
- * scaled mode as one atomic ingest job the response waits for.
+ * Applies a resolved Transaction as one unit (commands/atomic-write.ts), its refusals as CSW
+ * exceptions: 400 when refused (nothing written), 503 when the ingest job did not complete.
  */
 async function applyPlan(
   dependencies: CswTransactionDependencies,
   plan: TransactionPlan,
   requestedBy: string | undefined,
 ): Promise<void> {
-  const { backend, config } = dependencies;
-  const queue = dependencies.queue();
-  const { changes } = plan;
-  if (changes.upsert.length === 0 && changes.delete.length === 0) return;
-  if (!queue) {
-    try {
-      await backend.applyAtomically(changes);
-    } catch (error) {
-      if (error instanceof CairnError && error.expose && error.status < 500)
-        throw new CswError(
-          'NoApplicableCode',
-          'Transaction',
-          `the catalogue refused the Transaction, nothing was written: ${error.message}`,
-          400,
-        );
-      throw error;
-    }
-    return;
+  try {
+    await applyAtomically(dependencies, plan.changes, requestedBy);
+  } catch (error) {
+    if (error instanceof AtomicWriteRefusedError)
+      throw new CswError(
+        'NoApplicableCode',
+        'Transaction',
+        error.by === 'backend'
+          ? `the catalogue refused the Transaction, nothing was written: ${error.reason}`
+          : `${error.reason}; nothing was written`,
+        400,
+      );
+    if (error instanceof AtomicWriteIncompleteError)
+      throw new CswError(
+        'NoApplicableCode',
+        'Transaction',
+        `the ingest job ${error.jobId} did not complete: ${error.reason}`,
+        503,
+      );
+    throw error;
   }
-  await performJob(config, queue, 'ingest', {
-    documents: changes.upsert.map((record) => ({
-      name: record.id,
-      content: record.source.content,
-      format: record.source.format,
-    })),
-    atomic: { deleteIds: changes.delete },
-    requestedBy,
-  });
 }
 
 /** The schema location written on a response root of each version. */
@@ -354,7 +297,14 @@ async function transaction(
   const started = new Date();
   await applyPlan(dependencies, plan, request.auth?.subject);
   const { totals } = plan;
-  if (!dependencies.queue()) await logApplied(dependencies.ingestLog(), request, totals, started);
+  if (!dependencies.queue())
+    await logAppliedWrite(dependencies.ingestLog(), {
+      read: totals.inserted + totals.updated,
+      written: totals.inserted + totals.updated,
+      deleted: totals.deleted,
+      requestedBy: request.auth?.subject,
+      started,
+    });
   const out = createDocument();
   const inserted = actions.flatMap((action) =>
     action.kind === 'insert' ? [{ handle: action.handle, records: action.records }] : [],
@@ -367,30 +317,6 @@ async function transaction(
     version,
   );
   return { status: 200, mediaType: 'application/xml', body: serialise(out) };
-}
-
-/** Records a Transaction applied at once in the ingest log, as a job of queue "http". */
-async function logApplied(
-  ingestLog: IngestLog,
-  request: Request,
-  totals: TransactionTotals,
-  started: Date,
-): Promise<void> {
-  await ingestLog.record({
-    jobId: randomUUID(),
-    queue: 'http',
-    status: 'completed',
-    attempts: 1,
-    read: totals.inserted + totals.updated,
-    written: totals.inserted + totals.updated,
-    deleted: totals.deleted,
-    rejected: 0,
-    startedAt: started.toISOString(),
-    finishedAt: new Date().toISOString(),
-    durationMs: Date.now() - started.getTime(),
-    requestedBy: request.auth?.subject,
-    failures: [],
-  });
 }
 
 function childText(root: XmlElement, local: string): string | undefined {
@@ -517,9 +443,7 @@ async function harvest(
     appendParsedElement(acknowledgement.ele(ns, `${prefix}:EchoedRequest`), document.root);
     acknowledgement
       .ele(ns, `${prefix}:RequestId`)
-      .txt(
-        xmlText(`${request.publicBaseUrl}/catalogue/admin/jobs/${encodeURIComponent(run.jobId)}`),
-      );
+      .txt(xmlText(jobUrl(request.publicBaseUrl, run.jobId)));
     return { status: 200, mediaType: 'application/xml', body: serialise(out) };
   }
   const written = run.outcome.records.filter((record) => record.status === 'written');

@@ -6,7 +6,7 @@
  * Pure.
  */
 import type { ServiceMetadata } from '../../../../shared/config/index.js';
-import { EO_PARAMETERS } from '../../../../shared/query/opensearch/index.js';
+import { OPENSEARCH_PARAMETERS } from '../../../../shared/query/opensearch/index.js';
 import { createDocument, serialise } from '../../../../shared/records/writers/xml/index.js';
 import {
   declareNamespaces,
@@ -21,23 +21,13 @@ import { OPENSEARCH_NS } from './present.js';
 /** Media type of OpenSearch description documents. */
 export const OPENSEARCH_DESCRIPTION_TYPE = 'application/opensearchdescription+xml';
 
-/** Template parameters, in template order (all optional). */
+/** Template parameters, in template order (all optional): the terms, paging, then the rest. */
 const TEMPLATE_PARAMETERS: readonly string[] = [
   'searchTerms',
   'count',
   'startIndex',
   'startPage',
-  'geo:box',
-  'geo:geometry',
-  'geo:uid',
-  'geo:lat',
-  'geo:lon',
-  'geo:radius',
-  'geo:relation',
-  'time:start',
-  'time:end',
-  'time:relation',
-  ...EO_PARAMETERS.map((entry) => entry.parameter),
+  ...OPENSEARCH_PARAMETERS.filter((name) => name !== 'searchTerms'),
 ];
 
 /** Allowed values advertised through the Parameter extension. */

@@ -6,7 +6,7 @@
 import { Router } from 'express';
 import type { Config } from '../../../../shared/config/index.js';
 import type { SearchBackend } from '../../../../shared/search/backend.js';
-import { describeOpenSearch } from '../csw/operations.js';
+import { describeOpenSearch } from './describe.js';
 
 export interface OpenSearchRouteDependencies {
   config: Readonly<Config>;
@@ -17,10 +17,7 @@ export interface OpenSearchRouteDependencies {
 export function createOpenSearchRouter({ config, backend }: OpenSearchRouteDependencies): Router {
   const router = Router();
   router.get('/', async (request, response) => {
-    const answer = await describeOpenSearch(
-      { config, backend },
-      { baseUrl: request.publicBaseUrl },
-    );
+    const answer = await describeOpenSearch(backend, config.service, request.publicBaseUrl);
     response.status(answer.status).type(answer.mediaType).send(answer.body);
   });
   return router;

@@ -5,33 +5,40 @@
 import type { ServiceMetadata } from '../../../../shared/config/index.js';
 import { QUERYABLES, type Queryable } from '../../../../shared/query/queryables.js';
 import type { BackendKind, CatalogueExtent } from '../../../../shared/search/backend.js';
-import { FACET_PROPERTIES, DEFAULT_BUCKET_COUNT, SUPPORTED_CRS } from './parse.js';
+import { presentCatalogueCollection } from '../../common/catalogue-collection.js';
+import type {
+  CollectionsDocument,
+  ConformanceDocument,
+  FacetsDocument,
+  LandingPage,
+  SchemaDocument,
+} from '../../common/documents.js';
+import { jsonAndHtmlLinks, type Link } from '../../common/links.js';
+import { describeQueryable } from '../../common/queryable-schema.js';
 import {
-  COLLECTION_ID,
-  collectionUrl,
-  GEOJSON,
+  CATALOG_REL,
+  FACETS_JSON,
   HTML,
+  JSON_TYPE,
   OPENAPI_JSON,
-  SCHEMA_JSON,
-} from './present.js';
+  XML,
+} from '../../common/media-types.js';
+import {
+  catalogueUrl,
+  collectionsUrl,
+  collectionUrl,
+  cswUrl,
+  openApiUrl,
+  openSearchDescriptionUrl,
+} from '../../common/urls.js';
 import { presentStacLanding, STAC_CONFORMANCE_CLASSES } from '../stac/capabilities.js';
+import { FACET_PROPERTIES, DEFAULT_BUCKET_COUNT } from './parse.js';
 
 const RECORDS = 'http://www.opengis.net/spec/ogcapi-records-1/1.0/conf';
 const RECORDS_FACETS = 'http://www.opengis.net/spec/ogcapi-records-2/1.0/conf';
 const FEATURES = 'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf';
 const FEATURES_FILTER = 'http://www.opengis.net/spec/ogcapi-features-3/1.0/conf';
 const CQL2 = 'http://www.opengis.net/spec/cql2/1.0/conf';
-const OGC_REL = 'http://www.opengis.net/def/rel/ogc/1.0';
-export const QUERYABLES_REL = `${OGC_REL}/queryables`;
-export const SORTABLES_REL = `${OGC_REL}/sortables`;
-export const CATALOG_REL = `${OGC_REL}/ogc-catalog`;
-export const FACETS_MEDIA_TYPE = 'application/facets+json';
-const CRS84 = 'http://www.opengis.net/def/crs/OGC/1.3/CRS84';
-
-/** Where the OpenAPI document lives. */
-export function openApiUrl(baseUrl: string): string {
-  return `${baseUrl}/catalogue/openapi`;
-}
 
 /**
  * Conformance classes Cairn passes. Where the Records specification spells a class two ways
@@ -85,21 +92,12 @@ export const CONFORMANCE_CLASSES: readonly string[] = [
 ].filter((uri, index, all) => all.indexOf(uri) === index); // each once (CQL2 classes are shared)
 
 /**
- * The CQL2 classes the search engines refuse (400, never a guessed count): S_TOUCHES, S_CROSSES,
- * S_OVERLAPS and the distances, comparisons of one property with another, and arithmetic on
- * properties (test/integration/cql2-engines.test.ts lists each refusal).
+ * The conformance classes the configured backend really passes: the same on every backend, as
+ * the engines decide in Node what their index cannot (shared/search/engine/refine-search.ts;
+ * test/integration/cql2-engines.test.ts runs the whole CQL2 suite on them with no refusal).
  */
-const ENGINE_REFUSED_CLASSES: ReadonlySet<string> = new Set([
-  `${CQL2}/spatial-functions`,
-  `${CQL2}/property-property`,
-  `${CQL2}/arithmetic`,
-]);
-
-/** The conformance classes the configured backend really passes. */
-export function conformanceClasses(backend: BackendKind): readonly string[] {
-  return backend === 'sqlite'
-    ? CONFORMANCE_CLASSES
-    : CONFORMANCE_CLASSES.filter((uri) => !ENGINE_REFUSED_CLASSES.has(uri));
+export function conformanceClasses(_backend: BackendKind): readonly string[] {
+  return CONFORMANCE_CLASSES;
 }
 
 /** The landing page document. */
@@ -107,8 +105,8 @@ export function presentLandingPage(
   baseUrl: string,
   service: ServiceMetadata,
   backend: BackendKind,
-): Record<string, unknown> {
-  const root = `${baseUrl}/catalogue`;
+): LandingPage {
+  const root = catalogueUrl(baseUrl);
   // STAC API: stac_version, type, conformsTo and the root/search/queryables links, and a
   // `child` link to the STAC API root (/catalogue/stac), where the STAC Collections are.
   const stac = presentStacLanding(baseUrl);
@@ -120,8 +118,7 @@ export function presentLandingPage(
     description: service.description,
     conformsTo: conformanceClasses(backend),
     links: uniqueLinks([
-      { rel: 'self', type: 'application/json', href: `${root}?f=json`, title: 'This document' },
-      { rel: 'alternate', type: HTML, href: `${root}?f=html`, title: 'This document as HTML' },
+      ...jsonAndHtmlLinks(root, JSON_TYPE, 'This document'),
       {
         rel: 'service-desc',
         type: OPENAPI_JSON,
@@ -134,28 +131,11 @@ export function presentLandingPage(
         href: `${openApiUrl(baseUrl)}?f=html`,
         title: 'The API documentation',
       },
-      {
-        rel: 'conformance',
-        type: 'application/json',
-        href: `${root}/conformance?f=json`,
-        title: 'Conformance classes',
-      },
-      {
-        rel: 'conformance',
-        type: HTML,
-        href: `${root}/conformance?f=html`,
-        title: 'Conformance classes as HTML',
-      },
-      {
-        rel: 'data',
-        type: 'application/json',
-        href: `${root}/collections?f=json`,
-        title: 'Collections',
-      },
-      { rel: 'data', type: HTML, href: `${root}/collections?f=html`, title: 'Collections as HTML' },
+      ...jsonAndHtmlLinks(`${root}/conformance`, JSON_TYPE, 'Conformance classes', 'conformance'),
+      ...jsonAndHtmlLinks(collectionsUrl(baseUrl), JSON_TYPE, 'Collections', 'data'),
       {
         rel: CATALOG_REL,
-        type: 'application/json',
+        type: JSON_TYPE,
         href: collectionUrl(baseUrl),
         title: service.title,
       },
@@ -164,14 +144,14 @@ export function presentLandingPage(
       // "service" (not "search", which STAC clients take for the item search endpoint).
       {
         rel: 'service',
-        type: 'application/xml',
-        href: `${root}/csw?service=CSW&version=3.0.0&request=GetCapabilities`,
+        type: XML,
+        href: `${cswUrl(baseUrl)}?service=CSW&version=3.0.0&request=GetCapabilities`,
         title: 'CSW 3.0 / 2.0.2 capabilities',
       },
       {
         rel: 'service',
         type: 'application/opensearchdescription+xml',
-        href: `${root}/opensearch`,
+        href: openSearchDescriptionUrl(baseUrl),
         title: 'OpenSearch description',
       },
     ]),
@@ -179,7 +159,7 @@ export function presentLandingPage(
 }
 
 /** Drops repeated links (same rel, type, method and href), keeping the first. */
-function uniqueLinks(links: Record<string, string>[]): Record<string, string>[] {
+function uniqueLinks(links: Link[]): Link[] {
   const seen = new Set<string>();
   return links.filter((link) => {
     const key = `${link.rel} ${link.type} ${link.method} ${link.href}`;
@@ -190,84 +170,8 @@ function uniqueLinks(links: Record<string, string>[]): Record<string, string>[] 
 }
 
 /** The conformance declaration of the configured backend. */
-export function presentConformance(backend: BackendKind): Record<string, unknown> {
+export function presentConformance(backend: BackendKind): ConformanceDocument {
   return { conformsTo: conformanceClasses(backend) };
-}
-
-/** The catalogue collection (`metadata:main`), with its extent computed from the records. */
-export function presentCollection(
-  baseUrl: string,
-  service: ServiceMetadata,
-  extent: CatalogueExtent,
-): Record<string, unknown> {
-  const self = collectionUrl(baseUrl);
-  return {
-    id: COLLECTION_ID,
-    type: 'Collection',
-    itemType: 'record',
-    title: service.title,
-    description: service.description,
-    keywords: service.keywords,
-    license: service.license,
-    crs: [...SUPPORTED_CRS],
-    storageCrs: CRS84,
-    extent: {
-      spatial: { bbox: [extent.bbox ?? [-180, -90, 180, 90]], crs: CRS84 },
-      temporal: {
-        interval: [[extent.start ?? null, extent.end ?? null]],
-        trs: 'http://www.opengis.net/def/uom/ISO-8601/0/Gregorian',
-      },
-    },
-    defaultSortOrder: [{ field: 'id', direction: 'asc' }],
-    links: [
-      { rel: 'self', type: 'application/json', href: `${self}?f=json`, title: 'This collection' },
-      { rel: 'alternate', type: HTML, href: `${self}?f=html`, title: 'This collection as HTML' },
-      { rel: 'items', type: GEOJSON, href: `${self}/items?f=json`, title: 'Records' },
-      { rel: 'items', type: HTML, href: `${self}/items?f=html`, title: 'Records as HTML' },
-      {
-        rel: QUERYABLES_REL,
-        type: SCHEMA_JSON,
-        href: `${self}/queryables?f=json`,
-        title: 'Queryables',
-      },
-      {
-        rel: QUERYABLES_REL,
-        type: HTML,
-        href: `${self}/queryables?f=html`,
-        title: 'Queryables as HTML',
-      },
-      {
-        rel: SORTABLES_REL,
-        type: SCHEMA_JSON,
-        href: `${self}/sortables?f=json`,
-        title: 'Sortables',
-      },
-      {
-        rel: SORTABLES_REL,
-        type: HTML,
-        href: `${self}/sortables?f=html`,
-        title: 'Sortables as HTML',
-      },
-      {
-        rel: `${OGC_REL}/facets`,
-        type: FACETS_MEDIA_TYPE,
-        href: `${self}/facets?f=json`,
-        title: 'Facets',
-      },
-      {
-        rel: `${OGC_REL}/facets`,
-        type: HTML,
-        href: `${self}/facets?f=html`,
-        title: 'Facets as HTML',
-      },
-      {
-        rel: 'root',
-        type: 'application/json',
-        href: `${baseUrl}/catalogue?f=json`,
-        title: 'Landing page',
-      },
-    ],
-  };
 }
 
 /** The collections list (one catalogue). */
@@ -275,40 +179,11 @@ export function presentCollections(
   baseUrl: string,
   service: ServiceMetadata,
   extent: CatalogueExtent,
-): Record<string, unknown> {
+): CollectionsDocument {
   return {
-    collections: [presentCollection(baseUrl, service, extent)],
-    links: [
-      {
-        rel: 'self',
-        type: 'application/json',
-        href: `${baseUrl}/catalogue/collections?f=json`,
-        title: 'Collections',
-      },
-      {
-        rel: 'alternate',
-        type: HTML,
-        href: `${baseUrl}/catalogue/collections?f=html`,
-        title: 'Collections as HTML',
-      },
-    ],
+    collections: [presentCatalogueCollection(baseUrl, service, extent)],
+    links: jsonAndHtmlLinks(collectionsUrl(baseUrl), JSON_TYPE, 'Collections'),
   };
-}
-
-/** The JSON Schema (2020-12) of one queryable, as queryables and sortables documents list it. */
-export function describeQueryable(queryable: Queryable): Record<string, unknown> {
-  const role = queryable.role ? { 'x-ogc-role': queryable.role } : {};
-  switch (queryable.type) {
-    case 'geometry':
-      // Spatial properties carry a format and no type (Features Part 3, /req/queryables).
-      return { title: queryable.title, format: 'geometry-any', ...role };
-    case 'datetime':
-      return { title: queryable.title, type: 'string', format: 'date-time', ...role };
-    case 'array':
-      return { title: queryable.title, type: 'array', items: { type: 'string' }, ...role };
-    default:
-      return { title: queryable.title, type: queryable.type, ...role };
-  }
 }
 
 function schemaDocument(
@@ -317,7 +192,7 @@ function schemaDocument(
   description: string,
   queryables: readonly Queryable[],
   additionalProperties: boolean,
-): Record<string, unknown> {
+): SchemaDocument {
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: id,
@@ -336,7 +211,7 @@ function schemaDocument(
  * registered queryable under its canonical name. A filter naming any other property is a 400
  * (Features Part 3, /req/filter/filter-param), so additionalProperties is false.
  */
-export function presentQueryables(baseUrl: string): Record<string, unknown> {
+export function presentQueryables(baseUrl: string): SchemaDocument {
   return schemaDocument(
     `${collectionUrl(baseUrl)}/queryables`,
     'Queryables of the catalogue',
@@ -348,7 +223,7 @@ export function presentQueryables(baseUrl: string): Record<string, unknown> {
 }
 
 /** The sortables document of the catalogue (JSON Schema 2020-12, Records /req/sorting). */
-export function presentSortables(baseUrl: string): Record<string, unknown> {
+export function presentSortables(baseUrl: string): SchemaDocument {
   return schemaDocument(
     `${collectionUrl(baseUrl)}/sortables`,
     'Sortables of the catalogue',
@@ -359,7 +234,7 @@ export function presentSortables(baseUrl: string): Record<string, unknown> {
 }
 
 /** The facets the catalogue offers (Records Part 2 facets definition document). */
-export function presentFacetDefinitions(baseUrl: string): Record<string, unknown> {
+export function presentFacetDefinitions(baseUrl: string): FacetsDocument {
   const byName = new Map(QUERYABLES.map((queryable) => [queryable.name, queryable]));
   return {
     facets: Object.fromEntries(
@@ -376,21 +251,10 @@ export function presentFacetDefinitions(baseUrl: string): Record<string, unknown
     ),
     defaultBucketCount: DEFAULT_BUCKET_COUNT,
     links: [
-      {
-        rel: 'self',
-        type: FACETS_MEDIA_TYPE,
-        href: `${collectionUrl(baseUrl)}/facets?f=json`,
-        title: 'Facets',
-      },
-      {
-        rel: 'alternate',
-        type: HTML,
-        href: `${collectionUrl(baseUrl)}/facets?f=html`,
-        title: 'Facets as HTML',
-      },
+      ...jsonAndHtmlLinks(`${collectionUrl(baseUrl)}/facets`, FACETS_JSON, 'Facets'),
       {
         rel: 'collection',
-        type: 'application/json',
+        type: JSON_TYPE,
         href: collectionUrl(baseUrl),
         title: 'The catalogue',
       },

@@ -23,6 +23,8 @@ import {
 } from '../../../../shared/query/params.js';
 import { findQueryable } from '../../../../shared/query/queryables.js';
 import type { SearchQuery } from '../../../../shared/query/search-query.js';
+import { CRS84_URI, EPSG_4326_URI, SUPPORTED_CRS } from '../../common/media-types.js';
+import { negotiateFormat, type OutputFormat } from '../../common/negotiation.js';
 
 export type QueryParameters = Record<string, unknown>;
 
@@ -74,12 +76,8 @@ export interface FilterBody {
   json: unknown;
 }
 
-/** CRS84, the CRS every record is stored in (OGC API – Features Part 2 `storageCrs`). */
-export const CRS84_URI = 'http://www.opengis.net/def/crs/OGC/1.3/CRS84';
-/** WGS 84 with the EPSG axis order (latitude first). */
-export const EPSG_4326_URI = 'http://www.opengis.net/def/crs/EPSG/0/4326';
-/** The CRSs records can be returned in and bboxes given in (Features Part 2 `crs`). */
-export const SUPPORTED_CRS: readonly string[] = [CRS84_URI, EPSG_4326_URI];
+/** The CRSs the parameters read (`crs`, `bbox-crs`), as the OpenAPI document lists them. */
+export { CRS84_URI, EPSG_4326_URI, SUPPORTED_CRS };
 
 const CRS84 = new Set([CRS84_URI, '[OGC:CRS84]', 'urn:ogc:def:crs:OGC:1.3:CRS84']);
 
@@ -199,56 +197,12 @@ export function parseFormatOnlyQuery(query: QueryParameters): void {
 }
 
 /** The encodings the Records endpoints offer (`f` values). */
-export type OutputFormat = 'json' | 'html' | 'xml';
-
-/** Media types that select each encoding through the Accept header. */
-const FORMAT_MEDIA_TYPES: Readonly<Record<OutputFormat, readonly string[]>> = {
-  json: [
-    'application/json',
-    'application/geo+json',
-    'application/schema+json',
-    'application/ogc-catalog+json',
-    'application/vnd.oai.openapi+json',
-    'application/facets+json',
-  ],
-  html: ['text/html', 'application/xhtml+xml'],
-  xml: ['application/xml', 'text/xml'],
-};
-
-interface MediaRange {
-  type: string;
-  subtype: string;
-  q: number;
-  index: number;
-}
-
-/** Parses an Accept header into media ranges (invalid parts are skipped). */
-function parseAccept(accept: string): MediaRange[] {
-  const ranges: MediaRange[] = [];
-  accept.split(',').forEach((part, index) => {
-    const [range, ...parameters] = part.split(';').map((item) => item.trim().toLowerCase());
-    const match = /^([a-z0-9!#$&^_.+*-]+)\/([a-z0-9!#$&^_.+*-]+)$/.exec(range ?? '');
-    if (!match) return;
-    const qParameter = parameters.find((item) => item.startsWith('q='));
-    const q = qParameter === undefined ? 1 : Number(qParameter.slice(2));
-    ranges.push({ type: match[1], subtype: match[2], q: Number.isFinite(q) ? q : 0, index });
-  });
-  return ranges;
-}
-
-/** How well one media range matches a media type: 3 exact, 2 type/*, 1 * /*, 0 none. */
-function specificity(range: MediaRange, mediaType: string): number {
-  const [type, subtype] = mediaType.split('/');
-  if (range.type === type && range.subtype === subtype) return 3;
-  if (range.type === type && range.subtype === '*') return 2;
-  if (range.type === '*' && range.subtype === '*') return 1;
-  return 0;
-}
+export type { OutputFormat };
 
 /**
  * Chooses the encoding of a response: `f` when given (it must be one of `offered`, else 400),
- * otherwise the Accept header ranked by quality (text/html → HTML, JSON types → JSON), falling
- * back to the first offered encoding (JSON) when nothing offered is acceptable.
+ * otherwise the Accept header (common/negotiation.ts: text/html → HTML, JSON types → JSON),
+ * falling back to the first offered encoding (JSON) when nothing offered is acceptable.
  */
 export function parseOutputFormat<T extends OutputFormat>(
   query: QueryParameters,
@@ -262,35 +216,7 @@ export function parseOutputFormat<T extends OutputFormat>(
       `Unsupported format "f=${f}"; supported: ${offered.join(', ')}`,
     );
   }
-  if (accept === undefined || accept.trim() === '') return offered[0];
-  const ranges = parseAccept(accept);
-  let best: { format: T; q: number; specificity: number; index: number } | undefined;
-  for (const format of offered) {
-    for (const mediaType of FORMAT_MEDIA_TYPES[format]) {
-      // The most specific range that matches decides the quality of this media type.
-      let chosen: MediaRange | undefined;
-      let chosenSpecificity = 0;
-      for (const range of ranges) {
-        const score = specificity(range, mediaType);
-        if (score > chosenSpecificity) {
-          chosen = range;
-          chosenSpecificity = score;
-        }
-      }
-      if (!chosen || chosen.q <= 0) continue;
-      const better =
-        !best ||
-        chosen.q > best.q ||
-        (chosen.q === best.q && chosenSpecificity > best.specificity) ||
-        (chosen.q === best.q &&
-          chosenSpecificity === best.specificity &&
-          chosen.index < best.index);
-      if (better) {
-        best = { format, q: chosen.q, specificity: chosenSpecificity, index: chosen.index };
-      }
-    }
-  }
-  return best?.format ?? offered[0];
+  return negotiateFormat(accept, offered);
 }
 
 /** One facet asked for by `facets`: the property, how many buckets, and their order. */
@@ -549,7 +475,7 @@ export function parseItemsQuery(
   const sortby = get('sortby');
   if (sortby !== undefined) result.sort = parseSortby(sortby);
   const filter = parseFilterParameters(query, body, limits.query);
-  if (filter !== undefined) result.filter = checkFilter(filter);
+  if (filter !== undefined) result.filter = checkFilter(filter, limits.query);
   parseItemsPresentation(query);
 
   for (const name of Object.keys(query)) {

@@ -3,33 +3,19 @@
  * FeatureCollection with paging links. Pure.
  */
 import type { Geometry, Position } from 'geojson';
-import type { CoreRecord, Link, TimeExtent } from '../../../../shared/records/core-record.js';
+import type { CoreRecord, TimeExtent } from '../../../../shared/records/core-record.js';
 import { bboxToGeometry } from '../../../../shared/records/formats/json/json-values.js';
 import type { SearchResult } from '../../../../shared/search/backend.js';
-
-export const COLLECTION_ID = 'metadata:main';
-export const RECORD_PROFILE = 'http://www.opengis.net/def/profile/OGC/0/ogc-record';
-export const GEOJSON = 'application/geo+json';
-export const HTML = 'text/html';
-export const XML = 'application/xml';
-export const SCHEMA_JSON = 'application/schema+json';
-export const OPENAPI_JSON = 'application/vnd.oai.openapi+json;version=3.0';
-
-/** Path of the catalogue collection under a base URL. */
-export function collectionUrl(baseUrl: string): string {
-  return `${baseUrl}/catalogue/collections/${COLLECTION_ID}`;
-}
-
-/** URL of one record. */
-export function recordUrl(baseUrl: string, id: string): string {
-  return `${collectionUrl(baseUrl)}/items/${encodeURIComponent(id)}`;
-}
+import type { ItemsPage, RecordFeature, RecordTime } from '../../common/documents.js';
+import type { Link } from '../../common/links.js';
+import { GEOJSON, HTML, JSON_TYPE, RECORD_PROFILE, XML } from '../../common/media-types.js';
+import { collectionUrl, itemsUrl, recordUrl } from '../../common/urls.js';
 
 const isDayStart = (value: string): boolean => value.endsWith('T00:00:00.000Z');
 const isDayEnd = (value: string): boolean => value.endsWith('T23:59:59.999Z');
 
 /** Renders a TimeExtent as the OGC record `time` object ({date} | {timestamp} | {interval}). */
-export function presentTime(time: TimeExtent | undefined): Record<string, unknown> | null {
+export function presentTime(time: TimeExtent | undefined): RecordTime | null {
   if (!time) return null;
   const { start, end, dateOnly } = time;
   if (
@@ -146,7 +132,7 @@ export function presentRecord(
   record: CoreRecord,
   baseUrl: string,
   options: FeatureOptions = {},
-): Record<string, unknown> {
+): RecordFeature {
   const latLon = options.axisOrder === 'lat-lon';
   const footprint = options.skipGeometry ? null : recordFootprint(record);
   const self = recordUrl(baseUrl, record.id);
@@ -163,7 +149,7 @@ export function presentRecord(
     },
     {
       rel: 'collection',
-      type: 'application/json',
+      type: JSON_TYPE,
       href: collectionUrl(baseUrl),
       title: 'The catalogue',
     },
@@ -202,7 +188,7 @@ export interface FacetResult {
 export function itemsLink(context: PageContext, overrides: Record<string, string>): string {
   const parameters = new URLSearchParams({ ...context.query, ...overrides });
   parameters.delete('startindex');
-  return `${collectionUrl(context.baseUrl)}/items?${parameters.toString()}`;
+  return `${itemsUrl(context.baseUrl)}?${parameters.toString()}`;
 }
 
 /**
@@ -214,7 +200,7 @@ export function presentItems(
   context: PageContext,
   facets: FacetResult[] = [],
   options: FeatureOptions = {},
-): Record<string, unknown> {
+): ItemsPage {
   const { offset, limit } = context;
   const page = (at: number, f: string): Record<string, string> => ({
     limit: String(limit),
@@ -236,7 +222,7 @@ export function presentItems(
     },
     {
       rel: 'collection',
-      type: 'application/json',
+      type: JSON_TYPE,
       href: collectionUrl(context.baseUrl),
       title: 'The catalogue',
     },
@@ -267,7 +253,7 @@ export function presentItems(
       facets: Object.fromEntries(
         facets.map((facet) => [
           facet.name,
-          { type: 'term', property: facet.property, buckets: facet.buckets },
+          { type: 'term' as const, property: facet.property, buckets: facet.buckets },
         ]),
       ),
     }),

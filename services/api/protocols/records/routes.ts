@@ -10,7 +10,9 @@ import { QUERYABLES } from '../../../../shared/query/queryables.js';
 import type { SearchQuery } from '../../../../shared/query/search-query.js';
 import { writeCswRecord } from '../../../../shared/records/writers/xml/index.js';
 import type { SearchBackend } from '../../../../shared/search/backend.js';
-import { PACKAGE_VERSION } from '../../html/assets.js';
+import { presentCatalogueCollection } from '../../common/catalogue-collection.js';
+import { FACETS_JSON, GEOJSON, OPENAPI_JSON, SCHEMA_JSON } from '../../common/media-types.js';
+import { COLLECTION_ID } from '../../common/urls.js';
 import {
   renderOpenApiPage,
   renderCollectionPage,
@@ -24,8 +26,6 @@ import {
   type PageRequest,
 } from '../../html/pages.js';
 import {
-  FACETS_MEDIA_TYPE,
-  presentCollection,
   presentCollections,
   presentConformance,
   presentFacetDefinitions,
@@ -44,16 +44,7 @@ import {
   type FilterBody,
   type OutputFormat,
 } from './parse.js';
-import {
-  COLLECTION_ID,
-  GEOJSON,
-  SCHEMA_JSON,
-  hasXmlSource,
-  presentItems,
-  presentRecord,
-  type FacetResult,
-} from './present.js';
-import { buildOpenApiDocument, OPENAPI_MEDIA_TYPE } from '../../openapi/document.js';
+import { hasXmlSource, presentItems, presentRecord, type FacetResult } from './present.js';
 import { isStacItemRequest } from '../stac/parse.js';
 import { findExistingRecords } from '../stac/collections.js';
 import { presentStacItem } from '../stac/present.js';
@@ -61,6 +52,11 @@ import { presentStacItem } from '../stac/present.js';
 export interface RecordsRouteDependencies {
   config: Readonly<Config>;
   backend: SearchBackend;
+  /**
+   * The OpenAPI document served at /catalogue/openapi, for a public base URL. Passed in by the
+   * app: the document reads the parsers' tables, so this folder does not import it.
+   */
+  openApiDocument: (publicBaseUrl: string) => unknown;
 }
 
 const JSON_OR_HTML = ['json', 'html'] as const;
@@ -128,7 +124,11 @@ async function countFacets(
 }
 
 /** Builds the router for the landing page, conformance, collections and items. */
-export function createRecordsRouter({ config, backend }: RecordsRouteDependencies): Router {
+export function createRecordsRouter({
+  config,
+  backend,
+  openApiDocument,
+}: RecordsRouteDependencies): Router {
   const router = Router();
   const collectionPath = `/collections/${COLLECTION_ID}`;
   const pageRequest = (request: Request): PageRequest => ({
@@ -137,87 +137,64 @@ export function createRecordsRouter({ config, backend }: RecordsRouteDependencie
     map: config.map,
   });
 
-  router.get('/', (request, response) => {
-    const format = negotiateFormatOnly(request, response);
-    const document = presentLandingPage(request.publicBaseUrl, config.service, backend.kind);
-    if (format === 'html')
-      return sendHtml(response, renderLandingPage(document, pageRequest(request)));
-    sendJson(response, document);
-  });
+  /** Serves a document as JSON (of `type`) or, when negotiated, as its HTML page. */
+  function serveDocument<D>(
+    path: string,
+    present: (request: Request) => D | Promise<D>,
+    renderPage: (document: D, page: PageRequest) => string,
+    type = 'application/json',
+  ): void {
+    router.get(path, async (request, response) => {
+      const format = negotiateFormatOnly(request, response);
+      const document = await present(request);
+      if (format === 'html') return sendHtml(response, renderPage(document, pageRequest(request)));
+      sendJson(response, document, type);
+    });
+  }
+
+  serveDocument(
+    '/',
+    (request) => presentLandingPage(request.publicBaseUrl, config.service, backend.kind),
+    renderLandingPage,
+  );
 
   router.get('/openapi', (request, response) => {
     const format = negotiateFormatOnly(request, response);
     if (format === 'html') return sendHtml(response, renderOpenApiPage(pageRequest(request)));
-    const document = buildOpenApiDocument({
-      serverUrl: `${request.publicBaseUrl}/catalogue`,
-      rootUrl: request.publicBaseUrl,
-      service: config.service,
-      version: PACKAGE_VERSION,
-      limits: config.limits,
-    });
-    sendJson(response, document, OPENAPI_MEDIA_TYPE);
+    sendJson(response, openApiDocument(request.publicBaseUrl), OPENAPI_JSON);
   });
 
-  router.get('/conformance', (request, response) => {
-    const format = negotiateFormatOnly(request, response);
-    const document = presentConformance(backend.kind);
-    if (format === 'html') {
-      return sendHtml(response, renderConformancePage(document, pageRequest(request)));
-    }
-    sendJson(response, document);
-  });
-
-  router.get('/collections', async (request, response) => {
-    const format = negotiateFormatOnly(request, response);
-    const document = presentCollections(
-      request.publicBaseUrl,
-      config.service,
-      await backend.extent(),
-    );
-    if (format === 'html') {
-      return sendHtml(response, renderCollectionsPage(document, pageRequest(request)));
-    }
-    sendJson(response, document);
-  });
-
-  router.get(collectionPath, async (request, response) => {
-    const format = negotiateFormatOnly(request, response);
-    const document = presentCollection(
-      request.publicBaseUrl,
-      config.service,
-      await backend.extent(),
-    );
-    if (format === 'html') {
-      return sendHtml(response, renderCollectionPage(document, pageRequest(request)));
-    }
-    sendJson(response, document);
-  });
-
-  router.get(`${collectionPath}/queryables`, (request, response) => {
-    const format = negotiateFormatOnly(request, response);
-    const document = presentQueryables(request.publicBaseUrl);
-    if (format === 'html') {
-      return sendHtml(response, renderSchemaPage(document, pageRequest(request), 'queryables'));
-    }
-    sendJson(response, document, SCHEMA_JSON);
-  });
-
-  router.get(`${collectionPath}/sortables`, (request, response) => {
-    const format = negotiateFormatOnly(request, response);
-    const document = presentSortables(request.publicBaseUrl);
-    if (format === 'html') {
-      return sendHtml(response, renderSchemaPage(document, pageRequest(request), 'sortables'));
-    }
-    sendJson(response, document, SCHEMA_JSON);
-  });
-
-  router.get(`${collectionPath}/facets`, (request, response) => {
-    const format = negotiateFormatOnly(request, response);
-    const document = presentFacetDefinitions(request.publicBaseUrl);
-    if (format === 'html')
-      return sendHtml(response, renderFacetsPage(document, pageRequest(request)));
-    sendJson(response, document, FACETS_MEDIA_TYPE);
-  });
+  serveDocument('/conformance', () => presentConformance(backend.kind), renderConformancePage);
+  serveDocument(
+    '/collections',
+    async (request) =>
+      presentCollections(request.publicBaseUrl, config.service, await backend.extent()),
+    renderCollectionsPage,
+  );
+  serveDocument(
+    collectionPath,
+    async (request) =>
+      presentCatalogueCollection(request.publicBaseUrl, config.service, await backend.extent()),
+    renderCollectionPage,
+  );
+  serveDocument(
+    `${collectionPath}/queryables`,
+    (request) => presentQueryables(request.publicBaseUrl),
+    (document, page) => renderSchemaPage(document, page, 'queryables'),
+    SCHEMA_JSON,
+  );
+  serveDocument(
+    `${collectionPath}/sortables`,
+    (request) => presentSortables(request.publicBaseUrl),
+    (document, page) => renderSchemaPage(document, page, 'sortables'),
+    SCHEMA_JSON,
+  );
+  serveDocument(
+    `${collectionPath}/facets`,
+    (request) => presentFacetDefinitions(request.publicBaseUrl),
+    renderFacetsPage,
+    FACETS_JSON,
+  );
 
   /** Searches and presents items; a POSTed filter is carried into paging links as cql2-json. */
   async function sendItems(
@@ -262,6 +239,7 @@ export function createRecordsRouter({ config, backend }: RecordsRouteDependencie
           ...pageRequest(request),
           query: linkQuery,
           sortables: SORTABLES,
+          offset: query.offset,
         }),
       );
     }

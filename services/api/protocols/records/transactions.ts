@@ -8,13 +8,8 @@
  * the ingest log as a job of queue "http"; scaled mode enqueues a job and answers 202 with a
  * link to it. Bad records: 400 naming them, nothing written.
  */
-import { randomUUID } from 'node:crypto';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
-import type { Config } from '../../../../shared/config/index.js';
 import { InvalidRecordError } from '../../../../shared/errors/index.js';
-import type { IngestLog } from '../../../../shared/ingest/ingest-log.js';
-import type { JobQueues } from '../../../../shared/queue/job-queues.js';
-import type { SearchBackend } from '../../../../shared/search/backend.js';
 import {
   exceedsJsonDepth,
   jsonDepthMessage,
@@ -23,21 +18,17 @@ import { charsetOf, decodeXml, looksLikeXml } from '../../../../shared/xml/index
 import type { AuthMiddleware } from '../../middleware/auth.js';
 import {
   deleteRecord,
+  logAppliedWrite,
   parseRequestRecords,
   upsertRecords,
   type WriteOutcome,
   type WriteTarget,
-} from '../admin/write-commands.js';
-import { COLLECTION_ID } from './present.js';
+} from '../../commands/write-records.js';
+import { COLLECTION_ID, jobUrl, recordUrl } from '../../common/urls.js';
+import type { CommandContext } from '../../commands/context.js';
 
-export interface TransactionDependencies {
-  config: Readonly<Config>;
-  backend: SearchBackend;
+export interface TransactionDependencies extends CommandContext {
   auth: AuthMiddleware;
-  /** Returns the queue in scaled mode, undefined in embedded mode. */
-  queue: () => JobQueues | undefined;
-  /** The ingest log, where writes applied at once (embedded mode) are recorded too. */
-  ingestLog: () => IngestLog;
 }
 
 const XML_TYPES = ['application/xml', 'text/xml', 'application/*+xml'];
@@ -64,42 +55,6 @@ function bodyText(request: Request): string {
   return JSON.stringify(request.body);
 }
 
-function jobLink(request: Request, jobId: string): string {
-  return `${request.publicBaseUrl}/catalogue/admin/jobs/${encodeURIComponent(jobId)}`;
-}
-
-function itemLink(request: Request, id: string): string {
-  return `${request.publicBaseUrl}/catalogue/collections/${COLLECTION_ID}/items/${encodeURIComponent(id)}`;
-}
-
-/** Records a write applied at once in the ingest log, as a job of queue "http". */
-async function logAppliedWrite(
-  ingestLog: IngestLog,
-  request: Request,
-  outcome: WriteOutcome,
-  started: Date,
-): Promise<string | undefined> {
-  if (outcome.mode !== 'applied') return undefined;
-  const jobId = randomUUID();
-  const deleted = outcome.records.filter((record) => record.status === 'deleted').length;
-  await ingestLog.record({
-    jobId,
-    queue: 'http',
-    status: 'completed',
-    attempts: 1,
-    read: outcome.records.length,
-    written: outcome.records.length - deleted,
-    deleted,
-    rejected: 0,
-    startedAt: started.toISOString(),
-    finishedAt: new Date().toISOString(),
-    durationMs: Date.now() - started.getTime(),
-    requestedBy: request.auth?.subject,
-    failures: [],
-  });
-  return jobId;
-}
-
 /** Sends a write outcome: 202 + job link when queued, else `appliedStatus` with the summary. */
 function sendOutcome(
   request: Request,
@@ -109,7 +64,7 @@ function sendOutcome(
   logEntry?: string,
 ): void {
   if (outcome.mode === 'queued') {
-    const href = jobLink(request, outcome.jobId);
+    const href = jobUrl(request.publicBaseUrl, outcome.jobId);
     response
       .status(202)
       .location(href)
@@ -127,12 +82,15 @@ function sendOutcome(
   }
   const first = outcome.records[0];
   if (appliedStatus === 201 && outcome.records.length === 1 && first)
-    response.location(itemLink(request, first.id));
+    response.location(recordUrl(request.publicBaseUrl, first.id));
   response.status(appliedStatus).json({
     status: 'applied',
     jobId: logEntry,
     written: outcome.records.length,
-    records: outcome.records.map((record) => ({ ...record, href: itemLink(request, record.id) })),
+    records: outcome.records.map((record) => ({
+      ...record,
+      href: recordUrl(request.publicBaseUrl, record.id),
+    })),
   });
 }
 
@@ -156,8 +114,8 @@ export function createTransactionsRouter(dependencies: TransactionDependencies):
     type: JSON_TYPES,
     limit: maxBytes,
     // Measured on the bytes before JSON.parse, and refused by bodyText when the body is read as
-    // records: re-serialising a record nested thousands deep overflowed the stack (issue 27,
-    // L2). A CQL2 search body on POST …/items is left to the filter's own limits.
+    // records: re-serialising a record nested thousands deep would overflow the stack. A CQL2
+    // search body on POST …/items is left to the filter's own limits.
     verify: (_request, response, bytes) => {
       if (exceedsJsonDepth(bytes, maxDepth))
         (response as unknown as Response).locals.jsonRefusal = jsonDepthMessage(maxDepth);
@@ -176,7 +134,16 @@ export function createTransactionsRouter(dependencies: TransactionDependencies):
     appliedStatus: number,
     started: Date,
   ): Promise<void> => {
-    const logEntry = await logAppliedWrite(dependencies.ingestLog(), request, outcome, started);
+    const logEntry =
+      outcome.mode === 'applied'
+        ? await logAppliedWrite(dependencies.ingestLog(), {
+            read: outcome.records.length,
+            written: outcome.records.filter((record) => record.status !== 'deleted').length,
+            deleted: outcome.records.filter((record) => record.status === 'deleted').length,
+            requestedBy: request.auth?.subject,
+            started,
+          })
+        : undefined;
     sendOutcome(request, response, outcome, appliedStatus, logEntry);
   };
   const onlyCreates = (request: Request, _response: Response, next: NextFunction): void =>

@@ -3,13 +3,15 @@
  * the landing page (which the Records landing page merges in) and the queryables document.
  * Pure.
  */
-import { QUERYABLES, type Queryable } from '../../../../shared/query/queryables.js';
+import { QUERYABLES } from '../../../../shared/query/queryables.js';
 import { STAC_VERSION } from '../../../../shared/records/writers/stac-item.js';
+import type { Link } from '../../common/links.js';
+import { GEOJSON, QUERYABLES_REL } from '../../common/media-types.js';
+import { describeQueryable } from '../../common/queryable-schema.js';
+import { catalogueUrl, openApiUrl } from '../../common/urls.js';
 
 const STAC_API = 'https://api.stacspec.org/v1.0.0';
 const CQL2 = 'http://www.opengis.net/spec/cql2/1.0/conf';
-const GEOJSON = 'application/geo+json';
-export const QUERYABLES_REL = 'http://www.opengis.net/def/rel/ogc/1.0/queryables';
 
 /**
  * STAC API conformance classes: core, item search and its filter, sort, fields and free-text
@@ -47,7 +49,7 @@ export const STAC_API_CONFORMANCE_CLASSES: readonly string[] = [
 
 /** The STAC API root: the landing page STAC clients open (collections, features, search). */
 export function stacRootUrl(baseUrl: string): string {
-  return `${baseUrl}/catalogue/stac`;
+  return `${catalogueUrl(baseUrl)}/stac`;
 }
 
 /** The STAC Collections list. */
@@ -77,12 +79,12 @@ export function stacFeatureUrl(baseUrl: string, collectionId: string, itemId: st
 
 /** Where the STAC item search lives. */
 export function searchUrl(baseUrl: string): string {
-  return `${baseUrl}/catalogue/search`;
+  return `${catalogueUrl(baseUrl)}/search`;
 }
 
 /** Where the STAC queryables document lives. */
 export function queryablesUrl(baseUrl: string): string {
-  return `${baseUrl}/catalogue/queryables`;
+  return `${catalogueUrl(baseUrl)}/queryables`;
 }
 
 /**
@@ -92,14 +94,14 @@ export function queryablesUrl(baseUrl: string): string {
 export function presentStacLanding(baseUrl: string): {
   stac_version: string;
   type: 'Catalog';
-  links: Record<string, string>[];
+  links: Link[];
 } {
   const search = searchUrl(baseUrl);
   return {
     stac_version: STAC_VERSION,
     type: 'Catalog',
     links: [
-      { rel: 'root', type: 'application/json', href: `${baseUrl}/catalogue`, title: 'Catalogue' },
+      { rel: 'root', type: 'application/json', href: catalogueUrl(baseUrl), title: 'Catalogue' },
       {
         rel: 'child',
         type: 'application/json',
@@ -110,13 +112,13 @@ export function presentStacLanding(baseUrl: string): {
       {
         rel: 'service-desc',
         type: 'application/vnd.oai.openapi+json;version=3.0',
-        href: `${baseUrl}/catalogue/openapi?f=json`,
+        href: `${openApiUrl(baseUrl)}?f=json`,
         title: 'The API definition (OpenAPI 3.0)',
       },
       {
         rel: 'service-doc',
         type: 'text/html',
-        href: `${baseUrl}/catalogue/openapi?f=html`,
+        href: `${openApiUrl(baseUrl)}?f=html`,
         title: 'The API documentation',
       },
       { rel: 'search', type: GEOJSON, href: search, method: 'GET', title: 'STAC item search' },
@@ -147,25 +149,6 @@ export function stacQueryableName(canonical: string): string {
   return STAC_NAMES[canonical] ?? canonical;
 }
 
-function describeQueryable(queryable: Queryable): Record<string, unknown> {
-  const role = queryable.role ? { 'x-ogc-role': queryable.role } : {};
-  switch (queryable.type) {
-    case 'geometry':
-      return {
-        title: queryable.title,
-        $ref: 'https://geojson.org/schema/Geometry.json',
-        format: 'geometry-any',
-        ...role,
-      };
-    case 'datetime':
-      return { title: queryable.title, type: 'string', format: 'date-time', ...role };
-    case 'array':
-      return { title: queryable.title, type: 'array', items: { type: 'string' }, ...role };
-    default:
-      return { title: queryable.title, type: queryable.type, ...role };
-  }
-}
-
 /**
  * The STAC queryables document (JSON Schema 2019-09, which stac-api-validator requires, with
  * `$id` equal to its URL), built from the queryables registry under STAC names. Unlisted
@@ -175,7 +158,7 @@ export function presentQueryables(baseUrl: string): Record<string, unknown> {
   const properties: Record<string, unknown> = {};
   for (const queryable of QUERYABLES) {
     const name = stacQueryableName(queryable.name);
-    properties[name] = describeQueryable(queryable);
+    properties[name] = describeQueryable(queryable, 'https://geojson.org/schema/Geometry.json');
     if (queryable.name === 'start_datetime') {
       properties.datetime = {
         title: 'Nominal time (an instant, or the start of the temporal extent)',

@@ -549,7 +549,7 @@ function buildSearch(
     method,
     limits.query,
   );
-  if (filter) query.filter = checkFilter(filter);
+  if (filter) query.filter = checkFilter(filter, limits.query);
   const fields = extractFields(members.fields, method);
   return fields ? { query, fields } : { query };
 }

@@ -11,8 +11,10 @@ import {
   type StacItem,
 } from '../../../../shared/records/writers/stac-item.js';
 import type { CatalogueExtent, SearchResult } from '../../../../shared/search/backend.js';
-import { presentCollection } from '../records/capabilities.js';
-import { COLLECTION_ID, collectionUrl, GEOJSON, recordUrl } from '../records/present.js';
+import { presentCatalogueCollection } from '../../common/catalogue-collection.js';
+import type { Link } from '../../common/links.js';
+import { GEOJSON } from '../../common/media-types.js';
+import { COLLECTION_ID, collectionUrl, recordUrl } from '../../common/urls.js';
 import {
   searchUrl,
   stacCollectionsUrl,
@@ -84,7 +86,7 @@ export function presentStacCatalogueCollection(
   service: ServiceMetadata,
   extent: CatalogueExtent,
 ): Record<string, unknown> {
-  const collection = presentCollection(baseUrl, service, extent);
+  const collection = presentCatalogueCollection(baseUrl, service, extent);
   const root = stacRootUrl(baseUrl);
   return {
     ...collection,
@@ -137,6 +139,35 @@ export function presentStacCollection(
   });
 }
 
+/** A link of an item search page: a POST paging link carries the body to send (STAC API). */
+export type SearchLink = {
+  rel: string;
+  type: string;
+  href: string;
+  method?: 'GET' | 'POST';
+  body?: Record<string, unknown>;
+  merge?: boolean;
+  title: string;
+};
+
+/** A page of the item search (or of a collection's items): a STAC ItemCollection. */
+export interface StacItemCollection {
+  type: 'FeatureCollection';
+  numberMatched: number;
+  numberReturned: number;
+  /** STAC Items, or what the Fields extension kept of them. */
+  features: Record<string, unknown>[];
+  links: SearchLink[];
+}
+
+/** The STAC Collections list (STAC API Collections). */
+export interface StacCollectionsDocument {
+  collections: Record<string, unknown>[];
+  numberMatched: number;
+  numberReturned: number;
+  links: Link[];
+}
+
 export interface CollectionsPage {
   /** The collection documents of this page. */
   collections: Record<string, unknown>[];
@@ -153,7 +184,7 @@ function collectionsLink(
   query: Record<string, string>,
   rel: string,
   offset?: number,
-): Record<string, string> {
+): Link {
   const parameters = new URLSearchParams(
     Object.entries(query).filter(([name]) => name !== 'offset'),
   );
@@ -167,9 +198,9 @@ function collectionsLink(
 export function presentStacCollections(
   baseUrl: string,
   page: CollectionsPage,
-): Record<string, unknown> {
+): StacCollectionsDocument {
   const root = stacRootUrl(baseUrl);
-  const links = [
+  const links: Link[] = [
     collectionsLink(baseUrl, page.query, 'self', page.offset),
     { rel: 'root', type: 'application/json', href: root },
     { rel: 'parent', type: 'application/json', href: root },
@@ -259,7 +290,7 @@ function pageLink(
   context: SearchPageContext,
   rel: 'self' | 'next' | 'prev',
   offset: number | undefined,
-): Record<string, unknown> {
+): SearchLink {
   const href = context.href ?? searchUrl(context.baseUrl);
   const title = { self: 'This page', next: 'Next page', prev: 'Previous page' }[rel];
   const paging = offset === undefined ? {} : { token: encodePageToken(offset) };
@@ -303,9 +334,9 @@ function pageLink(
 export function presentItemCollection(
   result: SearchResult,
   context: SearchPageContext,
-): Record<string, unknown> {
+): StacItemCollection {
   const { offset, limit } = context;
-  const links: Record<string, unknown>[] = [
+  const links: SearchLink[] = [
     pageLink(context, 'self', offset > 0 ? offset : undefined),
     {
       rel: 'root',

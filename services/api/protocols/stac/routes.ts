@@ -10,7 +10,8 @@ import type { Config } from '../../../../shared/config/index.js';
 import { InvalidParameterError, NotFoundError } from '../../../../shared/errors/index.js';
 import type { CoreRecord } from '../../../../shared/records/core-record.js';
 import type { SearchBackend } from '../../../../shared/search/backend.js';
-import { COLLECTION_ID, GEOJSON } from '../records/present.js';
+import { GEOJSON } from '../../common/media-types.js';
+import { COLLECTION_ID } from '../../common/urls.js';
 import {
   presentQueryables,
   presentStacApiLanding,

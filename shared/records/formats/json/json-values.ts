@@ -42,6 +42,25 @@ export function asStrings(value: unknown): string[] {
     .filter((item): item is string => item !== undefined);
 }
 
+/** The keys of T whose values are (optional) strings. */
+type StringKeys<T> = { [K in keyof T]-?: string extends T[K] ? K : never }[keyof T];
+
+/**
+ * Copies the named members of a JSON object onto a target as strings (see asString), leaving
+ * out those that are absent or empty; returns the target.
+ */
+export function copyStringMembers<T extends object>(
+  target: T,
+  source: JsonObject,
+  keys: readonly (StringKeys<T> & string)[],
+): T {
+  for (const key of keys) {
+    const value = asString(source[key]);
+    if (value !== undefined) (target as Record<string, unknown>)[key] = value;
+  }
+  return target;
+}
+
 /** How deeply each geometry type nests its positions (a position is depth 1). */
 const COORDINATE_DEPTH: Readonly<Record<string, number>> = {
   Point: 1,
@@ -173,16 +192,8 @@ export function asLink(value: unknown): Link | undefined {
   const object = asObject(value);
   const href = asString(object?.href);
   if (!object || !href) return undefined;
-  const link: Link = { href };
-  const rel = asString(object.rel);
-  const type = asString(object.type);
-  const title = asString(object.title);
-  const hreflang = asString(object.hreflang);
+  const link = copyStringMembers<Link>({ href }, object, ['rel', 'type', 'title', 'hreflang']);
   const roles = asStrings(object.roles);
-  if (rel) link.rel = rel;
-  if (type) link.type = type;
-  if (title) link.title = title;
-  if (hreflang) link.hreflang = hreflang;
   if (roles.length > 0) link.roles = roles;
   return link;
 }

@@ -25,6 +25,7 @@ import {
   asStrings,
   buildTimeExtent,
   computeBbox,
+  copyStringMembers,
   type JsonObject,
 } from './json-values.js';
 import { parseTimeValue } from '../../time.js';
@@ -78,14 +79,8 @@ function readContacts(value: unknown): Contact[] {
   return asArray(value).flatMap((item) => {
     const object = asObject(item);
     if (!object) return [];
-    const contact: Contact = {};
-    const name = asString(object.name);
-    const organization = asString(object.organization);
-    const position = asString(object.position);
+    const contact = copyStringMembers<Contact>({}, object, ['name', 'organization', 'position']);
     const roles = asStrings(object.roles);
-    if (name) contact.name = name;
-    if (organization) contact.organization = organization;
-    if (position) contact.position = position;
     if (roles.length > 0) contact.roles = roles;
     const emails = asArray(object.emails).flatMap((e) => {
       const v = asString(asObject(e)?.value);
@@ -94,7 +89,7 @@ function readContacts(value: unknown): Contact[] {
     if (emails.length > 0) contact.emails = emails;
     const links = asArray(object.links).flatMap((l) => asLink(l) ?? []);
     if (links.length > 0) contact.links = links;
-    return name || organization ? [contact] : [];
+    return contact.name || contact.organization ? [contact] : [];
   });
 }
 

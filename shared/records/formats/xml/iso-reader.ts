@@ -215,10 +215,9 @@ function readMetadataLevel(
       .map(valueOf)
       .find((value) => value !== undefined);
     setExtra(extra, 'lineage', lineage);
-    for (const linkage of findAll(root, d.mdb.metadataLinkage, d.cit.CI_OnlineResource)) {
-      const link = readOnlineResource(linkage, d);
-      if (link) record.links.push(link);
-    }
+    record.links.push(
+      ...readOnlineResources(findAll(root, d.mdb.metadataLinkage, d.cit.CI_OnlineResource), d),
+    );
   }
   record.type ??= isService ? 'service' : 'dataset';
   const referenceSystems = findAll(
@@ -528,10 +527,16 @@ function fillContactInfo(contact: Contact, info: XmlElement | undefined, d: IsoD
   }
   if (emails.length > 0) contact.emails = emails.map((value) => ({ value }));
   if (addresses.length > 0) contact.addresses = addresses;
-  const links = findAll(info, d.cit.onlineResource, d.cit.CI_OnlineResource)
-    .map((item) => readOnlineResource(item, d))
-    .filter((link): link is Link => link !== undefined);
+  const links = readOnlineResources(
+    findAll(info, d.cit.onlineResource, d.cit.CI_OnlineResource),
+    d,
+  );
   if (links.length > 0) contact.links = links;
+}
+
+/** The links of CI_OnlineResource elements, leaving out those without a linkage. */
+function readOnlineResources(resources: XmlElement[], d: IsoDialect): Link[] {
+  return resources.flatMap((resource) => readOnlineResource(resource, d) ?? []);
 }
 
 /** Converts a CI_OnlineResource to a link (relation from its function, type from its protocol). */
@@ -575,10 +580,7 @@ function readDistribution(
       d.srv.connectPoint,
       d.cit.CI_OnlineResource,
     );
-    for (const endpoint of endpoints) {
-      const link = readOnlineResource(endpoint, d);
-      if (link) record.links.push(link);
-    }
+    record.links.push(...readOnlineResources(endpoints, d));
   }
   const formats: Format[] = [];
   for (const distribution of findAll(root, d.mdb.distributionInfo, d.mrd.MD_Distribution)) {
@@ -619,10 +621,7 @@ function readDistribution(
         d.cit.CI_OnlineResource,
       ),
     ];
-    for (const onLine of onLines) {
-      const link = readOnlineResource(onLine, d);
-      if (link) record.links.push(link);
-    }
+    record.links.push(...readOnlineResources(onLines, d));
   }
   record.formats = formats;
 }

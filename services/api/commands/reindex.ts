@@ -3,9 +3,9 @@
  * engine's index from the stored sources; the embedded SQLite backend keeps its tables and
  * indexes up to date on every write, so there it is refused with a 409 saying why.
  */
-import { CairnError } from '../../../../shared/errors/index.js';
-import type { JobQueues } from '../../../../shared/queue/job-queues.js';
-import type { SearchBackend } from '../../../../shared/search/backend.js';
+import { CairnError } from '../../../shared/errors/index.js';
+import type { JobQueues } from '../../../shared/queue/job-queues.js';
+import type { SearchBackend } from '../../../shared/search/backend.js';
 
 /** The request cannot be served in this deployment mode (409, with the reason). */
 function notAvailable(message: string): CairnError {

@@ -5,32 +5,21 @@
  * then recorded in the ingest log as a job of queue "harvest").
  */
 import { randomUUID } from 'node:crypto';
-import type { Config } from '../../../../shared/config/index.js';
-import {
-  CairnError,
-  InvalidParameterError,
-  NotFoundError,
-} from '../../../../shared/errors/index.js';
+import { CairnError, InvalidParameterError, NotFoundError } from '../../../shared/errors/index.js';
 import {
   harvestSource,
+  SqliteHarvestStore,
   type HarvestOutcome,
   type HarvestSourceDefinition,
   type HarvestStore,
   type StoredSource,
-} from '../../../../shared/harvest/index.js';
-import type { IngestLog } from '../../../../shared/ingest/ingest-log.js';
-import type { Logger } from '../../../../shared/logging/index.js';
-import type { JobQueues } from '../../../../shared/queue/job-queues.js';
-import type { SearchBackend } from '../../../../shared/search/backend.js';
+} from '../../../shared/harvest/index.js';
+import type { Logger } from '../../../shared/logging/index.js';
+import type { CommandContext } from './context.js';
 
 /** What the commands work with; one per app. */
-export interface HarvestContext {
-  config: Readonly<Config>;
-  backend: SearchBackend;
-  /** The queues in scaled mode, undefined in embedded mode. */
-  queue: () => JobQueues | undefined;
+export interface HarvestContext extends CommandContext {
   store: () => HarvestStore;
-  ingestLog: () => IngestLog;
   logger: Logger;
   /** Sources being harvested in this process (embedded mode runs one at a time per source). */
   running: Set<string>;
@@ -174,4 +163,25 @@ export async function runSource(
   } finally {
     context.running.delete(id);
   }
+}
+
+/** What the harvest commands of one app need; the source store opens on first use. */
+export interface HarvestContextDependencies extends CommandContext {
+  logger: Logger;
+}
+
+/**
+ * The harvest context of one app. The source store lives in Redis in scaled mode (where the
+ * worker reads it), in the ingest-log SQLite file in embedded mode.
+ */
+export function createHarvestContext(dependencies: HarvestContextDependencies): HarvestContext {
+  let store: HarvestStore | undefined;
+  return {
+    ...dependencies,
+    store: () =>
+      (store ??=
+        dependencies.queue()?.harvestStore() ??
+        new SqliteHarvestStore(dependencies.config.worker.ingestLogPath)),
+    running: new Set(),
+  };
 }

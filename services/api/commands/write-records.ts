@@ -3,12 +3,14 @@
  * nothing written), then either write them through the ingest pipeline (embedded mode) or
  * enqueue a job for the worker (scaled mode: a queue is configured).
  */
-import { CairnError, InvalidRecordError, NotFoundError } from '../../../../shared/errors/index.js';
-import { emptySummary, writeRecords } from '../../../../shared/ingest/pipeline.js';
-import type { CoreRecord, SourceFormat } from '../../../../shared/records/core-record.js';
-import { parseDocuments } from '../../../../shared/records/formats/index.js';
-import type { JobQueues } from '../../../../shared/queue/job-queues.js';
-import type { SearchBackend } from '../../../../shared/search/backend.js';
+import { randomUUID } from 'node:crypto';
+import { CairnError, InvalidRecordError, NotFoundError } from '../../../shared/errors/index.js';
+import type { IngestLog } from '../../../shared/ingest/ingest-log.js';
+import { emptySummary, writeRecords } from '../../../shared/ingest/pipeline.js';
+import type { CoreRecord, SourceFormat } from '../../../shared/records/core-record.js';
+import { parseDocuments } from '../../../shared/records/formats/index.js';
+import type { JobQueues } from '../../../shared/queue/job-queues.js';
+import type { SearchBackend } from '../../../shared/search/backend.js';
 
 /** Where a write goes: the backend directly, or a queue. */
 export interface WriteTarget {
@@ -105,4 +107,38 @@ export async function deleteRecord(target: WriteTarget, id: string): Promise<Wri
   }
   await target.backend.delete([id]);
   return { mode: 'applied', records: [{ id, status: 'deleted' }] };
+}
+
+/** What a write applied at once changed, for its entry in the ingest log. */
+export interface AppliedWrite {
+  /** Records read from the request (a CSW Delete reads none). */
+  read: number;
+  written: number;
+  deleted: number;
+  requestedBy: string | undefined;
+  started: Date;
+}
+
+/**
+ * Records a write applied at once (embedded mode) in the ingest log, as a completed job of
+ * queue "http", and returns the entry's job id.
+ */
+export async function logAppliedWrite(ingestLog: IngestLog, write: AppliedWrite): Promise<string> {
+  const jobId = randomUUID();
+  await ingestLog.record({
+    jobId,
+    queue: 'http',
+    status: 'completed',
+    attempts: 1,
+    read: write.read,
+    written: write.written,
+    deleted: write.deleted,
+    rejected: 0,
+    startedAt: write.started.toISOString(),
+    finishedAt: new Date().toISOString(),
+    durationMs: Date.now() - write.started.getTime(),
+    requestedBy: write.requestedBy,
+    failures: [],
+  });
+  return jobId;
 }

@@ -1,0 +1,255 @@
+/**
+ * Exact answers on the engines for filters they cannot decide alone: narrow on the engine,
+ * decide in Node. The engine counts the candidates of a relaxed query (relax-filter.ts: a
+ * superset of the answer); when they are at most the cap, it hands them over in the search's
+ * own order (sort values, then the id: a point in time and `search_after`, record parts only),
+ * Node evaluates the whole filter on each exactly (shared/query/evaluate-filter.ts, the SQLite
+ * backend's semantics, three-valued: only TRUE selects) and pages the survivors, so the count
+ * and every page are exact. Above the cap the search is refused with a 400 naming both
+ * numbers: an exact answer would cost too much, and an approximate one is never given.
+ */
+import { QueryTimeoutError, UnsupportedFilterError } from '../../errors/index.js';
+import {
+  buildFilterSubject,
+  compileRecordPredicate,
+  type RecordPredicate,
+} from '../../query/evaluate-filter.js';
+import { checkFilter } from '../../query/check-filter.js';
+import type { CheckedFilter } from '../../query/checked-filter.js';
+import { operator, propertyRef } from '../../query/filter-ast.js';
+import type { SearchQuery } from '../../query/search-query.js';
+import type { CoreRecord } from '../../records/core-record.js';
+import type { SearchResult } from '../backend.js';
+import type { FilterContext } from './compile-filter.js';
+import { compileSearchQuery, ID_FIELD, type SortClause } from './compile-search.js';
+import { isMatchAll, terms, type Query } from './dsl.js';
+import type {
+  EngineAdapter,
+  EngineHit,
+  EngineSearchRequest,
+  EngineSearchResponse,
+  SortValue,
+} from './engine-adapter.js';
+import { readStoredRecord, type StoredParts } from './engine-document.js';
+import { relaxFilter } from './relax-filter.js';
+
+/** The default cap on the candidates a search may refine (SEARCH_REFINE_MAX_CANDIDATES). */
+export const DEFAULT_REFINE_MAX_CANDIDATES = 10_000;
+
+const POINT_IN_TIME_KEEP_ALIVE = '2m';
+/** What a candidate hit brings back. */
+const CANDIDATE_FIELDS = ['hits.hits._id', 'hits.hits._source', 'hits.hits.sort'];
+
+/** What refining needs from the backend. */
+export interface RefineTarget {
+  adapter: EngineAdapter;
+  alias: string;
+  /** "Elasticsearch" or "OpenSearch", for messages. */
+  engineName: string;
+  /** Candidates at most; more is a 400. */
+  maxCandidates: number;
+  /** Candidates per request (at most the index's result window). */
+  batchSize: number;
+  /** The record parts a page returns. */
+  storedFields: string[];
+  /** One search request, under the query time budget. */
+  search(request: EngineSearchRequest): Promise<EngineSearchResponse>;
+  /**
+   * Milliseconds the whole search may take (QUERY_TIME_BUDGET_MS): the evaluation in Node is
+   * held to it too, and a search past it is a QueryTimeoutError (503). Unset: no budget.
+   */
+  timeBudgetMs?: number;
+}
+
+/**
+ * How many candidates are evaluated between two looks at the clock; after each such run the
+ * evaluation yields to the event loop, so other requests are served while a refinement runs.
+ */
+const CLOCK_EVERY = 256;
+
+/** Lets the event loop serve what is waiting before the evaluation goes on. */
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** The filter the refinement decides: the query's filter and its geometry constraint. */
+export function refinedFilter(query: SearchQuery): CheckedFilter | undefined {
+  const geometry = query.spatial?.geometry;
+  const parts: CheckedFilter[] = [
+    ...(query.filter ? [query.filter] : []),
+    ...(geometry
+      ? [
+          checkFilter(
+            operator(`s_${query.spatial!.relation}`, propertyRef('geometry'), {
+              kind: 'geometry',
+              geometry,
+            }),
+          ),
+        ]
+      : []),
+  ];
+  return parts.length <= 1 ? parts[0] : { kind: 'op', op: 'and', args: parts };
+}
+
+/** The engine query and sort of the candidates: the exact scope AND the relaxed filter. */
+export function buildCandidateSearch(
+  query: SearchQuery,
+  context: FilterContext,
+): { query: Query; sort: SortClause[]; operators: string[]; filter: CheckedFilter | undefined } {
+  const filter = refinedFilter(query);
+  const scope = compileSearchQuery(
+    {
+      ...query,
+      filter: undefined,
+      spatial: query.spatial?.geometry ? undefined : query.spatial,
+    },
+    context,
+  );
+  if (!filter) return { query: scope.query, sort: scope.sort, operators: [], filter };
+  const relaxed = relaxFilter(filter, context);
+  const combined = isMatchAll(scope.query)
+    ? { bool: { filter: [relaxed.query] } }
+    : { bool: { must: [scope.query], filter: [relaxed.query] } };
+  return { query: combined, sort: scope.sort, operators: relaxed.operators, filter };
+}
+
+/** A check that throws QueryTimeoutError once the budget from now on is spent. */
+function budgetCheck(budgetMs: number | undefined): () => void {
+  if (budgetMs === undefined) return () => undefined;
+  const until = Date.now() + budgetMs;
+  return () => {
+    if (Date.now() > until) throw new QueryTimeoutError(budgetMs);
+  };
+}
+
+/** The sort values of a hit, without an engine-added tiebreaker. */
+function sortValues(hit: EngineHit, sortLength: number): SortValue[] {
+  return (hit.sort ?? []).slice(0, sortLength);
+}
+
+/** The record of a hit that carries the `record` part (its source content left empty). */
+function candidateRecord(hit: EngineHit): CoreRecord {
+  const record = (hit._source as { record?: StoredParts['record'] } | undefined)?.record;
+  return { ...record, source: { ...record?.source, content: '' } } as CoreRecord;
+}
+
+/**
+ * Answers a search exactly by refining the engine's candidates in Node (see the file comment).
+ * Throws UnsupportedFilterError (400) when the candidates are more than the cap.
+ */
+export async function refineSearch(
+  target: RefineTarget,
+  query: SearchQuery,
+  context: FilterContext,
+): Promise<SearchResult> {
+  const candidates = buildCandidateSearch(query, context);
+  // Compiled before the engine is asked: a filter invalid on every backend fails at once.
+  const predicate: RecordPredicate = candidates.filter
+    ? compileRecordPredicate(candidates.filter)
+    : () => true;
+  const counted = await target.search({
+    index: target.alias,
+    body: { query: candidates.query, size: 0, track_total_hits: true },
+  });
+  const count = counted.hits.total?.value ?? 0;
+  if (count > target.maxCandidates) {
+    const operators = candidates.operators.join(', ') || 'this filter';
+    throw new UnsupportedFilterError(
+      target.engineName,
+      candidates.operators[0] ?? 'filter',
+      `The ${target.engineName} backend cannot answer ${operators} exactly on its own, and deciding it exactly here would mean checking ${count} candidate records, more than the ${target.maxCandidates} this server checks for one search (SEARCH_REFINE_MAX_CANDIDATES); narrow the search (a smaller area, a collection, a time range, more conditions)`,
+    );
+  }
+  const deadline = budgetCheck(target.timeBudgetMs);
+  const matched =
+    count === 0 ? [] : await collectMatches(target, candidates, predicate, count, deadline);
+  const { offset, limit } = query;
+  const pageIds = limit === 0 ? [] : matched.slice(offset, offset + limit);
+  return { total: matched.length, records: await fetchRecords(target, pageIds) };
+}
+
+/**
+ * The ids of the candidates the filter selects, in the search's order: in one request when they
+ * fit in one batch, else in batches through a point in time.
+ */
+async function collectMatches(
+  target: RefineTarget,
+  candidates: { query: Query; sort: SortClause[] },
+  predicate: RecordPredicate,
+  count: number,
+  deadline: () => void,
+): Promise<string[]> {
+  const matched: string[] = [];
+  const select = async (hits: EngineHit[]): Promise<void> => {
+    for (const [position, hit] of hits.entries()) {
+      if (position % CLOCK_EVERY === 0) {
+        if (position > 0) await yieldToEventLoop();
+        deadline();
+      }
+      if (predicate(buildFilterSubject(candidateRecord(hit))) === true) matched.push(hit._id);
+    }
+  };
+  if (count < target.batchSize) {
+    // Room to spare: a record written since the count is fetched too, as it would be in batches.
+    const response = await target.search({
+      index: target.alias,
+      body: {
+        query: candidates.query,
+        sort: candidates.sort,
+        size: target.batchSize,
+        _source: ['record'],
+        track_total_hits: false,
+      },
+      filterPath: CANDIDATE_FIELDS,
+    });
+    const hits = response.hits?.hits ?? [];
+    await select(hits);
+    if (hits.length < target.batchSize) return matched;
+    matched.length = 0;
+  }
+  const pit = await target.adapter.openPointInTime(target.alias, POINT_IN_TIME_KEEP_ALIVE);
+  try {
+    let after: SortValue[] | undefined;
+    for (;;) {
+      const response = await target.search({
+        body: {
+          query: candidates.query,
+          sort: candidates.sort,
+          size: target.batchSize,
+          _source: ['record'],
+          track_total_hits: false,
+          pit: { id: pit, keep_alive: POINT_IN_TIME_KEEP_ALIVE },
+          ...(after ? { search_after: after } : {}),
+        },
+        filterPath: CANDIDATE_FIELDS,
+      });
+      const hits = response.hits?.hits ?? [];
+      await select(hits);
+      if (hits.length < target.batchSize) return matched;
+      after = sortValues(hits[hits.length - 1], candidates.sort.length);
+    }
+  } finally {
+    await target.adapter.closePointInTime(pit).catch(() => undefined);
+  }
+}
+
+/** The full records of a page, in the page's order. */
+async function fetchRecords(target: RefineTarget, ids: string[]): Promise<CoreRecord[]> {
+  if (ids.length === 0) return [];
+  const response = await target.search({
+    index: target.alias,
+    body: {
+      query: { bool: { filter: [terms(ID_FIELD, ids)] } },
+      size: ids.length,
+      _source: target.storedFields,
+    },
+  });
+  const byId = new Map(
+    response.hits.hits.map((hit) => [
+      hit._id,
+      readStoredRecord(hit._source as unknown as StoredParts),
+    ]),
+  );
+  return ids.flatMap((id) => {
+    const record = byId.get(id);
+    return record ? [record] : [];
+  });
+}

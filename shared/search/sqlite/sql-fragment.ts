@@ -1,0 +1,119 @@
+/**
+ * SQL fragments with bound parameters for the SQLite filter translation, and the R*Tree box
+ * conditions its spatial operators start from. No user text is ever SQL: values are `?`
+ * parameters, and only trusted text (column names, keywords) is raw.
+ */
+import type { Bbox } from '../../records/core-record.js';
+import type { SqlFragment, SqlValue } from './compile-query.js';
+import { METRES_PER_DEGREE } from './sql-functions.js';
+
+/** A fragment with bound parameters, in the order their `?` appear. */
+export type Fragment = SqlFragment;
+
+/** One bound parameter. */
+export function param(value: SqlValue): Fragment {
+  return { sql: '?', params: [value] };
+}
+
+/** Trusted SQL text (column names, keywords); never user text. */
+export function raw(text: string): Fragment {
+  return { sql: text, params: [] };
+}
+
+/** Builds a fragment from a template whose interpolations are fragments, keeping param order. */
+export function sql(strings: TemplateStringsArray, ...parts: Fragment[]): Fragment {
+  let text = strings[0];
+  const params: SqlValue[] = [];
+  parts.forEach((part, index) => {
+    text += part.sql + strings[index + 1];
+    params.push(...part.params);
+  });
+  return { sql: text, params };
+}
+
+/**
+ * Joins fragments with an associative operator (AND, OR), in parentheses. Long lists are
+ * grouped as a balanced tree: SQLite limits an expression tree's depth (1000), and `a OR b OR
+ * c …` nests one level per operand, where balanced groups nest log2(n) levels.
+ */
+export function joinFragments(parts: Fragment[], separator: string): Fragment {
+  if (parts.length > JOIN_GROUP) {
+    const groups: Fragment[] = [];
+    for (let index = 0; index < parts.length; index += JOIN_GROUP) {
+      groups.push(joinFragments(parts.slice(index, index + JOIN_GROUP), separator));
+    }
+    return joinFragments(groups, separator);
+  }
+  return {
+    sql: `(${parts.map((part) => part.sql).join(separator)})`,
+    params: parts.flatMap((part) => part.params),
+  };
+}
+
+/** Operands per parenthesised group when joining long lists (see joinFragments). */
+const JOIN_GROUP = 16;
+
+export const TRUE = raw('1');
+export const FALSE = raw('0');
+
+// ---------------------------------------------------------------------------------------------
+// R*Tree boxes
+
+/** Records with an R*Tree box meeting one of the query boxes. */
+export function boxPrefilter(boxes: Bbox[]): Fragment {
+  const parts = boxes.map(
+    ([west, south, east, north]) =>
+      sql`(t.minx <= ${param(east)} AND t.maxx >= ${param(west)} AND t.miny <= ${param(north)} AND t.maxy >= ${param(south)})`,
+  );
+  return sql`r.rid IN (SELECT t.id >> 1 FROM records_rtree t WHERE ${joinFragments(parts, ' OR ')})`;
+}
+
+/** True when every R*Tree box of the record lies inside one of the query boxes. */
+export function boxesInside(boxes: Bbox[]): Fragment {
+  const parts = boxes.map(
+    ([west, south, east, north]) =>
+      sql`(t.minx >= ${param(west)} AND t.maxx <= ${param(east)} AND t.miny >= ${param(south)} AND t.maxy <= ${param(north)})`,
+  );
+  return sql`NOT EXISTS (SELECT 1 FROM records_rtree t WHERE t.id IN (r.rid * 2, r.rid * 2 + 1) AND NOT ${joinFragments(parts, ' OR ')})`;
+}
+
+/** More than the rounding of R*Tree coordinates (32-bit floats, rounded outwards), in degrees. */
+export const RTREE_MARGIN = 1e-4;
+
+/** Boxes grown (or, with a negative margin, shrunk) by degrees; boxes shrunk away are dropped. */
+export function padBoxes(boxes: Bbox[], margin: number): Bbox[] {
+  return boxes
+    .map(([west, south, east, north]): Bbox => [
+      west - margin,
+      south - margin,
+      east + margin,
+      north + margin,
+    ])
+    .filter(([west, south, east, north]) => west < east && south < north);
+}
+
+/** Query boxes grown by a distance, wrapped at the antimeridian and clamped at the poles. */
+export function growBoxes(boxes: Bbox[], metres: number): Bbox[] {
+  const dLat = metres / METRES_PER_DEGREE;
+  return boxes.flatMap(([west, south, east, north]): Bbox[] => {
+    const s = Math.max(-90, south - dLat);
+    const n = Math.min(90, north + dLat);
+    const widest = Math.max(Math.abs(s), Math.abs(n));
+    const dLon = widest >= 89.9 ? 360 : dLat / Math.cos((widest * Math.PI) / 180);
+    const [w, e] = [west - dLon, east + dLon];
+    if (e - w >= 360) return [[-180, s, 180, n]];
+    if (w < -180) {
+      return [
+        [w + 360, s, 180, n],
+        [-180, s, e, n],
+      ];
+    }
+    if (e > 180) {
+      return [
+        [w, s, 180, n],
+        [-180, s, e - 360, n],
+      ];
+    }
+    return [[w, s, e, n]];
+  });
+}
