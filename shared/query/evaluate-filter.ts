@@ -49,6 +49,7 @@ import {
   timeSpanStart,
   type JtsGeometry,
 } from './cql2-functions.js';
+import { SORT_COLUMNS } from '../search/sqlite/schema.js';
 import { foldCase, stripAccents } from './text-folding.js';
 
 /** TRUE, FALSE or NULL (unknown). */
@@ -140,21 +141,6 @@ function compareValues(op: ComparisonOp, a: SqlValue, b: SqlValue): Truth {
 // ---------------------------------------------------------------------------------------------
 // Properties
 
-/**
- * The queryables SQLite keeps in their own column (shared/search/sqlite/schema.ts, SORT_COLUMNS):
- * their value is used as written (a time is its own single instant), never through JSON.
- */
-const COLUMN_QUERYABLES = new Set([
-  'id',
-  'type',
-  'title',
-  'parentId',
-  'created',
-  'updated',
-  'start_datetime',
-  'end_datetime',
-]);
-
 /** Where a checked property's value is read. */
 interface StoredProperty {
   column: boolean;
@@ -164,7 +150,9 @@ interface StoredProperty {
 
 function storedProperty(property: CheckedProperty): StoredProperty {
   const key = property.queryable?.name ?? property.name;
-  return { column: property.queryable !== undefined && COLUMN_QUERYABLES.has(key), key };
+  // A queryable SQLite keeps in its own column is used as written (a time is its own single
+  // instant), never through JSON.
+  return { column: property.queryable !== undefined && Object.hasOwn(SORT_COLUMNS, key), key };
 }
 
 /** The stored value of a property: undefined when the record lacks it. */
