@@ -78,23 +78,18 @@ type Getter<T = SqlValue> = (subject: FilterSubject) => T;
 
 const not3 = (a: Truth): Truth => (a === null ? null : !a);
 
-function and3(parts: Truth[]): Truth {
+/** AND (decisive FALSE) or OR (decisive TRUE) in three-valued logic. */
+function join3(parts: Truth[], decisive: boolean): Truth {
   let unknown = false;
   for (const part of parts) {
-    if (part === false) return false;
+    if (part === decisive) return decisive;
     if (part === null) unknown = true;
   }
-  return unknown ? null : true;
+  return unknown ? null : !decisive;
 }
 
-function or3(parts: Truth[]): Truth {
-  let unknown = false;
-  for (const part of parts) {
-    if (part === true) return true;
-    if (part === null) unknown = true;
-  }
-  return unknown ? null : false;
-}
+const and3 = (parts: Truth[]): Truth => join3(parts, false);
+const or3 = (parts: Truth[]): Truth => join3(parts, true);
 
 /** A UTF-16 code unit rearranged so that unit order is code point order (as UTF-8 bytes). */
 function codePointRank(unit: number): number {
