@@ -219,7 +219,7 @@ export function staticType(expression: CheckedExpression): StaticType {
 }
 
 /** Evaluates arithmetic on two numbers as SQL would; undefined when the result is NULL. */
-function foldArithmetic(op: ArithmeticOp, a: number, b: number): number | undefined {
+export function foldArithmetic(op: ArithmeticOp, a: number, b: number): number | undefined {
   const results: Record<ArithmeticOp, () => number> = {
     '+': () => a + b,
     '-': () => a - b,

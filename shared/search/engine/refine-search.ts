@@ -189,18 +189,7 @@ async function collectMatches(
   };
   if (count < target.batchSize) {
     // Room to spare: a record written since the count is fetched too, as it would be in batches.
-    const response = await target.search({
-      index: target.alias,
-      body: {
-        query: candidates.query,
-        sort: candidates.sort,
-        size: target.batchSize,
-        _source: ['record'],
-        track_total_hits: false,
-      },
-      filterPath: CANDIDATE_FIELDS,
-    });
-    const hits = response.hits?.hits ?? [];
+    const hits = await candidateBatch(target, candidates, { index: target.alias });
     await select(hits);
     if (hits.length < target.batchSize) return matched;
     matched.length = 0;
@@ -209,19 +198,10 @@ async function collectMatches(
   try {
     let after: SortValue[] | undefined;
     for (;;) {
-      const response = await target.search({
-        body: {
-          query: candidates.query,
-          sort: candidates.sort,
-          size: target.batchSize,
-          _source: ['record'],
-          track_total_hits: false,
-          pit: { id: pit, keep_alive: POINT_IN_TIME_KEEP_ALIVE },
-          ...(after ? { search_after: after } : {}),
-        },
-        filterPath: CANDIDATE_FIELDS,
+      const hits = await candidateBatch(target, candidates, {
+        pit: { id: pit, keep_alive: POINT_IN_TIME_KEEP_ALIVE },
+        ...(after ? { search_after: after } : {}),
       });
-      const hits = response.hits?.hits ?? [];
       await select(hits);
       if (hits.length < target.batchSize) return matched;
       after = sortValues(hits[hits.length - 1], candidates.sort.length);
@@ -229,6 +209,31 @@ async function collectMatches(
   } finally {
     await target.adapter.closePointInTime(pit).catch(() => undefined);
   }
+}
+
+/**
+ * One batch of candidates in the search's order (record parts only): from the alias, or from a
+ * point in time (`pit`, then `search_after` the last batch's sort values).
+ */
+async function candidateBatch(
+  target: RefineTarget,
+  candidates: { query: Query; sort: SortClause[] },
+  where:
+    { index: string } | { pit: { id: string; keep_alive: string }; search_after?: SortValue[] },
+): Promise<EngineHit[]> {
+  const response = await target.search({
+    ...('index' in where ? { index: where.index } : {}),
+    body: {
+      query: candidates.query,
+      sort: candidates.sort,
+      size: target.batchSize,
+      _source: ['record'],
+      track_total_hits: false,
+      ...('pit' in where ? where : {}),
+    },
+    filterPath: CANDIDATE_FIELDS,
+  });
+  return response.hits?.hits ?? [];
 }
 
 /** The full records of a page, in the page's order. */

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { FilterError } from '../../../shared/errors/index.js';
+import { checkFilter, foldArithmetic } from '../../../shared/query/check-filter.js';
 import { parseCql2Text } from '../../../shared/query/cql2/index.js';
 import {
   buildFilterSubject,
   compareText,
   compileRecordPredicate,
-  computeArithmetic,
   type Truth,
 } from '../../../shared/query/evaluate-filter.js';
 import { buildEmptyRecord, type CoreRecord } from '../../../shared/records/core-record.js';
@@ -43,7 +43,7 @@ const PLACE = recordWith({
 });
 
 const evaluate = (text: string, record: CoreRecord = PLACE): Truth =>
-  compileRecordPredicate(parseCql2Text(text))(buildFilterSubject(record));
+  compileRecordPredicate(checkFilter(parseCql2Text(text)))(buildFilterSubject(record));
 
 describe('compileRecordPredicate: a CQL2 filter decided in Node, as SQLite decides it', () => {
   it('uses three-valued logic: a missing property is NULL, which only NOT NULL keeps NULL', () => {
@@ -70,10 +70,10 @@ describe('compileRecordPredicate: a CQL2 filter decided in Node, as SQLite decid
     expect(evaluate('pop_max - pop_min = 1000')).to.equal(true);
     expect(evaluate('pop_max div 3 = 666')).to.equal(true);
     expect(evaluate('pop_max % 3 = 2')).to.equal(true);
-    expect(computeArithmetic('/', 7, 2)).to.equal(3.5);
-    expect(computeArithmetic('div', -7, 2)).to.equal(-3);
-    expect(computeArithmetic('%', 1, 0)).to.equal(undefined);
-    expect(computeArithmetic('^', -8, 0.5)).to.equal(undefined);
+    expect(foldArithmetic('/', 7, 2)).to.equal(3.5);
+    expect(foldArithmetic('div', -7, 2)).to.equal(-3);
+    expect(foldArithmetic('%', 1, 0)).to.equal(undefined);
+    expect(foldArithmetic('^', -8, 0.5)).to.equal(undefined);
   });
 
   it('compares times as the spans they cover, at the coarser granularity', () => {
@@ -105,16 +105,18 @@ describe('compileRecordPredicate: a CQL2 filter decided in Node, as SQLite decid
   });
 
   it('measures DWithin and Beyond in great-circle metres', () => {
-    const filter = compileRecordPredicate({
-      kind: 'op',
-      op: 's_dwithin',
-      args: [
-        { kind: 'property', name: 'geometry' },
-        { kind: 'geometry', geometry: { type: 'Point', coordinates: [0, 2] } },
-        { kind: 'literal', value: 150_000 },
-        { kind: 'literal', value: 'm' },
-      ],
-    });
+    const filter = compileRecordPredicate(
+      checkFilter({
+        kind: 'op',
+        op: 's_dwithin',
+        args: [
+          { kind: 'property', name: 'geometry' },
+          { kind: 'geometry', geometry: { type: 'Point', coordinates: [0, 2] } },
+          { kind: 'literal', value: 150_000 },
+          { kind: 'literal', value: 'm' },
+        ],
+      }),
+    );
     // The triangle's nearest point (0 1) is about 111 km from (0 2).
     expect(filter(buildFilterSubject(PLACE))).to.equal(true);
   });
@@ -126,7 +128,7 @@ describe('compileRecordPredicate: a CQL2 filter decided in Node, as SQLite decid
     expect(evaluate("A_EQUALS(missing, ('a'))", tagged)).to.equal(null);
   });
 
-  it('throws the FilterErrors SQLite throws for invalid filters', () => {
+  it('takes only checked filters: the FilterErrors SQLite throws come from checkFilter', () => {
     for (const [text, pattern] of [
       ['nosuch(pop_min) = 1', /Unknown function "nosuch"/],
       ['title = 3', /Cannot compare/],
@@ -134,7 +136,7 @@ describe('compileRecordPredicate: a CQL2 filter decided in Node, as SQLite decid
       ['S_TOUCHES(title, BBOX(0, 0, 1, 1))', /not a spatial property/],
       ["T_DURING(datetime, DATE('2020-01-01'))", /compares intervals/],
     ] as const) {
-      expect(() => compileRecordPredicate(parseCql2Text(text)), text).to.throw(
+      expect(() => compileRecordPredicate(checkFilter(parseCql2Text(text))), text).to.throw(
         FilterError,
         pattern,
       );
