@@ -49,7 +49,7 @@ import {
   timeSpanStart,
   type JtsGeometry,
 } from './cql2-functions.js';
-import { SORT_COLUMNS } from '../search/sqlite/schema.js';
+import { COLUMN_QUERYABLES } from './queryables.js';
 import { foldCase, stripAccents } from './text-folding.js';
 
 /** TRUE, FALSE or NULL (unknown). */
@@ -137,6 +137,9 @@ function compareValues(op: ComparisonOp, a: SqlValue, b: SqlValue): Truth {
 // Properties
 
 /** Where a checked property's value is read. */
+/** The queryables kept as values of their own, read as written. */
+const COLUMNS: ReadonlySet<string> = new Set(COLUMN_QUERYABLES);
+
 interface StoredProperty {
   column: boolean;
   /** The key in the index document's properties. */
@@ -147,7 +150,7 @@ function storedProperty(property: CheckedProperty): StoredProperty {
   const key = property.queryable?.name ?? property.name;
   // A queryable SQLite keeps in its own column is used as written (a time is its own single
   // instant), never through JSON.
-  return { column: property.queryable !== undefined && Object.hasOwn(SORT_COLUMNS, key), key };
+  return { column: property.queryable !== undefined && COLUMNS.has(key), key };
 }
 
 /** The stored value of a property: undefined when the record lacks it. */

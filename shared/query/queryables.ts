@@ -241,3 +241,20 @@ export function isTextSortable(name: string): boolean {
     queryable.name !== 'id'
   );
 }
+
+/**
+ * The core queryables a backend keeps as values of their own (SQLite: columns, see SORT_COLUMNS in
+ * shared/search/sqlite/schema.ts), compared as written (a time is its own single instant) rather
+ * than through the record's JSON properties.
+ */
+export const COLUMN_QUERYABLES = [
+  'id',
+  'type',
+  'title',
+  'parentId',
+  'created',
+  'updated',
+  'start_datetime',
+  'end_datetime',
+] as const;
+export type ColumnQueryable = (typeof COLUMN_QUERYABLES)[number];

@@ -3,6 +3,7 @@
  * and an R*Tree over the record's bounding boxes (two entries when a box crosses the
  * antimeridian; entry id = rowid * 2 + part).
  */
+import type { ColumnQueryable } from '../../query/queryables.js';
 
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS records (
@@ -46,4 +47,4 @@ export const SORT_COLUMNS: Readonly<Record<string, string>> = {
   updated: 'r.updated',
   start_datetime: 'r.time_start',
   end_datetime: 'r.time_end',
-};
+} satisfies Record<ColumnQueryable, string>;
