@@ -35,17 +35,21 @@ export function fromHttpError(error: unknown): CairnError {
   return toCairnError(error);
 }
 
+/** Logs a failed request's error with its code and cause. */
+export function logRequestFailure(error: CairnError, request: Request): void {
+  request.log.error('request failed', {
+    code: error.code,
+    error: error.message,
+    cause: String(error.cause ?? ''),
+  });
+}
+
 /** Logs an error at the right level and returns what may be shown to the client. */
 export function describeForClient(
   error: CairnError,
   request: Request,
 ): { status: number; code: string; description: string } {
-  if (error.status >= 500)
-    request.log.error('request failed', {
-      code: error.code,
-      error: error.message,
-      cause: String(error.cause ?? ''),
-    });
+  if (error.status >= 500) logRequestFailure(error, request);
   if (!error.expose)
     return { status: 500, code: 'INTERNAL_ERROR', description: 'An internal error occurred' };
   return { status: error.status, code: error.code, description: error.message };

@@ -5,7 +5,7 @@
  * logged with the request id. Installed in the app for /catalogue/csw and /catalogue/opensearch.
  */
 import type { NextFunction, Request, Response } from 'express';
-import { fromHttpError, setRetryAfter } from '../../middleware/errors.js';
+import { fromHttpError, logRequestFailure, setRetryAfter } from '../../middleware/errors.js';
 import { toOwsException } from './csw-errors.js';
 import { DEFAULT_VERSION, type CswVersion } from './csw-model.js';
 import { guessKvpVersion } from './parse.js';
@@ -35,13 +35,7 @@ export function renderCswError(
 ): void {
   if (response.headersSent) return next(error);
   const cairnError = fromHttpError(error);
-  if (cairnError.status >= 500 || !cairnError.expose) {
-    request.log.error('request failed', {
-      code: cairnError.code,
-      error: cairnError.message,
-      cause: String(cairnError.cause ?? ''),
-    });
-  }
+  if (cairnError.status >= 500 || !cairnError.expose) logRequestFailure(cairnError, request);
   const exception = toOwsException(cairnError);
   setRetryAfter(response, cairnError, exception.status);
   response
