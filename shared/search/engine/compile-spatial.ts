@@ -11,7 +11,17 @@ import type { Geometry } from 'geojson';
 import type { Bbox } from '../../records/core-record.js';
 import { splitAntimeridian } from '../../records/index-document.js';
 import { bboxToGeometry } from '../../query/bbox-geometry.js';
-import { allOf, anyOf, exists, matchNone, not, range, term, type Query } from './dsl.js';
+import {
+  allOf,
+  anyOf,
+  exists,
+  matchNone,
+  not,
+  range,
+  term,
+  type Query,
+  type RangeBounds,
+} from './dsl.js';
 import { envelopeShape } from './engine-document.js';
 import type { SpatialMode } from './index-templates.js';
 
@@ -29,10 +39,14 @@ export function hasFootprint(mode: SpatialMode): Query {
   return mode === 'shape' ? exists(GEOMETRY_FIELD) : exists('box0.minx');
 }
 
-type Bound = { lte: number } | { gte: number };
-
 /** One part's box, bounded side by side (minx, maxx, miny, maxy). */
-function partBounded(part: number, minx: Bound, maxx: Bound, miny: Bound, maxy: Bound): Query {
+function partBounded(
+  part: number,
+  minx: RangeBounds,
+  maxx: RangeBounds,
+  miny: RangeBounds,
+  maxy: RangeBounds,
+): Query {
   return allOf([
     range(`box${part}.minx`, minx),
     range(`box${part}.maxx`, maxx),

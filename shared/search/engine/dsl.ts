@@ -64,30 +64,49 @@ function distinct(queries: Query[]): Query[] {
   });
 }
 
-/** All of the clauses (filter context); match_all clauses drop out, match_none wins. */
-export function allOf(queries: Query[]): Query {
+/**
+ * How a bool occurrence folds: the clause that changes nothing (dropped), the clause that
+ * decides alone (wins), and the bool that holds the rest.
+ */
+const FOLDING = {
+  filter: {
+    isNeutral: isMatchAll,
+    neutral: matchAll,
+    isDecisive: isMatchNone,
+    decisive: matchNone,
+    bool: (kept: Query[]): Query => ({ bool: { filter: kept } }),
+  },
+  should: {
+    isNeutral: isMatchNone,
+    neutral: matchNone,
+    isDecisive: isMatchAll,
+    decisive: matchAll,
+    bool: (kept: Query[]): Query => ({ bool: { should: kept, minimum_should_match: 1 } }),
+  },
+} as const;
+
+/** The clauses under one occurrence, nested bools of the same occurrence flattened and folded. */
+function combine(queries: Query[], occurrence: 'filter' | 'should'): Query {
+  const { isNeutral, neutral, isDecisive, decisive, bool } = FOLDING[occurrence];
   const kept = distinct(
     queries
-      .flatMap((query) => onlyClauses(query, 'filter') ?? [query])
-      .filter((query) => !isMatchAll(query)),
+      .flatMap((query) => onlyClauses(query, occurrence) ?? [query])
+      .filter((query) => !isNeutral(query)),
   );
-  if (kept.some(isMatchNone)) return matchNone();
-  if (kept.length === 0) return matchAll();
+  if (kept.some(isDecisive)) return decisive();
+  if (kept.length === 0) return neutral();
   if (kept.length === 1) return kept[0];
-  return { bool: { filter: kept } };
+  return bool(kept);
+}
+
+/** All of the clauses (filter context); match_all clauses drop out, match_none wins. */
+export function allOf(queries: Query[]): Query {
+  return combine(queries, 'filter');
 }
 
 /** At least one of the clauses; match_none clauses drop out, match_all wins. */
 export function anyOf(queries: Query[]): Query {
-  const kept = distinct(
-    queries
-      .flatMap((query) => onlyClauses(query, 'should') ?? [query])
-      .filter((query) => !isMatchNone(query)),
-  );
-  if (kept.some(isMatchAll)) return matchAll();
-  if (kept.length === 0) return matchNone();
-  if (kept.length === 1) return kept[0];
-  return { bool: { should: kept, minimum_should_match: 1 } };
+  return combine(queries, 'should');
 }
 
 /** Documents the clause does not match. */
