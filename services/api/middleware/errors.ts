@@ -61,16 +61,22 @@ export function setRetryAfter(response: Response, error: CairnError, status: num
     response.setHeader('Retry-After', String(error.retryAfter));
 }
 
+/**
+ * An Express error handler (four parameters, as Express requires) that passes on errors once the
+ * response has started and renders the rest, as project errors, with `render`.
+ */
+export function errorRenderer(
+  render: (error: CairnError, request: Request, response: Response) => void,
+): (error: unknown, request: Request, response: Response, next: NextFunction) => void {
+  return (error, request, response, next) => {
+    if (response.headersSent) return next(error);
+    render(fromHttpError(error), request, response);
+  };
+}
+
 /** The final OGC API error handler: `{code, description}` JSON with the error's status. */
-export function renderJsonError(
-  error: unknown,
-  request: Request,
-  response: Response,
-  next: NextFunction,
-): void {
-  if (response.headersSent) return next(error);
-  const cairnError = fromHttpError(error);
+export const renderJsonError = errorRenderer((cairnError, request, response) => {
   const { status, code, description } = describeForClient(cairnError, request);
   setRetryAfter(response, cairnError, status);
   response.status(status).type('application/json').send(JSON.stringify({ code, description }));
-}
+});
