@@ -2,6 +2,7 @@
  * Small builders for the query DSL Elasticsearch and OpenSearch share, with the
  * simplifications that keep compiled queries readable (match_all / match_none folding).
  */
+import { distinctJson } from '../../records/distinct-json.js';
 
 /** One query DSL clause, as plain JSON. */
 export type Query = Record<string, unknown>;
@@ -53,17 +54,6 @@ function onlyClauses(query: Query, occurrence: 'filter' | 'should'): Query[] | u
   return bool[occurrence] as Query[];
 }
 
-/** The clauses without repeats (the same exists clause often comes from several operands). */
-function distinct(queries: Query[]): Query[] {
-  const seen = new Set<string>();
-  return queries.filter((query) => {
-    const key = JSON.stringify(query);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
-
 /**
  * How a bool occurrence folds: the clause that changes nothing (dropped), the clause that
  * decides alone (wins), and the bool that holds the rest.
@@ -88,7 +78,8 @@ const FOLDING = {
 /** The clauses under one occurrence, nested bools of the same occurrence flattened and folded. */
 function combine(queries: Query[], occurrence: 'filter' | 'should'): Query {
   const { isNeutral, neutral, isDecisive, decisive, bool } = FOLDING[occurrence];
-  const kept = distinct(
+  // Without repeats: the same exists clause often comes from several operands.
+  const kept = distinctJson(
     queries
       .flatMap((query) => onlyClauses(query, occurrence) ?? [query])
       .filter((query) => !isNeutral(query)),
