@@ -16,6 +16,11 @@ const API_LAYERS_BELOW = {
   message:
     'services/api/common and services/api/commands sit below the protocols, the pages and the middleware: move what they need down into them, or pass it in.',
 };
+const SHARED_CONCRETE_BACKENDS = {
+  regex: '(^|/)search/(sqlite|engine)/',
+  message:
+    "Outside shared/search only the ingest CLI's SQLite fast path names a concrete backend: take a SearchBackend, test its optional capabilities, or add a chooser beside create-backend.ts (as open-stores.ts does).",
+};
 const BACKENDS_APART =
   'The SQLite and engine backends never import each other: what both need lives in shared/query or shared/records.';
 
@@ -70,6 +75,18 @@ export default tseslint.config(
     files: ['services/worker/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [CONCRETE_BACKENDS, OTHER_SERVICE('api')] }],
+    },
+  },
+  {
+    files: ['shared/**/*.ts'],
+    ignores: [
+      'shared/search/**',
+      // The ingest CLI's SQLite fast path writes rows in worker threads.
+      'shared/ingest/parallel-ingest.ts',
+      'shared/ingest/row-worker.ts',
+    ],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [SHARED_CONCRETE_BACKENDS] }],
     },
   },
   {

@@ -299,6 +299,24 @@ function tallyByClient(outcomes: readonly RequestOutcome[]) {
   return tally;
 }
 
+/**
+ * Starts the engine nodes, the balancer and Redis. A node whose JVM exits while the three form
+ * the cluster (seen once in CI on a loaded machine) gets one more try after everything is
+ * stopped; the engine's own log of the failed attempt is printed first, so the cause is on record.
+ */
+async function startInfrastructure(cluster: Cluster): Promise<void> {
+  try {
+    await cluster.services('start');
+  } catch (error) {
+    say(
+      `the cluster did not start; its engine logs, then one more try:\n${cluster.engineLogTails()}`,
+    );
+    say(error instanceof Error ? error.message : String(error));
+    await cluster.services('stop').catch(() => undefined);
+    await cluster.services('start');
+  }
+}
+
 async function main(): Promise<number> {
   let options: ClusterOptions;
   try {
@@ -333,7 +351,7 @@ async function main(): Promise<number> {
     rmSync(options.runDirectory, { recursive: true, force: true, maxRetries: 10 });
     mkdirSync(logs, { recursive: true });
     run.infrastructureStarted = true;
-    await cluster.services('start');
+    await startInfrastructure(cluster);
     await run.token.start();
 
     const env = environment(options, cluster, stamp);

@@ -8,12 +8,27 @@
 #   venv=$(bash scripts/python-env.sh) && "$venv/bin/pytest" ...
 #
 # Needs Python >= 3.11 (stac-api-validator). CAIRN_PYTHON chooses the interpreter.
+#
+# `bash scripts/python-env.sh peers` does the same for the peer catalogues of `npm run bench:peers`
+# (pycsw, stac-fastapi-opensearch) from scripts/bench/peers/requirements.txt into venv-peers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-requirements=test/interop/requirements.txt
 cache=${CAIRN_CACHE:-$HOME/.cache/cairn}
-venv=$cache/venv
+case "${1:-interop}" in
+  interop)
+    requirements=test/interop/requirements.txt
+    venv=$cache/venv
+    ;;
+  peers)
+    requirements=scripts/bench/peers/requirements.txt
+    venv=$cache/venv-peers
+    ;;
+  *)
+    echo "python-env: unknown environment '$1' (interop or peers)" >&2
+    exit 2
+    ;;
+esac
 stamp=$venv/.cairn-requirements
 
 hash=$(sha256sum "$requirements" | cut -d' ' -f1)

@@ -5,7 +5,7 @@
  * deploy/haproxy/haproxy.cfg names.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -85,6 +85,15 @@ export class Cluster {
         { cause: error },
       );
     }
+  }
+
+  /** The last lines of each engine node's own log (why a node stopped), for a failed start. */
+  engineLogTails(lines = 40): string {
+    return ENGINE_NODES.map((node) => {
+      const file = join(this.runDirectory, node, 'logs', 'cairn-cluster-check.log');
+      const text = existsSync(file) ? readFileSync(file, 'utf8') : '(no log)';
+      return `---- ${file} ----\n${text.trimEnd().split('\n').slice(-lines).join('\n')}`;
+    }).join('\n');
   }
 
   /** SIGKILLs an infrastructure process by its pid file (the engine's JVM, not a launcher). */

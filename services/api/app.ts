@@ -25,7 +25,7 @@ import { createRequestValidator } from './openapi/validator.js';
 // Writes: auth, item transactions, bulk ingest, the admin job log; through the queue in scaled mode.
 import type { IngestLog } from '../../shared/ingest/ingest-log.js';
 import { JobQueues } from '../../shared/queue/job-queues.js';
-import { openIngestLog } from '../../shared/ingest/open-ingest-log.js';
+import { openIngestLog } from '../../shared/search/open-stores.js';
 import {
   authChallengeHeaders,
   createAuthMiddleware,

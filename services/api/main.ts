@@ -6,7 +6,7 @@
 import type { AddressInfo } from 'node:net';
 import { collectDefaultMetrics } from 'prom-client';
 import { ConfigError, loadConfig } from '../../shared/config/index.js';
-import { openIngestLog } from '../../shared/ingest/open-ingest-log.js';
+import { openIngestLog } from '../../shared/search/open-stores.js';
 import { createLogger } from '../../shared/logging/index.js';
 import { ApiMetrics } from '../../shared/metrics/api-metrics.js';
 import { JobQueues } from '../../shared/queue/job-queues.js';

@@ -6,7 +6,7 @@
  */
 import { collectDefaultMetrics } from 'prom-client';
 import { ConfigError, describeStartupFailure, loadConfig } from '../../shared/config/index.js';
-import { openIngestLog } from '../../shared/ingest/open-ingest-log.js';
+import { openIngestLog } from '../../shared/search/open-stores.js';
 import { createLogger } from '../../shared/logging/index.js';
 import { serveMetrics, type MetricsServer } from '../../shared/metrics/metrics-server.js';
 import { WorkerMetrics } from '../../shared/metrics/worker-metrics.js';

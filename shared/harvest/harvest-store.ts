@@ -2,7 +2,7 @@
  * What a harvest run and the source endpoints need of a source store: registered sources with
  * the state of their last runs, and which records each source contributed (source ownership),
  * so that a run removes the records that disappeared at the source without touching anybody
- * else's. Embedded mode keeps it in the ingest-log SQLite file (source-store.ts); scaled mode in
+ * else's. Embedded mode keeps it in the ingest-log SQLite file (shared/search/sqlite/sqlite-harvest-store.ts); scaled mode in
  * Redis (redis-harvest-store.ts), which every API and worker process already reaches, so no
  * process needs a shared disk.
  */

@@ -17,7 +17,6 @@ import type { HarvestStore } from './harvest-store.js';
 export * from './harvest-source.js';
 export { AddressPolicy, classifyAddress } from './address-policy.js';
 export { HarvestSourceError, SourceClient } from './source-client.js';
-export { SqliteHarvestStore } from './source-store.js';
 export { RedisHarvestStore } from './redis-harvest-store.js';
 export { SourceExistsError } from './harvest-store.js';
 export type { HarvestRunSummary, HarvestStore, StoredSource } from './harvest-store.js';

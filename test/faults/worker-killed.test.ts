@@ -9,7 +9,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { loadConfig } from '../../shared/config/index.js';
-import { openIngestLog } from '../../shared/ingest/open-ingest-log.js';
+import { openIngestLog } from '../../shared/search/open-stores.js';
 import type { JobQueues } from '../../shared/queue/job-queues.js';
 import { createBackend } from '../../shared/search/create-backend.js';
 import {

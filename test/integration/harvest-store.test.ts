@@ -11,10 +11,10 @@ import {
   parseHarvestSource,
   RedisHarvestStore,
   SourceExistsError,
-  SqliteHarvestStore,
   type HarvestRunSummary,
   type HarvestStore,
 } from '../../shared/harvest/index.js';
+import { SqliteHarvestStore } from '../../shared/search/open-stores.js';
 import { redisUnderPrefix, requireRedis } from './worker/worker-support.js';
 
 const source = (id: string, url = `https://catalogue.example.org/${id}/csw`) =>

@@ -70,6 +70,27 @@ describe('lint rules that guard the seams', function () {
     ).to.deep.equal([]);
   });
 
+  it('keeps concrete backends inside shared/search, but for the ingest fast path', async () => {
+    const harvest = await seamErrors(
+      'shared/harvest/probe.ts',
+      "import { openDatabase } from '../search/sqlite/open-database.js';\nexport const probe = openDatabase;\n",
+    );
+    expect(harvest).to.have.length(1);
+    expect(harvest[0]).to.match(/open-stores/);
+    expect(
+      await seamErrors(
+        'shared/ingest/probe.ts',
+        "import { EngineBackend } from '../search/engine/engine-backend.js';\nexport const probe = EngineBackend;\n",
+      ),
+    ).to.have.length(1);
+    expect(
+      await seamErrors(
+        'shared/harvest/probe.ts',
+        "import { openEmbeddedHarvestStore } from '../search/open-stores.js';\nexport const probe = openEmbeddedHarvestStore;\n",
+      ),
+    ).to.deep.equal([]);
+  });
+
   it('lets services use the interface, its capabilities and the factories', async () => {
     expect(
       await seamErrors(

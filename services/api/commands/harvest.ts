@@ -8,13 +8,13 @@ import { randomUUID } from 'node:crypto';
 import { CairnError, InvalidParameterError, NotFoundError } from '../../../shared/errors/index.js';
 import {
   harvestSource,
-  SqliteHarvestStore,
   type HarvestOutcome,
   type HarvestSourceDefinition,
   type HarvestStore,
   type StoredSource,
 } from '../../../shared/harvest/index.js';
 import type { Logger } from '../../../shared/logging/index.js';
+import { openEmbeddedHarvestStore } from '../../../shared/search/open-stores.js';
 import type { CommandContext } from './context.js';
 
 /** What the commands work with; one per app. */
@@ -181,7 +181,7 @@ export function createHarvestContext(dependencies: HarvestContextDependencies): 
     store: () =>
       (store ??=
         dependencies.queue()?.harvestStore() ??
-        new SqliteHarvestStore(dependencies.config.worker.ingestLogPath)),
+        openEmbeddedHarvestStore(dependencies.config.worker.ingestLogPath)),
     running: new Set(),
   };
 }

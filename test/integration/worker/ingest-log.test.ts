@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { InvalidParameterError } from '../../../shared/errors/index.js';
-import { openIngestLog } from '../../../shared/ingest/open-ingest-log.js';
+import { openIngestLog } from '../../../shared/search/open-stores.js';
 import type { EngineName, JsonObject } from '../../../shared/search/engine/engine-adapter.js';
 import type { EngineBackend } from '../../../shared/search/engine/engine-backend.js';
 import { SqliteIngestLog } from '../../../shared/search/sqlite/sqlite-ingest-log.js';

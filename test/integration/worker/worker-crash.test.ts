@@ -7,7 +7,7 @@
 import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { openIngestLog } from '../../../shared/ingest/open-ingest-log.js';
+import { openIngestLog } from '../../../shared/search/open-stores.js';
 import type { IngestLog } from '../../../shared/ingest/ingest-log.js';
 import { JobQueues } from '../../../shared/queue/job-queues.js';
 import type { SearchBackend } from '../../../shared/search/backend.js';

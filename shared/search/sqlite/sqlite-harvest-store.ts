@@ -5,10 +5,10 @@
  * (redis-harvest-store.ts); both answer the HarvestStore contract (harvest-store.ts).
  */
 import type Database from 'better-sqlite3';
-import { openDatabase } from '../search/sqlite/open-database.js';
-import { readStoredSource, SourceExistsError } from './harvest-store.js';
-import type { HarvestSourceDefinition } from './harvest-source.js';
-import type { HarvestRunSummary, HarvestStore, StoredSource } from './harvest-store.js';
+import { openDatabase } from './open-database.js';
+import { readStoredSource, SourceExistsError } from '../../harvest/harvest-store.js';
+import type { HarvestSourceDefinition } from '../../harvest/harvest-source.js';
+import type { HarvestRunSummary, HarvestStore, StoredSource } from '../../harvest/harvest-store.js';
 
 interface SourceRow {
   id: string;
