@@ -108,3 +108,18 @@ export function orAll(expressions: Expression[]): Expression | undefined {
   if (expressions.length === 1) return expressions[0];
   return operator('or', ...expressions);
 }
+
+/**
+ * BETWEEN over typed bounds: kept as `between` when both bounds are numbers, otherwise (dates,
+ * text) the range `subject >= lower AND subject <= upper`, which every backend compares.
+ */
+export function betweenOrRange(
+  subject: Expression,
+  lower: Expression,
+  upper: Expression,
+): OperatorNode {
+  const numeric = (bound: Expression): boolean =>
+    bound.kind === 'literal' && typeof bound.value === 'number';
+  if (numeric(lower) && numeric(upper)) return operator('between', subject, lower, upper);
+  return operator('and', operator('>=', subject, lower), operator('<=', subject, upper));
+}

@@ -35,17 +35,21 @@ export function fromHttpError(error: unknown): CairnError {
   return toCairnError(error);
 }
 
+/** Logs a failed request's error with its code and cause. */
+export function logRequestFailure(error: CairnError, request: Request): void {
+  request.log.error('request failed', {
+    code: error.code,
+    error: error.message,
+    cause: String(error.cause ?? ''),
+  });
+}
+
 /** Logs an error at the right level and returns what may be shown to the client. */
 export function describeForClient(
   error: CairnError,
   request: Request,
 ): { status: number; code: string; description: string } {
-  if (error.status >= 500)
-    request.log.error('request failed', {
-      code: error.code,
-      error: error.message,
-      cause: String(error.cause ?? ''),
-    });
+  if (error.status >= 500) logRequestFailure(error, request);
   if (!error.expose)
     return { status: 500, code: 'INTERNAL_ERROR', description: 'An internal error occurred' };
   return { status: error.status, code: error.code, description: error.message };
@@ -57,16 +61,22 @@ export function setRetryAfter(response: Response, error: CairnError, status: num
     response.setHeader('Retry-After', String(error.retryAfter));
 }
 
+/**
+ * An Express error handler (four parameters, as Express requires) that passes on errors once the
+ * response has started and renders the rest, as project errors, with `render`.
+ */
+export function errorRenderer(
+  render: (error: CairnError, request: Request, response: Response) => void,
+): (error: unknown, request: Request, response: Response, next: NextFunction) => void {
+  return (error, request, response, next) => {
+    if (response.headersSent) return next(error);
+    render(fromHttpError(error), request, response);
+  };
+}
+
 /** The final OGC API error handler: `{code, description}` JSON with the error's status. */
-export function renderJsonError(
-  error: unknown,
-  request: Request,
-  response: Response,
-  next: NextFunction,
-): void {
-  if (response.headersSent) return next(error);
-  const cairnError = fromHttpError(error);
+export const renderJsonError = errorRenderer((cairnError, request, response) => {
   const { status, code, description } = describeForClient(cairnError, request);
   setRetryAfter(response, cairnError, status);
   response.status(status).type('application/json').send(JSON.stringify({ code, description }));
-}
+});

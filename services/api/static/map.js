@@ -133,6 +133,15 @@
   // The search box: shown from the bbox field, drawn with two clicks on the map.
   var input = element.dataset.bboxInput ? document.getElementById(element.dataset.bboxInput) : null;
   var box = null;
+  // The search box's look, shared by the box from the field and the one being drawn.
+  var boxStyle = {
+    color: '#1f5f8b',
+    weight: 2,
+    dashArray: '6 4',
+    className: 'search-box',
+    fillOpacity: 0.05,
+    interactive: false,
+  };
   var showBox = function () {
     if (box) {
       map.removeLayer(box);
@@ -147,14 +156,7 @@
         // A box across the antimeridian (west > east) is drawn east of 180 degrees.
         [values[3], values[0] > values[2] ? values[2] + 360 : values[2]],
       ],
-      {
-        color: '#1f5f8b',
-        weight: 2,
-        dashArray: '6 4',
-        className: 'search-box',
-        fillOpacity: 0.05,
-        interactive: false,
-      },
+      boxStyle,
     ).addTo(map);
   };
   if (input) {
@@ -208,14 +210,7 @@
     map.on('mousemove', function (event) {
       if (!isDrawing() || !first) return;
       if (box) map.removeLayer(box);
-      box = L.rectangle([first, event.latlng], {
-        color: '#1f5f8b',
-        weight: 2,
-        dashArray: '6 4',
-        className: 'search-box',
-        fillOpacity: 0.05,
-        interactive: false,
-      }).addTo(map);
+      box = L.rectangle([first, event.latlng], boxStyle).addTo(map);
     });
   }
   if (clearButton && input) {

@@ -21,7 +21,13 @@
  * Every failure is a FilterError naming the line and column.
  */
 import { FilterError } from '../../errors/index.js';
-import type { DateLiteral, Expression, IntervalLiteral, TimestampLiteral } from '../filter-ast.js';
+import {
+  betweenOrRange,
+  type DateLiteral,
+  type Expression,
+  type IntervalLiteral,
+  type TimestampLiteral,
+} from '../filter-ast.js';
 import { instantOf, metresPerUnit, resolveAxisOrder, toTimeLiteral } from '../fes/index.js';
 import { findQueryable } from '../queryables.js';
 import { describeSyntaxError } from '../cql2/syntax-error-message.js';
@@ -175,19 +181,7 @@ function typeLiterals(expression: Expression): Expression {
   }
   if (expression.op === 'between') {
     const [subject, low, high] = args;
-    const lower = typeLiteral(low, subject);
-    const upper = typeLiteral(high, subject);
-    const numeric = (bound: Expression): boolean =>
-      bound.kind === 'literal' && typeof bound.value === 'number';
-    if (numeric(lower) && numeric(upper)) return { ...expression, args: [subject, lower, upper] };
-    return {
-      kind: 'op',
-      op: 'and',
-      args: [
-        { kind: 'op', op: '>=', args: [subject, lower] },
-        { kind: 'op', op: '<=', args: [subject, upper] },
-      ],
-    };
+    return betweenOrRange(subject, typeLiteral(low, subject), typeLiteral(high, subject));
   }
   return { ...expression, args };
 }

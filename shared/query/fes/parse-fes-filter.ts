@@ -22,7 +22,7 @@
  */
 import { FilterError } from '../../errors/index.js';
 import { parseXml, XmlParseError, type XmlElement, type XmlLimits } from '../../xml/index.js';
-import type { Expression, PropertyRef } from '../filter-ast.js';
+import { betweenOrRange, type Expression, type PropertyRef } from '../filter-ast.js';
 import { findQueryable } from '../queryables.js';
 import { metresPerUnit } from './distance-units.js';
 import { describeElement, FES_NAMESPACE, fesVersionOf, type FesVersion } from './fes-names.js';
@@ -397,19 +397,7 @@ function parseBetween(element: XmlElement, context: Context): Expression {
   const subject = parseExpression(others[0], context);
   const lower = typeLiteral(boundary(element, 'LowerBoundary', context), subject);
   const upper = typeLiteral(boundary(element, 'UpperBoundary', context), subject);
-  const numeric = (expression: Expression): boolean =>
-    expression.kind === 'literal' && typeof expression.value === 'number';
-  if (numeric(lower) && numeric(upper)) {
-    return { kind: 'op', op: 'between', args: [subject, lower, upper] };
-  }
-  return {
-    kind: 'op',
-    op: 'and',
-    args: [
-      { kind: 'op', op: '>=', args: [subject, lower] },
-      { kind: 'op', op: '<=', args: [subject, upper] },
-    ],
-  };
+  return betweenOrRange(subject, lower, upper);
 }
 
 /** A spatial operand: a GML geometry, or an expression that is not a plain text literal. */

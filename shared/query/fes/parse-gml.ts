@@ -295,31 +295,39 @@ function members(element: XmlElement, memberName: string, geometryNames: string[
   return result;
 }
 
+/** The coordinates of each member geometry, read with `read` inside its own context. */
+function memberCoordinates<C>(
+  element: XmlElement,
+  memberName: string,
+  geometryName: string,
+  read: (member: XmlElement, context: Context) => { coordinates: C },
+  context: Context,
+): C[] {
+  return members(element, memberName, [geometryName]).map(
+    (member) => read(member, enter(member, context)).coordinates,
+  );
+}
+
 function readMultiPoint(element: XmlElement, context: Context): MultiPoint {
-  const points = members(element, 'pointMember', ['Point']);
   return {
     type: 'MultiPoint',
-    coordinates: points.map((point) => readPoint(point, enter(point, context)).coordinates),
+    coordinates: memberCoordinates(element, 'pointMember', 'Point', readPoint, context),
   };
 }
 
 function readMultiLineString(element: XmlElement, context: Context): MultiLineString {
   const memberName = element.local === 'MultiCurve' ? 'curveMember' : 'lineStringMember';
-  const lines = members(element, memberName, ['LineString']);
   return {
     type: 'MultiLineString',
-    coordinates: lines.map((line) => readLineString(line, enter(line, context)).coordinates),
+    coordinates: memberCoordinates(element, memberName, 'LineString', readLineString, context),
   };
 }
 
 function readMultiPolygon(element: XmlElement, context: Context): MultiPolygon {
   const memberName = element.local === 'MultiSurface' ? 'surfaceMember' : 'polygonMember';
-  const polygons = members(element, memberName, ['Polygon']);
   return {
     type: 'MultiPolygon',
-    coordinates: polygons.map(
-      (polygon) => readPolygon(polygon, enter(polygon, context)).coordinates,
-    ),
+    coordinates: memberCoordinates(element, memberName, 'Polygon', readPolygon, context),
   };
 }
 

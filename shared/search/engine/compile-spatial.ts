@@ -11,7 +11,17 @@ import type { Geometry } from 'geojson';
 import type { Bbox } from '../../records/core-record.js';
 import { splitAntimeridian } from '../../records/index-document.js';
 import { bboxToGeometry } from '../../query/bbox-geometry.js';
-import { allOf, anyOf, exists, matchNone, not, range, term, type Query } from './dsl.js';
+import {
+  allOf,
+  anyOf,
+  exists,
+  matchNone,
+  not,
+  range,
+  term,
+  type Query,
+  type RangeBounds,
+} from './dsl.js';
 import { envelopeShape } from './engine-document.js';
 import type { SpatialMode } from './index-templates.js';
 
@@ -29,31 +39,32 @@ export function hasFootprint(mode: SpatialMode): Query {
   return mode === 'shape' ? exists(GEOMETRY_FIELD) : exists('box0.minx');
 }
 
-function partIntersects(part: number, [west, south, east, north]: Bbox): Query {
+/** One part's box, bounded side by side (minx, maxx, miny, maxy). */
+function partBounded(
+  part: number,
+  minx: RangeBounds,
+  maxx: RangeBounds,
+  miny: RangeBounds,
+  maxy: RangeBounds,
+): Query {
   return allOf([
-    range(`box${part}.minx`, { lte: east }),
-    range(`box${part}.maxx`, { gte: west }),
-    range(`box${part}.miny`, { lte: north }),
-    range(`box${part}.maxy`, { gte: south }),
+    range(`box${part}.minx`, minx),
+    range(`box${part}.maxx`, maxx),
+    range(`box${part}.miny`, miny),
+    range(`box${part}.maxy`, maxy),
   ]);
+}
+
+function partIntersects(part: number, [west, south, east, north]: Bbox): Query {
+  return partBounded(part, { lte: east }, { gte: west }, { lte: north }, { gte: south });
 }
 
 function partWithin(part: number, [west, south, east, north]: Bbox): Query {
-  return allOf([
-    range(`box${part}.minx`, { gte: west }),
-    range(`box${part}.maxx`, { lte: east }),
-    range(`box${part}.miny`, { gte: south }),
-    range(`box${part}.maxy`, { lte: north }),
-  ]);
+  return partBounded(part, { gte: west }, { lte: east }, { gte: south }, { lte: north });
 }
 
 function partContains(part: number, [west, south, east, north]: Bbox): Query {
-  return allOf([
-    range(`box${part}.minx`, { lte: west }),
-    range(`box${part}.maxx`, { gte: east }),
-    range(`box${part}.miny`, { lte: south }),
-    range(`box${part}.maxy`, { gte: north }),
-  ]);
+  return partBounded(part, { lte: west }, { gte: east }, { lte: south }, { gte: north });
 }
 
 /** Some half of the record's box intersects some half of the given box. */

@@ -2,6 +2,7 @@
  * Small builders for the query DSL Elasticsearch and OpenSearch share, with the
  * simplifications that keep compiled queries readable (match_all / match_none folding).
  */
+import { distinctJson } from '../../records/distinct-json.js';
 
 /** One query DSL clause, as plain JSON. */
 export type Query = Record<string, unknown>;
@@ -53,41 +54,50 @@ function onlyClauses(query: Query, occurrence: 'filter' | 'should'): Query[] | u
   return bool[occurrence] as Query[];
 }
 
-/** The clauses without repeats (the same exists clause often comes from several operands). */
-function distinct(queries: Query[]): Query[] {
-  const seen = new Set<string>();
-  return queries.filter((query) => {
-    const key = JSON.stringify(query);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+/**
+ * How a bool occurrence folds: the clause that changes nothing (dropped), the clause that
+ * decides alone (wins), and the bool that holds the rest.
+ */
+const FOLDING = {
+  filter: {
+    isNeutral: isMatchAll,
+    neutral: matchAll,
+    isDecisive: isMatchNone,
+    decisive: matchNone,
+    bool: (kept: Query[]): Query => ({ bool: { filter: kept } }),
+  },
+  should: {
+    isNeutral: isMatchNone,
+    neutral: matchNone,
+    isDecisive: isMatchAll,
+    decisive: matchAll,
+    bool: (kept: Query[]): Query => ({ bool: { should: kept, minimum_should_match: 1 } }),
+  },
+} as const;
+
+/** The clauses under one occurrence, nested bools of the same occurrence flattened and folded. */
+function combine(queries: Query[], occurrence: 'filter' | 'should'): Query {
+  const { isNeutral, neutral, isDecisive, decisive, bool } = FOLDING[occurrence];
+  // Without repeats: the same exists clause often comes from several operands.
+  const kept = distinctJson(
+    queries
+      .flatMap((query) => onlyClauses(query, occurrence) ?? [query])
+      .filter((query) => !isNeutral(query)),
+  );
+  if (kept.some(isDecisive)) return decisive();
+  if (kept.length === 0) return neutral();
+  if (kept.length === 1) return kept[0];
+  return bool(kept);
 }
 
 /** All of the clauses (filter context); match_all clauses drop out, match_none wins. */
 export function allOf(queries: Query[]): Query {
-  const kept = distinct(
-    queries
-      .flatMap((query) => onlyClauses(query, 'filter') ?? [query])
-      .filter((query) => !isMatchAll(query)),
-  );
-  if (kept.some(isMatchNone)) return matchNone();
-  if (kept.length === 0) return matchAll();
-  if (kept.length === 1) return kept[0];
-  return { bool: { filter: kept } };
+  return combine(queries, 'filter');
 }
 
 /** At least one of the clauses; match_none clauses drop out, match_all wins. */
 export function anyOf(queries: Query[]): Query {
-  const kept = distinct(
-    queries
-      .flatMap((query) => onlyClauses(query, 'should') ?? [query])
-      .filter((query) => !isMatchNone(query)),
-  );
-  if (kept.some(isMatchAll)) return matchAll();
-  if (kept.length === 0) return matchNone();
-  if (kept.length === 1) return kept[0];
-  return { bool: { should: kept, minimum_should_match: 1 } };
+  return combine(queries, 'should');
 }
 
 /** Documents the clause does not match. */

@@ -114,16 +114,16 @@ function compileSpatial(spatial: SpatialConstraint, compileFilter?: FilterCompil
 function compileTemporal({ start, end, relation }: TemporalConstraint): SqlFragment {
   const params: SqlValue[] = [];
   const parts = ['r.has_time = 1'];
+  /** Adds a bound's condition and parameter, unless that end is open (null). */
+  const bound = (conditions: string[], sql: string, value: string | null): void => {
+    if (value === null) return;
+    conditions.push(sql);
+    params.push(value);
+  };
   const intersects = (): string[] => {
     const conditions: string[] = [];
-    if (end !== null) {
-      conditions.push('(r.time_start IS NULL OR r.time_start <= ?)');
-      params.push(end);
-    }
-    if (start !== null) {
-      conditions.push('(r.time_end IS NULL OR r.time_end >= ?)');
-      params.push(start);
-    }
+    bound(conditions, '(r.time_start IS NULL OR r.time_start <= ?)', end);
+    bound(conditions, '(r.time_end IS NULL OR r.time_end >= ?)', start);
     return conditions;
   };
   switch (relation) {
@@ -137,14 +137,8 @@ function compileTemporal({ start, end, relation }: TemporalConstraint): SqlFragm
       break;
     }
     case 'during':
-      if (start !== null) {
-        parts.push('r.time_start IS NOT NULL AND r.time_start >= ?');
-        params.push(start);
-      }
-      if (end !== null) {
-        parts.push('r.time_end IS NOT NULL AND r.time_end <= ?');
-        params.push(end);
-      }
+      bound(parts, 'r.time_start IS NOT NULL AND r.time_start >= ?', start);
+      bound(parts, 'r.time_end IS NOT NULL AND r.time_end <= ?', end);
       break;
     case 'equals':
       parts.push('r.time_start IS ?', 'r.time_end IS ?');

@@ -289,12 +289,16 @@ function spatialOperatorNames(_context: CapabilitiesContext): readonly string[] 
   return SPATIAL_OPERATORS;
 }
 
+/** A writer of `prefix:local` child elements in one namespace. */
+function elementsIn(
+  namespace: string,
+  prefix: string,
+): (parent: XMLBuilder, local: string, attributes?: Record<string, string>) => XMLBuilder {
+  return (parent, local, attributes) => parent.ele(namespace, `${prefix}:${local}`, attributes);
+}
+
 function appendFilterCapabilities11(root: XMLBuilder, context: CapabilitiesContext): void {
-  const ogc = (
-    parent: XMLBuilder,
-    local: string,
-    attributes?: Record<string, string>,
-  ): XMLBuilder => parent.ele(CSW_NS.ogc, `ogc:${local}`, attributes);
+  const ogc = elementsIn(CSW_NS.ogc, 'ogc');
   const capabilities = ogc(root, 'Filter_Capabilities');
   const spatial = ogc(capabilities, 'Spatial_Capabilities');
   const operands = ogc(spatial, 'GeometryOperands');
@@ -353,11 +357,7 @@ const FES_CONFORMANCE: readonly [string, boolean][] = [
 ];
 
 function appendFilterCapabilities20(root: XMLBuilder, context: CapabilitiesContext): void {
-  const fes = (
-    parent: XMLBuilder,
-    local: string,
-    attributes?: Record<string, string>,
-  ): XMLBuilder => parent.ele(CSW_NS.fes, `fes:${local}`, attributes);
+  const fes = elementsIn(CSW_NS.fes, 'fes');
   const capabilities = fes(root, 'Filter_Capabilities');
   const conformance = fes(capabilities, 'Conformance');
   for (const [name, value] of FES_CONFORMANCE) {

@@ -4,8 +4,8 @@
  * the exception code's HTTP status; unexpected errors become a generic NoApplicableCode 500,
  * logged with the request id. Installed in the app for /catalogue/csw and /catalogue/opensearch.
  */
-import type { NextFunction, Request, Response } from 'express';
-import { fromHttpError, setRetryAfter } from '../../middleware/errors.js';
+import type { Request, Response } from 'express';
+import { errorRenderer, logRequestFailure, setRetryAfter } from '../../middleware/errors.js';
 import { toOwsException } from './csw-errors.js';
 import { DEFAULT_VERSION, type CswVersion } from './csw-model.js';
 import { guessKvpVersion } from './parse.js';
@@ -27,25 +27,12 @@ function versionFor(request: Request, response: Response): CswVersion {
 }
 
 /** Express error handler rendering OWS ExceptionReports. */
-export function renderCswError(
-  error: unknown,
-  request: Request,
-  response: Response,
-  next: NextFunction,
-): void {
-  if (response.headersSent) return next(error);
-  const cairnError = fromHttpError(error);
-  if (cairnError.status >= 500 || !cairnError.expose) {
-    request.log.error('request failed', {
-      code: cairnError.code,
-      error: cairnError.message,
-      cause: String(cairnError.cause ?? ''),
-    });
-  }
+export const renderCswError = errorRenderer((cairnError, request, response) => {
+  if (cairnError.status >= 500 || !cairnError.expose) logRequestFailure(cairnError, request);
   const exception = toOwsException(cairnError);
   setRetryAfter(response, cairnError, exception.status);
   response
     .status(exception.status)
     .type('application/xml')
     .send(presentExceptionReport(versionFor(request, response), exception));
-}
+});

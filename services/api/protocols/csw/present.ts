@@ -79,6 +79,20 @@ function rootElement(document: XMLBuilder, version: CswVersion, local: string): 
   return root;
 }
 
+/** A new response document with its root element, and the version's CSW prefix and namespace. */
+function startResponse(
+  version: CswVersion,
+  local: string,
+): { prefix: string; ns: string; document: XMLBuilder; root: XMLBuilder } {
+  const document = createDocument();
+  return {
+    prefix: CSW_PREFIX[version],
+    ns: CSW_NAMESPACE[version],
+    document,
+    root: rootElement(document, version, local),
+  };
+}
+
 /** Namespace equivalences for choosing elements (the record writer uses its version's OWS). */
 function sameElement(
   wanted: { ns: string; local: string },
@@ -170,10 +184,7 @@ function writeSearchResponse(
   context: PresentContext,
 ): CswResponse {
   const { version } = parts;
-  const prefix = CSW_PREFIX[version];
-  const ns = CSW_NAMESPACE[version];
-  const document = createDocument();
-  const root = rootElement(document, version, 'GetRecordsResponse');
+  const { prefix, ns, document, root } = startResponse(version, 'GetRecordsResponse');
   root.att('version', version);
   if (parts.outputSchema === CSW_NS.gmd) {
     declareNamespaces(root, { gmd: CSW_NS.gmd, gco: CSW_NS.gco });
@@ -235,10 +246,7 @@ export function presentAcknowledgement(
   context: PresentContext,
 ): CswResponse {
   const { version } = request;
-  const prefix = CSW_PREFIX[version];
-  const ns = CSW_NAMESPACE[version];
-  const document = createDocument();
-  const root = rootElement(document, version, 'Acknowledgement');
+  const { prefix, ns, document, root } = startResponse(version, 'Acknowledgement');
   root.att('timeStamp', context.timeStamp);
   const echoed = root.ele(ns, `${prefix}:EchoedRequest`);
   if (request.echo !== undefined) {
@@ -338,10 +346,7 @@ export type DomainEntry =
 
 /** Writes a GetDomain response. */
 export function presentGetDomain(version: CswVersion, entries: DomainEntry[]): CswResponse {
-  const prefix = CSW_PREFIX[version];
-  const ns = CSW_NAMESPACE[version];
-  const document = createDocument();
-  const root = rootElement(document, version, 'GetDomainResponse');
+  const { prefix, ns, document, root } = startResponse(version, 'GetDomainResponse');
   for (const entry of entries) {
     const attributes: Record<string, string> = { type: `${prefix}:Record` };
     if (version === '3.0.0') attributes.resultType = 'available';

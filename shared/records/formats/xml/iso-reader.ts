@@ -39,6 +39,7 @@ import {
 } from '../../../xml/index.js';
 import { NS } from '../../../xml/namespaces.js';
 import { combinePolygons, parseGmlGeometry, parseGmlTime } from './gml.js';
+import { distinctJson } from '../../distinct-json.js';
 import type { IsoDialect } from './iso-dialect.js';
 import {
   deriveLicense,
@@ -149,7 +150,7 @@ export function readIsoRecord(root: XmlElement, d: IsoDialect, content: string):
   readKeywords(record, idents, d);
   readConstraints(record, idents, d);
   readExtents(record, idents, d);
-  record.contacts = dedupe([
+  record.contacts = distinctJson([
     ...children(root, d.mdb.contact).flatMap((item) => readParties(item, d, 'metadata')),
     ...idents.flatMap((ident) => [
       ...findAll(ident, d.mri.citation, d.cit.CI_Citation, d.cit.citedResponsibleParty).flatMap(
@@ -687,16 +688,6 @@ function readEo(record: CoreRecord, root: XmlElement, d: IsoDialect): void {
   const eo = record.eo as Record<string, string | number | undefined>;
   for (const [key, value] of Object.entries(found)) if (value !== undefined) eo[key] = value;
   for (const key of Object.keys(eo)) if (eo[key] === undefined) delete eo[key];
-}
-
-function dedupe(contacts: Contact[]): Contact[] {
-  const seen = new Set<string>();
-  return contacts.filter((contact) => {
-    const key = JSON.stringify(contact);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }
 
 function setExtra(extra: Record<string, unknown>, key: string, value: string | undefined): void {
