@@ -23,9 +23,6 @@ function findProjectRoot(): string {
 
 const ROOT = findProjectRoot();
 
-/** The project root folder (where package.json is). */
-export const PROJECT_ROOT = ROOT;
-
 /** Cairn's version (package.json), shown in the OpenAPI document. */
 export const PACKAGE_VERSION = (
   JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }

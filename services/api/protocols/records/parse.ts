@@ -69,7 +69,6 @@ export const ITEMS_PARAMETERS: ReadonlySet<string> = new Set(ITEMS_PARAMETER_NAM
  * QGIS) only sends a filter to the server when the API definition lists it.
  */
 export const FILTER_LANGUAGES = ['cql2-text', 'cql2-json', 'cql-text'] as const;
-export type FilterLanguage = (typeof FILTER_LANGUAGES)[number];
 
 /** A filter sent as the body of `POST …/items`: the CQL2 JSON, already parsed from JSON. */
 export interface FilterBody {
