@@ -6,6 +6,7 @@
  * API process of their own, which has none.
  */
 import { COLLECTION_ID } from '../../services/api/common/urls.js';
+import { cswGetRecords } from './csw-get-records.js';
 
 /** One sampled page. */
 export interface DeepPageSample {
@@ -39,16 +40,9 @@ function median(values: number[]): number {
 }
 
 function cswPagePath(page: number, pageSize: number): string {
-  const parameters = new URLSearchParams({
-    service: 'CSW',
-    version: '2.0.2',
-    request: 'GetRecords',
-    typeNames: 'csw:Record',
-    resultType: 'results',
-    elementSetName: 'brief',
-    maxRecords: String(pageSize),
-    startPosition: String((page - 1) * pageSize + 1),
-  });
+  const parameters = new URLSearchParams(
+    cswGetRecords('brief', pageSize, { startPosition: String((page - 1) * pageSize + 1) }),
+  );
   return `/catalogue/csw?${parameters.toString()}`;
 }
 

@@ -8,6 +8,7 @@ import { parseItemsQuery } from '../../services/api/protocols/records/parse.js';
 import { parseCswKvp, readKvp } from '../../services/api/protocols/csw/parse.js';
 import { parseSearchPost } from '../../services/api/protocols/stac/parse.js';
 import type { SearchQuery } from '../../shared/query/search-query.js';
+import { cswGetRecords } from './csw-get-records.js';
 
 /** Paging and body limits the parsers need (the API's defaults). */
 export interface ParseLimits {
@@ -125,17 +126,14 @@ export function buildQueryMix(options: QueryMixOptions): QueryCase[] {
         ? `deep-offset: the corpus has ${options.corpusSize} records, so the deepest valid offset ${offset} is used instead of ${options.deepOffset}`
         : undefined,
     ),
-    cswCase('csw-getrecords-summary', 'CSW 2.0.2 GetRecords, summary, CQL AnyText', {
-      service: 'CSW',
-      version: '2.0.2',
-      request: 'GetRecords',
-      typeNames: 'csw:Record',
-      resultType: 'results',
-      elementSetName: 'summary',
-      maxRecords: limit,
-      constraintLanguage: 'CQL_TEXT',
-      constraint: "AnyText LIKE '%ocean%'",
-    }),
+    cswCase(
+      'csw-getrecords-summary',
+      'CSW 2.0.2 GetRecords, summary, CQL AnyText',
+      cswGetRecords('summary', limit, {
+        constraintLanguage: 'CQL_TEXT',
+        constraint: "AnyText LIKE '%ocean%'",
+      }),
+    ),
     cswCase('opensearch-atom', 'CSW mode=opensearch, Atom, q + bbox', {
       service: 'CSW',
       version: '2.0.2',

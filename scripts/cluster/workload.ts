@@ -6,6 +6,7 @@
  */
 import { generateRecords } from '../corpus/generator.js';
 import { Recorder, sleep, type Answer } from './client.js';
+import { cswGetRecords } from '../bench/csw-get-records.js';
 
 const ITEMS = '/catalogue/collections/metadata:main/items';
 
@@ -154,16 +155,9 @@ export async function harvestCsw(
   let matched = 0;
   let start = 1;
   while (!stopper.stopped) {
-    const url = `${origin}/catalogue/csw?${new URLSearchParams({
-      service: 'CSW',
-      version: '2.0.2',
-      request: 'GetRecords',
-      typeNames: 'csw:Record',
-      resultType: 'results',
-      elementSetName: 'brief',
-      maxRecords: String(pageSize),
-      startPosition: String(start),
-    }).toString()}`;
+    const url = `${origin}/catalogue/csw?${new URLSearchParams(
+      cswGetRecords('brief', pageSize, { startPosition: String(start) }),
+    ).toString()}`;
     const answer = await recorder.sendUntilAnswered(
       client,
       url,

@@ -41,6 +41,7 @@ import {
   type CountStyle,
   type Repetition,
 } from './peer-report.js';
+import { cswGetRecords } from '../csw-get-records.js';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const INDEX_PREFIX = 'peersbench-';
@@ -152,16 +153,7 @@ const BBOX = '-10,40,20,60';
 const DATETIME = '2000-01-01T00:00:00Z/2015-12-31T23:59:59Z';
 
 function csw(parameters: Record<string, string>): string {
-  return new URLSearchParams({
-    service: 'CSW',
-    version: '2.0.2',
-    request: 'GetRecords',
-    typeNames: 'csw:Record',
-    resultType: 'results',
-    elementSetName: 'summary',
-    maxRecords: '10',
-    ...parameters,
-  }).toString();
+  return new URLSearchParams(cswGetRecords('summary', 10, parameters)).toString();
 }
 
 /** Cairn on SQLite against pycsw (OGC API – Records and CSW 2.0.2). */
