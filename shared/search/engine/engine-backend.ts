@@ -33,8 +33,9 @@ import type {
   WriteFailure,
 } from '../backend.js';
 import type { FilterContext } from './compile-filter.js';
-import { compileSearchQuery, type CompiledSearch } from './compile-search.js';
-import { matchAll, type Query } from './dsl.js';
+import { compileSearchQuery, ID_FIELD, type CompiledSearch } from './compile-search.js';
+import { allOf, matchAll, range, type Query } from './dsl.js';
+import { BlockWidths, idBlockEnd, isIndexOrder, MAX_BLOCKS } from './id-blocks.js';
 import {
   BulkBody,
   classifyClientError,
@@ -211,6 +212,7 @@ export class EngineBackend implements SearchBackend {
   private readonly walkBatchSize: number;
   private readonly keepPreviousIndex: boolean;
   private readonly checkpoints: SortCheckpoints;
+  private readonly blockWidths: BlockWidths;
   private readonly sharedCheckpoints: CheckpointStore | undefined;
   private readonly stats: CheckpointStats = { hits: 0, walks: 0, walkedHits: 0 };
   private readonly queryTimeBudgetMs: number | undefined;
@@ -244,6 +246,7 @@ export class EngineBackend implements SearchBackend {
     );
     this.keepPreviousIndex = options.keepPreviousIndex ?? false;
     this.checkpoints = new SortCheckpoints(options.checkpointQueries ?? 1000);
+    this.blockWidths = new BlockWidths(options.checkpointQueries ?? 1000);
     this.sharedCheckpoints = options.sharedCheckpoints;
     this.queryTimeBudgetMs = options.queryTimeBudgetMs;
     this.refineMaxCandidates = options.refineMaxCandidates ?? DEFAULT_REFINE_MAX_CANDIDATES;
@@ -749,11 +752,30 @@ export class EngineBackend implements SearchBackend {
         });
         return { total: response.hits.total?.value ?? 0, records: [] };
       }
-      const response = await this.searchWithinBudget({
-        index: this.alias,
-        body: { ...base, size: limit, search_after: after, _source: STORED_FIELDS },
-      });
-      const hits = response.hits.hits;
+      let hits: EngineHit[];
+      let total: number;
+      if (isIndexOrder(compiled.sort)) {
+        // The page by a range on id (id-blocks.ts), which cannot count: the count beside it.
+        const [counted, found] = await Promise.all([
+          this.searchWithinBudget({
+            index: this.alias,
+            body: { query: compiled.query, size: 0, track_total_hits: true },
+            filterPath: ['hits.total'],
+          }),
+          this.hitsAfterInIndexOrder(key, compiled.query, after, limit, {
+            _source: STORED_FIELDS,
+          }),
+        ]);
+        hits = found;
+        total = counted.hits?.total?.value ?? 0;
+      } else {
+        const response = await this.searchWithinBudget({
+          index: this.alias,
+          body: { ...base, size: limit, search_after: after, _source: STORED_FIELDS },
+        });
+        hits = response.hits.hits;
+        total = response.hits.total?.value ?? 0;
+      }
       if (hits.length === limit) {
         await this.remember(
           key,
@@ -761,7 +783,7 @@ export class EngineBackend implements SearchBackend {
           this.sortValues(hits[hits.length - 1], compiled.sort.length),
         );
       }
-      return { total: response.hits.total?.value ?? 0, records: this.toRecords(hits) };
+      return { total, records: this.toRecords(hits) };
     } catch (error) {
       throw toReadError(error, hasFilter);
     }
@@ -810,19 +832,30 @@ export class EngineBackend implements SearchBackend {
     let after = start?.after;
     while (position < offset) {
       const size = Math.min(this.walkBatchSize, offset - position);
-      const response = await this.searchWithinBudget({
-        index: this.alias,
-        body: {
-          query: compiled.query,
-          sort: compiled.sort,
-          size,
-          stored_fields: NO_STORED_FIELDS,
-          track_total_hits: false,
-          ...(after ? { search_after: after } : {}),
-        },
-        filterPath: ['hits.hits.sort'],
-      });
-      const hits = response.hits?.hits ?? [];
+      const hits =
+        after && isIndexOrder(compiled.sort)
+          ? await this.hitsAfterInIndexOrder(
+              key,
+              compiled.query,
+              after,
+              size,
+              { stored_fields: NO_STORED_FIELDS },
+              ['hits.hits.sort'],
+            )
+          : ((
+              await this.searchWithinBudget({
+                index: this.alias,
+                body: {
+                  query: compiled.query,
+                  sort: compiled.sort,
+                  size,
+                  stored_fields: NO_STORED_FIELDS,
+                  track_total_hits: false,
+                  ...(after ? { search_after: after } : {}),
+                },
+                filterPath: ['hits.hits.sort'],
+              })
+            ).hits?.hits ?? []);
       if (hits.length === 0) return undefined;
       after = this.sortValues(hits[hits.length - 1], compiled.sort.length);
       position += hits.length;
@@ -831,6 +864,49 @@ export class EngineBackend implements SearchBackend {
       if (hits.length < size && position < offset) return undefined;
     }
     return after;
+  }
+
+  /**
+   * The first `size` hits after `after` in the index order (`id` ascending), without counting:
+   * a range on `id` bounded by the end of a block of ids that share a prefix with `after`,
+   * wider blocks while a block holds fewer than `size` matches, and at last the open range
+   * (id-blocks.ts). The block that held the query's last page of this size is tried first.
+   */
+  private async hitsAfterInIndexOrder(
+    key: string,
+    query: Query,
+    after: SortValue[],
+    size: number,
+    fields: JsonObject,
+    filterPath?: string[],
+  ): Promise<EngineHit[]> {
+    const id = String(after[0]);
+    let drop = this.blockWidths.get(key, size);
+    for (let block = 0; ; block += 1) {
+      const end = block < MAX_BLOCKS ? idBlockEnd(id, drop) : undefined;
+      const response = await this.searchWithinBudget({
+        index: this.alias,
+        body: {
+          query: allOf([
+            query,
+            range(ID_FIELD, end === undefined ? { gt: id } : { gt: id, lt: end }),
+          ]),
+          sort: [{ [ID_FIELD]: { order: 'asc' } }],
+          size,
+          track_total_hits: false,
+          ...fields,
+        },
+        ...(filterPath ? { filterPath } : {}),
+      });
+      const hits = response.hits?.hits ?? [];
+      if (hits.length >= size || end === undefined) {
+        // An open range that held the page: start the next one a block wider than the last.
+        this.blockWidths.set(key, size, end === undefined ? drop + 1 : drop);
+        return hits;
+      }
+      // Each wider block drops one more code point than the last, then two, then three.
+      drop += block + 1;
+    }
   }
 
   async domain(field: string, options: DomainOptions = {}): Promise<DomainValue[]> {
@@ -966,6 +1042,7 @@ export class EngineBackend implements SearchBackend {
           this.building = undefined;
           await this.loadLiveIndex(target.index);
           this.checkpoints.clear();
+          this.blockWidths.clear();
         },
       });
     } catch (error) {
