@@ -701,6 +701,21 @@ export function describeEngineCases(engine: EngineName, url: string, spatial: Sp
             expect(requests, label).to.include('"lt":');
             expect(requests, label).not.to.include('search_after');
             expect(sequential.pagingStats.walks, label).to.equal(0);
+            if (expected.length === COUNT) {
+              // After cairn-7-0009999 no block holds the page (the blocks of …00999, …0099 and
+              // …00 end there): search_after.
+              const earlier = bodies.length;
+              for (const offset of [9_990, 10_000, 10_010]) {
+                const result = await sequential.search({ sort: [], offset, limit: 10 });
+                expect(result.total, `at ${offset}`).to.equal(COUNT);
+                expect(
+                  result.records.map((record) => record.id),
+                  `at ${offset}`,
+                ).to.deep.equal(expected.slice(offset, offset + 10));
+              }
+              expect(expected[9_999]).to.equal('cairn-7-0009999');
+              expect(JSON.stringify(bodies.slice(earlier))).to.include('search_after');
+            }
             for (const offset of [1234, 1001, expected.length - 3, expected.length]) {
               const result = await jumper.search({ sort: [], ...query, offset, limit: 7 });
               expect(result.total, `${label} at ${offset}`).to.equal(expected.length);

@@ -35,7 +35,13 @@ import type {
 import type { FilterContext } from './compile-filter.js';
 import { compileSearchQuery, ID_FIELD, type CompiledSearch } from './compile-search.js';
 import { allOf, matchAll, range, type Query } from './dsl.js';
-import { BlockWidths, idBlockEnd, isIndexOrder, MAX_BLOCKS } from './id-blocks.js';
+import {
+  BlockWidths,
+  FIRST_BLOCK_DROP,
+  idBlockEnd,
+  isIndexOrder,
+  MAX_BLOCKS,
+} from './id-blocks.js';
 import {
   BulkBody,
   classifyClientError,
@@ -762,9 +768,7 @@ export class EngineBackend implements SearchBackend {
             body: { query: compiled.query, size: 0, track_total_hits: true },
             filterPath: ['hits.total'],
           }),
-          this.hitsAfterInIndexOrder(key, compiled.query, after, limit, {
-            _source: STORED_FIELDS,
-          }),
+          this.hitsAfterInIndexOrder(key, compiled.query, after, limit),
         ]);
         hits = found;
         total = counted.hits?.total?.value ?? 0;
@@ -832,30 +836,19 @@ export class EngineBackend implements SearchBackend {
     let after = start?.after;
     while (position < offset) {
       const size = Math.min(this.walkBatchSize, offset - position);
-      const hits =
-        after && isIndexOrder(compiled.sort)
-          ? await this.hitsAfterInIndexOrder(
-              key,
-              compiled.query,
-              after,
-              size,
-              { stored_fields: NO_STORED_FIELDS },
-              ['hits.hits.sort'],
-            )
-          : ((
-              await this.searchWithinBudget({
-                index: this.alias,
-                body: {
-                  query: compiled.query,
-                  sort: compiled.sort,
-                  size,
-                  stored_fields: NO_STORED_FIELDS,
-                  track_total_hits: false,
-                  ...(after ? { search_after: after } : {}),
-                },
-                filterPath: ['hits.hits.sort'],
-              })
-            ).hits?.hits ?? []);
+      const response = await this.searchWithinBudget({
+        index: this.alias,
+        body: {
+          query: compiled.query,
+          sort: compiled.sort,
+          size,
+          stored_fields: NO_STORED_FIELDS,
+          track_total_hits: false,
+          ...(after ? { search_after: after } : {}),
+        },
+        filterPath: ['hits.hits.sort'],
+      });
+      const hits = response.hits?.hits ?? [];
       if (hits.length === 0) return undefined;
       after = this.sortValues(hits[hits.length - 1], compiled.sort.length);
       position += hits.length;
@@ -869,44 +862,53 @@ export class EngineBackend implements SearchBackend {
   /**
    * The first `size` hits after `after` in the index order (`id` ascending), without counting:
    * a range on `id` bounded by the end of a block of ids that share a prefix with `after`,
-   * wider blocks while a block holds fewer than `size` matches, and at last the open range
-   * (id-blocks.ts). The block that held the query's last page of this size is tried first.
+   * wider blocks while a block holds fewer than `size` matches (id-blocks.ts), and at last
+   * `search_after`, whose cost is known (the matches before `after`), rather than an open range
+   * (the terms after it). The first block tried is one narrower than the block that held the
+   * query's last page of this size, so a page that needed a wide block (at the end of a block
+   * of ids: after `…0899999`, the block of `…09`) does not make the next ones wide.
    */
   private async hitsAfterInIndexOrder(
     key: string,
     query: Query,
     after: SortValue[],
     size: number,
-    fields: JsonObject,
-    filterPath?: string[],
   ): Promise<EngineHit[]> {
     const id = String(after[0]);
-    let drop = this.blockWidths.get(key, size);
-    for (let block = 0; ; block += 1) {
-      const end = block < MAX_BLOCKS ? idBlockEnd(id, drop) : undefined;
+    let drop = Math.max(FIRST_BLOCK_DROP, this.blockWidths.get(key, size) - 1);
+    for (let block = 0; block < MAX_BLOCKS; block += 1) {
+      const end = idBlockEnd(id, drop);
+      if (end === undefined) break;
       const response = await this.searchWithinBudget({
         index: this.alias,
         body: {
-          query: allOf([
-            query,
-            range(ID_FIELD, end === undefined ? { gt: id } : { gt: id, lt: end }),
-          ]),
+          query: allOf([query, range(ID_FIELD, { gt: id, lt: end })]),
           sort: [{ [ID_FIELD]: { order: 'asc' } }],
           size,
           track_total_hits: false,
-          ...fields,
+          _source: STORED_FIELDS,
         },
-        ...(filterPath ? { filterPath } : {}),
       });
       const hits = response.hits?.hits ?? [];
-      if (hits.length >= size || end === undefined) {
-        // An open range that held the page: start the next one a block wider than the last.
-        this.blockWidths.set(key, size, end === undefined ? drop + 1 : drop);
+      if (hits.length >= size) {
+        this.blockWidths.set(key, size, drop);
         return hits;
       }
-      // Each wider block drops one more code point than the last, then two, then three.
+      // Each wider block drops one more code point than the last, then two.
       drop += block + 1;
     }
+    const response = await this.searchWithinBudget({
+      index: this.alias,
+      body: {
+        query,
+        sort: [{ [ID_FIELD]: { order: 'asc' } }],
+        size,
+        track_total_hits: false,
+        search_after: after,
+        _source: STORED_FIELDS,
+      },
+    });
+    return response.hits?.hits ?? [];
   }
 
   async domain(field: string, options: DomainOptions = {}): Promise<DomainValue[]> {

@@ -8,8 +8,10 @@
  * for page 1. An open range (`id > after`) costs the terms after the checkpoint, so the range
  * is bounded above by the end of a block of ids that share a prefix with the checkpoint: the
  * ids `after` < id < {@link idBlockEnd}(after, drop). When the block holds fewer matches than
- * the page needs, a wider block (a shorter prefix) is tried, and at last the open range; the
- * page is the same in each case, since every id in a block sorts before every id after it.
+ * the page needs, a wider block (a shorter prefix) is tried; the page is the same from any
+ * block that holds it, since every id in a block sorts before every id after it. When no block
+ * of the few tried holds the page (after `…0099999` the blocks of `…00999`, `…0099` and `…00`
+ * are empty), the page falls back to `search_after`, whose cost is known.
  */
 import { ID_FIELD, type SortClause } from './compile-search.js';
 
@@ -54,7 +56,7 @@ export function idBlockEnd(after: string, drop: number): string | undefined {
 /** Code points dropped from the checkpoint's id for a query's first block. */
 export const FIRST_BLOCK_DROP = 2;
 
-/** Blocks tried (each wider than the last) before the open range. */
+/** Blocks tried (each wider than the last) before `search_after`. */
 export const MAX_BLOCKS = 3;
 
 /**
