@@ -144,6 +144,11 @@ const STORED_FIELDS = ['record', 'source'];
  * reading would decompress a stored-fields block per hit.
  */
 const NO_STORED_FIELDS = '_none_';
+
+/** Ids sampled for a jump in the index order (jumpInIndexOrder). */
+const JUMP_SAMPLES = 500;
+/** A jump replaces a walk of more than this many strides. */
+const JUMP_MIN_STRIDES = 2;
 /**
  * Candidates fetched per request when a search is refined in Node: small enough that parsing one
  * response and evaluating it never holds the event loop for long.
@@ -220,7 +225,7 @@ export class EngineBackend implements SearchBackend {
   private readonly checkpoints: SortCheckpoints;
   private readonly blockWidths: BlockWidths;
   private readonly sharedCheckpoints: CheckpointStore | undefined;
-  private readonly stats: CheckpointStats = { hits: 0, walks: 0, walkedHits: 0 };
+  private readonly stats: CheckpointStats = { hits: 0, walks: 0, walkedHits: 0, jumps: 0 };
   private readonly queryTimeBudgetMs: number | undefined;
   private readonly refineMaxCandidates: number;
   /** The physical index behind the alias, and what it was built with. */
@@ -749,7 +754,14 @@ export class EngineBackend implements SearchBackend {
       }
       let after = await this.checkpointAt(key, offset);
       if (after) this.stats.hits += 1;
-      else after = await this.walkTo(key, compiled, offset);
+      else {
+        const jumped = (await this.worthJumping(key, compiled, offset))
+          ? await this.jumpInIndexOrder(compiled, offset)
+          : undefined;
+        if (Array.isArray(jumped)) await this.remember(key, offset, jumped);
+        after =
+          jumped === undefined ? await this.walkTo(key, compiled, offset) : (jumped ?? undefined);
+      }
       if (after === undefined) {
         // The offset lies beyond the last hit: only the count is needed.
         const response = await this.searchWithinBudget({
@@ -857,6 +869,135 @@ export class EngineBackend implements SearchBackend {
       if (hits.length < size && position < offset) return undefined;
     }
     return after;
+  }
+
+  /**
+   * True when a deep page in the index order lies more than two walk strides beyond the
+   * nearest checkpoint below it: a sampled jump costs about what two strides cost.
+   */
+  private async worthJumping(
+    key: string,
+    compiled: CompiledSearch,
+    offset: number,
+  ): Promise<boolean> {
+    if (!isIndexOrder(compiled.sort)) return false;
+    const start = await this.nearestCheckpoint(key, offset);
+    return offset - (start?.offset ?? 0) > JUMP_MIN_STRIDES * this.walkBatchSize;
+  }
+
+  /**
+   * The sort values of the hit just before `offset` in the index order, found without walking
+   * (no stride collects 10,000 hits to step over them): ids sampled at random among the
+   * matches, beside the exact count, give the ids whose ranks should lie near the offset; counts
+   * of the matches before a few of them (in parallel; a count of a range on `id` costs the terms
+   * in the range, no hit collection) give their exact ranks; a page with `from` = the distance
+   * from the closest one at or below the offset (within the result window) gives the hit.
+   * Undefined when no counted sample lies within a window below the offset (the caller walks
+   * then), and `null` when the offset lies beyond the last match.
+   */
+  private async jumpInIndexOrder(
+    compiled: CompiledSearch,
+    offset: number,
+  ): Promise<SortValue[] | null | undefined> {
+    const [counted, sampled] = await Promise.all([
+      this.searchWithinBudget({
+        index: this.alias,
+        body: { query: compiled.query, size: 0, track_total_hits: true },
+        filterPath: ['hits.total'],
+      }),
+      this.searchWithinBudget({
+        index: this.alias,
+        body: {
+          query: {
+            function_score: { query: compiled.query, random_score: {}, boost_mode: 'replace' },
+          },
+          size: JUMP_SAMPLES,
+          stored_fields: NO_STORED_FIELDS,
+          docvalue_fields: [ID_FIELD],
+          track_total_hits: false,
+        },
+        filterPath: ['hits.hits.fields'],
+      }),
+    ]);
+    const total = counted.hits?.total?.value ?? 0;
+    if (offset > total) return null;
+    this.stats.jumps += 1;
+    const samples = (sampled.hits?.hits ?? [])
+      .map((hit) => hit.fields?.[ID_FIELD]?.[0])
+      .filter((id): id is string => typeof id === 'string')
+      .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    // The rank (0-based) of the hit just before the offset; the sample of about that rank is
+    // known only within a few standard deviations of its index (σ ≈ √(n·p·(1 − p)) samples).
+    const target = offset - 1;
+    const share = Math.min(1, target / total);
+    const estimate = Math.floor(share * samples.length);
+    const step = Math.max(1, Math.ceil(Math.sqrt(samples.length * share * (1 - share))));
+    const before = 2 * target < total;
+    const ranked = new Map<number, number>();
+    const rankAll = async (indices: number[]): Promise<void> => {
+      const fresh = [...new Set(indices)].filter(
+        (index) => index >= 0 && index < samples.length && !ranked.has(index),
+      );
+      const ranks = await Promise.all(
+        fresh.map(async (index) => {
+          // The cheaper side: the terms before the id or those from it on.
+          const id = samples[index];
+          const response = await this.searchWithinBudget({
+            index: this.alias,
+            body: {
+              query: allOf([compiled.query, range(ID_FIELD, before ? { lt: id } : { gte: id })]),
+              size: 0,
+              track_total_hits: true,
+            },
+            filterPath: ['hits.total'],
+          });
+          const count = response.hits?.total?.value ?? 0;
+          return before ? count : total - count;
+        }),
+      );
+      fresh.forEach((index, position) => ranked.set(index, ranks[position]));
+    };
+    // The closest counted sample at or below the target (none: the start, rank 0).
+    const closest = (): { index: number; rank: number } =>
+      [...ranked].reduce(
+        (best, [index, rank]) => (rank <= target && rank > best.rank ? { index, rank } : best),
+        { index: -1, rank: 0 },
+      );
+    // Two rounds of counts in parallel: samples 4σ either side a σ apart, then those between
+    // the closest below the target and the next counted one above it.
+    await rankAll(Array.from({ length: 9 }, (_, k) => estimate + (k - 4) * step));
+    const below = closest();
+    const above = [...ranked]
+      .filter(([index, rank]) => index > below.index && rank > target)
+      .reduce((lowest, [index]) => Math.min(lowest, index), samples.length);
+    await rankAll(
+      Array.from(
+        { length: Math.min(above - below.index - 1, 2 * step) },
+        (_, k) => below.index + 1 + k,
+      ),
+    );
+    const best = closest();
+    const start = { id: best.index >= 0 ? samples[best.index] : undefined, rank: best.rank };
+    if (target - start.rank >= this.maxResultWindow) return undefined;
+    const response = await this.searchWithinBudget({
+      index: this.alias,
+      body: {
+        query:
+          start.id === undefined
+            ? compiled.query
+            : allOf([compiled.query, range(ID_FIELD, { gte: start.id })]),
+        sort: [{ [ID_FIELD]: { order: 'asc' } }],
+        from: target - start.rank,
+        size: 1,
+        stored_fields: NO_STORED_FIELDS,
+        track_total_hits: false,
+      },
+      filterPath: ['hits.hits.sort'],
+    });
+    const hit = response.hits?.hits?.[0];
+    this.stats.walkedHits += target - start.rank + 1;
+    // No hit: the matches changed between the counts; the caller walks.
+    return hit ? this.sortValues(hit, 1) : undefined;
   }
 
   /**
