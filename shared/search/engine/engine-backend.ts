@@ -34,7 +34,7 @@ import type {
 } from '../backend.js';
 import type { FilterContext } from './compile-filter.js';
 import { compileSearchQuery, ID_FIELD, type CompiledSearch } from './compile-search.js';
-import { allOf, matchAll, range, type Query } from './dsl.js';
+import { allOf, matchAll, range, type Query, type RangeBounds } from './dsl.js';
 import {
   BlockWidths,
   FIRST_BLOCK_DROP,
@@ -934,28 +934,55 @@ export class EngineBackend implements SearchBackend {
     const step = Math.max(1, Math.ceil(Math.sqrt(samples.length * share * (1 - share))));
     const before = 2 * target < total;
     const ranked = new Map<number, number>();
+    const countRange = async (bounds: RangeBounds): Promise<number> => {
+      const response = await this.searchWithinBudget({
+        index: this.alias,
+        body: {
+          query: allOf([compiled.query, range(ID_FIELD, bounds)]),
+          size: 0,
+          track_total_hits: true,
+        },
+        filterPath: ['hits.total'],
+      });
+      return response.hits?.total?.value ?? 0;
+    };
+    // Ranks of samples from counts in parallel: one from the nearer end of the matches (the start
+    // below the middle, the end above it) or from a counted sample, then the matches between
+    // consecutive samples; a count of a range on id costs the terms in it, so narrow counts.
     const rankAll = async (indices: number[]): Promise<void> => {
-      const fresh = [...new Set(indices)].filter(
-        (index) => index >= 0 && index < samples.length && !ranked.has(index),
-      );
-      const ranks = await Promise.all(
-        fresh.map(async (index) => {
-          // The cheaper side: the terms before the id or those from it on.
-          const id = samples[index];
-          const response = await this.searchWithinBudget({
-            index: this.alias,
-            body: {
-              query: allOf([compiled.query, range(ID_FIELD, before ? { lt: id } : { gte: id })]),
-              size: 0,
-              track_total_hits: true,
-            },
-            filterPath: ['hits.total'],
-          });
-          const count = response.hits?.total?.value ?? 0;
-          return before ? count : total - count;
-        }),
-      );
-      fresh.forEach((index, position) => ranked.set(index, ranks[position]));
+      const fresh = [...new Set(indices)]
+        .filter((index) => index >= 0 && index < samples.length && !ranked.has(index))
+        .sort((a, b) => a - b);
+      if (fresh.length === 0) return;
+      const counted = [...ranked.keys()];
+      if (before) {
+        const anchor = Math.max(-1, ...counted.filter((index) => index < fresh[0]));
+        const lows = [anchor, ...fresh.slice(0, -1)];
+        const counts = await Promise.all(
+          fresh.map((index, k) =>
+            countRange(
+              lows[k] >= 0 ? { gte: samples[lows[k]], lt: samples[index] } : { lt: samples[index] },
+            ),
+          ),
+        );
+        let rank = anchor >= 0 ? ranked.get(anchor)! : 0;
+        fresh.forEach((index, k) => ranked.set(index, (rank += counts[k])));
+      } else {
+        const last = fresh[fresh.length - 1];
+        const anchor = Math.min(samples.length, ...counted.filter((index) => index > last));
+        const highs = [...fresh.slice(1), anchor];
+        const counts = await Promise.all(
+          fresh.map((index, k) =>
+            countRange(
+              highs[k] < samples.length
+                ? { gte: samples[index], lt: samples[highs[k]] }
+                : { gte: samples[index] },
+            ),
+          ),
+        );
+        let rank = anchor < samples.length ? ranked.get(anchor)! : total;
+        for (let k = fresh.length - 1; k >= 0; k -= 1) ranked.set(fresh[k], (rank -= counts[k]));
+      }
     };
     // The closest counted sample at or below the target (none: the start, rank 0).
     const closest = (): { index: number; rank: number } =>
