@@ -63,8 +63,16 @@ export async function createBackend(config: BackendConfig): Promise<SearchBacken
     });
     return engine;
   }
-  const backend = new SqliteBackend({ path: search.path, timeBudgetMs });
-  await backend.init();
+  const backend = new SqliteBackend({
+    path: search.path,
+    timeBudgetMs,
+    readWorkers: search.readWorkers,
+    readQueueLimit: search.readQueueLimit,
+  });
+  await backend.init().catch(async (error: unknown) => {
+    await backend.close();
+    throw error;
+  });
   return backend;
 }
 
