@@ -102,7 +102,10 @@ export class SqliteReadPool {
 
   constructor(private readonly options: ReadPoolOptions) {
     for (let index = 0; index < Math.max(1, options.size); index += 1) {
-      this.starting.push(this.start(index));
+      const started = this.start(index);
+      // Observed by ready(); a pool nobody waits for must not end the process on a failed start.
+      started.catch(() => undefined);
+      this.starting.push(started);
     }
   }
 
@@ -213,12 +216,21 @@ export class SqliteReadPool {
     }
   }
 
-  /** The oldest waiting task whose budget is not spent; those spent while waiting fail here. */
+  /**
+   * The oldest waiting task whose budget is not spent. One whose whole budget went on waiting
+   * fails here, unrun, with a 503 that says the server is busy (not QUERY_TIMEOUT's "narrow
+   * it": the query itself may be cheap).
+   */
   private nextRunnable(): Pending | undefined {
     for (let pending = this.queue.shift(); pending; pending = this.queue.shift()) {
       const { deadlineAt, budgetMs } = pending.options;
       if (deadlineAt === undefined || Date.now() < deadlineAt) return pending;
-      pending.reject(new QueryTimeoutError(budgetMs ?? 0));
+      pending.reject(
+        new ServiceUnavailableError(
+          `The catalogue is busy: the search waited its whole time budget of ${budgetMs ?? 0} ms (QUERY_TIME_BUDGET_MS) for a read connection; try again shortly`,
+          { retryAfter: BUSY_RETRY_AFTER_SECONDS },
+        ),
+      );
     }
     return undefined;
   }
