@@ -65,6 +65,11 @@ export async function startApp(
       const sqlite = new SqliteBackend({
         path,
         timeBudgetMs: environment.QUERY_TIME_BUDGET_MS ? config.query.timeBudgetMs : undefined,
+        // Likewise read workers (a thread start each) only when a test asks for them.
+        readWorkers:
+          environment.SQLITE_READ_WORKERS && config.search.kind === 'sqlite'
+            ? config.search.readWorkers
+            : 0,
       });
       await sqlite.init();
       backend = sqlite;
