@@ -4,11 +4,13 @@
  * can watch `/healthz` from outside while the query is served.
  */
 import { expect } from 'chai';
+import request from 'supertest';
 import {
   sendWatchingHealth,
   startChildCatalogue,
   type ChildCatalogue,
 } from '../support/child-catalogue.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
 
 const ITEMS = '/catalogue/collections/metadata:main/items';
 const HEALTHZ_MS = 500;
@@ -69,5 +71,31 @@ describe('SQLite read workers: /healthz while a heavy query runs (child process)
     expect(answer.healthzMs, `/healthz took ${Math.round(answer.healthzMs)} ms`).to.be.below(
       HEALTHZ_MS,
     );
+  });
+});
+
+describe('SQLite read workers: the time budget cancels a query on a worker', function () {
+  this.timeout(120_000);
+  let budget: TestApp;
+
+  before(async () => {
+    budget = await createTestApp(300, {
+      SQLITE_READ_WORKERS: '1',
+      QUERY_MAX_FILTER_NODES: '100000',
+      QUERY_TIME_BUDGET_MS: '100',
+    });
+  });
+  after(async () => {
+    await budget?.close();
+  });
+
+  it('answers 503 QUERY_TIMEOUT naming the budget, and the worker serves the next query', async () => {
+    const response = await request(budget.app).post(ITEMS).send(manyCaseInsensitive);
+    expect(response.status, response.text.slice(0, 300)).to.equal(503);
+    expect(response.body.code).to.equal('QUERY_TIMEOUT');
+    expect(response.body.description).to.contain('QUERY_TIME_BUDGET_MS').and.to.contain('100 ms');
+    const next = await request(budget.app).get(`${ITEMS}?limit=5`);
+    expect(next.status).to.equal(200);
+    expect(next.body.numberMatched).to.equal(300);
   });
 });
