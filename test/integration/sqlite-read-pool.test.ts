@@ -207,16 +207,22 @@ describe('SQLite read pool', function () {
     expect(refused).to.be.instanceOf(ServiceUnavailableError);
   });
 
-  it('refuses to start on a file that does not exist', async () => {
+  it('refuses to start on a file that does not exist, and fails reads instead of holding them', async () => {
     const pool = new SqliteReadPool({
       path: join(directory, 'missing', 'none.sqlite'),
       size: 1,
       queueLimit: 1,
     });
     try {
+      const first = pool.run([fast(1)]).catch((caught: unknown) => caught);
       const error = await pool.ready().catch((caught: unknown) => caught);
       expect(error).to.be.instanceOf(InternalError);
       expect((error as Error).message).to.contain('could not start');
+      expect(await first).to.be.instanceOf(InternalError);
+      // A read while the pool retries waits for the next attempt and fails with it, not hangs.
+      const later = await pool.run([fast(2)]).catch((caught: unknown) => caught);
+      expect(later).to.be.instanceOf(ServiceUnavailableError);
+      expect((later as Error).message).to.contain('cannot be read');
     } finally {
       await pool.close();
     }

@@ -69,6 +69,8 @@ interface Pending {
 interface Slot {
   worker: Worker;
   ready: boolean;
+  /** The thread has exited: no task goes to it until its replacement takes the slot. */
+  exited?: boolean;
   busy?: Pending;
 }
 
@@ -129,7 +131,7 @@ export class SqliteReadPool {
     if (this.closed) {
       return Promise.reject(new ServiceUnavailableError('The catalogue is shutting down'));
     }
-    if (this.queue.length >= this.options.queueLimit && !this.slots.some((slot) => !slot.busy)) {
+    if (this.queue.length >= this.options.queueLimit) {
       return Promise.reject(
         new ServiceUnavailableError(
           `The catalogue is busy: ${this.queue.length} searches are waiting (SQLITE_READ_QUEUE_LIMIT); try again shortly`,
@@ -175,6 +177,7 @@ export class SqliteReadPool {
       worker.on('error', (error) => (failure = error));
       worker.on('exit', (code) => {
         if (this.closed || this.slots[index] !== slot) return;
+        slot.exited = true;
         const cause = failure ?? new Error(`exit code ${code}`);
         slot.busy?.reject(
           new InternalError('A SQLite read worker stopped while running a search', { cause }),
@@ -202,7 +205,7 @@ export class SqliteReadPool {
   private dispatch(): void {
     for (const slot of this.slots) {
       if (this.queue.length === 0) return;
-      if (slot.busy) continue;
+      if (slot.busy || slot.exited) continue;
       const pending = this.nextRunnable();
       if (!pending) return;
       slot.busy = pending;
