@@ -3,7 +3,10 @@
  * searches use every core and the event loop only parses, presents and writes. Reads are
  * served in arrival order: one queue, each task to the next idle worker, and a bound on how many
  * may wait (beyond it a 503 asks the client to come back). The time budget counts from a task's
- * arrival, so the wait in the queue is part of it.
+ * arrival for the wait: a task still waiting when it is spent is refused unrun (503, busy). A
+ * task a worker takes gets the whole budget to run, as on the event loop, so that a query is
+ * cancelled (QUERY_TIMEOUT, "narrow it") only for its own cost, and no worker time goes on a
+ * query that the rest of a half-spent budget could not finish anyway.
  *
  * What crosses the thread boundary is generic — statement texts and parameters in, rows out —
  * so the pool knows nothing of how a query is compiled. A worker that dies fails its task (500)
@@ -53,9 +56,9 @@ export interface ReadPoolOptions {
 }
 
 export interface ReadOptions {
-  /** Epoch milliseconds after which the task is cancelled (waiting or running). */
+  /** Epoch milliseconds (arrival + budget) after which a waiting task is refused unrun. */
   deadlineAt?: number;
-  /** The budget, for the QueryTimeoutError's message. */
+  /** Milliseconds the statements may run once a worker takes them; unset: no budget. */
   budgetMs?: number;
 }
 
@@ -210,10 +213,11 @@ export class SqliteReadPool {
       if (!pending) return;
       slot.busy = pending;
       slot.worker.ref();
+      const { budgetMs } = pending.options;
       const task: ReadTask = {
         id: this.nextId++,
         statements: pending.statements,
-        deadlineAt: pending.options.deadlineAt,
+        deadlineAt: budgetMs === undefined ? undefined : Date.now() + budgetMs,
       };
       slot.worker.postMessage(task);
     }

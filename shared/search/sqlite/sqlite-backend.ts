@@ -180,9 +180,9 @@ export class SqliteBackend implements SearchBackend {
   }
 
   /**
-   * Runs read statements in one snapshot under the time budget, counted from `arrivedAt` (none
-   * when undefined): on the read pool when there is one (in arrival order), else here on the one
-   * connection.
+   * Runs read statements in one snapshot under the time budget (none when `arrivedAt` is
+   * undefined): on the read pool when there is one (in arrival order; refused unrun when the
+   * budget, counted from `arrivedAt`, is spent waiting), else here on the one connection.
    */
   private async read(
     statements: readonly ReadStatement[],
