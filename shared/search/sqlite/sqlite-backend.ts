@@ -180,18 +180,15 @@ export class SqliteBackend implements SearchBackend {
   }
 
   /**
-   * Runs read statements in one snapshot under the time budget (none when `arrivedAt` is
-   * undefined): on the read pool when there is one (in arrival order; refused unrun when the
-   * budget, counted from `arrivedAt`, is spent waiting), else here on the one connection.
+   * Runs read statements in one snapshot, under the time budget when `budgeted`: on the read
+   * pool when there is one (in arrival order; refused unrun when the budget, counted from now,
+   * is spent waiting), else here on the one connection.
    */
-  private async read(
-    statements: readonly ReadStatement[],
-    arrivedAt: number | undefined,
-  ): Promise<unknown[]> {
-    const budgetMs = arrivedAt === undefined ? undefined : this.timeBudgetMs;
+  private async read(statements: readonly ReadStatement[], budgeted: boolean): Promise<unknown[]> {
+    const budgetMs = budgeted ? this.timeBudgetMs : undefined;
     try {
       if (this.readPool) {
-        const deadlineAt = budgetMs === undefined ? undefined : arrivedAt! + budgetMs;
+        const deadlineAt = budgetMs === undefined ? undefined : Date.now() + budgetMs;
         return await this.readPool.run(statements, { deadlineAt, budgetMs });
       }
       return this.deadline.run(budgetMs, () =>
@@ -309,7 +306,6 @@ export class SqliteBackend implements SearchBackend {
   }
 
   async search(query: SearchQuery): Promise<SearchResult> {
-    const arrivedAt = Date.now();
     const compiled = compileQuery(query, this.compileFilter);
     const from = `FROM records r ${compiled.join} WHERE ${this.deadlineCheck}(${compiled.where.sql})`;
     const params: SqlValue[] = [...compiled.joinParams, ...compiled.where.params];
@@ -322,13 +318,12 @@ export class SqliteBackend implements SearchBackend {
           mode: 'raw',
         },
       ],
-      arrivedAt,
+      true,
     )) as [{ n: number }, StoredRow[]];
     return { total: count.n, records: rows.map(toRecord) };
   }
 
   async domain(field: string, options: DomainOptions = {}): Promise<DomainValue[]> {
-    const arrivedAt = Date.now();
     const compiled = options.query ? compileQuery(options.query, this.compileFilter) : undefined;
     const sql = `SELECT CAST(e.value AS TEXT) AS value, count(*) AS count
       FROM records r ${compiled?.join ?? ''} JOIN json_each(r.props, '${propertyPath(field)}') e
@@ -337,7 +332,7 @@ export class SqliteBackend implements SearchBackend {
     const params: SqlValue[] = compiled ? [...compiled.joinParams, ...compiled.where.params] : [];
     const [values] = await this.read(
       [{ sql, params: [...params, options.limit ?? 100], mode: 'all' }],
-      arrivedAt,
+      true,
     );
     return values as DomainValue[];
   }
@@ -349,7 +344,7 @@ export class SqliteBackend implements SearchBackend {
         { sql: EXTENT_SQL, params: [], mode: 'get' },
         { sql: TIME_EXTENT_SQL, params: [], mode: 'get' },
       ],
-      undefined,
+      false,
     )) as [Record<string, number | null>, { start: string | null; end: string | null }];
     const extent: CatalogueExtent = {};
     if (box.west !== null) extent.bbox = [box.west, box.south!, box.east!, box.north!];
