@@ -64,6 +64,7 @@ export function renderMarkdown(result: BenchResult): string {
           'requests',
           'non-2xx',
           'RSS max MiB',
+          'CPU ms/req',
           'status',
         ],
         result.http.map((entry) => [
@@ -76,6 +77,7 @@ export function renderMarkdown(result: BenchResult): string {
           entry.requests,
           entry.non2xx + entry.errors + entry.timeouts,
           entry.rssMiB?.max ?? '–',
+          entry.cpuMsPerRequest ?? '–',
           entry.ok ? 'ok' : 'FAIL',
         ]),
       ),
@@ -109,7 +111,7 @@ export function renderMarkdown(result: BenchResult): string {
       '',
       `### Engine alone vs API (the API's own engine request replayed at ${result.engine.url}; A/B rounds)`,
       '',
-      `Targets (issue 29): API p50 ≤ ${P50_TARGET}× the engine's, API p99 ≤ ${P99_TARGET}× the engine's at concurrency ${P99_TARGET_CONCURRENCY}. Rounds: API / engine p50 and p99 in ms, with the 1-minute load average after the round.`,
+      `Targets (issue 29): API p50 ≤ ${P50_TARGET}× the engine's, API p99 ≤ ${P99_TARGET}× the engine's at concurrency ${P99_TARGET_CONCURRENCY}. Rounds: API / engine p50 and p99 in ms, the 1-minute load average after the round, and the API process's CPU time per request.`,
       '',
       table(
         [
@@ -139,7 +141,7 @@ export function renderMarkdown(result: BenchResult): string {
           row.rounds
             .map(
               (r) =>
-                `${r.apiP50Ms}/${r.apiP99Ms} · ${r.engineP50Ms}/${r.engineP99Ms} · ${r.loadAverage1m}`,
+                `${r.apiP50Ms}/${r.apiP99Ms} · ${r.engineP50Ms}/${r.engineP99Ms} · ${r.loadAverage1m}${r.apiCpuMsPerRequest === undefined ? '' : ` · API CPU ${r.apiCpuMsPerRequest} ms/req`}`,
             )
             .join('; '),
         ]),

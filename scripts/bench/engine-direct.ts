@@ -137,6 +137,7 @@ export interface OverheadRow {
     apiRequestsPerSecond: number;
     engineRequestsPerSecond: number;
     loadAverage1m: number;
+    apiCpuMsPerRequest?: number;
   }[];
   /** Medians over the rounds. */
   apiP50Ms: number;
@@ -185,6 +186,7 @@ export function overheadRow(
     apiRequestsPerSecond: run.requestsPerSecond,
     engineRequestsPerSecond: engine[i].requestsPerSecond,
     loadAverage1m: loadAverages[i] ?? Number.NaN,
+    ...(run.cpuMsPerRequest !== undefined && { apiCpuMsPerRequest: run.cpuMsPerRequest }),
   }));
   const apiP50Ms = round2(median(rounds.map((r) => r.apiP50Ms)));
   const apiP99Ms = round2(median(rounds.map((r) => r.apiP99Ms)));

@@ -6,6 +6,7 @@ import {
   replayRequest,
 } from '../../../scripts/bench/engine-direct.js';
 import type { HttpCaseResult } from '../../../scripts/bench/http-load.js';
+import { parseCpuMs } from '../../../scripts/bench/api-process.js';
 
 function run(concurrency: number, p50: number, p99: number): HttpCaseResult {
   return {
@@ -77,5 +78,12 @@ describe('bench: the engine alone', () => {
     expect(row.p99Target).to.equal(undefined);
     expect(targetMarks(row)).to.equal('p50 ✗');
     expect(() => overheadRow([run(1, 1, 1)], [], 1)).to.throw(/1 API runs against 0/);
+  });
+
+  it("reads a process's CPU time from /proc/<pid>/stat, whatever its command is called", () => {
+    const stat =
+      '4242 (node (api) x) S 1 4242 4242 0 -1 4194560 9000 0 12 0 731 45 0 0 20 0 11 0 1974301';
+    expect(parseCpuMs(stat)).to.equal(7760);
+    expect(parseCpuMs('1 (x) S')).to.equal(undefined);
   });
 });
