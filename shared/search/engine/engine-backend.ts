@@ -140,6 +140,13 @@ export interface EngineBackendOptions {
 
 const STORED_FIELDS = ['record', 'source'];
 /**
+ * What a page reads when the caller presents no source document (SearchQuery.omitSourceContent):
+ * the record part alone. The source part holds the document as it was ingested (an ISO XML
+ * document is often several times the size of its record), which the engine would otherwise
+ * read, send and the API parse for nothing.
+ */
+const RECORD_FIELDS = ['record'];
+/**
  * Walks read sort values only: no `_source` and no stored fields, not even `_id`, whose
  * reading would decompress a stored-fields block per hit.
  */
@@ -682,8 +689,19 @@ export class EngineBackend implements SearchBackend {
     }
   }
 
+  /**
+   * The records of a page's hits; a hit read without its source part (RECORD_FIELDS) gets the
+   * source's format and media type from its record part, and empty content.
+   */
   private toRecords(hits: EngineHit[]): CoreRecord[] {
-    return hits.map((hit) => readStoredRecord(hit._source as unknown as StoredParts));
+    return hits.map((hit) => {
+      const stored = hit._source as unknown as Partial<StoredParts> & Pick<StoredParts, 'record'>;
+      return readStoredRecord({
+        record: stored.record,
+        source:
+          stored.source ?? ({ ...stored.record.source, content: '' } as StoredParts['source']),
+      });
+    });
   }
 
   /** The sort values of a hit, without an engine-added tiebreaker (ES adds `_shard_doc` under a PIT). */
@@ -734,10 +752,11 @@ export class EngineBackend implements SearchBackend {
         );
       }
       const base = { query: compiled.query, sort: compiled.sort, track_total_hits: true };
+      const fields = query.omitSourceContent === true ? RECORD_FIELDS : STORED_FIELDS;
       if (offset + limit <= this.maxResultWindow || limit === 0) {
         const response = await this.searchWithinBudget({
           index: this.alias,
-          body: { ...base, from: limit === 0 ? 0 : offset, size: limit, _source: STORED_FIELDS },
+          body: { ...base, from: limit === 0 ? 0 : offset, size: limit, _source: fields },
         });
         const hits = response.hits.hits;
         if (hits.length === limit && limit > 0) {
@@ -780,14 +799,14 @@ export class EngineBackend implements SearchBackend {
             body: { query: compiled.query, size: 0, track_total_hits: true },
             filterPath: ['hits.total'],
           }),
-          this.hitsAfterInIndexOrder(key, compiled.query, after, limit),
+          this.hitsAfterInIndexOrder(key, compiled.query, after, limit, fields),
         ]);
         hits = found;
         total = counted.hits?.total?.value ?? 0;
       } else {
         const response = await this.searchWithinBudget({
           index: this.alias,
-          body: { ...base, size: limit, search_after: after, _source: STORED_FIELDS },
+          body: { ...base, size: limit, search_after: after, _source: fields },
         });
         hits = response.hits.hits;
         total = response.hits.total?.value ?? 0;
@@ -1041,6 +1060,7 @@ export class EngineBackend implements SearchBackend {
     query: Query,
     after: SortValue[],
     size: number,
+    fields: readonly string[],
   ): Promise<EngineHit[]> {
     const id = String(after[0]);
     let drop = Math.max(FIRST_BLOCK_DROP, this.blockWidths.get(key, size) - 1);
@@ -1054,7 +1074,7 @@ export class EngineBackend implements SearchBackend {
           sort: [{ [ID_FIELD]: { order: 'asc' } }],
           size,
           track_total_hits: false,
-          _source: STORED_FIELDS,
+          _source: fields,
         },
       });
       const hits = response.hits?.hits ?? [];
@@ -1073,7 +1093,7 @@ export class EngineBackend implements SearchBackend {
         size,
         track_total_hits: false,
         search_after: after,
-        _source: STORED_FIELDS,
+        _source: fields,
       },
     });
     return response.hits?.hits ?? [];
