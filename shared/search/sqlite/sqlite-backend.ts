@@ -19,10 +19,16 @@ import type {
   WriteFailure,
 } from '../backend.js';
 import { compileFilter } from './compile-filter.js';
-import { compileQuery, propertyPath, type FilterCompiler, type SqlValue } from './compile-query.js';
+import {
+  compileQuery,
+  compileSearch,
+  propertyPath,
+  type FilterCompiler,
+  type SqlValue,
+} from './compile-query.js';
 import { toSqliteRow, type SqliteRow } from './rows.js';
 import { openDatabase } from './open-database.js';
-import { SCHEMA_SQL } from './schema.js';
+import { SCHEMA_SQL, SPAN_INDEX } from './schema.js';
 import { SQL_FUNCTIONS, StatementDeadline, registerSqlFunctions } from './sql-functions.js';
 
 interface StoredRow {
@@ -130,7 +136,7 @@ export class SqliteBackend implements SearchBackend {
       anyRecord: this.db.prepare('SELECT 1 FROM records LIMIT 1'),
       secondaryIndexes: this.db
         .prepare(
-          "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'records' AND sql IS NOT NULL",
+          `SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'records' AND sql IS NOT NULL AND name <> '${SPAN_INDEX}'`,
         )
         .pluck(),
       extent: this.db.prepare(
@@ -189,6 +195,7 @@ export class SqliteBackend implements SearchBackend {
   /**
    * Runs a bulk load. Into an empty catalogue the secondary B-tree indexes are dropped for the
    * load and built once at the end: sorting once is cheaper than updating seven indexes a row.
+   * The span index stays (its rows are appended in rowid order, and searches name it).
    * They come back when the load fails too, and at the next open if the process dies.
    */
   async bulkLoad<T>(load: () => Promise<T>): Promise<T> {
@@ -263,17 +270,20 @@ export class SqliteBackend implements SearchBackend {
   }
 
   async search(query: SearchQuery): Promise<SearchResult> {
-    const compiled = compileQuery(query, this.compileFilter);
-    const from = `FROM records r ${compiled.join} WHERE ${this.deadlineCheck}(${compiled.where.sql})`;
-    const params: SqlValue[] = [...compiled.joinParams, ...compiled.where.params];
+    const statements = compileSearch(query, {
+      compileFilter: this.compileFilter,
+      guard: this.deadlineCheck,
+      columns: ROW_COLUMNS,
+    });
     try {
       return this.deadline.run(this.timeBudgetMs, () => {
-        const { n } = this.prepareCached(`SELECT count(*) AS n ${from}`).get(...params) as {
+        const { count } = statements;
+        const { n, size } = this.prepareCached(count.sql).get(...count.params) as {
           n: number;
+          size: number | null;
         };
-        const rows = this.prepareCached(
-          `SELECT ${ROW_COLUMNS} ${from} ORDER BY ${compiled.orderBy} LIMIT ? OFFSET ?`,
-        ).all(...params, query.limit, query.offset) as StoredRow[];
+        const page = statements.page(n, size ?? 0);
+        const rows = this.prepareCached(page.sql).all(...page.params) as StoredRow[];
         return { total: n, records: rows.map(toRecord) };
       });
     } catch (error) {
