@@ -58,6 +58,8 @@ export interface SearchStatements {
    * (`SELECT max(rid) FROM records`, an upper bound of its record count).
    */
   page: (total: number, size: number) => SqlFragment;
+  /** Whether `page` depends on its arguments; when false any count gives the same page. */
+  pageDependsOnCount: boolean;
 }
 
 /**
@@ -297,7 +299,7 @@ export function compileSearch(query: SearchQuery, options: SearchOptions): Searc
       params: [...params, query.limit, query.offset],
     };
   };
-  return { count, page };
+  return { count, page, pageDependsOnCount: probeable };
 }
 
 /** Compiles the query; `compileFilter` translates the filter tree when one is present. */
