@@ -326,6 +326,28 @@ describe('SQLite search shapes', () => {
         await backend.close();
       }
     });
+    it('walk the sort index even when another condition could drive them by its own index', async () => {
+      const backend = await loaded(many);
+      try {
+        const db = (backend as unknown as { db: Database.Database }).db;
+        const search = filterQuery(
+          "S_INTERSECTS(geometry, BBOX(0,0,10,10)) AND updated > TIMESTAMP('2024-01-02T00:00:00Z')",
+          { sort: [{ field: 'updated', direction: 'desc' }], limit: 10 },
+        );
+        const statements = compileSearch(search, { compileFilter, guard: '', columns: 'r.id' });
+        const page = statements.page(270, 300);
+        const plan = (
+          db.prepare(`EXPLAIN QUERY PLAN ${page.sql}`).all(...page.params) as { detail: string }[]
+        ).map((row) => row.detail);
+        expect(plan).to.include('SCAN r USING INDEX records_updated');
+        const rows = db.prepare(page.sql).all(...page.params) as { id: string }[];
+        const fetched = statements.page(270, 1_000_000);
+        expect(rows).to.deep.equal(db.prepare(fetched.sql).all(...fetched.params));
+        expect(rows).to.have.length(10);
+      } finally {
+        await backend.close();
+      }
+    });
   });
 
   describe('within and disjoint boxes', () => {

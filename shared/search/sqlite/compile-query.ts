@@ -291,7 +291,9 @@ export function compileSearch(query: SearchQuery, options: SearchOptions): Searc
   const page = (total: number, catalogueSize: number): SqlFragment => {
     const wanted = query.offset + query.limit;
     const probe = probeable && wanted * catalogueSize <= total * total;
-    const where = probe ? probeForm(compiled.where.sql) : compiled.where.sql;
+    // Walking: `+(…)` hides the conditions from the planner, so no other index (a time range,
+    // say) is chosen to drive the page instead of the sort's.
+    const where = probe ? `+(${probeForm(compiled.where.sql)})` : compiled.where.sql;
     const selected = keys.map((key, index) => `${key.sql} AS k${index}`).join(', ');
     const inner = `SELECT r.rid AS rid, ${selected} FROM records r ${probe ? '' : span} ${compiled.join} WHERE ${options.guard}(${where}) ORDER BY ${orderByClause(keys, (_, index) => `k${index}`)} LIMIT ? OFFSET ?`;
     return {
