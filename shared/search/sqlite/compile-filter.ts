@@ -44,7 +44,7 @@ import {
   arrayRelation,
   spatialRelation,
 } from '../../query/cql2-functions.js';
-import type { SqlFragment } from './compile-query.js';
+import type { FilterSql } from './compile-query.js';
 import {
   FALSE,
   RTREE_MARGIN,
@@ -631,13 +631,24 @@ function compilePredicate(expression: CheckedExpression, negated: boolean): Frag
   }
 }
 
+/**
+ * The operands of AND or OR with the spatial and distance terms last (both are commutative,
+ * also with NULLs): SQLite evaluates terms in order and stops at the first that decides, so
+ * the cheap column comparisons spare records the exact geometry test and its wide row.
+ */
+function spatialLast(args: CheckedExpression[]): CheckedExpression[] {
+  const costly = (argument: CheckedExpression): boolean =>
+    argument.kind === 'op' && ['spatial', 'distance'].includes(operatorClass(argument.op));
+  return [...args.filter((a) => !costly(a)), ...args.filter(costly)];
+}
+
 function compileOperator(node: CheckedOperator, negated: boolean): Fragment {
   switch (operatorClass(node.op)) {
     case 'logical':
       if (node.op === 'not') return sql`(NOT ${compilePredicate(node.args[0], !negated)})`;
       if (node.args.length === 0) return node.op === 'and' ? TRUE : FALSE;
       return joinFragments(
-        node.args.map((argument) => compilePredicate(argument, negated)),
+        spatialLast(node.args).map((argument) => compilePredicate(argument, negated)),
         node.op === 'and' ? ' AND ' : ' OR ',
       );
     case 'comparison':
@@ -667,6 +678,24 @@ function compileOperator(node: CheckedOperator, negated: boolean): Fragment {
  * Translates a checked filter into one SQLite condition over `records r` that is TRUE exactly
  * for the records the filter selects.
  */
-export function compileFilter(filter: CheckedFilter): SqlFragment {
-  return compilePredicate(filter, false);
+export function compileFilter(filter: CheckedFilter): FilterSql {
+  const condition = compilePredicate(filter, false);
+  return drivesByBoxes(filter) ? { ...condition, drivenByBoxes: true } : condition;
+}
+
+/**
+ * Whether the compiled condition is an AND (or one term) with a term that compileSpatial or
+ * compileDistance turns into `(prefilter AND check)`: a record against a literal, not disjoint
+ * nor beyond, outside any NOT or OR.
+ */
+function drivesByBoxes(node: CheckedExpression): boolean {
+  if (node.kind !== 'op') return false;
+  if (node.op === 'and') return node.args.some(drivesByBoxes);
+  const kind = operatorClass(node.op);
+  if (kind !== 'spatial' && kind !== 'distance') return false;
+  const [a, b] = node.args.slice(0, 2).map(compileSpatialOperand);
+  if ((a.kind === 'literal') === (b.kind === 'literal')) return false;
+  if (kind === 'distance') return node.op === 's_dwithin';
+  const relation = spatialRelation(node.op);
+  return (a.kind === 'record' ? relation : SPATIAL_CONVERSE[relation]) !== 'disjoint';
 }

@@ -14,7 +14,8 @@ import type {
   SpatialConstraint,
   TemporalConstraint,
 } from '../../query/search-query.js';
-import { SORT_COLUMNS } from './schema.js';
+import { SORT_COLUMNS, SPAN_INDEX } from './schema.js';
+import { RTREE_DRIVE, boxMatchesFrom, probeForm, raw, sql } from './sql-fragment.js';
 import { SQL_FUNCTIONS } from './sql-functions.js';
 
 export type SqlValue = string | number | null;
@@ -29,11 +30,48 @@ export interface CompiledQuery {
   join: string;
   joinParams: SqlValue[];
   where: SqlFragment;
-  orderBy: string;
+  /** The sort keys, the record id last (a total order). */
+  order: SortKey[];
+  /** Set when the only condition is a bbox the R*Tree decides alone: its boxes. */
+  boxesOnly?: Bbox[];
+  /** One of the AND-ed conditions is an R*Tree prefilter (see FilterSql). */
+  drivenByBoxes: boolean;
+}
+
+/** One ORDER BY key. */
+export interface SortKey {
+  sql: string;
+  direction: 'ASC' | 'DESC';
+  /** NULLs after every value, in both directions. */
+  nullsLast: boolean;
+}
+
+/** The statements of one search (see compileSearch). */
+export interface SearchStatements {
+  /**
+   * `SELECT count(*) AS n, … AS size`: the exact number of matches, and the catalogue's largest
+   * rowid (an upper bound of its record count, for `page`).
+   */
+  count: SqlFragment;
+  /**
+   * The page of `columns` for `total` matches in a catalogue whose largest rowid is `size`
+   * (`SELECT max(rid) FROM records`, an upper bound of its record count).
+   */
+  page: (total: number, size: number) => SqlFragment;
+  /** Whether `page` depends on its arguments; when false any count gives the same page. */
+  pageDependsOnCount: boolean;
+}
+
+/**
+ * A compiled filter. `drivenByBoxes`: the condition is an AND (or a single term) one of whose
+ * terms is an R*Tree prefilter `r.rid IN (…)`, so the matches can be looked up from it.
+ */
+export interface FilterSql extends SqlFragment {
+  drivenByBoxes?: boolean;
 }
 
 /** Compiles a filter expression tree to a SQL condition; supplied by the filter compiler. */
-export type FilterCompiler = (filter: CheckedFilter) => SqlFragment;
+export type FilterCompiler = (filter: CheckedFilter) => FilterSql;
 
 /** Quotes one word for an FTS5 MATCH expression, so that no user text is FTS syntax. */
 function quoteFtsWord(word: string): string {
@@ -63,7 +101,7 @@ function rtreeCondition(boxes: Bbox[], mode: 'intersects' | 'within'): SqlFragme
   return { sql: parts.join(' OR '), params };
 }
 
-function compileSpatial(spatial: SpatialConstraint, compileFilter?: FilterCompiler): SqlFragment {
+function compileSpatial(spatial: SpatialConstraint, compileFilter?: FilterCompiler): FilterSql {
   if (!spatial.bbox) {
     if (!spatial.geometry || !compileFilter) {
       throw new InvalidParameterError('geometry', 'geometry constraints need the filter compiler');
@@ -79,9 +117,12 @@ function compileSpatial(spatial: SpatialConstraint, compileFilter?: FilterCompil
     );
   }
   const boxes = splitAntimeridian(spatial.bbox);
-  const hasBox = 'EXISTS (SELECT 1 FROM records_rtree t WHERE t.id >> 1 = r.rid)';
+  // A record's own entries, found by their ids (rowid * 2 + part): `t.id >> 1 = r.rid` would
+  // read the whole R*Tree for every record.
+  const ownBoxes = 't.id IN (r.rid * 2, r.rid * 2 + 1)';
+  const hasBox = `EXISTS (SELECT 1 FROM records_rtree t WHERE ${ownBoxes})`;
   const intersects = rtreeCondition(boxes, 'intersects');
-  const intersectsSql = `r.rid IN (SELECT t.id >> 1 FROM records_rtree t WHERE ${intersects.sql})`;
+  const intersectsSql = `${RTREE_DRIVE}(${intersects.sql}))`;
   switch (spatial.relation) {
     case 'intersects':
       return { sql: intersectsSql, params: intersects.params };
@@ -91,7 +132,7 @@ function compileSpatial(spatial: SpatialConstraint, compileFilter?: FilterCompil
       // Every part of the record's box lies inside one of the query boxes.
       const within = rtreeCondition(boxes, 'within');
       return {
-        sql: `${hasBox} AND NOT EXISTS (SELECT 1 FROM records_rtree t WHERE t.id >> 1 = r.rid AND NOT (${within.sql}))`,
+        sql: `${hasBox} AND NOT EXISTS (SELECT 1 FROM records_rtree t WHERE ${ownBoxes} AND NOT (${within.sql}))`,
         params: within.params,
       };
     }
@@ -175,19 +216,92 @@ function compileExternalIds(values: string[]): SqlFragment {
   };
 }
 
-function compileSort(query: SearchQuery, hasText: boolean): string {
-  const keys = query.sort.map(({ field, direction }) => {
+/**
+ * The sort keys: each field NULLs last in both directions (a bare column with NULLS LAST still
+ * reads its index in order, so a LIMIT stops early), then the text score, then the record id.
+ */
+function compileSort(query: SearchQuery, hasText: boolean): SortKey[] {
+  const keys = query.sort.flatMap(({ field, direction }): SortKey[] => {
     const column = SORT_COLUMNS[field] ?? `json_extract(r.props, '${propertyPath(field)}')`;
     const order = direction === 'desc' ? 'DESC' : 'ASC';
-    // Text sorts case- and accent-insensitively, ties in code-point order.
+    // Text sorts case- and accent-insensitively, ties in code-point order (the sort key of a
+    // NULL is NULL, so NULLs still come last).
     if (isTextSortable(field)) {
-      return `(${column} IS NULL), ${SQL_FUNCTIONS.sortKey}(${column}) ${order}, ${column} ${order}`;
+      return [
+        { sql: `${SQL_FUNCTIONS.sortKey}(${column})`, direction: order, nullsLast: true },
+        { sql: column, direction: order, nullsLast: true },
+      ];
     }
-    return `(${column} IS NULL), ${column} ${order}`;
+    return [{ sql: column, direction: order, nullsLast: true }];
   });
-  if (keys.length === 0 && hasText) keys.push('f.score ASC');
-  keys.push('r.id ASC');
-  return keys.join(', ');
+  if (keys.length === 0 && hasText)
+    keys.push({ sql: 'f.score', direction: 'ASC', nullsLast: false });
+  keys.push({ sql: 'r.id', direction: 'ASC', nullsLast: false });
+  return keys;
+}
+
+/** An ORDER BY clause over the keys, each named by `name(key, index)`. */
+function orderByClause(keys: SortKey[], name: (key: SortKey, index: number) => string): string {
+  return keys
+    .map(
+      (key, index) => `${name(key, index)} ${key.direction}${key.nullsLast ? ' NULLS LAST' : ''}`,
+    )
+    .join(', ');
+}
+
+/** Options of compileSearch. */
+export interface SearchOptions {
+  compileFilter?: FilterCompiler;
+  /** Put in front of every WHERE clause (the per-row deadline check), or ''. */
+  guard: string;
+  /** The record columns a page returns, qualified with `r.`. */
+  columns: string;
+}
+
+/**
+ * Compiles a search into its count and page statements. Pure: the choices are made on the
+ * query alone, and the page's on the count too.
+ *
+ * - The count of a query whose only condition is a bbox comes from the R*Tree alone, without
+ *   reading a record.
+ * - The page first picks the page's rowids (reading only what the conditions and sort keys
+ *   need) and then reads the wide record columns of those rows only.
+ * - When the first sort key is an indexed column (or the id), the conditions include an R*Tree
+ *   prefilter and the matches are dense enough that walking the index in order and probing
+ *   each record's boxes reads fewer rows than fetching and sorting every match (rows read
+ *   about (offset + limit) * size / total against total), the page walks the index and a
+ *   LIMIT stops it early.
+ */
+export function compileSearch(query: SearchQuery, options: SearchOptions): SearchStatements {
+  const compiled = compileQuery(query, options.compileFilter);
+  const params: SqlValue[] = [...compiled.joinParams, ...compiled.where.params];
+  // Matches looked up from the R*Tree read their small columns from the span index.
+  const span = compiled.drivenByBoxes && compiled.join === '' ? `INDEXED BY ${SPAN_INDEX}` : '';
+  // The catalogue's size comes with the count, for the page's choice.
+  const counted = 'SELECT count(*) AS n, (SELECT max(rid) FROM records) AS size';
+  const count: SqlFragment = compiled.boxesOnly
+    ? sql`${raw(counted)} ${boxMatchesFrom(compiled.boxesOnly, options.guard)}`
+    : {
+        sql: `${counted} FROM records r ${span} ${compiled.join} WHERE ${options.guard}(${compiled.where.sql})`,
+        params,
+      };
+  const keys = compiled.order;
+  const indexed = /^r\.\w+$/.test(keys[0].sql) && compiled.join === '';
+  const probeable = indexed && compiled.where.sql.includes(RTREE_DRIVE);
+  const page = (total: number, catalogueSize: number): SqlFragment => {
+    const wanted = query.offset + query.limit;
+    const probe = probeable && wanted * catalogueSize <= total * total;
+    // Walking: `+(…)` hides the conditions from the planner, so no other index (a time range,
+    // say) is chosen to drive the page instead of the sort's.
+    const where = probe ? `+(${probeForm(compiled.where.sql)})` : compiled.where.sql;
+    const selected = keys.map((key, index) => `${key.sql} AS k${index}`).join(', ');
+    const inner = `SELECT r.rid AS rid, ${selected} FROM records r ${probe ? '' : span} ${compiled.join} WHERE ${options.guard}(${where}) ORDER BY ${orderByClause(keys, (_, index) => `k${index}`)} LIMIT ? OFFSET ?`;
+    return {
+      sql: `SELECT ${options.columns} FROM (${inner}) p CROSS JOIN records r ON r.rid = p.rid ORDER BY ${orderByClause(keys, (_, index) => `p.k${index}`)}`,
+      params: [...params, query.limit, query.offset],
+    };
+  };
+  return { count, page, pageDependsOnCount: probeable };
 }
 
 /** Compiles the query; `compileFilter` translates the filter tree when one is present. */
@@ -200,7 +314,14 @@ export function compileQuery(query: SearchQuery, compileFilter?: FilterCompiler)
       'JOIN (SELECT rowid AS rid, bm25(records_fts) AS score FROM records_fts WHERE records_fts MATCH ?) f ON f.rid = r.rid';
     joinParams.push(buildFtsMatch(query.text));
   }
-  if (query.spatial) conditions.push(compileSpatial(query.spatial, compileFilter));
+  let drivenByBoxes = false;
+  if (query.spatial) {
+    const spatial = compileSpatial(query.spatial, compileFilter);
+    drivenByBoxes = query.spatial.bbox
+      ? query.spatial.relation === 'intersects'
+      : spatial.drivenByBoxes === true;
+    conditions.push(spatial);
+  }
   if (query.temporal) conditions.push(compileTemporal(query.temporal));
   if (query.ids) conditions.push(inList('r.id', query.ids));
   if (query.types) conditions.push(inList('r.type', query.types));
@@ -215,11 +336,27 @@ export function compileQuery(query: SearchQuery, compileFilter?: FilterCompiler)
   if (query.filter) {
     if (!compileFilter)
       throw new InvalidParameterError('filter', 'filter expressions are not available');
-    conditions.push(compileFilter(query.filter));
+    const filter = compileFilter(query.filter);
+    drivenByBoxes ||= filter.drivenByBoxes === true;
+    conditions.push(filter);
   }
   const where: SqlFragment = {
     sql: conditions.length > 0 ? conditions.map((c) => `(${c.sql})`).join(' AND ') : '1',
     params: conditions.flatMap((c) => c.params),
   };
-  return { join, joinParams, where, orderBy: compileSort(query, join !== '') };
+  const boxesOnly =
+    conditions.length === 1 &&
+    join === '' &&
+    query.spatial?.bbox &&
+    query.spatial.relation === 'intersects'
+      ? splitAntimeridian(query.spatial.bbox)
+      : undefined;
+  return {
+    join,
+    joinParams,
+    where,
+    order: compileSort(query, join !== ''),
+    drivenByBoxes,
+    ...(boxesOnly && { boxesOnly }),
+  };
 }

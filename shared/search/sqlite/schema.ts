@@ -31,11 +31,21 @@ CREATE INDEX IF NOT EXISTS records_created ON records(created);
 CREATE INDEX IF NOT EXISTS records_updated ON records(updated);
 CREATE INDEX IF NOT EXISTS records_time_start ON records(time_start);
 CREATE INDEX IF NOT EXISTS records_time_end ON records(time_end);
+CREATE INDEX IF NOT EXISTS records_span ON records(rid, has_time, time_start, time_end, type, parent_id, created, updated, id, title);
 CREATE VIRTUAL TABLE IF NOT EXISTS records_fts USING fts5(
   anytext, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2'
 );
 CREATE VIRTUAL TABLE IF NOT EXISTS records_rtree USING rtree(id, minx, maxx, miny, maxy);
 `;
+
+/**
+ * A narrow copy of the records' small columns, in rowid order: the
+ * records an R*Tree prefilter selects are looked up here, so their time, type, collection and
+ * sort columns are read without reading their wide rows (record, source, props, geometry),
+ * which are read only for the rows a condition still needs. Rowids only grow, so writes append
+ * to it and it stays during bulk loads; existing databases get it when they are opened.
+ */
+export const SPAN_INDEX = 'records_span';
 
 /** Maps sortable canonical queryables to their column; others sort on their JSON value. */
 export const SORT_COLUMNS: Readonly<Record<string, string>> = {

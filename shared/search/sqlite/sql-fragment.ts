@@ -59,22 +59,63 @@ export const FALSE = raw('0');
 // ---------------------------------------------------------------------------------------------
 // R*Tree boxes
 
-/** Records with an R*Tree box meeting one of the query boxes. */
-export function boxPrefilter(boxes: Bbox[]): Fragment {
-  const parts = boxes.map(
-    ([west, south, east, north]) =>
-      sql`(t.minx <= ${param(east)} AND t.maxx >= ${param(west)} AND t.miny <= ${param(north)} AND t.maxy >= ${param(south)})`,
-  );
-  return sql`r.rid IN (SELECT t.id >> 1 FROM records_rtree t WHERE ${joinFragments(parts, ' OR ')})`;
+/**
+ * The two forms of an R*Tree prefilter `r.rid IN (SELECT … WHERE <boxes>)`. The driving form
+ * (the one every compiler emits) lets SQLite start from the R*Tree's matches; the probing form
+ * checks each record's own one or two entries, for a page read in the order of a column index
+ * where the matches are dense (compile-query.ts chooses). Both are TRUE or FALSE, never NULL,
+ * for the same records; the probing form is made from the driving one by probeForm().
+ */
+export const RTREE_DRIVE = 'r.rid IN (SELECT t.id >> 1 FROM records_rtree t WHERE ';
+const RTREE_PROBE =
+  'EXISTS (SELECT 1 FROM records_rtree t WHERE t.id IN (r.rid * 2, r.rid * 2 + 1) AND ';
+
+/** A condition with every driving R*Tree prefilter turned into its probing form. */
+export function probeForm(condition: string): string {
+  return condition.replaceAll(RTREE_DRIVE, RTREE_PROBE);
 }
 
-/** True when every R*Tree box of the record lies inside one of the query boxes. */
+/** The R*Tree condition "entry `alias` meets one of the boxes". */
+export function boxesMeet(boxes: Bbox[], alias = 't'): Fragment {
+  const parts = boxes.map(
+    ([west, south, east, north]) =>
+      sql`(${raw(alias)}.minx <= ${param(east)} AND ${raw(alias)}.maxx >= ${param(west)} AND ${raw(alias)}.miny <= ${param(north)} AND ${raw(alias)}.maxy >= ${param(south)})`,
+  );
+  return joinFragments(parts, ' OR ');
+}
+
+/** Records with an R*Tree box meeting one of the query boxes (the driving form). */
+export function boxPrefilter(boxes: Bbox[]): Fragment {
+  return sql`${raw(RTREE_DRIVE)}${boxesMeet(boxes)})`;
+}
+
+/**
+ * FROM and WHERE selecting, from the R*Tree alone, one entry of each record with a box meeting
+ * one of the boxes: every matching entry, except the second part of an antimeridian record
+ * whose first part matches too (entry ids are rowid * 2 + part).
+ */
+export function boxMatchesFrom(boxes: Bbox[], guard: string): Fragment {
+  return sql`FROM records_rtree t WHERE ${raw(guard)}${boxesMeet(boxes)} AND (t.id & 1 = 0 OR NOT EXISTS (SELECT 1 FROM records_rtree s WHERE s.id = t.id - 1 AND ${boxesMeet(boxes, 's')}))`;
+}
+
+/**
+ * True when every R*Tree box of the record lies inside one of the query boxes (callers use it
+ * only for records with a box). When no query box reaches the antimeridian this is the set of
+ * records with some box inside, built once per statement: a record with one box is in it
+ * exactly when that box is inside, and both boxes of a record split at the antimeridian end
+ * at 180 or -180 (stored exactly), so neither is inside such query boxes. Otherwise each
+ * record's own boxes are checked.
+ */
 export function boxesInside(boxes: Bbox[]): Fragment {
   const parts = boxes.map(
     ([west, south, east, north]) =>
       sql`(t.minx >= ${param(west)} AND t.maxx <= ${param(east)} AND t.miny >= ${param(south)} AND t.maxy <= ${param(north)})`,
   );
-  return sql`NOT EXISTS (SELECT 1 FROM records_rtree t WHERE t.id IN (r.rid * 2, r.rid * 2 + 1) AND NOT ${joinFragments(parts, ' OR ')})`;
+  const inside = joinFragments(parts, ' OR ');
+  if (boxes.every(([west, , east]) => west > -180 && east < 180)) {
+    return sql`${raw(RTREE_DRIVE)}${inside})`;
+  }
+  return sql`NOT EXISTS (SELECT 1 FROM records_rtree t WHERE t.id IN (r.rid * 2, r.rid * 2 + 1) AND NOT ${inside})`;
 }
 
 /** More than the rounding of R*Tree coordinates (32-bit floats, rounded outwards), in degrees. */

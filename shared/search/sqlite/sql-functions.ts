@@ -66,6 +66,128 @@ const SPATIAL_RELATIONS = new Set<string>([
 const ARRAY_RELATIONS = new Set<string>(['equals', 'contains', 'containedBy', 'overlaps']);
 
 const queryGeometryCache = new LruCache<JtsGeometry | undefined>(CACHE_SIZE);
+const queryRectanglesCache = new LruCache<Bbox[] | undefined>(CACHE_SIZE);
+
+/** The rectangle [minx, miny, maxx, maxy] a polygon is, or undefined when it is not one. */
+function polygonRectangle(rings: unknown): Bbox | undefined {
+  if (!Array.isArray(rings) || rings.length !== 1) return undefined;
+  const ring = rings[0] as unknown;
+  if (!Array.isArray(ring) || ring.length !== 5) return undefined;
+  if (!ring.every((p) => Array.isArray(p) && p.length === 2 && p.every(Number.isFinite))) {
+    return undefined;
+  }
+  const points = ring as [number, number][];
+  const xs = points.map((p) => p[0]);
+  const ys = points.map((p) => p[1]);
+  const box: Bbox = [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+  if (box[0] === box[2] || box[1] === box[3]) return undefined;
+  // Closed, and every corner on the box's corners: axis-aligned.
+  const corner = ([x, y]: [number, number]): boolean =>
+    (x === box[0] || x === box[2]) && (y === box[1] || y === box[3]);
+  const closed = points[0][0] === points[4][0] && points[0][1] === points[4][1];
+  const corners = new Set(points.slice(0, 4).map(([x, y]) => `${x},${y}`));
+  return closed && corners.size === 4 && points.every(corner) ? box : undefined;
+}
+
+/**
+ * The rectangles a query geometry's text is (a BBOX literal: one polygon, or two across the
+ * antimeridian), or undefined when it is anything else.
+ */
+function readRectangles(text: string): Bbox[] | undefined {
+  try {
+    const geometry = JSON.parse(text) as { type?: unknown; coordinates?: unknown };
+    if (geometry.type === 'Polygon') {
+      const box = polygonRectangle(geometry.coordinates);
+      return box && [box];
+    }
+    if (geometry.type === 'MultiPolygon' && Array.isArray(geometry.coordinates)) {
+      const boxes = geometry.coordinates.map(polygonRectangle);
+      return boxes.length > 0 && boxes.every((box) => box !== undefined)
+        ? (boxes as Bbox[])
+        : undefined;
+    }
+  } catch {
+    // Not JSON: the exact path answers.
+  }
+  return undefined;
+}
+
+/** Whether a position lies in one of the closed rectangles. */
+function positionInside(position: unknown, rectangles: Bbox[]): boolean {
+  if (!Array.isArray(position) || position.length < 2) return false;
+  const [x, y] = position as unknown[];
+  if (typeof x !== 'number' || typeof y !== 'number') return false;
+  return rectangles.some(([w, s, e, n]) => x >= w && x <= e && y >= s && y <= n);
+}
+
+/** A position jsts reads: at least two finite numbers. */
+function isPosition(value: unknown): boolean {
+  return (
+    Array.isArray(value) &&
+    value.length >= 2 &&
+    value.every((n) => typeof n === 'number' && Number.isFinite(n))
+  );
+}
+
+/** Whether `value` is a non-empty list of positions at least `min` long. */
+function isPositionList(value: unknown, min: number): value is unknown[] {
+  return Array.isArray(value) && value.length >= Math.max(min, 1) && value.every(isPosition);
+}
+
+/** Whether every element of `value` is a list of positions at least `min` long. */
+function positionLists(value: unknown, min: number): value is unknown[][] {
+  return (
+    Array.isArray(value) && value.length > 0 && value.every((list) => isPositionList(list, min))
+  );
+}
+
+/**
+ * A fast exact answer for "the stored geometry intersects the query rectangles": true when a
+ * vertex of a well-formed Point, LineString or Polygon (or Multi-) lies in a rectangle, since
+ * that vertex is a point of both. False means "not shown": the jsts predicate then decides,
+ * so a geometry jsts cannot read still gives NULL.
+ */
+function hasVertexInside(text: string, rectangles: Bbox[]): boolean {
+  let geometry: { type?: unknown; coordinates?: unknown };
+  try {
+    geometry = JSON.parse(text) as typeof geometry;
+  } catch {
+    return false;
+  }
+  const c = geometry.coordinates;
+  const anyInside = (positions: unknown[]): boolean =>
+    positions.some((p) => positionInside(p, rectangles));
+  const ringsOk = (rings: unknown): rings is unknown[][] =>
+    positionLists(rings, 4) &&
+    rings.every((ring) => {
+      const first = ring[0] as unknown[];
+      const last = ring[ring.length - 1] as unknown[];
+      return (
+        Array.isArray(first) && Array.isArray(last) && first[0] === last[0] && first[1] === last[1]
+      );
+    });
+  switch (geometry.type) {
+    case 'Point':
+      return isPosition(c) && positionInside(c, rectangles);
+    case 'MultiPoint':
+      return isPositionList(c, 1) && anyInside(c);
+    case 'LineString':
+      return isPositionList(c, 2) && anyInside(c);
+    case 'MultiLineString':
+      return positionLists(c, 2) && c.some(anyInside);
+    case 'Polygon':
+      return ringsOk(c) && anyInside(c[0]);
+    case 'MultiPolygon':
+      return (
+        Array.isArray(c) &&
+        c.length > 0 &&
+        c.every(ringsOk) &&
+        (c as unknown[][][]).some((rings) => anyInside(rings[0]))
+      );
+    default:
+      return false;
+  }
+}
 
 function toFlag(value: boolean | undefined): number | null {
   return value === undefined ? null : value ? 1 : 0;
@@ -191,6 +313,10 @@ export function registerSqlFunctions(
     (relation: SqlScalar, stored: SqlScalar, query: SqlScalar) => {
       deadline.check();
       if (typeof stored !== 'string' || typeof query !== 'string') return null;
+      if (relation === 'intersects') {
+        const rectangles = queryRectanglesCache.get(query, readRectangles);
+        if (rectangles && hasVertexInside(stored, rectangles)) return 1;
+      }
       const queryGeometry = queryGeometryCache.get(query, readGeometryText);
       return toFlag(relateTexts(relation, readGeometryText(stored), queryGeometry));
     },

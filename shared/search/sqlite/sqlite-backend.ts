@@ -19,11 +19,17 @@ import type {
   WriteFailure,
 } from '../backend.js';
 import { compileFilter } from './compile-filter.js';
-import { compileQuery, propertyPath, type FilterCompiler, type SqlValue } from './compile-query.js';
+import {
+  compileQuery,
+  compileSearch,
+  propertyPath,
+  type FilterCompiler,
+  type SqlValue,
+} from './compile-query.js';
 import { toSqliteRow, type SqliteRow } from './rows.js';
 import { openDatabase } from './open-database.js';
 import { SqliteReadPool, type ReadStatement } from './read-pool.js';
-import { SCHEMA_SQL } from './schema.js';
+import { SCHEMA_SQL, SPAN_INDEX } from './schema.js';
 import { SQL_FUNCTIONS, StatementDeadline, registerSqlFunctions } from './sql-functions.js';
 
 /** A stored record as ROW_COLUMNS reads it, in raw (array) mode. */
@@ -143,7 +149,7 @@ export class SqliteBackend implements SearchBackend {
       anyRecord: this.db.prepare('SELECT 1 FROM records LIMIT 1'),
       secondaryIndexes: this.db
         .prepare(
-          "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'records' AND sql IS NOT NULL",
+          `SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'records' AND sql IS NOT NULL AND name <> '${SPAN_INDEX}'`,
         )
         .pluck(),
     };
@@ -306,20 +312,28 @@ export class SqliteBackend implements SearchBackend {
   }
 
   async search(query: SearchQuery): Promise<SearchResult> {
-    const compiled = compileQuery(query, this.compileFilter);
-    const from = `FROM records r ${compiled.join} WHERE ${this.deadlineCheck}(${compiled.where.sql})`;
-    const params: SqlValue[] = [...compiled.joinParams, ...compiled.where.params];
-    const [count, rows] = (await this.read(
-      [
-        { sql: `SELECT count(*) AS n ${from}`, params, mode: 'get' },
-        {
-          sql: `SELECT ${ROW_COLUMNS} ${from} ORDER BY ${compiled.orderBy} LIMIT ? OFFSET ?`,
-          params: [...params, query.limit, query.offset],
-          mode: 'raw',
-        },
-      ],
-      true,
-    )) as [{ n: number }, StoredRow[]];
+    const statements = compileSearch(query, {
+      compileFilter: this.compileFilter,
+      guard: this.deadlineCheck,
+      columns: ROW_COLUMNS,
+    });
+    const countStatement: ReadStatement = { ...statements.count, mode: 'get' };
+    const pageStatement = (total: number, size: number): ReadStatement => ({
+      ...statements.page(total, size),
+      mode: 'raw',
+    });
+    let count: { n: number; size: number | null };
+    let rows: StoredRow[];
+    if (statements.pageDependsOnCount) {
+      // The page's plan is chosen on the count: two reads (see compileSearch).
+      [count] = (await this.read([countStatement], true)) as [typeof count];
+      [rows] = (await this.read([pageStatement(count.n, count.size ?? 0)], true)) as [StoredRow[]];
+    } else {
+      [count, rows] = (await this.read([countStatement, pageStatement(0, 0)], true)) as [
+        typeof count,
+        StoredRow[],
+      ];
+    }
     return { total: count.n, records: rows.map(toRecord) };
   }
 
