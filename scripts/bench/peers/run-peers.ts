@@ -9,7 +9,7 @@
  * bench/results/peers-<time>.json and prints the Cairn/peer ratio tables.
  *
  *   npm run bench:peers      (the issue's full run: 100,000 records, both peers at 1 and 2
- *                              workers, concurrency 1 and 16, 3 repetitions of 2 s)
+ *                              workers, concurrency 1 and 16, 2 repetitions of 3 s)
  *   npm run bench:peers -- --size 10000 --duration 3 --repetitions 2 --concurrency 1,16 \
  *     --workers 1,2 --peers pycsw,sfeos,sfeos-elasticsearch
  *
@@ -93,8 +93,8 @@ function parseOptions(argv: string[]): Options {
   const options: Options = {
     size: 100_000,
     seed: 42,
-    duration: 2,
-    repetitions: 3,
+    duration: 3,
+    repetitions: 2,
     concurrency: [1, 16],
     peers: [...PEERS],
     workers: [1, 2],
