@@ -359,6 +359,8 @@ interface Peer {
   name: string;
   workers: number;
   origin: string;
+  /** A cheap request on the server, answered once its backlog is done. */
+  probe: string;
   child: ChildProcess;
   stderr: () => string;
 }
@@ -367,6 +369,7 @@ function spawnPeer(
   name: string,
   workers: number,
   origin: string,
+  probe: string,
   command: string,
   args: string[],
   env: NodeJS.ProcessEnv,
@@ -377,7 +380,7 @@ function spawnPeer(
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
   });
-  return { name, workers, origin, child, stderr: () => stderr };
+  return { name, workers, origin, probe, child, stderr: () => stderr };
 }
 
 async function waitFor(peer: Peer, url: string, timeoutMs = 90_000): Promise<void> {
@@ -474,15 +477,28 @@ function emptyPairing(peer: string, cairnBackend: string, workers: number[]): Pa
 async function timeSide(
   origin: string,
   pid: number,
+  probe: string,
   name: string,
   side: Side,
   concurrency: number,
   duration: number,
-): Promise<HttpCaseResult> {
+): Promise<HttpCaseResult & { drainSeconds: number }> {
   const rss = sampleTreeRss(pid);
   // pid 0: runHttpCase's own sampler (one process) reads nothing; the tree sampler replaces it.
   const outcome = await runHttpCase(origin, 0, asCase(name, side), concurrency, duration);
-  return { ...outcome, rssMiB: rss.stop() };
+  const memory = rss.stop();
+  // A server that takes requests faster than it answers them is still working through the
+  // window's backlog when the load generator stops (a heavy query at concurrency 16 on 100,000
+  // records): the next side's window must not run against it. Wait until a cheap request on the
+  // same server is answered, and record how long that took.
+  const drainStarted = performance.now();
+  try {
+    await (await fetch(`${origin}${probe}`, { signal: AbortSignal.timeout(300_000) })).text();
+  } catch {
+    // not answered within 5 minutes: recorded as such through drainSeconds
+  }
+  const drainSeconds = Math.round((performance.now() - drainStarted) / 10) / 100;
+  return { ...outcome, rssMiB: memory, drainSeconds };
 }
 
 /**
@@ -532,6 +548,7 @@ async function compare(
         const cairn = await timeSide(
           api.origin,
           api.pid,
+          '/healthz',
           query.name,
           query.cairn,
           concurrency,
@@ -544,11 +561,16 @@ async function compare(
           result: cairn,
           loadAverage1m,
         });
-        const line = [`Cairn ${cairn.requestsPerSecond} req/s p99 ${cairn.latencyMs.p99}`];
+        const drained = (seconds: number): string =>
+          seconds >= 1 ? ` (drained ${seconds} s)` : '';
+        const line = [
+          `Cairn ${cairn.requestsPerSecond} req/s p99 ${cairn.latencyMs.p99}${drained(cairn.drainSeconds)}`,
+        ];
         for (const peer of peers) {
           const outcome = await timeSide(
             peer.origin,
             peer.child.pid ?? 0,
+            peer.probe,
             query.name,
             query.peer,
             concurrency,
@@ -563,7 +585,7 @@ async function compare(
             loadAverage1m,
           });
           line.push(
-            `${peerName}×${peer.workers} ${outcome.requestsPerSecond} req/s p99 ${outcome.latencyMs.p99}${outcome.ok ? '' : ' ERRORS'}`,
+            `${peerName}×${peer.workers} ${outcome.requestsPerSecond} req/s p99 ${outcome.latencyMs.p99}${outcome.ok ? '' : ' ERRORS'}${drained(outcome.drainSeconds)}`,
           );
         }
         log(
@@ -626,6 +648,7 @@ async function runPycsw(
         'pycsw',
         workers,
         `http://127.0.0.1:${ports[index]}`,
+        '/conformance',
         join(venv, 'bin', 'gunicorn'),
         // gthread with one thread: one request at a time per worker, like the sync worker, but
         // with keep-alive — the sync worker closes every connection, which autocannon times wrongly
@@ -779,6 +802,7 @@ async function runSfeos(
         flavour.peer,
         workers,
         `http://127.0.0.1:${ports[index]}`,
+        '/',
         join(venv, 'bin', 'uvicorn'),
         [
           `${flavour.module}.app:create_app`,
