@@ -64,7 +64,12 @@ async function main(): Promise<number> {
     return 2;
   }
   const config = loadConfig();
-  const backend = await createBackend(config);
+  // The CLI only writes: no read workers beside its parse workers.
+  const backend = await createBackend(
+    config.search.kind === 'sqlite'
+      ? { ...config, search: { ...config.search, readWorkers: 0 } }
+      : config,
+  );
   const unreadable: { name: string; reason: string }[] = [];
   const files: string[] = [];
   for (const path of positionals) {

@@ -117,3 +117,24 @@ export function sampleRss(pid: number, intervalMs = 250): { stop: () => number[]
     },
   };
 }
+
+/**
+ * The CPU time (user + system) a process has used, in milliseconds, from /proc/<pid>/stat
+ * (fields 14 and 15, in clock ticks of 10 ms); undefined when the process cannot be read.
+ */
+export async function readCpuMs(pid: number): Promise<number | undefined> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    return parseCpuMs(stat);
+  } catch {
+    return undefined;
+  }
+}
+
+/** utime + stime of a /proc/<pid>/stat line in milliseconds (the command may hold spaces). */
+export function parseCpuMs(stat: string): number | undefined {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // After the command: state is field 3, so utime (14) and stime (15) are at 11 and 12.
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return Number.isFinite(ticks) ? ticks * 10 : undefined;
+}

@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 export type BenchBackendKind = 'sqlite' | 'elasticsearch' | 'opensearch';
 
 /** The parts of the benchmark that can be run separately. */
-export const BENCH_PARTS = ['load', 'http', 'backend', 'paging', 'ingest'] as const;
+export const BENCH_PARTS = ['load', 'http', 'engine', 'backend', 'paging', 'ingest'] as const;
 export type BenchPart = (typeof BENCH_PARTS)[number];
 
 /** Parsed, validated options. */
@@ -38,6 +38,8 @@ export interface BenchOptions {
   ingestRecords: number;
   /** Repetitions of each direct backend query. */
   backendRepetitions: number;
+  /** A/B rounds of API and engine-alone runs per case and concurrency (part `engine`). */
+  rounds: number;
   batchSize: number;
   dataDir: string;
   outDir: string;
@@ -53,7 +55,9 @@ export const USAGE = `usage: npm run bench -- [options]
   --seed N               generator seed (default 42)
   --duration S           seconds per HTTP case and concurrency (default 10)
   --concurrency LIST     connections, comma-separated (default 1,8,64)
-  --parts LIST           load,http,backend,paging,ingest (default all; load is implied)
+  --parts LIST           load,http,engine,backend,paging,ingest (default all; load is implied;
+                         engine: the API's own engine requests replayed at the engine, A/B)
+  --rounds N             API/engine-alone rounds per case and concurrency (default 2)
   --cases LIST           only these query cases (default all)
   --deep-offset N        deep offset wanted (default 100010; clamped to the corpus)
   --pages LIST           deep-paging pages of 10 (default 1,10,100,1000,9001,10000,90000; clamped)
@@ -104,6 +108,7 @@ export function parseBenchOptions(
       'cold-endpoints': { type: 'string', default: 'csw,records' },
       'ingest-records': { type: 'string', default: '5000' },
       'backend-repetitions': { type: 'string', default: '30' },
+      rounds: { type: 'string', default: '2' },
       'batch-size': { type: 'string', default: '1000' },
       'data-dir': { type: 'string', default: 'data/bench' },
       out: { type: 'string', default: 'bench/results' },
@@ -175,6 +180,7 @@ export function parseBenchOptions(
     coldEndpoints: coldEndpoints as ('csw' | 'records')[],
     ingestRecords: parseInteger(values['ingest-records'], 'ingest-records', 1),
     backendRepetitions: parseInteger(values['backend-repetitions'], 'backend-repetitions', 1),
+    rounds: parseInteger(values.rounds, 'rounds', 1),
     batchSize: parseInteger(values['batch-size'], 'batch-size', 1),
     dataDir: values['data-dir'],
     outDir: values.out,

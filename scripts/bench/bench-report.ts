@@ -1,7 +1,19 @@
 /**
  * Renders a benchmark result as markdown tables for the terminal and for reports.
  */
+import {
+  P50_TARGET,
+  P99_TARGET,
+  P99_TARGET_CONCURRENCY,
+  type OverheadRow,
+} from './engine-direct.js';
 import type { BenchResult } from './run-bench.js';
+
+/** p50 ✓/✗ (and p99 ✓/✗ at the p99 target's concurrency). */
+export function targetMarks(row: OverheadRow): string {
+  const p50 = `p50 ${row.p50Target ? '✓' : '✗'}`;
+  return row.p99Target === undefined ? p50 : `${p50}, p99 ${row.p99Target ? '✓' : '✗'}`;
+}
 
 function table(header: string[], rows: (string | number)[][]): string {
   const lines = [
@@ -52,6 +64,7 @@ export function renderMarkdown(result: BenchResult): string {
           'requests',
           'non-2xx',
           'RSS max MiB',
+          'CPU ms/req',
           'status',
         ],
         result.http.map((entry) => [
@@ -64,6 +77,7 @@ export function renderMarkdown(result: BenchResult): string {
           entry.requests,
           entry.non2xx + entry.errors + entry.timeouts,
           entry.rssMiB?.max ?? '–',
+          entry.cpuMsPerRequest ?? '–',
           entry.ok ? 'ok' : 'FAIL',
         ]),
       ),
@@ -88,6 +102,48 @@ export function renderMarkdown(result: BenchResult): string {
           entry.p95Ms,
           overhead.get(entry.case)?.apiP50Ms ?? '–',
           overhead.get(entry.case)?.ratio ?? '–',
+        ]),
+      ),
+    );
+  }
+  if (result.engine && result.engine.overhead.length > 0) {
+    parts.push(
+      '',
+      `### Engine alone vs API (the API's own engine request replayed at ${result.engine.url}; A/B rounds)`,
+      '',
+      `Targets (issue 29): API p50 ≤ ${P50_TARGET}× the engine's, API p99 ≤ ${P99_TARGET}× the engine's at concurrency ${P99_TARGET_CONCURRENCY}. Rounds: API / engine p50 and p99 in ms, the 1-minute load average after the round, and the API process's CPU time per request.`,
+      '',
+      table(
+        [
+          'case',
+          'conc.',
+          'engine req.',
+          'API p50',
+          'engine p50',
+          'p50 ratio',
+          'API p99',
+          'engine p99',
+          'p99 ratio',
+          'targets',
+          'rounds (API p50/p99 · engine p50/p99 · load)',
+        ],
+        result.engine.overhead.map((row) => [
+          row.case,
+          row.concurrency,
+          row.engineRequests,
+          row.apiP50Ms,
+          row.engineP50Ms,
+          row.p50Ratio,
+          row.apiP99Ms,
+          row.engineP99Ms,
+          row.p99Ratio,
+          targetMarks(row),
+          row.rounds
+            .map(
+              (r) =>
+                `${r.apiP50Ms}/${r.apiP99Ms} · ${r.engineP50Ms}/${r.engineP99Ms} · ${r.loadAverage1m}${r.apiCpuMsPerRequest === undefined ? '' : ` · API CPU ${r.apiCpuMsPerRequest} ms/req`}`,
+            )
+            .join('; '),
         ]),
       ),
     );

@@ -3,7 +3,7 @@
  * latency percentiles, throughput, status codes and the API's resident memory meanwhile.
  */
 import autocannon from 'autocannon';
-import { sampleRss } from './api-process.js';
+import { readCpuMs, sampleRss } from './api-process.js';
 import type { QueryCase } from './query-mix.js';
 
 /** The outcome of one case at one concurrency. */
@@ -19,6 +19,8 @@ export interface HttpCaseResult {
   timeouts: number;
   statusCodes: Record<string, number>;
   rssMiB: { max: number; mean: number } | null;
+  /** The server process's CPU time per answered request, when its process can be read. */
+  cpuMsPerRequest?: number;
   ok: boolean;
 }
 
@@ -60,6 +62,7 @@ export async function runHttpCase(
 ): Promise<HttpCaseResult> {
   const latencies: number[] = [];
   const rss = sampleRss(apiPid);
+  const cpuBefore = apiPid > 0 ? await readCpuMs(apiPid) : undefined;
   const started = performance.now();
   const instance = autocannon({
     url: `${origin}${queryCase.path}`,
@@ -78,6 +81,7 @@ export async function runHttpCase(
   const result = await instance;
   const seconds = (performance.now() - started) / 1000;
   const memory = rss.stop();
+  const cpuAfter = apiPid > 0 ? await readCpuMs(apiPid) : undefined;
   latencies.sort((a, b) => a - b);
   const statusCodes: Record<string, number> = {};
   for (const [code, stats] of Object.entries(result.statusCodeStats ?? {})) {
@@ -107,6 +111,11 @@ export async function runHttpCase(
             mean: Math.round(memory.reduce((sum, value) => sum + value, 0) / memory.length),
           }
         : null,
+    ...(cpuBefore !== undefined &&
+      cpuAfter !== undefined &&
+      latencies.length > 0 && {
+        cpuMsPerRequest: Math.round(((cpuAfter - cpuBefore) / latencies.length) * 100) / 100,
+      }),
     ok: result.non2xx === 0 && result.errors === 0 && result.timeouts === 0 && requests > 0,
   };
 }

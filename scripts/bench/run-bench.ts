@@ -31,6 +31,13 @@ import { parseBenchOptions, USAGE, type BenchOptions } from './bench-options.js'
 import { renderMarkdown } from './bench-report.js';
 import { probeCase, runHttpCase, type HttpCaseResult } from './http-load.js';
 import {
+  captureEngineRequests,
+  overheadRow,
+  replayRequest,
+  type EngineHttpRequest,
+  type OverheadRow,
+} from './engine-direct.js';
+import {
   measureColdJump,
   measureDeepPaging,
   type ColdJumpResult,
@@ -58,6 +65,13 @@ export interface BenchResult {
   http: HttpCaseResult[];
   backend: BackendCaseResult[];
   overhead: { case: string; apiP50Ms: number; backendP50Ms: number; ratio: number }[];
+  /** The engine alone: each case's own engine request replayed, A/B with the API (part engine). */
+  engine?: {
+    url: string;
+    requests: { case: string; engineRequests: number; replay?: EngineHttpRequest }[];
+    runs: HttpCaseResult[];
+    overhead: OverheadRow[];
+  };
   paging?: DeepPagingResult;
   /** Jumps straight to a deep page, each in a fresh API process without shared checkpoints. */
   coldJumps?: ColdJumpResult[];
@@ -153,12 +167,20 @@ async function runIngestPart(
   return { mode, target: scratch ?? `${options.backend} ${options.url}`, formats };
 }
 
+/** The engine-alone side of the A/B runs: what to replay for each case. */
+interface EngineReplay {
+  url: string;
+  requests: Map<string, { engineRequests: number; replay?: EngineHttpRequest }>;
+}
+
 async function runHttpPart(
   api: ApiProcess,
   cases: QueryCase[],
   options: BenchOptions,
   result: BenchResult,
+  engine: EngineReplay | undefined,
 ): Promise<void> {
+  const rounds = engine ? options.rounds : 1;
   for (const queryCase of cases) {
     const probe = await probeCase(api.origin, queryCase);
     result.probes.push({
@@ -167,18 +189,57 @@ async function runHttpPart(
       ...(probe.status !== 200 && { snippet: probe.snippet }),
     });
     if (probe.status !== 200) log(`${queryCase.name}: probe answered ${probe.status}`);
+    const captured = engine?.requests.get(queryCase.name);
+    const replay = captured?.replay;
     for (const concurrency of options.concurrency) {
-      log(`http: ${queryCase.name} × ${concurrency} for ${options.duration} s`);
-      const outcome = await runHttpCase(
-        api.origin,
-        api.pid,
-        queryCase,
-        concurrency,
-        options.duration,
-      );
-      if (probe.status !== 200) outcome.ok = false;
-      result.http.push(outcome);
-      result.loadAverageMax1m = Math.max(result.loadAverageMax1m, readLoadAverage()[0]);
+      const apiRuns: HttpCaseResult[] = [];
+      const engineRuns: HttpCaseResult[] = [];
+      const loads: number[] = [];
+      // A B A B: the API and the engine alone take turns, so both see the same machine load.
+      for (let round = 1; round <= rounds; round += 1) {
+        log(
+          `http: ${queryCase.name} × ${concurrency} for ${options.duration} s${rounds > 1 ? ` (round ${round})` : ''}`,
+        );
+        const outcome = await runHttpCase(
+          api.origin,
+          api.pid,
+          queryCase,
+          concurrency,
+          options.duration,
+        );
+        if (probe.status !== 200) outcome.ok = false;
+        result.http.push(outcome);
+        apiRuns.push(outcome);
+        if (engine && replay) {
+          log(
+            `engine: ${queryCase.name} × ${concurrency} for ${options.duration} s (round ${round})`,
+          );
+          const direct = await runHttpCase(
+            engine.url,
+            0,
+            {
+              name: queryCase.name,
+              description: `${queryCase.name}, engine alone`,
+              method: 'POST',
+              path: replay.path,
+              body: replay.body,
+              buildQuery: queryCase.buildQuery,
+            },
+            concurrency,
+            options.duration,
+          );
+          result.engine?.runs.push(direct);
+          engineRuns.push(direct);
+        }
+        const load = readLoadAverage()[0];
+        loads.push(load);
+        result.loadAverageMax1m = Math.max(result.loadAverageMax1m, load);
+      }
+      if (engine && replay && captured) {
+        result.engine?.overhead.push(
+          overheadRow(apiRuns, engineRuns, captured.engineRequests, loads),
+        );
+      }
     }
   }
 }
@@ -265,6 +326,7 @@ async function main(): Promise<void> {
       coldEndpoints: options.coldEndpoints,
       ingestRecords: options.ingestRecords,
       backendRepetitions: options.backendRepetitions,
+      rounds: options.rounds,
       batchSize: options.batchSize,
     },
     probes: [],
@@ -335,7 +397,35 @@ async function main(): Promise<void> {
       api = await startApi(REPO_ROOT, environment);
       log(`api: ${api.origin} (pid ${api.pid})`);
     }
-    if (api && options.parts.has('http')) await runHttpPart(api, mix, options, result);
+    let engine: EngineReplay | undefined;
+    if (api && options.parts.has('http') && options.parts.has('engine')) {
+      if (options.backend === 'sqlite') {
+        result.notes.push('engine alone: not measured on SQLite (no separate engine)');
+      } else {
+        log(`engine: capturing the engine requests of ${mix.length} cases`);
+        const captured = await captureEngineRequests(
+          config,
+          mix.map((queryCase) => ({
+            name: queryCase.name,
+            query: queryCase.buildQuery(limits),
+          })),
+        );
+        const requests = captured.map((entry) => ({
+          case: entry.case,
+          engineRequests: entry.requests.length,
+          replay: replayRequest(entry),
+        }));
+        engine = {
+          url: (options.url ?? '').replace(/\/+$/, ''),
+          requests: new Map(requests.map((entry) => [entry.case, entry])),
+        };
+        result.engine = { url: engine.url, requests, runs: [], overhead: [] };
+        result.notes.push(
+          `engine alone: each case's search request, captured from a backend configured as the API's, replayed at the engine's _search with autocannon at the same concurrency; API and engine runs alternate (${options.rounds} rounds, A B A B); ratios are of the medians over the rounds`,
+        );
+      }
+    }
+    if (api && options.parts.has('http')) await runHttpPart(api, mix, options, result, engine);
 
     // 3. Backend time for the same SearchQueries.
     if (options.parts.has('backend')) {

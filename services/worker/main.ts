@@ -18,7 +18,10 @@ async function main(): Promise<void> {
   if (!config.redisUrl)
     throw new ConfigError(['REDIS_URL is not set: the worker needs a queue (redis://host:port)']);
   const logger = createLogger(config.logLevel, 'worker');
-  const backend = await createBackendWhenAvailable(config, (error, retryInMs) =>
+  // The worker only writes: a SQLite catalogue gets no read threads here.
+  const search =
+    config.search.kind === 'sqlite' ? { ...config.search, readWorkers: 0 } : config.search;
+  const backend = await createBackendWhenAvailable({ ...config, search }, (error, retryInMs) =>
     logger.warn('search backend unavailable at start-up; waiting for it', {
       error: error.message,
       retryInMs,

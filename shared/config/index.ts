@@ -4,6 +4,7 @@
  * reads `process.env`.
  */
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import type { QueryLimits } from '../query/query-limits.js';
@@ -21,6 +22,8 @@ const environmentSchema = z.object({
   PUBLIC_BASE_URL: optionalUrl,
   TRUST_PROXY: booleanString.default(false),
   SQLITE_PATH: z.string().min(1).default('data/cairn.sqlite'),
+  SQLITE_READ_WORKERS: z.coerce.number().int().min(0).max(256).optional(),
+  SQLITE_READ_QUEUE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(256),
   ELASTICSEARCH_URL: optionalUrl,
   OPENSEARCH_URL: optionalUrl,
   REDIS_URL: optionalUrl,
@@ -107,7 +110,14 @@ export interface Config {
   trustProxy: boolean;
   logLevel: string;
   search:
-    | { kind: 'sqlite'; path: string }
+    | {
+        kind: 'sqlite';
+        path: string;
+        /** Worker threads reading the file (0: reads on the event loop). */
+        readWorkers: number;
+        /** Reads that may wait for a worker before the next is refused with a 503. */
+        readQueueLimit: number;
+      }
     | {
         kind: 'elasticsearch' | 'opensearch';
         url: string;
@@ -268,7 +278,12 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
           },
           refineMaxCandidates: env.SEARCH_REFINE_MAX_CANDIDATES,
         }
-      : { kind: 'sqlite', path: env.SQLITE_PATH },
+      : {
+          kind: 'sqlite',
+          path: env.SQLITE_PATH,
+          readWorkers: env.SQLITE_READ_WORKERS ?? availableParallelism(),
+          readQueueLimit: env.SQLITE_READ_QUEUE_LIMIT,
+        },
     redisUrl: env.REDIS_URL,
     limits: {
       defaultLimit: env.LIMIT_DEFAULT,

@@ -7,7 +7,7 @@ import type { Config } from '../config/index.js';
 import { CairnError } from '../errors/index.js';
 import { createLogger } from '../logging/index.js';
 import type { SearchBackend } from './backend.js';
-import { EngineBackend } from './engine/engine-backend.js';
+import { EngineBackend, type EngineBackendOptions } from './engine/engine-backend.js';
 import { RedisCheckpointStore } from './engine/redis-checkpoints.js';
 import { SqliteBackend } from './sqlite/sqlite-backend.js';
 
@@ -37,25 +37,40 @@ function sharedCheckpoints(
   });
 }
 
+/**
+ * The EngineBackend options the configuration gives, without the shared checkpoint store (which
+ * connects to Redis). The benchmark builds a backend from them too, to capture the exact requests
+ * the API sends.
+ */
+export function engineBackendOptions(
+  config: BackendConfig,
+): EngineBackendOptions & Required<Pick<EngineBackendOptions, 'engine'>> {
+  const { search } = config;
+  if (search.kind === 'sqlite') throw new Error('engineBackendOptions: the backend is SQLite');
+  // Spatial mode defaults per engine (shape on OpenSearch, envelope on Elasticsearch) unless
+  // configuration names one.
+  return {
+    engine: search.kind,
+    url: search.url,
+    alias: search.alias,
+    spatial: search.spatial,
+    analysis: search.analysis,
+    refresh: search.refresh,
+    refreshInterval: search.refreshInterval,
+    queryTimeBudgetMs: config.query?.timeBudgetMs,
+    layout: { shards: search.shards, replicas: search.replicas },
+    refineMaxCandidates: search.refineMaxCandidates,
+  };
+}
+
 /** Builds (and initialises) the backend the configuration names. */
 export async function createBackend(config: BackendConfig): Promise<SearchBackend> {
   const { search } = config;
   const timeBudgetMs = config.query?.timeBudgetMs;
   if (search.kind !== 'sqlite') {
-    // Elasticsearch / OpenSearch: spatial mode defaults per engine (shape on OpenSearch,
-    // envelope on Elasticsearch) unless configuration names one.
     const engine = new EngineBackend({
-      engine: search.kind,
-      url: search.url,
-      alias: search.alias,
-      spatial: search.spatial,
-      analysis: search.analysis,
-      refresh: search.refresh,
-      refreshInterval: search.refreshInterval,
-      queryTimeBudgetMs: timeBudgetMs,
-      layout: { shards: search.shards, replicas: search.replicas },
+      ...engineBackendOptions(config),
       sharedCheckpoints: sharedCheckpoints(config, search.checkpoints),
-      refineMaxCandidates: search.refineMaxCandidates,
     });
     await engine.init().catch(async (error: unknown) => {
       await engine.close();
@@ -63,8 +78,16 @@ export async function createBackend(config: BackendConfig): Promise<SearchBacken
     });
     return engine;
   }
-  const backend = new SqliteBackend({ path: search.path, timeBudgetMs });
-  await backend.init();
+  const backend = new SqliteBackend({
+    path: search.path,
+    timeBudgetMs,
+    readWorkers: search.readWorkers,
+    readQueueLimit: search.readQueueLimit,
+  });
+  await backend.init().catch(async (error: unknown) => {
+    await backend.close();
+    throw error;
+  });
   return backend;
 }
 

@@ -17,6 +17,13 @@ describeBackendContract('sqlite (file)', async () => {
   return backend;
 });
 
+// The same answers with searches, facet counts and extents on read connections in worker threads.
+describeBackendContract('sqlite (file, 2 read workers)', async () => {
+  const backend = new SqliteBackend({ path: join(directory, 'pooled.sqlite'), readWorkers: 2 });
+  await backend.init();
+  return backend;
+});
+
 describe('sqlite applyAtomically', () => {
   it('refuses the whole unit, writing nothing, when one record cannot be stored', async () => {
     const backend = new SqliteBackend({ path: ':memory:' });

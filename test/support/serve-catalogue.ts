@@ -3,7 +3,7 @@
  * request that blocks the event loop would also stall a client in the same process): a
  * temporary SQLite file with generated records, on 127.0.0.1 and a free port. Settings come
  * from the environment (QUERY_* and the like, as `npm start` reads them); the record count
- * from CAIRN_TEST_RECORDS. Prints one JSON line `{"url"}` once it listens; stops (removing
+ * from CAIRN_TEST_RECORDS; read workers only when SQLITE_READ_WORKERS is set. Prints one JSON line `{"url"}` once it listens; stops (removing
  * the file) when stdin closes or on SIGTERM.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -20,7 +20,15 @@ import { generateRecords } from '../../scripts/corpus/generator.js';
 const directory = mkdtempSync(join(tmpdir(), 'cairn-child-'));
 const path = join(directory, 'cairn.sqlite');
 const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', SQLITE_PATH: path });
-const backend = new SqliteBackend({ path, timeBudgetMs: config.query.timeBudgetMs });
+// Read workers only when a test sets SQLITE_READ_WORKERS (each costs a thread start).
+const backend = new SqliteBackend({
+  path,
+  timeBudgetMs: config.query.timeBudgetMs,
+  readWorkers:
+    process.env.SQLITE_READ_WORKERS && config.search.kind === 'sqlite'
+      ? config.search.readWorkers
+      : 0,
+});
 await backend.init();
 const count = Number(process.env.CAIRN_TEST_RECORDS ?? '300');
 await ingestDocuments(

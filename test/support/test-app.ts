@@ -59,12 +59,22 @@ export async function startApp(
   let config: Readonly<Config>;
   try {
     if (target.kind === 'sqlite') {
-      config = loadConfig({ LOG_LEVEL: 'silent', SQLITE_PATH: path, ...environment });
+      // Read workers (a thread start each) only when a test asks for them, or when
+      // CAIRN_TEST_SQLITE_READ_WORKERS runs the whole suite on them.
+      const readWorkers =
+        environment.SQLITE_READ_WORKERS ?? process.env.CAIRN_TEST_SQLITE_READ_WORKERS;
+      config = loadConfig({
+        LOG_LEVEL: 'silent',
+        SQLITE_PATH: path,
+        ...environment,
+        ...(readWorkers ? { SQLITE_READ_WORKERS: readWorkers } : {}),
+      });
       // The query time budget applies only when a test sets it (a loaded machine must not
       // turn an ordinary test query into a 503).
       const sqlite = new SqliteBackend({
         path,
         timeBudgetMs: environment.QUERY_TIME_BUDGET_MS ? config.query.timeBudgetMs : undefined,
+        readWorkers: readWorkers && config.search.kind === 'sqlite' ? config.search.readWorkers : 0,
       });
       await sqlite.init();
       backend = sqlite;

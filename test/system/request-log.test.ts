@@ -42,4 +42,40 @@ describe('request log', () => {
       await backend.close();
     }
   });
+
+  it('builds no access line below the configured level (none formatted, none written)', async () => {
+    const formatted: string[] = [];
+    const written: string[] = [];
+    const logger = winston.createLogger({
+      level: 'warn',
+      format: winston.format.combine(
+        winston.format((info) => {
+          formatted.push(String(info.message));
+          return info;
+        })(),
+        winston.format.json(),
+      ),
+      transports: [
+        new winston.transports.Stream({
+          stream: new Writable({
+            write(chunk, _encoding, done) {
+              written.push(String(chunk));
+              done();
+            },
+          }),
+        }),
+      ],
+    });
+    const backend = new SqliteBackend({ path: ':memory:' });
+    try {
+      const config = loadConfig({ LOG_LEVEL: 'warn', SQLITE_PATH: ':memory:' });
+      const app = createApp({ config, backend, logger });
+      await request(app).get('/catalogue/csw?service=CSW&request=GetCapabilities').expect(200);
+      logger.warn('marker');
+      expect(formatted).to.deep.equal(['marker']);
+      expect(written).to.have.length(1);
+    } finally {
+      await backend.close();
+    }
+  });
 });

@@ -1,10 +1,16 @@
+import { availableParallelism } from 'node:os';
 import { expect } from 'chai';
 import { ConfigError, describeStartupFailure, loadConfig } from '../../shared/config/index.js';
 
 describe('configuration', () => {
   it('defaults to the embedded SQLite backend on 127.0.0.1:8000', () => {
     const config = loadConfig({});
-    expect(config.search).to.deep.equal({ kind: 'sqlite', path: 'data/cairn.sqlite' });
+    expect(config.search).to.deep.equal({
+      kind: 'sqlite',
+      path: 'data/cairn.sqlite',
+      readWorkers: availableParallelism(),
+      readQueueLimit: 256,
+    });
     expect(config.host).to.equal('127.0.0.1');
     expect(config.port).to.equal(8000);
     expect(Object.isFrozen(config.limits)).to.equal(true);

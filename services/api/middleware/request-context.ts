@@ -57,7 +57,11 @@ export function requestContext(
     const started = process.hrtime.bigint();
     response.on('finish', () => {
       const status = response.statusCode;
-      request.log.log(status >= 500 ? 'error' : 'info', 'request', {
+      const level = status >= 500 ? 'error' : 'info';
+      // winston formats (redacts, stamps, serialises) a line before its transports drop it by
+      // level: below the configured level the access line is not built at all.
+      if (!request.log.isLevelEnabled(level)) return;
+      request.log.log(level, 'request', {
         method: request.method,
         // The full path: request.path is relative to the router that answered (CSW's is "/").
         path: request.originalUrl.split('?')[0],

@@ -133,6 +133,13 @@ export interface EngineBackendOptions {
 
 const STORED_FIELDS = ['record', 'source'];
 /**
+ * What a page reads when the caller presents no source document (SearchQuery.omitSourceContent):
+ * the record part alone. The source part holds the document as it was ingested (an ISO XML
+ * document is often several times the size of its record), which the engine would otherwise
+ * read, send and the API parse for nothing.
+ */
+const RECORD_FIELDS = ['record'];
+/**
  * Walks read sort values only: no `_source` and no stored fields, not even `_id`, whose
  * reading would decompress a stored-fields block per hit.
  */
@@ -668,8 +675,19 @@ export class EngineBackend implements SearchBackend {
     }
   }
 
+  /**
+   * The records of a page's hits; a hit read without its source part (RECORD_FIELDS) gets the
+   * source's format and media type from its record part, and empty content.
+   */
   private toRecords(hits: EngineHit[]): CoreRecord[] {
-    return hits.map((hit) => readStoredRecord(hit._source as unknown as StoredParts));
+    return hits.map((hit) => {
+      const stored = hit._source as unknown as Partial<StoredParts> & Pick<StoredParts, 'record'>;
+      return readStoredRecord({
+        record: stored.record,
+        source:
+          stored.source ?? ({ ...stored.record.source, content: '' } as StoredParts['source']),
+      });
+    });
   }
 
   /** The sort values of a hit, without an engine-added tiebreaker (ES adds `_shard_doc` under a PIT). */
@@ -720,10 +738,11 @@ export class EngineBackend implements SearchBackend {
         );
       }
       const base = { query: compiled.query, sort: compiled.sort, track_total_hits: true };
+      const fields = query.omitSourceContent === true ? RECORD_FIELDS : STORED_FIELDS;
       if (offset + limit <= this.maxResultWindow || limit === 0) {
         const response = await this.searchWithinBudget({
           index: this.alias,
-          body: { ...base, from: limit === 0 ? 0 : offset, size: limit, _source: STORED_FIELDS },
+          body: { ...base, from: limit === 0 ? 0 : offset, size: limit, _source: fields },
         });
         const hits = response.hits.hits;
         if (hits.length === limit && limit > 0) {
@@ -751,7 +770,7 @@ export class EngineBackend implements SearchBackend {
       }
       const response = await this.searchWithinBudget({
         index: this.alias,
-        body: { ...base, size: limit, search_after: after, _source: STORED_FIELDS },
+        body: { ...base, size: limit, search_after: after, _source: fields },
       });
       const hits = response.hits.hits;
       if (hits.length === limit) {

@@ -1,0 +1,212 @@
+/**
+ * The engine alone: the exact search requests Cairn sends the engine for each case, captured
+ * from an EngineBackend configured as the API's is, replayed straight at the engine's `_search`
+ * with the same load generator and concurrency as the API run, so Cairn's overhead over the
+ * engine (API time / engine time for the same DSL) is measured in one run, interleaved.
+ */
+import type { Config } from '../../shared/config/index.js';
+import { engineBackendOptions } from '../../shared/search/create-backend.js';
+import { ElasticsearchAdapter } from '../../shared/search/engine/elasticsearch-adapter.js';
+import type {
+  EngineAdapter,
+  EngineSearchRequest,
+  JsonObject,
+} from '../../shared/search/engine/engine-adapter.js';
+import { EngineBackend } from '../../shared/search/engine/engine-backend.js';
+import { OpenSearchAdapter } from '../../shared/search/engine/opensearch-adapter.js';
+import type { SearchQuery } from '../../shared/query/search-query.js';
+import type { HttpCaseResult } from './http-load.js';
+
+/** One request a search sent the engine. */
+export type CapturedRequest =
+  | { kind: 'search'; request: EngineSearchRequest }
+  | { kind: 'count'; index: string; query?: JsonObject };
+
+/** The requests one case's search sends, in order. */
+export interface CapturedCase {
+  case: string;
+  requests: CapturedRequest[];
+}
+
+/** An HTTP request straight at the engine. */
+export interface EngineHttpRequest {
+  method: 'POST';
+  /** Path and query string under the engine's URL. */
+  path: string;
+  body: JsonObject;
+}
+
+/**
+ * An adapter that records every search and count it passes on (the only reads a page-1 search
+ * makes), so the bench sends the engine byte for byte what the API would.
+ */
+export function recordingAdapter(
+  inner: EngineAdapter,
+  record: (request: CapturedRequest) => void,
+): EngineAdapter {
+  return new Proxy(inner, {
+    get(target, property, receiver) {
+      if (property === 'search') {
+        return (request: EngineSearchRequest) => {
+          record({ kind: 'search', request: structuredClone(request) });
+          return target.search(request);
+        };
+      }
+      if (property === 'count') {
+        return (index: string, query?: JsonObject) => {
+          record({ kind: 'count', index, ...(query && { query: structuredClone(query) }) });
+          return target.count(index, query);
+        };
+      }
+      const value: unknown = Reflect.get(target, property, receiver);
+      return typeof value === 'function'
+        ? (value as (...a: unknown[]) => unknown).bind(target)
+        : value;
+    },
+  });
+}
+
+/** The `_search` request for a captured search, as the client sends it. */
+export function engineHttpRequest(request: EngineSearchRequest): EngineHttpRequest {
+  const query = request.filterPath?.length
+    ? `?${new URLSearchParams({ filter_path: request.filterPath.join(',') }).toString()}`
+    : '';
+  const target = request.index === undefined ? '' : `/${encodeURIComponent(request.index)}`;
+  return { method: 'POST', path: `${target}/_search${query}`, body: request.body };
+}
+
+/**
+ * The search request of a case to replay: the last search it sent (the page itself; a count
+ * before it, for records in doubt, is reported as an extra round trip).
+ */
+export function replayRequest(captured: CapturedCase): EngineHttpRequest | undefined {
+  const searches = captured.requests.filter((request) => request.kind === 'search');
+  const last = searches[searches.length - 1];
+  return last ? engineHttpRequest(last.request) : undefined;
+}
+
+/**
+ * Runs each query once on a backend configured as the API's (same alias, spatial mode, time
+ * budget) and returns the engine requests it sent.
+ */
+export async function captureEngineRequests(
+  config: Readonly<Config>,
+  cases: { name: string; query: SearchQuery }[],
+): Promise<CapturedCase[]> {
+  const options = engineBackendOptions(config);
+  const connection = { url: options.url ?? '' };
+  const inner =
+    options.engine === 'elasticsearch'
+      ? new ElasticsearchAdapter(connection)
+      : new OpenSearchAdapter(connection);
+  let sink: CapturedRequest[] = [];
+  const backend = new EngineBackend({
+    ...options,
+    adapter: recordingAdapter(inner, (request) => sink.push(request)),
+  });
+  const captured: CapturedCase[] = [];
+  try {
+    await backend.init();
+    for (const { name, query } of cases) {
+      // A first run warms the mapping cache; the second is what a warm API sends.
+      sink = [];
+      await backend.search(structuredClone(query));
+      const requests: CapturedRequest[] = [];
+      sink = requests;
+      await backend.search(structuredClone(query));
+      sink = [];
+      captured.push({ case: name, requests });
+    }
+  } finally {
+    await backend.close();
+  }
+  return captured;
+}
+
+/** Cairn's overhead over the engine for one case at one concurrency, over A/B rounds. */
+export interface OverheadRow {
+  case: string;
+  concurrency: number;
+  /** Engine requests the API's search sends (more than one: the extra ones are overhead). */
+  engineRequests: number;
+  rounds: {
+    apiP50Ms: number;
+    apiP99Ms: number;
+    engineP50Ms: number;
+    engineP99Ms: number;
+    apiRequestsPerSecond: number;
+    engineRequestsPerSecond: number;
+    loadAverage1m: number;
+    apiCpuMsPerRequest?: number;
+  }[];
+  /** Medians over the rounds. */
+  apiP50Ms: number;
+  apiP99Ms: number;
+  engineP50Ms: number;
+  engineP99Ms: number;
+  p50Ratio: number;
+  p99Ratio: number;
+  /** Whether the issue-29 targets hold: p50 ≤ 1.2× (every concurrency), p99 ≤ 1.5× at 64. */
+  p50Target: boolean;
+  p99Target?: boolean;
+}
+
+export const P50_TARGET = 1.2;
+export const P99_TARGET = 1.5;
+export const P99_TARGET_CONCURRENCY = 64;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+function round2(value: number): number {
+  return Math.round(value * 100) / 100;
+}
+
+/**
+ * Pairs the API runs and the engine runs of one case and concurrency (round i of each, in the
+ * order they ran) and computes the ratios of the medians.
+ */
+export function overheadRow(
+  api: HttpCaseResult[],
+  engine: HttpCaseResult[],
+  engineRequests: number,
+  loadAverages: number[] = [],
+): OverheadRow {
+  if (api.length === 0 || api.length !== engine.length) {
+    throw new Error(`overheadRow: ${api.length} API runs against ${engine.length} engine runs`);
+  }
+  const rounds = api.map((run, i) => ({
+    apiP50Ms: run.latencyMs.p50,
+    apiP99Ms: run.latencyMs.p99,
+    engineP50Ms: engine[i].latencyMs.p50,
+    engineP99Ms: engine[i].latencyMs.p99,
+    apiRequestsPerSecond: run.requestsPerSecond,
+    engineRequestsPerSecond: engine[i].requestsPerSecond,
+    loadAverage1m: loadAverages[i] ?? Number.NaN,
+    ...(run.cpuMsPerRequest !== undefined && { apiCpuMsPerRequest: run.cpuMsPerRequest }),
+  }));
+  const apiP50Ms = round2(median(rounds.map((r) => r.apiP50Ms)));
+  const apiP99Ms = round2(median(rounds.map((r) => r.apiP99Ms)));
+  const engineP50Ms = round2(median(rounds.map((r) => r.engineP50Ms)));
+  const engineP99Ms = round2(median(rounds.map((r) => r.engineP99Ms)));
+  const p50Ratio = engineP50Ms > 0 ? round2(apiP50Ms / engineP50Ms) : Number.NaN;
+  const p99Ratio = engineP99Ms > 0 ? round2(apiP99Ms / engineP99Ms) : Number.NaN;
+  const concurrency = api[0].concurrency;
+  return {
+    case: api[0].case,
+    concurrency,
+    engineRequests,
+    rounds,
+    apiP50Ms,
+    apiP99Ms,
+    engineP50Ms,
+    engineP99Ms,
+    p50Ratio,
+    p99Ratio,
+    p50Target: p50Ratio <= P50_TARGET,
+    ...(concurrency === P99_TARGET_CONCURRENCY && { p99Target: p99Ratio <= P99_TARGET }),
+  };
+}

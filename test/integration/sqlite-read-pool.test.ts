@@ -1,0 +1,298 @@
+/**
+ * The SQLite read pool (shared/search/sqlite/read-pool.ts) on real files: arrival order, the
+ * queue bound, the time budget inside a worker and counted from arrival, a worker that dies,
+ * read-your-writes through the backend, and close() leaving no thread behind.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import {
+  InternalError,
+  QueryTimeoutError,
+  ServiceUnavailableError,
+} from '../../shared/errors/index.js';
+import { parseDocuments } from '../../shared/records/formats/index.js';
+import { ReadDriverError, SqliteReadPool } from '../../shared/search/sqlite/read-pool.js';
+import type { ReadStatement } from '../../shared/search/sqlite/read-pool.js';
+import { SqliteBackend } from '../../shared/search/sqlite/sqlite-backend.js';
+import { CONTRACT_RECORDS } from '../fixtures/contract-records.js';
+import { REPO_ROOT } from '../support/fixtures.js';
+
+const directory = mkdtempSync(join(tmpdir(), 'cairn-read-pool-'));
+after(() => rmSync(directory, { recursive: true, force: true }));
+
+/** A real statement that runs for a while (counting a recursive sequence), checking the budget. */
+function slow(rows: number): ReadStatement {
+  return {
+    sql: `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE cairn_deadline() AND x < ?)
+          SELECT count(*) AS n FROM c`,
+    params: [rows],
+    mode: 'get',
+  };
+}
+
+const fast = (value: number): ReadStatement => ({
+  sql: 'SELECT ? AS n',
+  params: [value],
+  mode: 'get',
+});
+
+/** Rows of the slow statement: about a hundred milliseconds on a quiet machine. */
+const SLOW_ROWS = 1_000_000;
+
+let opened = 0;
+async function openPool(size: number, queueLimit = 100): Promise<SqliteReadPool> {
+  // The writing connection creates the file; the workers open it read-only.
+  const path = join(directory, `pool-${opened++}.sqlite`);
+  const writer = new SqliteBackend({ path });
+  await writer.close();
+  const pool = new SqliteReadPool({ path, size, queueLimit });
+  await pool.ready();
+  return pool;
+}
+
+/** Runs reads and records the order in which they finish. */
+function track(
+  pool: SqliteReadPool,
+  reads: [string, ReadStatement][],
+): { order: string[]; done: Promise<unknown> } {
+  const order: string[] = [];
+  const done = Promise.all(
+    reads.map(([name, statement]) => pool.run([statement]).then(() => order.push(name))),
+  );
+  return { order, done };
+}
+
+describe('SQLite read pool', function () {
+  this.timeout(60_000);
+  /** One worker, shared by the tests that leave it as they found it. */
+  let single: SqliteReadPool;
+  before(async () => (single = await openPool(1)));
+  after(() => single.close());
+
+  it('serves a burst in arrival order on one worker: fast reads wait behind a slow one', async () => {
+    const pool = single;
+    const { order, done } = track(pool, [
+      ['slow', slow(SLOW_ROWS)],
+      ['fast 1', fast(1)],
+      ['fast 2', fast(2)],
+      ['fast 3', fast(3)],
+    ]);
+    await done;
+    expect(order).to.deep.equal(['slow', 'fast 1', 'fast 2', 'fast 3']);
+  });
+
+  it('lets fast reads overtake a slow one on the other of two workers', async () => {
+    const pool = await openPool(2);
+    try {
+      const { order, done } = track(pool, [
+        ['slow', slow(SLOW_ROWS)],
+        ['fast 1', fast(1)],
+        ['fast 2', fast(2)],
+        ['fast 3', fast(3)],
+      ]);
+      await done;
+      expect(order).to.deep.equal(['fast 1', 'fast 2', 'fast 3', 'slow']);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('returns rows as objects or arrays, every statement of a task in one snapshot', async () => {
+    const pool = single;
+    const results = await pool.run([
+      { sql: 'SELECT 1 AS a, ? AS b', params: ['x'], mode: 'get' },
+      { sql: 'SELECT 1 AS a, ? AS b UNION ALL SELECT 2, NULL', params: ['y'], mode: 'all' },
+      { sql: 'SELECT 1 AS a, ? AS b', params: ['z'], mode: 'raw' },
+    ]);
+    expect(results).to.deep.equal([
+      { a: 1, b: 'x' },
+      [
+        { a: 1, b: 'y' },
+        { a: 2, b: null },
+      ],
+      [[1, 'z']],
+    ]);
+  });
+
+  it('refuses a read with a 503 and Retry-After when the queue is full', async () => {
+    const pool = await openPool(1, 2);
+    try {
+      const running = pool.run([slow(SLOW_ROWS)]);
+      const waiting = [pool.run([fast(1)]), pool.run([fast(2)])];
+      const refused = await pool.run([fast(3)]).catch((error: unknown) => error);
+      expect(refused).to.be.instanceOf(ServiceUnavailableError);
+      expect((refused as ServiceUnavailableError).status).to.equal(503);
+      expect((refused as ServiceUnavailableError).retryAfter).to.equal(1);
+      expect((refused as Error).message).to.contain('SQLITE_READ_QUEUE_LIMIT');
+      await Promise.all([running, ...waiting]);
+      // Once the queue drains, reads are accepted again.
+      expect(await pool.run([fast(4)])).to.deep.equal([{ n: 4 }]);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('cancels a statement in a worker when its time budget is spent', async () => {
+    const pool = single;
+    const began = Date.now();
+    const error = await pool
+      .run([slow(1_000_000_000)], { deadlineAt: Date.now() + 200, budgetMs: 200 })
+      .catch((caught: unknown) => caught);
+    expect(error).to.be.instanceOf(QueryTimeoutError);
+    expect((error as Error).message).to.contain('200 ms');
+    expect(Date.now() - began).to.be.below(5_000);
+    // The worker is free again afterwards.
+    expect(await pool.run([fast(1)])).to.deep.equal([{ n: 1 }]);
+  });
+
+  it('counts the budget from arrival: a read whose budget runs out while waiting never runs', async () => {
+    const pool = single;
+    const running = pool.run([slow(SLOW_ROWS)]);
+    const error = await pool
+      .run([fast(1)], { deadlineAt: Date.now() + 1, budgetMs: 1 })
+      .catch((caught: unknown) => caught);
+    // Busy, not "narrow the query": the read itself is cheap.
+    expect(error).to.be.instanceOf(ServiceUnavailableError);
+    expect((error as Error).message).to.contain('waited its whole time budget of 1 ms');
+    expect((error as ServiceUnavailableError).retryAfter).to.equal(1);
+    await running;
+  });
+
+  it('carries a driver error back by its message', async () => {
+    const pool = single;
+    const error = await pool
+      .run([{ sql: 'SELECT * FROM no_such_table', params: [], mode: 'all' }])
+      .catch((caught: unknown) => caught);
+    expect(error).to.be.instanceOf(ReadDriverError);
+    expect((error as Error).message).to.contain('no such table');
+  });
+
+  // The fault is provoked for real: the thread running the statement is terminated, as an
+  // out-of-memory abort would end it.
+  it('fails the read of a worker that dies, at once, and replaces the worker', async () => {
+    const pool = await openPool(1);
+    try {
+      const running = pool.run([slow(1_000_000_000)]).catch((caught: unknown) => caught);
+      const waiting = pool.run([fast(7)]);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await pool.workers[0].terminate();
+      const error = await running;
+      expect(error).to.be.instanceOf(InternalError);
+      expect((error as Error).message).to.contain('stopped');
+      // The waiting read runs on the replacement, and so do later ones.
+      expect(await waiting).to.deep.equal([{ n: 7 }]);
+      expect(await pool.run([fast(8)])).to.deep.equal([{ n: 8 }]);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('close() fails waiting reads with a 503 and stops every thread', async () => {
+    const pool = await openPool(2);
+    const running = pool.run([slow(1_000_000_000)]).catch((caught: unknown) => caught);
+    const waiting = [0, 1, 2].map((n) =>
+      pool.run([slow(1_000_000_000 + n)]).catch((caught: unknown) => caught),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const workers = [...pool.workers];
+    await pool.close();
+    for (const error of [await running, ...(await Promise.all(waiting))]) {
+      expect(error).to.be.instanceOf(ServiceUnavailableError);
+    }
+    for (const worker of workers) expect(worker.threadId).to.equal(-1);
+    const refused = await pool.run([fast(1)]).catch((caught: unknown) => caught);
+    expect(refused).to.be.instanceOf(ServiceUnavailableError);
+  });
+
+  it('refuses to start on a file that does not exist, and fails reads instead of holding them', async () => {
+    const pool = new SqliteReadPool({
+      path: join(directory, 'missing', 'none.sqlite'),
+      size: 1,
+      queueLimit: 1,
+    });
+    try {
+      const first = pool.run([fast(1)]).catch((caught: unknown) => caught);
+      const error = await pool.ready().catch((caught: unknown) => caught);
+      expect(error).to.be.instanceOf(InternalError);
+      expect((error as Error).message).to.contain('could not start');
+      expect(await first).to.be.instanceOf(InternalError);
+      // A read while the pool retries waits for the next attempt and fails with it, not hangs.
+      const later = await pool.run([fast(2)]).catch((caught: unknown) => caught);
+      expect(later).to.be.instanceOf(ServiceUnavailableError);
+      expect((later as Error).message).to.contain('cannot be read');
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+describe('SqliteBackend with read workers', function () {
+  this.timeout(60_000);
+
+  it('sees every write committed before a search starts (read-your-writes)', async () => {
+    const backend = new SqliteBackend({ path: join(directory, 'ryw.sqlite'), readWorkers: 2 });
+    try {
+      await backend.init();
+      const [template] = parseDocuments(JSON.stringify(CONTRACT_RECORDS)).records;
+      for (let n = 0; n < 40; n += 1) {
+        const id = `ryw-${n}`;
+        await backend.upsert([{ ...template, id, title: `title ${n}` }]);
+        const found = await backend.search({ ids: [id], sort: [], offset: 0, limit: 10 });
+        expect(found.total, id).to.equal(1);
+        expect(found.records[0].title).to.equal(`title ${n}`);
+        await backend.upsert([{ ...template, id, title: `changed ${n}` }]);
+        const changed = await backend.search({ ids: [id], sort: [], offset: 0, limit: 10 });
+        expect(changed.records[0].title).to.equal(`changed ${n}`);
+        if (n % 2 === 0) {
+          await backend.delete([id]);
+          const gone = await backend.search({ ids: [id], sort: [], offset: 0, limit: 10 });
+          expect(gone.total, `${id} deleted`).to.equal(0);
+        }
+      }
+      const all = await backend.search({ sort: [], offset: 0, limit: 1 });
+      expect(all.total).to.equal(20);
+    } finally {
+      await backend.close();
+    }
+  });
+
+  it('reads in-process for a :memory: database whatever the setting', async () => {
+    const backend = new SqliteBackend({ path: ':memory:', readWorkers: 2 });
+    try {
+      await backend.init();
+      await backend.upsert(parseDocuments(JSON.stringify(CONTRACT_RECORDS)).records);
+      expect((await backend.search({ sort: [], offset: 0, limit: 1 })).total).to.equal(6);
+    } finally {
+      await backend.close();
+    }
+  });
+
+  it('leaves no thread behind: a process that searched and closed exits by itself', () => {
+    const path = join(directory, 'exit.sqlite');
+    const script = join(directory, 'exit-script.mts');
+    const backendModule = join(REPO_ROOT, 'shared/search/sqlite/sqlite-backend.ts');
+    writeFileSync(
+      script,
+      `
+      import { SqliteBackend } from ${JSON.stringify(backendModule)};
+      const backend = new SqliteBackend({ path: ${JSON.stringify(path)}, readWorkers: 2 });
+      await backend.init();
+      const result = await backend.search({ sort: [], offset: 0, limit: 1 });
+      await backend.close();
+      console.log('total', result.total);
+    `,
+    );
+    const child = spawnSync(process.execPath, ['--import', 'tsx', script], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(child.error, 'the process did not exit within 30 s').to.equal(undefined);
+    expect(child.stderr).to.equal('');
+    expect(child.stdout.trim()).to.equal('total 0');
+    expect(child.status).to.equal(0);
+  });
+});

@@ -1,0 +1,89 @@
+import { expect } from 'chai';
+import { targetMarks } from '../../../scripts/bench/bench-report.js';
+import {
+  engineHttpRequest,
+  overheadRow,
+  replayRequest,
+} from '../../../scripts/bench/engine-direct.js';
+import type { HttpCaseResult } from '../../../scripts/bench/http-load.js';
+import { parseCpuMs } from '../../../scripts/bench/api-process.js';
+
+function run(concurrency: number, p50: number, p99: number): HttpCaseResult {
+  return {
+    case: 'text',
+    concurrency,
+    seconds: 1,
+    requests: 100,
+    requestsPerSecond: 100,
+    latencyMs: { p50, p95: p99, p99, max: p99 },
+    non2xx: 0,
+    errors: 0,
+    timeouts: 0,
+    statusCodes: {},
+    rssMiB: null,
+    ok: true,
+  };
+}
+
+describe('bench: the engine alone', () => {
+  it("builds the engine's _search request from a captured search, with its filter_path", () => {
+    const body = { query: { match_all: {} }, size: 10 };
+    expect(engineHttpRequest({ index: 'cairn records', body })).to.deep.equal({
+      method: 'POST',
+      path: '/cairn%20records/_search',
+      body,
+    });
+    expect(
+      engineHttpRequest({ index: 'a', body, filterPath: ['hits.hits.sort', 'timed_out'] }).path,
+    ).to.equal('/a/_search?filter_path=hits.hits.sort%2Ctimed_out');
+    expect(engineHttpRequest({ body }).path).to.equal('/_search');
+  });
+
+  it('replays the last search of a case (the page), not the count before it', () => {
+    const page = { query: { term: { id: 'x' } }, size: 10 };
+    const replay = replayRequest({
+      case: 'bbox',
+      requests: [
+        { kind: 'count', index: 'a', query: { match_all: {} } },
+        { kind: 'search', request: { index: 'a', body: page } },
+      ],
+    });
+    expect(replay?.body).to.deep.equal(page);
+    expect(replayRequest({ case: 'none', requests: [] })).to.equal(undefined);
+  });
+
+  it('pairs the rounds, takes the medians and marks the targets', () => {
+    const row = overheadRow(
+      [run(64, 12, 30), run(64, 10, 40), run(64, 11, 50)],
+      [run(64, 10, 20), run(64, 9, 30), run(64, 10, 25)],
+      1,
+      [2.5, 2.6, 2.7],
+    );
+    expect(row.apiP50Ms).to.equal(11);
+    expect(row.engineP50Ms).to.equal(10);
+    expect(row.p50Ratio).to.equal(1.1);
+    expect(row.apiP99Ms).to.equal(40);
+    expect(row.engineP99Ms).to.equal(25);
+    expect(row.p99Ratio).to.equal(1.6);
+    expect(row.p50Target).to.equal(true);
+    expect(row.p99Target).to.equal(false);
+    expect(row.rounds[1]).to.include({ apiP50Ms: 10, engineP99Ms: 30, loadAverage1m: 2.6 });
+    expect(targetMarks(row)).to.equal('p50 ✓, p99 ✗');
+  });
+
+  it('judges p99 only at concurrency 64, and refuses unpaired rounds', () => {
+    const row = overheadRow([run(1, 2.5, 4), run(1, 2.7, 5)], [run(1, 2, 3), run(1, 2, 3)], 2);
+    expect(row.apiP50Ms).to.equal(2.6);
+    expect(row.p50Ratio).to.equal(1.3);
+    expect(row.p99Target).to.equal(undefined);
+    expect(targetMarks(row)).to.equal('p50 ✗');
+    expect(() => overheadRow([run(1, 1, 1)], [], 1)).to.throw(/1 API runs against 0/);
+  });
+
+  it("reads a process's CPU time from /proc/<pid>/stat, whatever its command is called", () => {
+    const stat =
+      '4242 (node (api) x) S 1 4242 4242 0 -1 4194560 9000 0 12 0 731 45 0 0 20 0 11 0 1974301';
+    expect(parseCpuMs(stat)).to.equal(7760);
+    expect(parseCpuMs('1 (x) S')).to.equal(undefined);
+  });
+});
