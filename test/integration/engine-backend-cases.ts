@@ -652,17 +652,128 @@ export function describeEngineCases(engine: EngineName, url: string, spatial: Sp
                 `${label} at ${offset}`,
               ).to.deep.equal(expected.slice(offset, offset + 7));
             }
-            // The first jump walked 3,001 hits from the start in strides of 1,000; offset 1,000
-            // is a checkpoint it left, and the other two walk on from the nearest below.
-            expect(jumper.pagingStats, label).to.deep.equal({
-              walks: 3,
-              hits: 1,
-              walkedHits: 3001 + 999 + (expected.length - 3 - 3008),
-            });
+            if (query.sort) {
+              // The first jump walked 3,001 hits from the start in strides of 1,000; offset
+              // 1,000 is a checkpoint it left, and the other two walk on from the nearest below.
+              expect(jumper.pagingStats, label).to.deep.equal({
+                walks: 3,
+                hits: 1,
+                walkedHits: 3001 + 999 + (expected.length - 3 - 3008),
+                jumps: 0,
+              });
+            } else {
+              // In the index order, offsets 3,001 and the last, more than two strides beyond
+              // any checkpoint, are found by sampled jumps; 1,000 is inside the window, and
+              // 2,999 walks the 1,992 hits from the checkpoint the page at 1,000 left.
+              expect(jumper.pagingStats, label).to.deep.include({ walks: 2, hits: 0, jumps: 2 });
+            }
           } finally {
             await sequential.close();
             await jumper.close();
           }
+        }
+      });
+
+      it('pages deep in the index order by ranges on blocks of ids: the sequential pages, the exact count', async () => {
+        // Backends of their own with a window of 1,000 (every page from offset 1,000 on is
+        // deep), whose engine requests are recorded on the way to the engine.
+        const bodies: Record<string, unknown>[] = [];
+        const open = async (): Promise<EngineBackend> => {
+          const adapter = createAdapter(engine, url);
+          const search = adapter.search.bind(adapter);
+          adapter.search = (request) => {
+            bodies.push(request.body as Record<string, unknown>);
+            return search(request);
+          };
+          const fresh = new EngineBackend({
+            engine,
+            url,
+            alias: backend.alias,
+            spatial,
+            maxResultWindow: 1000,
+            adapter,
+          });
+          await fresh.init();
+          return fresh;
+        };
+        const ofType = (type?: string): string[] =>
+          generated
+            .filter((record) => type === undefined || record.type === type)
+            .map((record) => record.id)
+            .sort(byBytes);
+        const cases: { query: Partial<SearchQuery>; expected: string[] }[] = [
+          { query: {}, expected: ofType() },
+          { query: { types: ['dataset'] }, expected: ofType('dataset') },
+          // One record in seven: blocks of 100 ids hold too few, the page needs wider ones.
+          { query: { types: ['service'] }, expected: ofType('service') },
+        ];
+        for (const { query, expected } of cases) {
+          const label = JSON.stringify(query);
+          expect(expected.length, label).to.be.greaterThan(1500);
+          const sequential = await open();
+          const jumper = await open();
+          try {
+            bodies.length = 0;
+            const seen: string[] = [];
+            for (let offset = 0; offset < 1500; offset += 50) {
+              const result = await sequential.search({ sort: [], ...query, offset, limit: 50 });
+              expect(result.total, `${label} at ${offset}`).to.equal(expected.length);
+              seen.push(...result.records.map((record) => record.id));
+            }
+            expect(seen, label).to.deep.equal(expected.slice(0, 1500));
+            // Beyond the window: ranges on id, bounded by a block, and no search_after.
+            const requests = JSON.stringify(bodies);
+            expect(requests, label).to.include('"range":{"id":{"gt":');
+            expect(requests, label).to.include('"lt":');
+            expect(requests, label).not.to.include('search_after');
+            expect(sequential.pagingStats.walks, label).to.equal(0);
+            if (expected.length === COUNT) {
+              // The last page holds 5 hits: no block holds 10 (the blocks of …00119, …0012 and
+              // …01 hold those 5 only), so search_after fetches it.
+              const earlier = bodies.length;
+              for (const offset of [11_985, 11_995]) {
+                const result = await sequential.search({ sort: [], offset, limit: 10 });
+                expect(result.total, `at ${offset}`).to.equal(COUNT);
+                expect(
+                  result.records.map((record) => record.id),
+                  `at ${offset}`,
+                ).to.deep.equal(expected.slice(offset, offset + 10));
+              }
+              expect(expected[11_994]).to.equal('cairn-7-0011994');
+              expect(JSON.stringify(bodies.slice(earlier))).to.include('search_after');
+            }
+            for (const offset of [1234, 1001, expected.length - 3, expected.length]) {
+              const result = await jumper.search({ sort: [], ...query, offset, limit: 7 });
+              expect(result.total, `${label} at ${offset}`).to.equal(expected.length);
+              expect(
+                result.records.map((record) => record.id),
+                `${label} at ${offset}`,
+              ).to.deep.equal(expected.slice(offset, offset + 7));
+            }
+          } finally {
+            await sequential.close();
+            await jumper.close();
+          }
+        }
+        // Another sort, here id descending, still pages by search_after, at the same depth.
+        const other = await open();
+        try {
+          bodies.length = 0;
+          const descending = ofType().reverse();
+          for (const offset of [1234, 1241, 11_995]) {
+            const result = await other.search({
+              sort: [{ field: 'id', direction: 'desc' }],
+              offset,
+              limit: 7,
+            });
+            expect(result.total).to.equal(COUNT);
+            expect(result.records.map((record) => record.id)).to.deep.equal(
+              descending.slice(offset, offset + 7),
+            );
+          }
+          expect(JSON.stringify(bodies)).to.include('search_after');
+        } finally {
+          await other.close();
         }
       });
 

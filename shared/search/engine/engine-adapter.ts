@@ -21,6 +21,8 @@ export interface EngineHit {
   _score?: number | null;
   _source?: JsonObject;
   sort?: SortValue[];
+  /** `docvalue_fields` asked for. */
+  fields?: Record<string, unknown[]>;
 }
 
 export interface EngineSearchResponse {

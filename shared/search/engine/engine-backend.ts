@@ -33,8 +33,15 @@ import type {
   WriteFailure,
 } from '../backend.js';
 import type { FilterContext } from './compile-filter.js';
-import { compileSearchQuery, type CompiledSearch } from './compile-search.js';
-import { matchAll, type Query } from './dsl.js';
+import { compileSearchQuery, ID_FIELD, type CompiledSearch } from './compile-search.js';
+import { allOf, matchAll, range, type Query, type RangeBounds } from './dsl.js';
+import {
+  BlockWidths,
+  FIRST_BLOCK_DROP,
+  idBlockEnd,
+  isIndexOrder,
+  MAX_BLOCKS,
+} from './id-blocks.js';
 import {
   BulkBody,
   classifyClientError,
@@ -144,6 +151,11 @@ const RECORD_FIELDS = ['record'];
  * reading would decompress a stored-fields block per hit.
  */
 const NO_STORED_FIELDS = '_none_';
+
+/** Ids sampled for a jump in the index order (jumpInIndexOrder). */
+const JUMP_SAMPLES = 500;
+/** A jump replaces a walk of more than this many strides. */
+const JUMP_MIN_STRIDES = 2;
 /**
  * Candidates fetched per request when a search is refined in Node: small enough that parsing one
  * response and evaluating it never holds the event loop for long.
@@ -218,8 +230,9 @@ export class EngineBackend implements SearchBackend {
   private readonly walkBatchSize: number;
   private readonly keepPreviousIndex: boolean;
   private readonly checkpoints: SortCheckpoints;
+  private readonly blockWidths: BlockWidths;
   private readonly sharedCheckpoints: CheckpointStore | undefined;
-  private readonly stats: CheckpointStats = { hits: 0, walks: 0, walkedHits: 0 };
+  private readonly stats: CheckpointStats = { hits: 0, walks: 0, walkedHits: 0, jumps: 0 };
   private readonly queryTimeBudgetMs: number | undefined;
   private readonly refineMaxCandidates: number;
   /** The physical index behind the alias, and what it was built with. */
@@ -251,6 +264,7 @@ export class EngineBackend implements SearchBackend {
     );
     this.keepPreviousIndex = options.keepPreviousIndex ?? false;
     this.checkpoints = new SortCheckpoints(options.checkpointQueries ?? 1000);
+    this.blockWidths = new BlockWidths(options.checkpointQueries ?? 1000);
     this.sharedCheckpoints = options.sharedCheckpoints;
     this.queryTimeBudgetMs = options.queryTimeBudgetMs;
     this.refineMaxCandidates = options.refineMaxCandidates ?? DEFAULT_REFINE_MAX_CANDIDATES;
@@ -759,7 +773,14 @@ export class EngineBackend implements SearchBackend {
       }
       let after = await this.checkpointAt(key, offset);
       if (after) this.stats.hits += 1;
-      else after = await this.walkTo(key, compiled, offset);
+      else {
+        const jumped = (await this.worthJumping(key, compiled, offset))
+          ? await this.jumpInIndexOrder(compiled, offset)
+          : undefined;
+        if (Array.isArray(jumped)) await this.remember(key, offset, jumped);
+        after =
+          jumped === undefined ? await this.walkTo(key, compiled, offset) : (jumped ?? undefined);
+      }
       if (after === undefined) {
         // The offset lies beyond the last hit: only the count is needed.
         const response = await this.searchWithinBudget({
@@ -768,11 +789,28 @@ export class EngineBackend implements SearchBackend {
         });
         return { total: response.hits.total?.value ?? 0, records: [] };
       }
-      const response = await this.searchWithinBudget({
-        index: this.alias,
-        body: { ...base, size: limit, search_after: after, _source: fields },
-      });
-      const hits = response.hits.hits;
+      let hits: EngineHit[];
+      let total: number;
+      if (isIndexOrder(compiled.sort)) {
+        // The page by a range on id (id-blocks.ts), which cannot count: the count beside it.
+        const [counted, found] = await Promise.all([
+          this.searchWithinBudget({
+            index: this.alias,
+            body: { query: compiled.query, size: 0, track_total_hits: true },
+            filterPath: ['hits.total'],
+          }),
+          this.hitsAfterInIndexOrder(key, compiled.query, after, limit, fields),
+        ]);
+        hits = found;
+        total = counted.hits?.total?.value ?? 0;
+      } else {
+        const response = await this.searchWithinBudget({
+          index: this.alias,
+          body: { ...base, size: limit, search_after: after, _source: fields },
+        });
+        hits = response.hits.hits;
+        total = response.hits.total?.value ?? 0;
+      }
       if (hits.length === limit) {
         await this.remember(
           key,
@@ -780,7 +818,7 @@ export class EngineBackend implements SearchBackend {
           this.sortValues(hits[hits.length - 1], compiled.sort.length),
         );
       }
-      return { total: response.hits.total?.value ?? 0, records: this.toRecords(hits) };
+      return { total, records: this.toRecords(hits) };
     } catch (error) {
       throw toReadError(error, hasFilter);
     }
@@ -850,6 +888,215 @@ export class EngineBackend implements SearchBackend {
       if (hits.length < size && position < offset) return undefined;
     }
     return after;
+  }
+
+  /**
+   * True when a deep page in the index order lies more than two walk strides beyond the
+   * nearest checkpoint below it: a sampled jump costs about what two strides cost.
+   */
+  private async worthJumping(
+    key: string,
+    compiled: CompiledSearch,
+    offset: number,
+  ): Promise<boolean> {
+    if (!isIndexOrder(compiled.sort)) return false;
+    const start = await this.nearestCheckpoint(key, offset);
+    return offset - (start?.offset ?? 0) > JUMP_MIN_STRIDES * this.walkBatchSize;
+  }
+
+  /**
+   * The sort values of the hit just before `offset` in the index order, found without walking
+   * (no stride collects 10,000 hits to step over them): ids sampled at random among the
+   * matches, beside the exact count, give the ids whose ranks should lie near the offset; counts
+   * of the matches before a few of them (in parallel; a count of a range on `id` costs the terms
+   * in the range, no hit collection) give their exact ranks; a page with `from` = the distance
+   * from the closest one at or below the offset (within the result window) gives the hit.
+   * Undefined when no counted sample lies within a window below the offset (the caller walks
+   * then), and `null` when the offset lies beyond the last match.
+   */
+  private async jumpInIndexOrder(
+    compiled: CompiledSearch,
+    offset: number,
+  ): Promise<SortValue[] | null | undefined> {
+    const [counted, sampled] = await Promise.all([
+      this.searchWithinBudget({
+        index: this.alias,
+        body: { query: compiled.query, size: 0, track_total_hits: true },
+        filterPath: ['hits.total'],
+      }),
+      this.searchWithinBudget({
+        index: this.alias,
+        body: {
+          query: {
+            function_score: { query: compiled.query, random_score: {}, boost_mode: 'replace' },
+          },
+          size: JUMP_SAMPLES,
+          stored_fields: NO_STORED_FIELDS,
+          docvalue_fields: [ID_FIELD],
+          track_total_hits: false,
+        },
+        filterPath: ['hits.hits.fields'],
+      }),
+    ]);
+    const total = counted.hits?.total?.value ?? 0;
+    if (offset > total) return null;
+    this.stats.jumps += 1;
+    const samples = (sampled.hits?.hits ?? [])
+      .map((hit) => hit.fields?.[ID_FIELD]?.[0])
+      .filter((id): id is string => typeof id === 'string')
+      .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    // The rank (0-based) of the hit just before the offset; the sample of about that rank is
+    // known only within a few standard deviations of its index (σ ≈ √(n·p·(1 − p)) samples).
+    const target = offset - 1;
+    const share = Math.min(1, target / total);
+    const estimate = Math.floor(share * samples.length);
+    const step = Math.max(1, Math.ceil(Math.sqrt(samples.length * share * (1 - share))));
+    const before = 2 * target < total;
+    const ranked = new Map<number, number>();
+    const countRange = async (bounds: RangeBounds): Promise<number> => {
+      const response = await this.searchWithinBudget({
+        index: this.alias,
+        body: {
+          query: allOf([compiled.query, range(ID_FIELD, bounds)]),
+          size: 0,
+          track_total_hits: true,
+        },
+        filterPath: ['hits.total'],
+      });
+      return response.hits?.total?.value ?? 0;
+    };
+    // Ranks of samples from counts in parallel: one from the nearer end of the matches (the start
+    // below the middle, the end above it) or from a counted sample, then the matches between
+    // consecutive samples; a count of a range on id costs the terms in it, so narrow counts.
+    const rankAll = async (indices: number[]): Promise<void> => {
+      const fresh = [...new Set(indices)]
+        .filter((index) => index >= 0 && index < samples.length && !ranked.has(index))
+        .sort((a, b) => a - b);
+      if (fresh.length === 0) return;
+      const counted = [...ranked.keys()];
+      if (before) {
+        const anchor = Math.max(-1, ...counted.filter((index) => index < fresh[0]));
+        const lows = [anchor, ...fresh.slice(0, -1)];
+        const counts = await Promise.all(
+          fresh.map((index, k) =>
+            countRange(
+              lows[k] >= 0 ? { gte: samples[lows[k]], lt: samples[index] } : { lt: samples[index] },
+            ),
+          ),
+        );
+        let rank = anchor >= 0 ? ranked.get(anchor)! : 0;
+        fresh.forEach((index, k) => ranked.set(index, (rank += counts[k])));
+      } else {
+        const last = fresh[fresh.length - 1];
+        const anchor = Math.min(samples.length, ...counted.filter((index) => index > last));
+        const highs = [...fresh.slice(1), anchor];
+        const counts = await Promise.all(
+          fresh.map((index, k) =>
+            countRange(
+              highs[k] < samples.length
+                ? { gte: samples[index], lt: samples[highs[k]] }
+                : { gte: samples[index] },
+            ),
+          ),
+        );
+        let rank = anchor < samples.length ? ranked.get(anchor)! : total;
+        for (let k = fresh.length - 1; k >= 0; k -= 1) ranked.set(fresh[k], (rank -= counts[k]));
+      }
+    };
+    // The closest counted sample at or below the target (none: the start, rank 0).
+    const closest = (): { index: number; rank: number } =>
+      [...ranked].reduce(
+        (best, [index, rank]) => (rank <= target && rank > best.rank ? { index, rank } : best),
+        { index: -1, rank: 0 },
+      );
+    // Two rounds of counts in parallel: samples 4σ either side a σ apart, then those between
+    // the closest below the target and the next counted one above it.
+    await rankAll(Array.from({ length: 9 }, (_, k) => estimate + (k - 4) * step));
+    const below = closest();
+    const above = [...ranked]
+      .filter(([index, rank]) => index > below.index && rank > target)
+      .reduce((lowest, [index]) => Math.min(lowest, index), samples.length);
+    await rankAll(
+      Array.from(
+        { length: Math.min(above - below.index - 1, 2 * step) },
+        (_, k) => below.index + 1 + k,
+      ),
+    );
+    const best = closest();
+    const start = { id: best.index >= 0 ? samples[best.index] : undefined, rank: best.rank };
+    if (target - start.rank >= this.maxResultWindow) return undefined;
+    const response = await this.searchWithinBudget({
+      index: this.alias,
+      body: {
+        query:
+          start.id === undefined
+            ? compiled.query
+            : allOf([compiled.query, range(ID_FIELD, { gte: start.id })]),
+        sort: [{ [ID_FIELD]: { order: 'asc' } }],
+        from: target - start.rank,
+        size: 1,
+        stored_fields: NO_STORED_FIELDS,
+        track_total_hits: false,
+      },
+      filterPath: ['hits.hits.sort'],
+    });
+    const hit = response.hits?.hits?.[0];
+    this.stats.walkedHits += target - start.rank + 1;
+    // No hit: the matches changed between the counts; the caller walks.
+    return hit ? this.sortValues(hit, 1) : undefined;
+  }
+
+  /**
+   * The first `size` hits after `after` in the index order (`id` ascending), without counting:
+   * a range on `id` bounded by the end of a block of ids that share a prefix with `after`,
+   * wider blocks while a block holds fewer than `size` matches (id-blocks.ts), and at last
+   * `search_after`, whose cost is known (the matches before `after`), rather than an open range
+   * (the terms after it). The first block tried is one narrower than the block that held the
+   * query's last page of this size, so a page that needed a wide block (at the end of a block
+   * of ids: after `…0899999`, the block of `…09`) does not make the next ones wide.
+   */
+  private async hitsAfterInIndexOrder(
+    key: string,
+    query: Query,
+    after: SortValue[],
+    size: number,
+    fields: readonly string[],
+  ): Promise<EngineHit[]> {
+    const id = String(after[0]);
+    let drop = Math.max(FIRST_BLOCK_DROP, this.blockWidths.get(key, size) - 1);
+    for (let block = 0; block < MAX_BLOCKS; block += 1) {
+      const end = idBlockEnd(id, drop);
+      if (end === undefined) break;
+      const response = await this.searchWithinBudget({
+        index: this.alias,
+        body: {
+          query: allOf([query, range(ID_FIELD, { gt: id, lt: end })]),
+          sort: [{ [ID_FIELD]: { order: 'asc' } }],
+          size,
+          track_total_hits: false,
+          _source: fields,
+        },
+      });
+      const hits = response.hits?.hits ?? [];
+      if (hits.length >= size) {
+        this.blockWidths.set(key, size, drop);
+        return hits;
+      }
+      // Each wider block drops one more code point than the last, then two.
+      drop += block + 1;
+    }
+    const response = await this.searchWithinBudget({
+      index: this.alias,
+      body: {
+        query,
+        sort: [{ [ID_FIELD]: { order: 'asc' } }],
+        size,
+        track_total_hits: false,
+        search_after: after,
+        _source: fields,
+      },
+    });
+    return response.hits?.hits ?? [];
   }
 
   async domain(field: string, options: DomainOptions = {}): Promise<DomainValue[]> {
@@ -985,6 +1232,7 @@ export class EngineBackend implements SearchBackend {
           this.building = undefined;
           await this.loadLiveIndex(target.index);
           this.checkpoints.clear();
+          this.blockWidths.clear();
         },
       });
     } catch (error) {

@@ -31,8 +31,10 @@ export interface CheckpointStats {
   hits: number;
   /** Deep pages that had to walk (from the nearest checkpoint below, or the start). */
   walks: number;
-  /** Hits skipped over by walks, in total. */
+  /** Hits skipped over by walks (and by the last step of jumps), in total. */
   walkedHits: number;
+  /** Deep pages in the index order found by a sampled jump (counted, not walked). */
+  jumps: number;
 }
 
 export class SortCheckpoints {

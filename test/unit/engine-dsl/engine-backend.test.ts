@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import type { SearchQuery } from '../../../shared/query/search-query.js';
 import {
   FilterError,
   InternalError,
@@ -267,16 +268,19 @@ describe('engine backend (fake adapter)', () => {
       );
       return { hits: { total: { value: 30_000, relation: 'eq' }, hits } };
     };
-    await backend.search({ sort: [], offset: 9_990, limit: 10 });
+    // A sort other than the index order (id ascending, which pages by ranges on id and jumps by
+    // sampled ranks: integration tests); the fake engine ignores the direction.
+    const sort: SearchQuery['sort'] = [{ field: 'id', direction: 'desc' }];
+    await backend.search({ sort, offset: 9_990, limit: 10 });
     expect(adapter.searches.at(-1)?.body).to.deep.include({ from: 9_990, size: 10 });
     // The next page starts exactly where the window page ended: no walk.
-    await backend.search({ sort: [], offset: 10_000, limit: 10 });
+    await backend.search({ sort, offset: 10_000, limit: 10 });
     expect(adapter.searches.at(-1)?.body).to.deep.include({ search_after: ['r9999'], size: 10 });
     expect(backend.pagingStats).to.deep.include({ hits: 1, walks: 0 });
     // A jump walks from the nearest checkpoint in strides of sort values only: no source, no
     // stored fields, no hit count, no point in time (which would add a tiebreaker to the sort).
     adapter.searches = [];
-    await backend.search({ sort: [], offset: 25_000, limit: 10 });
+    await backend.search({ sort, offset: 25_000, limit: 10 });
     expect(backend.pagingStats.walks).to.equal(1);
     const walk = adapter.searches.filter(
       (search) => (search.body as { stored_fields?: string }).stored_fields === '_none_',
