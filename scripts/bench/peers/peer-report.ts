@@ -37,14 +37,36 @@ export interface CountCheck {
   agree: boolean;
   /** When the counts differ and the difference is understood: which side is right and why. */
   explanation?: string;
+  /** The number of matches counted in the corpus itself, where the bench can count it. */
+  corpus?: number;
+  /** When the counts differ and the corpus was counted: which side it bears out. */
+  right?: RightSide;
 }
 
-/** Compares both sides' counts; `known` explains an expected difference. */
+/** Which side the corpus count bears out. */
+export type RightSide = 'cairn' | 'peer' | 'neither';
+
+/** Which side's count equals the count taken from the corpus (only asked when they differ). */
+export function whichIsRight(
+  cairn: number | undefined,
+  peer: number | undefined,
+  corpus: number,
+): RightSide {
+  if (cairn === corpus) return 'cairn';
+  if (peer === corpus) return 'peer';
+  return 'neither';
+}
+
+/**
+ * Compares both sides' counts; `known` explains an expected difference; `corpus`, when given,
+ * is the count taken from the generated records and decides which side is right.
+ */
 export function checkCounts(
   query: string,
   cairn: number | undefined,
   peer: number | undefined,
   known?: string,
+  corpus?: number,
 ): CountCheck {
   const agree = cairn !== undefined && cairn === peer;
   return {
@@ -53,6 +75,8 @@ export function checkCounts(
     peer,
     agree,
     ...(!agree && known !== undefined && { explanation: known }),
+    ...(corpus !== undefined && { corpus }),
+    ...(!agree && corpus !== undefined && { right: whichIsRight(cairn, peer, corpus) }),
   };
 }
 
@@ -64,21 +88,118 @@ export function formatCountCheck(check: CountCheck): string {
     : check.explanation
       ? `DIFFER (${check.explanation})`
       : 'DIFFER';
-  return `${check.query}: Cairn ${show(check.cairn)}, peer ${show(check.peer)} — ${verdict}`;
+  const corpus =
+    check.corpus === undefined
+      ? ''
+      : `, corpus ${check.corpus}${check.right === undefined ? '' : check.right === 'neither' ? ' (neither side is right)' : ` (${check.right === 'cairn' ? 'Cairn' : 'the peer'} is right)`}`;
+  return `${check.query}: Cairn ${show(check.cairn)}, peer ${show(check.peer)}${corpus} — ${verdict}`;
+}
+
+/** A page of CSW results asked for at `requested` and sent at `start` (clamped to the corpus). */
+export interface DeepPage {
+  requested: number;
+  start: number;
+  clamped: boolean;
+}
+
+/**
+ * The CSW deep pages the issue asks for (startPosition 1, 1,000, 10,000 and 90,000), each
+ * clamped so that a full page of `pageSize` records remains in a corpus of `size`; a clamped
+ * start equal to one already listed is dropped.
+ */
+export function deepPages(
+  size: number,
+  pageSize = 10,
+  wanted: readonly number[] = [1, 1_000, 10_000, 90_000],
+): DeepPage[] {
+  const last = Math.max(1, size - pageSize + 1);
+  const pages: DeepPage[] = [];
+  for (const requested of wanted) {
+    const start = Math.min(requested, last);
+    if (pages.some((page) => page.start === start)) continue;
+    pages.push({ requested, start, clamped: start !== requested });
+  }
+  return pages;
+}
+
+/** One phase of the run and how long it took. */
+export interface Phase {
+  phase: string;
+  seconds: number;
+}
+
+/** Times phases of the run in order; `phases` is what it has recorded so far. */
+export class PhaseClock {
+  readonly phases: Phase[] = [];
+
+  constructor(private readonly now: () => number = () => performance.now()) {}
+
+  /** Runs `work` as the phase `name` and records its elapsed time (also when it throws). */
+  async time<T>(name: string, work: () => Promise<T> | T): Promise<T> {
+    const started = this.now();
+    try {
+      return await work();
+    } finally {
+      this.phases.push({ phase: name, seconds: Math.round((this.now() - started) / 10) / 100 });
+    }
+  }
+}
+
+function clock(seconds: number): string {
+  const whole = Math.round(seconds);
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
+}
+
+/** The phases as a markdown table with a total row (seconds and m:ss). */
+export function renderPhaseTable(phases: Phase[]): string {
+  const total = Math.round(phases.reduce((sum, phase) => sum + phase.seconds, 0) * 100) / 100;
+  return [
+    '| phase | seconds | m:ss |',
+    '| --- | ---: | ---: |',
+    ...phases.map((phase) => `| ${phase.phase} | ${phase.seconds} | ${clock(phase.seconds)} |`),
+    `| **total** | ${total} | ${clock(total)} |`,
+  ].join('\n');
+}
+
+/** How fast one side took the corpus in. */
+export interface LoadRate {
+  side: string;
+  records: number;
+  seconds: number;
+  how: string;
+}
+
+/** The load rates as a markdown table (records/s to the nearest record). */
+export function renderLoadTable(loads: LoadRate[]): string {
+  return [
+    '| side | records | seconds | records/s | how |',
+    '| --- | ---: | ---: | ---: | --- |',
+    ...loads.map(
+      (load) =>
+        `| ${load.side} | ${load.records} | ${load.seconds} | ${load.seconds > 0 ? Math.round(load.records / load.seconds) : 'n/a'} | ${load.how} |`,
+    ),
+  ].join('\n');
 }
 
 /** One timed repetition of one side. */
 export interface Repetition {
   query: string;
   side: 'cairn' | 'peer';
+  /** The peer's number of server worker processes (peer side only). */
+  workers?: number;
   repetition: number;
   result: HttpCaseResult;
 }
 
-/** A row of the ratio table: one query at one concurrency, over all repetitions. */
+/**
+ * A row of the ratio table: one query at one concurrency against one worker count of the peer,
+ * over all repetitions (Cairn's repetitions are shared by the rows of each worker count: each
+ * repetition runs Cairn, then the peer with each worker count).
+ */
 export interface RatioRow {
   query: string;
   concurrency: number;
+  workers?: number;
   /** Each repetition's req/s, in order. */
   cairnRps: number[];
   peerRps: number[];
@@ -94,6 +215,8 @@ export interface RatioRow {
   /** Peer p99 ÷ Cairn p99. */
   p99Ratio: number;
   errors: { cairn: number; peer: number };
+  /** The largest resident memory sampled over the repetitions (MiB; null when not sampled). */
+  rssMiB: { cairn: number | null; peer: number | null };
 }
 
 /** The median of a list of numbers, to 0.01 (NaN when empty). */
@@ -122,49 +245,69 @@ export function ratioRows(repetitions: Repetition[]): RatioRow[] {
     const key = `${repetition.query}\u0000${repetition.result.concurrency}`;
     groups.set(key, [...(groups.get(key) ?? []), repetition]);
   }
-  return [...groups.values()].map((group) => {
-    const side = (name: 'cairn' | 'peer'): HttpCaseResult[] =>
-      group
-        .filter((repetition) => repetition.side === name)
-        .sort((a, b) => a.repetition - b.repetition)
-        .map((repetition) => repetition.result);
-    const cairn = side('cairn');
-    const peer = side('peer');
-    const cairnRps = cairn.map((result) => result.requestsPerSecond);
-    const peerRps = peer.map((result) => result.requestsPerSecond);
-    const cairnP50 = median(cairn.map((result) => result.latencyMs.p50));
-    const peerP50 = median(peer.map((result) => result.latencyMs.p50));
-    const cairnP99 = median(cairn.map((result) => result.latencyMs.p99));
-    const peerP99 = median(peer.map((result) => result.latencyMs.p99));
-    return {
-      query: group[0].query,
-      concurrency: group[0].result.concurrency,
-      cairnRps,
-      peerRps,
-      cairnP50,
-      peerP50,
-      cairnP99,
-      peerP99,
-      throughputRatio: ratio(median(cairnRps), median(peerRps)),
-      p50Ratio: ratio(peerP50, cairnP50),
-      p99Ratio: ratio(peerP99, cairnP99),
-      errors: {
-        cairn: cairn.reduce((sum, result) => sum + failures(result), 0),
-        peer: peer.reduce((sum, result) => sum + failures(result), 0),
-      },
-    };
+  return [...groups.values()].flatMap((group) => {
+    const workerCounts = [
+      ...new Set(group.filter((r) => r.side === 'peer').map((r) => r.workers)),
+    ].sort((a, b) => (a ?? 0) - (b ?? 0));
+    return (workerCounts.length > 0 ? workerCounts : [undefined]).map((workers) =>
+      ratioRow(group, workers),
+    );
   });
+}
+
+function maxRss(results: HttpCaseResult[]): number | null {
+  const values = results.flatMap((result) => (result.rssMiB ? [result.rssMiB.max] : []));
+  return values.length > 0 ? Math.max(...values) : null;
+}
+
+function ratioRow(group: Repetition[], workers: number | undefined): RatioRow {
+  const side = (name: 'cairn' | 'peer'): HttpCaseResult[] =>
+    group
+      .filter(
+        (repetition) =>
+          repetition.side === name && (name === 'cairn' || repetition.workers === workers),
+      )
+      .sort((a, b) => a.repetition - b.repetition)
+      .map((repetition) => repetition.result);
+  const cairn = side('cairn');
+  const peer = side('peer');
+  const cairnRps = cairn.map((result) => result.requestsPerSecond);
+  const peerRps = peer.map((result) => result.requestsPerSecond);
+  const cairnP50 = median(cairn.map((result) => result.latencyMs.p50));
+  const peerP50 = median(peer.map((result) => result.latencyMs.p50));
+  const cairnP99 = median(cairn.map((result) => result.latencyMs.p99));
+  const peerP99 = median(peer.map((result) => result.latencyMs.p99));
+  return {
+    query: group[0].query,
+    concurrency: group[0].result.concurrency,
+    ...(workers !== undefined && { workers }),
+    cairnRps,
+    peerRps,
+    cairnP50,
+    peerP50,
+    cairnP99,
+    peerP99,
+    throughputRatio: ratio(median(cairnRps), median(peerRps)),
+    p50Ratio: ratio(peerP50, cairnP50),
+    p99Ratio: ratio(peerP99, cairnP99),
+    errors: {
+      cairn: cairn.reduce((sum, result) => sum + failures(result), 0),
+      peer: peer.reduce((sum, result) => sum + failures(result), 0),
+    },
+    rssMiB: { cairn: maxRss(cairn), peer: maxRss(peer) },
+  };
 }
 
 /** The ratio table as markdown, every repetition's req/s shown. */
 export function renderRatioTable(peer: string, rows: RatioRow[]): string {
   const lines = [
-    `| query | conc. | Cairn req/s (each rep.) | ${peer} req/s (each rep.) | Cairn p50 / p99 ms | ${peer} p50 / p99 ms | req/s ratio | p50 ratio | p99 ratio | errors C/P |`,
-    '| --- | ---: | --- | --- | --- | --- | ---: | ---: | ---: | --- |',
+    `| query | conc. | ${peer} workers | Cairn req/s (each rep.) | ${peer} req/s (each rep.) | Cairn p50 / p99 ms | ${peer} p50 / p99 ms | req/s ratio | p50 ratio | p99 ratio | errors C/P | RSS MiB C/P |`,
+    '| --- | ---: | ---: | --- | --- | --- | --- | ---: | ---: | ---: | --- | --- |',
   ];
+  const mib = (value: number | null): string => (value === null ? 'n/a' : String(value));
   for (const row of rows) {
     lines.push(
-      `| ${row.query} | ${row.concurrency} | ${row.cairnRps.join(', ')} | ${row.peerRps.join(', ')} | ${row.cairnP50} / ${row.cairnP99} | ${row.peerP50} / ${row.peerP99} | ${row.throughputRatio} | ${row.p50Ratio} | ${row.p99Ratio} | ${row.errors.cairn}/${row.errors.peer} |`,
+      `| ${row.query} | ${row.concurrency} | ${row.workers ?? 'n/a'} | ${row.cairnRps.join(', ')} | ${row.peerRps.join(', ')} | ${row.cairnP50} / ${row.cairnP99} | ${row.peerP50} / ${row.peerP99} | ${row.throughputRatio} | ${row.p50Ratio} | ${row.p99Ratio} | ${row.errors.cairn}/${row.errors.peer} | ${mib(row.rssMiB.cairn)}/${mib(row.rssMiB.peer)} |`,
     );
   }
   return lines.join('\n');

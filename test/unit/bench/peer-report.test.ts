@@ -2,13 +2,25 @@ import { expect } from 'chai';
 import type { HttpCaseResult } from '../../../scripts/bench/http-load.js';
 import {
   checkCounts,
+  deepPages,
   formatCountCheck,
   median,
+  PhaseClock,
   ratioRows,
   readMatchCount,
+  renderLoadTable,
+  renderPhaseTable,
   renderRatioTable,
+  whichIsRight,
   type Repetition,
 } from '../../../scripts/bench/peers/peer-report.js';
+import {
+  boxIntersects,
+  countBbox,
+  countDatetime,
+  timeOverlaps,
+} from '../../../scripts/bench/peers/corpus-truth.js';
+import type { CoreRecord } from '../../../shared/records/core-record.js';
 
 function run(
   concurrency: number,
@@ -100,7 +112,7 @@ describe('bench:peers report', () => {
     const table = renderRatioTable('pycsw', rows);
     expect(table.split('\n')).to.have.length(4);
     expect(table).to.contain(
-      '| bbox | 1 | 300, 500 | 30, 50 | 3 / 15 | 40 / 150 | 10 | 13.33 | 10 | 0/3 |',
+      '| bbox | 1 | n/a | 300, 500 | 30, 50 | 3 / 15 | 40 / 150 | 10 | 13.33 | 10 | 0/3 | n/a/n/a |',
     );
   });
 
@@ -110,5 +122,173 @@ describe('bench:peers report', () => {
     ]);
     expect(Number.isNaN(rows[0].throughputRatio)).to.equal(true);
     expect(rows[0].peerRps).to.deep.equal([]);
+  });
+
+  it("gives the peer its own rows per worker count, sharing Cairn's repetitions, with memory", () => {
+    const withRss = (result: HttpCaseResult, max: number): HttpCaseResult => ({
+      ...result,
+      rssMiB: { max, mean: max },
+    });
+    const rows = ratioRows([
+      { query: 'q', side: 'cairn', repetition: 1, result: withRss(run(1, 100, 1, 2), 200) },
+      {
+        query: 'q',
+        side: 'peer',
+        workers: 1,
+        repetition: 1,
+        result: withRss(run(1, 10, 10, 20), 90),
+      },
+      {
+        query: 'q',
+        side: 'peer',
+        workers: 2,
+        repetition: 1,
+        result: withRss(run(1, 20, 5, 10), 180),
+      },
+      { query: 'q', side: 'cairn', repetition: 2, result: withRss(run(1, 300, 1, 2), 210) },
+      {
+        query: 'q',
+        side: 'peer',
+        workers: 2,
+        repetition: 2,
+        result: withRss(run(1, 40, 5, 10), 170),
+      },
+      {
+        query: 'q',
+        side: 'peer',
+        workers: 1,
+        repetition: 2,
+        result: withRss(run(1, 30, 10, 20), 95),
+      },
+    ]);
+    expect(rows.map((row) => row.workers)).to.deep.equal([1, 2]);
+    expect(rows[0].cairnRps).to.deep.equal([100, 300]);
+    expect(rows[1].cairnRps).to.deep.equal([100, 300]);
+    expect(rows[0].peerRps).to.deep.equal([10, 30]);
+    expect(rows[1].peerRps).to.deep.equal([20, 40]);
+    expect(rows[0].throughputRatio).to.equal(10);
+    expect(rows[1].throughputRatio).to.equal(6.67);
+    expect(rows[0].rssMiB).to.deep.equal({ cairn: 210, peer: 95 });
+    expect(rows[1].rssMiB).to.deep.equal({ cairn: 210, peer: 180 });
+    expect(renderRatioTable('sfeos', rows)).to.contain('| q | 1 | 2 | 100, 300 | 20, 40 |');
+  });
+
+  it('clamps the CSW deep pages to the corpus and drops duplicates', () => {
+    expect(deepPages(100_000)).to.deep.equal([
+      { requested: 1, start: 1, clamped: false },
+      { requested: 1_000, start: 1_000, clamped: false },
+      { requested: 10_000, start: 10_000, clamped: false },
+      { requested: 90_000, start: 90_000, clamped: false },
+    ]);
+    expect(deepPages(10_000)).to.deep.equal([
+      { requested: 1, start: 1, clamped: false },
+      { requested: 1_000, start: 1_000, clamped: false },
+      { requested: 10_000, start: 9_991, clamped: true },
+    ]);
+    expect(deepPages(500)).to.deep.equal([
+      { requested: 1, start: 1, clamped: false },
+      { requested: 1_000, start: 491, clamped: true },
+    ]);
+    expect(deepPages(5)).to.deep.equal([{ requested: 1, start: 1, clamped: false }]);
+  });
+
+  it('says which side the corpus count bears out when the counts differ', () => {
+    expect(whichIsRight(415, 463, 415)).to.equal('cairn');
+    expect(whichIsRight(415, 463, 463)).to.equal('peer');
+    expect(whichIsRight(415, 463, 400)).to.equal('neither');
+    expect(whichIsRight(undefined, 7, 7)).to.equal('peer');
+    const check = checkCounts('bbox', 415, 463, 'antimeridian', 415);
+    expect(check).to.include({ corpus: 415, right: 'cairn', agree: false });
+    expect(formatCountCheck(check)).to.equal(
+      'bbox: Cairn 415, peer 463, corpus 415 (Cairn is right) — DIFFER (antimeridian)',
+    );
+    expect(formatCountCheck(checkCounts('d', 5, 6, undefined, 6))).to.equal(
+      'd: Cairn 5, peer 6, corpus 6 (the peer is right) — DIFFER',
+    );
+    expect(formatCountCheck(checkCounts('d', 5, 6, undefined, 4))).to.contain(
+      'corpus 4 (neither side is right)',
+    );
+    expect(checkCounts('same', 3, 3, undefined, 3)).to.not.have.property('right');
+  });
+
+  it('times phases in order, also one that throws, and totals them', async () => {
+    let now = 0;
+    const clock = new PhaseClock(() => now);
+    await clock.time('load', () => {
+      now += 61_500;
+    });
+    let thrown: unknown;
+    try {
+      await clock.time('timing', async () => {
+        now += 2_250;
+        await Promise.resolve();
+        throw new Error('boom');
+      });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).to.be.instanceOf(Error);
+    expect(await clock.time('value', () => 42)).to.equal(42);
+    expect(clock.phases).to.deep.equal([
+      { phase: 'load', seconds: 61.5 },
+      { phase: 'timing', seconds: 2.25 },
+      { phase: 'value', seconds: 0 },
+    ]);
+    const table = renderPhaseTable(clock.phases).split('\n');
+    expect(table).to.deep.equal([
+      '| phase | seconds | m:ss |',
+      '| --- | ---: | ---: |',
+      '| load | 61.5 | 1:02 |',
+      '| timing | 2.25 | 0:02 |',
+      '| value | 0 | 0:00 |',
+      '| **total** | 63.75 | 1:04 |',
+    ]);
+  });
+
+  it("shows each side's load rate", () => {
+    const table = renderLoadTable([
+      { side: 'pycsw', records: 100_000, seconds: 142.9, how: 'parser' },
+      { side: 'none', records: 0, seconds: 0, how: '-' },
+    ]);
+    expect(table).to.contain('| pycsw | 100000 | 142.9 | 700 | parser |');
+    expect(table).to.contain('| none | 0 | 0 | n/a | - |');
+  });
+});
+
+describe('bench:peers counts from the corpus', () => {
+  const record = (bbox?: CoreRecord['bbox'], time?: CoreRecord['time']): CoreRecord =>
+    ({ id: 'r', bbox, time }) as unknown as CoreRecord;
+
+  it('intersects boxes, a west > east record box as two spans', () => {
+    const query: [number, number, number, number] = [-10, 40, 20, 60];
+    expect(boxIntersects([0, 0, 10, 10], query)).to.equal(false);
+    expect(boxIntersects([15, 55, 30, 70], query)).to.equal(true);
+    expect(boxIntersects([20, 60, 25, 65], query)).to.equal(true);
+    expect(boxIntersects([170, 45, -170, 50], query)).to.equal(false);
+    expect(boxIntersects([170, 45, 0, 50], query)).to.equal(true);
+    expect(
+      countBbox([record([15, 55, 30, 70]), record(), record([170, 45, -170, 50])], query),
+    ).to.equal(1);
+  });
+
+  it('overlaps periods with open ends, and skips records without time', () => {
+    const [from, to] = ['2000-01-01T00:00:00Z', '2015-12-31T23:59:59Z'];
+    expect(timeOverlaps({ start: '1990-01-01', end: '2000-01-01T00:00:00Z' }, from, to)).to.equal(
+      true,
+    );
+    expect(timeOverlaps({ start: '1990-01-01', end: '1999-12-31T23:59:59Z' }, from, to)).to.equal(
+      false,
+    );
+    expect(timeOverlaps({ start: null, end: '2001-01-01' }, from, to)).to.equal(true);
+    expect(timeOverlaps({ start: '2016-01-01', end: null }, from, to)).to.equal(false);
+    expect(timeOverlaps({ start: null, end: null }, from, to)).to.equal(false);
+    expect(timeOverlaps(undefined, from, to)).to.equal(false);
+    expect(
+      countDatetime(
+        [record(undefined, { start: '2010-01-01', end: '2020-01-01' }), record()],
+        from,
+        to,
+      ),
+    ).to.equal(1);
   });
 });
