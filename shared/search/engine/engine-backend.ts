@@ -473,6 +473,19 @@ export class EngineBackend implements SearchBackend {
    * refined in Node instead (refine-search.ts).
    */
   private async compileExact(query: SearchQuery): Promise<CompiledSearch | undefined> {
+    const compiled = await this.compileWithDoubt(query);
+    if (!compiled || (await compiled.inDoubt) > 0) return undefined;
+    return compiled.search;
+  }
+
+  /**
+   * Compiles a search the engine may answer exactly, with the count of its records in doubt
+   * already asked for (0 without any): a caller can send its page beside that count and use the
+   * page only when the count is 0. Undefined when the compiler refuses a predicate.
+   */
+  private async compileWithDoubt(
+    query: SearchQuery,
+  ): Promise<{ search: CompiledSearch; inDoubt: Promise<number> } | undefined> {
     let compiled: CompiledSearch;
     try {
       compiled = await this.compileUnproven(query);
@@ -480,10 +493,13 @@ export class EngineBackend implements SearchBackend {
       if (error instanceof UnsupportedFilterError) return undefined;
       throw error;
     }
-    if (compiled.doubt && (await this.adapter.count(this.alias, compiled.doubt.query)) > 0) {
-      return undefined;
-    }
-    return compiled;
+    const inDoubt = compiled.doubt
+      ? this.adapter.count(this.alias, compiled.doubt.query)
+      : Promise.resolve(0);
+    // Settled by every caller; this keeps a failed count from being reported as unhandled
+    // while the page beside it is still on its way.
+    inDoubt.catch(() => undefined);
+    return { search: compiled, inDoubt };
   }
 
   /** What refining a search needs from this backend. */
@@ -729,7 +745,27 @@ export class EngineBackend implements SearchBackend {
   async search(query: SearchQuery): Promise<SearchResult> {
     const hasFilter = query.filter !== undefined;
     try {
-      const exact = await this.compileExact(query);
+      const candidate = await this.compileWithDoubt(query);
+      // A first page is sent beside the count of records in doubt (one round trip instead of
+      // two, e.g. for an intersects geometry) and used only when that count is 0.
+      const firstPage =
+        candidate &&
+        (query.offset + query.limit <= this.maxResultWindow || query.limit === 0) &&
+        query.limit <= this.maxResultWindow
+          ? this.searchWithinBudget({
+              index: this.alias,
+              body: {
+                query: candidate.search.query,
+                sort: candidate.search.sort,
+                track_total_hits: true,
+                from: query.limit === 0 ? 0 : query.offset,
+                size: query.limit,
+                _source: query.omitSourceContent === true ? RECORD_FIELDS : STORED_FIELDS,
+              },
+            })
+          : undefined;
+      firstPage?.catch(() => undefined);
+      const exact = candidate && (await candidate.inDoubt) === 0 ? candidate.search : undefined;
       if (!exact) {
         if (query.limit > this.maxResultWindow) {
           throw new InvalidParameterError(
@@ -753,11 +789,8 @@ export class EngineBackend implements SearchBackend {
       }
       const base = { query: compiled.query, sort: compiled.sort, track_total_hits: true };
       const fields = query.omitSourceContent === true ? RECORD_FIELDS : STORED_FIELDS;
-      if (offset + limit <= this.maxResultWindow || limit === 0) {
-        const response = await this.searchWithinBudget({
-          index: this.alias,
-          body: { ...base, from: limit === 0 ? 0 : offset, size: limit, _source: fields },
-        });
+      if (firstPage) {
+        const response = await firstPage;
         const hits = response.hits.hits;
         if (hits.length === limit && limit > 0) {
           // Shared only when the next page of this size lies beyond the window: discovery
