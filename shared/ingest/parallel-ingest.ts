@@ -5,10 +5,9 @@
  * transactions, in input order: the outcome is the same as ingestDocuments' (a later record
  * with the same id replaces an earlier one), only faster on a machine with two or more cores.
  */
-import { extname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { RecordFailure } from '../records/formats/index.js';
+import { startSiblingWorker } from '../threads/start-worker.js';
 import type { SqliteRow } from '../search/sqlite/rows.js';
 import type { SqliteBackend } from '../search/sqlite/sqlite-backend.js';
 import {
@@ -45,16 +44,9 @@ interface PooledWorker {
   waiting: Map<number, { resolve: (result: RowTaskResult) => void; reject: (e: Error) => void }>;
 }
 
-/**
- * Starts a row worker: the compiled file from dist, or the TypeScript source under tsx, whose
- * loader hooks Node 20 does not pass on to worker threads (tsx-worker.mjs registers them).
- */
+/** Starts a row worker (start-worker.ts: from dist, or the TypeScript source under tsx). */
 function startRowWorker(): Worker {
-  const script = new URL(`./row-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
-  if (!script.pathname.endsWith('.ts')) return new Worker(script);
-  return new Worker(new URL('./tsx-worker.mjs', import.meta.url), {
-    workerData: { tsxEntry: script.href },
-  });
+  return startSiblingWorker(import.meta.url, 'row-worker');
 }
 
 /** A fixed set of row workers; each task goes to the worker with the fewest tasks waiting. */

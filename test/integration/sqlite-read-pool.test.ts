@@ -295,4 +295,32 @@ describe('SqliteBackend with read workers', function () {
     expect(child.stdout.trim()).to.equal('total 0');
     expect(child.status).to.equal(0);
   });
+
+  it('starts its threads in a process preloading a TypeScript hook with --import (as the soak runs the API)', () => {
+    const path = join(directory, 'preload.sqlite');
+    const script = join(directory, 'preload-script.mts');
+    const hook = join(directory, 'preload-hook.ts');
+    writeFileSync(hook, 'const loaded: string = "hook";\nexport default loaded;\n');
+    const backendModule = join(REPO_ROOT, 'shared/search/sqlite/sqlite-backend.ts');
+    writeFileSync(
+      script,
+      `
+      import { SqliteBackend } from ${JSON.stringify(backendModule)};
+      const backend = new SqliteBackend({ path: ${JSON.stringify(path)}, readWorkers: 1 });
+      await backend.init();
+      const result = await backend.search({ sort: [], offset: 0, limit: 1 });
+      await backend.close();
+      console.log('total', result.total);
+    `,
+    );
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--import', hook, script], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(child.error, 'the process did not exit within 30 s').to.equal(undefined);
+    expect(child.stderr).to.equal('');
+    expect(child.stdout.trim()).to.equal('total 0');
+    expect(child.status).to.equal(0);
+  });
 });

@@ -12,10 +12,9 @@
  * so the pool knows nothing of how a query is compiled. A worker that dies fails its task (500)
  * and is replaced; close() terminates them all.
  */
-import { extname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { InternalError, QueryTimeoutError, ServiceUnavailableError } from '../../errors/index.js';
+import { startSiblingWorker } from '../../threads/start-worker.js';
 import type { SqlValue } from './compile-query.js';
 
 /** How a statement's rows come back: the first row as an object, every row as objects, or as arrays. */
@@ -82,20 +81,10 @@ const BUSY_RETRY_AFTER_SECONDS = 1;
 /** Wait before replacing a worker that could not start, so that a broken file is not a busy loop. */
 const RESTART_DELAY_MS = 1000;
 
-/**
- * Starts a read worker: the compiled file from dist, or the TypeScript source under tsx, whose
- * loader hooks Node 20 does not pass on to worker threads (tsx-worker.mjs registers them).
- */
+/** Starts a read worker (start-worker.ts: from dist, or the TypeScript source under tsx). */
 function startReadWorker(path: string): Worker {
-  const script = new URL(
-    `./read-worker${extname(fileURLToPath(import.meta.url))}`,
-    import.meta.url,
-  );
   const workerData: ReadWorkerData = { path };
-  if (!script.pathname.endsWith('.ts')) return new Worker(script, { workerData });
-  return new Worker(new URL('../../ingest/tsx-worker.mjs', import.meta.url), {
-    workerData: { ...workerData, tsxEntry: script.href },
-  });
+  return startSiblingWorker(import.meta.url, 'read-worker', workerData);
 }
 
 export class SqliteReadPool {
