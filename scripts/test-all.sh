@@ -103,8 +103,9 @@ fi
 
 start_suite integration 'test/integration/**/*.test.ts'
 # The system suites on SQLite; the CSW suites there run on SQLite only (CAIRN_TEST_SYSTEM_BACKEND,
-# see test/support/system-backend.ts), as the engine runs below cover the engines.
-CAIRN_TEST_SYSTEM_BACKEND=sqlite start_suite system 'test/system/**/*.test.ts'
+# see test/support/system-backend.ts), as the engine runs below cover the engines. Their SQLite
+# files are read by 2 read worker threads, as a server reads by default (one per core here).
+CAIRN_TEST_SQLITE_READ_WORKERS=2 CAIRN_TEST_SYSTEM_BACKEND=sqlite start_suite system 'test/system/**/*.test.ts'
 # The protocol suites — OGC API – Records, STAC, CSW (with its transactions) and OpenSearch — run
 # again, unchanged, on each search engine: Elasticsearch in spatial mode envelope, OpenSearch in
 # mode shape, each suite on fresh aliases of its own. The other system suites are about SQLite
