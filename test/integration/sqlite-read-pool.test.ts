@@ -270,22 +270,28 @@ describe('SqliteBackend with read workers', function () {
     }
   });
 
-  it('leaves no thread behind: a process that searched and closed exits by itself', () => {
-    const path = join(directory, 'exit.sqlite');
-    const script = join(directory, 'exit-script.mts');
+  /**
+   * Runs, in a child process started with `preloads` after tsx, a script that opens a backend on
+   * `readWorkers` threads, searches once and closes; expects it to print the count and exit by
+   * itself within 30 s, with nothing on stderr.
+   */
+  function expectChildSearchExits(name: string, readWorkers: number, preloads: string[] = []) {
+    const path = join(directory, `${name}.sqlite`);
+    const script = join(directory, `${name}-script.mts`);
     const backendModule = join(REPO_ROOT, 'shared/search/sqlite/sqlite-backend.ts');
     writeFileSync(
       script,
       `
       import { SqliteBackend } from ${JSON.stringify(backendModule)};
-      const backend = new SqliteBackend({ path: ${JSON.stringify(path)}, readWorkers: 2 });
+      const backend = new SqliteBackend({ path: ${JSON.stringify(path)}, readWorkers: ${readWorkers} });
       await backend.init();
       const result = await backend.search({ sort: [], offset: 0, limit: 1 });
       await backend.close();
       console.log('total', result.total);
     `,
     );
-    const child = spawnSync(process.execPath, ['--import', 'tsx', script], {
+    const imports = ['tsx', ...preloads].flatMap((module) => ['--import', module]);
+    const child = spawnSync(process.execPath, [...imports, script], {
       cwd: REPO_ROOT,
       encoding: 'utf8',
       timeout: 30_000,
@@ -294,33 +300,15 @@ describe('SqliteBackend with read workers', function () {
     expect(child.stderr).to.equal('');
     expect(child.stdout.trim()).to.equal('total 0');
     expect(child.status).to.equal(0);
+  }
+
+  it('leaves no thread behind: a process that searched and closed exits by itself', () => {
+    expectChildSearchExits('exit', 2);
   });
 
   it('starts its threads in a process preloading a TypeScript hook with --import (as the soak runs the API)', () => {
-    const path = join(directory, 'preload.sqlite');
-    const script = join(directory, 'preload-script.mts');
     const hook = join(directory, 'preload-hook.ts');
     writeFileSync(hook, 'const loaded: string = "hook";\nexport default loaded;\n');
-    const backendModule = join(REPO_ROOT, 'shared/search/sqlite/sqlite-backend.ts');
-    writeFileSync(
-      script,
-      `
-      import { SqliteBackend } from ${JSON.stringify(backendModule)};
-      const backend = new SqliteBackend({ path: ${JSON.stringify(path)}, readWorkers: 1 });
-      await backend.init();
-      const result = await backend.search({ sort: [], offset: 0, limit: 1 });
-      await backend.close();
-      console.log('total', result.total);
-    `,
-    );
-    const child = spawnSync(process.execPath, ['--import', 'tsx', '--import', hook, script], {
-      cwd: REPO_ROOT,
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
-    expect(child.error, 'the process did not exit within 30 s').to.equal(undefined);
-    expect(child.stderr).to.equal('');
-    expect(child.stdout.trim()).to.equal('total 0');
-    expect(child.status).to.equal(0);
+    expectChildSearchExits('preload', 1, [hook]);
   });
 });
