@@ -746,40 +746,6 @@ export class EngineBackend implements SearchBackend {
     const hasFilter = query.filter !== undefined;
     try {
       const candidate = await this.compileWithDoubt(query);
-      // A first page is sent beside the count of records in doubt (one round trip instead of
-      // two, e.g. for an intersects geometry) and used only when that count is 0.
-      const firstPage =
-        candidate &&
-        (query.offset + query.limit <= this.maxResultWindow || query.limit === 0) &&
-        query.limit <= this.maxResultWindow
-          ? this.searchWithinBudget({
-              index: this.alias,
-              body: {
-                query: candidate.search.query,
-                sort: candidate.search.sort,
-                track_total_hits: true,
-                from: query.limit === 0 ? 0 : query.offset,
-                size: query.limit,
-                _source: query.omitSourceContent === true ? RECORD_FIELDS : STORED_FIELDS,
-              },
-            })
-          : undefined;
-      firstPage?.catch(() => undefined);
-      const exact = candidate && (await candidate.inDoubt) === 0 ? candidate.search : undefined;
-      if (!exact) {
-        if (query.limit > this.maxResultWindow) {
-          throw new InvalidParameterError(
-            'limit',
-            `A page holds at most ${this.maxResultWindow} records on this backend`,
-          );
-        }
-        const context = this.filterContext(this.live!.spatial, new Set());
-        return await refineSearch(this.refineTarget(), query, context);
-      }
-      const compiled = exact;
-      // The live index version is part of the key: checkpoints of an index a reindex replaced
-      // are never used against its successor, in this process or any other.
-      const key = JSON.stringify([this.live?.index, this.alias, compiled.query, compiled.sort]);
       const { offset, limit } = query;
       if (limit > this.maxResultWindow) {
         throw new InvalidParameterError(
@@ -787,8 +753,34 @@ export class EngineBackend implements SearchBackend {
           `A page holds at most ${this.maxResultWindow} records on this backend`,
         );
       }
-      const base = { query: compiled.query, sort: compiled.sort, track_total_hits: true };
       const fields = query.omitSourceContent === true ? RECORD_FIELDS : STORED_FIELDS;
+      // A first page is sent beside the count of records in doubt (one round trip instead of
+      // two, e.g. for an intersects geometry) and used only when that count is 0.
+      const firstPage =
+        candidate && (offset + limit <= this.maxResultWindow || limit === 0)
+          ? this.searchWithinBudget({
+              index: this.alias,
+              body: {
+                query: candidate.search.query,
+                sort: candidate.search.sort,
+                track_total_hits: true,
+                from: limit === 0 ? 0 : offset,
+                size: limit,
+                _source: fields,
+              },
+            })
+          : undefined;
+      firstPage?.catch(() => undefined);
+      const exact = candidate && (await candidate.inDoubt) === 0 ? candidate.search : undefined;
+      if (!exact) {
+        const context = this.filterContext(this.live!.spatial, new Set());
+        return await refineSearch(this.refineTarget(), query, context);
+      }
+      const compiled = exact;
+      // The live index version is part of the key: checkpoints of an index a reindex replaced
+      // are never used against its successor, in this process or any other.
+      const key = JSON.stringify([this.live?.index, this.alias, compiled.query, compiled.sort]);
+      const base = { query: compiled.query, sort: compiled.sort, track_total_hits: true };
       if (firstPage) {
         const response = await firstPage;
         const hits = response.hits.hits;
