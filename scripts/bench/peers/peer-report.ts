@@ -126,21 +126,33 @@ export function deepPages(
 export interface Phase {
   phase: string;
   seconds: number;
+  /**
+   * The phase this one ran inside, side by side with the other parts of that phase (the loads
+   * run at once): its time is part of that phase's, not added to the total again.
+   */
+  within?: string;
 }
 
-/** Times phases of the run in order; `phases` is what it has recorded so far. */
+/** Times phases of the run; `phases` is what it has recorded so far, in order of ending. */
 export class PhaseClock {
   readonly phases: Phase[] = [];
 
   constructor(private readonly now: () => number = () => performance.now()) {}
 
-  /** Runs `work` as the phase `name` and records its elapsed time (also when it throws). */
-  async time<T>(name: string, work: () => Promise<T> | T): Promise<T> {
+  /**
+   * Runs `work` as the phase `name` and records its elapsed time (also when it throws); `within`
+   * names the phase it is a concurrent part of.
+   */
+  async time<T>(name: string, work: () => Promise<T> | T, within?: string): Promise<T> {
     const started = this.now();
     try {
       return await work();
     } finally {
-      this.phases.push({ phase: name, seconds: Math.round((this.now() - started) / 10) / 100 });
+      this.phases.push({
+        phase: name,
+        seconds: Math.round((this.now() - started) / 10) / 100,
+        ...(within !== undefined && { within }),
+      });
     }
   }
 }
@@ -150,13 +162,24 @@ function clock(seconds: number): string {
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
 }
 
-/** The phases as a markdown table with a total row (seconds and m:ss). */
+/**
+ * The phases as a markdown table with a total row (seconds and m:ss): the top-level phases in
+ * order, each followed by the parts that ran inside it (marked ↳, not added to the total).
+ */
 export function renderPhaseTable(phases: Phase[]): string {
-  const total = Math.round(phases.reduce((sum, phase) => sum + phase.seconds, 0) * 100) / 100;
+  const top = phases.filter((phase) => phase.within === undefined);
+  const total = Math.round(top.reduce((sum, phase) => sum + phase.seconds, 0) * 100) / 100;
+  const row = (phase: Phase, name: string): string =>
+    `| ${name} | ${phase.seconds} | ${clock(phase.seconds)} |`;
   return [
     '| phase | seconds | m:ss |',
     '| --- | ---: | ---: |',
-    ...phases.map((phase) => `| ${phase.phase} | ${phase.seconds} | ${clock(phase.seconds)} |`),
+    ...top.flatMap((phase) => [
+      row(phase, phase.phase),
+      ...phases
+        .filter((part) => part.within === phase.phase)
+        .map((part) => row(part, `↳ ${part.phase}`)),
+    ]),
     `| **total** | ${total} | ${clock(total)} |`,
   ].join('\n');
 }

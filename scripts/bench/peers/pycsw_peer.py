@@ -6,6 +6,11 @@
                                                  (metadata.parse_record) and repository layer, committing
                                                  once per BATCH records (pycsw-admin.py load-records commits
                                                  per record, ~200 records/s); prints a JSON summary
+    python pycsw_peer.py load-stream WORKDIR [BATCH]
+                                                 the same, reading the documents from stdin instead of
+                                                 files, each framed as its length in bytes on a line of
+                                                 its own, then the bytes (the bench writes them while
+                                                 the loader parses, so neither waits for the other)
 
 Serve with: PYCSW_CONFIG=WORKDIR/pycsw.yml gunicorn -b 127.0.0.1:PORT pycsw.wsgi_flask:APP
 """
@@ -69,7 +74,29 @@ def setup(workdir, url):
     repository.setup(database, table='records')
 
 
-def load(workdir, xmldir, batch):
+def read_files(xmldir):
+    """The bytes of every *.xml of a directory, in name order."""
+    for path in sorted(glob(os.path.join(xmldir, '*.xml'))):
+        with open(path, 'rb') as fh:
+            yield path, fh.read()
+
+
+def read_frames(stream):
+    """Documents framed as `<length in bytes>\\n<bytes>` until the end of the stream."""
+    index = 0
+    while True:
+        header = stream.readline()
+        if not header:
+            return
+        length = int(header)
+        text = stream.read(length)
+        if len(text) != length:
+            raise ValueError(f'document {index}: stream ended after {len(text)} of {length} bytes')
+        index += 1
+        yield f'stdin document {index}', text
+
+
+def load(workdir, documents, batch):
     from pycsw.core import metadata, repository
     from pycsw.core.config import StaticContext
     from pycsw.core.etree import etree
@@ -78,7 +105,6 @@ def load(workdir, xmldir, batch):
         cfg = yaml.safe_load(fh)
     context = StaticContext()
     repo = repository.Repository(cfg['repository']['database'], context, table='records')
-    files = sorted(glob(os.path.join(xmldir, '*.xml')))
     started = time.time()
     loaded = failed = filled = 0
     pending = []
@@ -93,10 +119,8 @@ def load(workdir, xmldir, batch):
         repo.session.commit()
         pending = []
 
-    for path in files:
+    for name, text in documents:
         try:
-            with open(path, 'rb') as fh:
-                text = fh.read()
             # pycsw 3.0.0b2 crashes (','.join over None) on a service record whose srv:serviceType
             # is nil (gco:nilReason="missing", valid ISO 19139): give it a LocalName instead. No
             # timed query reads the service type; the count of records changed is reported.
@@ -112,7 +136,7 @@ def load(workdir, xmldir, batch):
         except Exception as err:  # noqa: BLE001 - counted and reported
             failed += 1
             if failed <= 3:
-                print(f'pycsw_peer: {path}: {err}', file=sys.stderr)
+                print(f'pycsw_peer: {name}: {err}', file=sys.stderr)
         if len(pending) >= batch:
             flush()
     flush()
@@ -125,7 +149,9 @@ if __name__ == '__main__':
     if len(sys.argv) >= 4 and sys.argv[1] == 'setup':
         setup(sys.argv[2], sys.argv[3])
     elif len(sys.argv) >= 4 and sys.argv[1] == 'load':
-        load(sys.argv[2], sys.argv[3], int(sys.argv[4]) if len(sys.argv) > 4 else 500)
+        load(sys.argv[2], read_files(sys.argv[3]), int(sys.argv[4]) if len(sys.argv) > 4 else 500)
+    elif len(sys.argv) >= 3 and sys.argv[1] == 'load-stream':
+        load(sys.argv[2], read_frames(sys.stdin.buffer), int(sys.argv[3]) if len(sys.argv) > 3 else 500)
     else:
         print(__doc__, file=sys.stderr)
         sys.exit(2)

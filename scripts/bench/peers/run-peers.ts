@@ -25,8 +25,10 @@
  * `peersbench-…` and deleted at the end.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
+import type { Writable } from 'node:stream';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../../shared/config/index.js';
@@ -36,7 +38,7 @@ import { writeIso19139 } from '../../../shared/records/writers/xml/iso19139.js';
 import { writeStacItem } from '../../../shared/records/writers/stac-item.js';
 import { createBackend } from '../../../shared/search/create-backend.js';
 import { findFreePort, startApi, stopApi, type ApiProcess } from '../api-process.js';
-import { loadOrReuseCorpus } from '../bench-corpus.js';
+import { generateCorpusDocuments, loadOrReuseCorpus } from '../bench-corpus.js';
 import { runHttpCase, type HttpCaseResult } from '../http-load.js';
 import type { QueryCase } from '../query-mix.js';
 import { readSystemInfo } from '../system-info.js';
@@ -57,6 +59,16 @@ import {
   type Repetition,
 } from './peer-report.js';
 import { countBbox, countDatetime } from './corpus-truth.js';
+import {
+  busyShare,
+  frameDocument,
+  parseCpuTicks,
+  readBulkItemsAnswer,
+  runPool,
+  SETTLE_RULE,
+  settleVerdict,
+  type CpuTicks,
+} from './load-plan.js';
 import { sampleTreeRss } from './process-tree.js';
 import { cswGetRecords } from '../csw-get-records.js';
 
@@ -597,97 +609,199 @@ async function compare(
   result.table = renderRatioTable(peerName, ratioRows(result.repetitions));
 }
 
-async function runPycsw(
-  options: Options,
-  clock: PhaseClock,
-  venv: string,
-  work: string,
-  records: CoreRecord[],
-  sqlitePath: string,
-  result: PairingResult,
-): Promise<void> {
-  const pycswDir = join(work, 'pycsw');
-  const xmlDir = join(work, 'iso19139');
-  mkdirSync(xmlDir, { recursive: true });
-  await clock.time('pycsw: write the corpus as ISO 19139 files', () => {
-    for (const record of records) {
-      writeFileSync(
-        join(xmlDir, `${record.id.replace(/[^\w.-]/g, '_')}.xml`),
-        writeIso19139(record),
+/** Runs a command to its end; resolves with its stdout, rejects with its exit code and stderr. */
+function runCommand(
+  command: string,
+  args: string[],
+  input?: (stdin: Writable) => Promise<void>,
+): Promise<string> {
+  return new Promise((done, fail) => {
+    const child = spawn(command, args, {
+      stdio: [input ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      const text = chunk.toString();
+      process.stderr.write(text);
+      stderr = (stderr + text).slice(-4000);
+    });
+    child.once('error', fail);
+    child.once('exit', (code, signal) => {
+      if (code === 0) done(stdout);
+      else fail(new Error(`${command} ${args.join(' ')} ended with ${code ?? signal}: ${stderr}`));
+    });
+    if (input && child.stdin) {
+      const stdin = child.stdin;
+      // A loader that dies early closes the pipe: its exit code and stderr say why.
+      stdin.on('error', () => undefined);
+      input(stdin).then(
+        () => stdin.end(),
+        (error: unknown) => {
+          child.kill('SIGTERM');
+          fail(error instanceof Error ? error : new Error(String(error)));
+        },
       );
     }
   });
-  const ports = await Promise.all(options.workers.map(() => findFreePort()));
+}
+
+/** Bytes of ISO 19139 queued for pycsw's loader before the writer waits for the pipe. */
+const PYCSW_QUEUE_BYTES = 32 * 1024 * 1024;
+
+/** What the pycsw side needs from its load to its timing. */
+interface PycswSide {
+  dir: string;
+  ports: number[];
+  sqlitePath: string;
+  result: PairingResult;
+}
+
+/**
+ * Loads pycsw: Cairn's ISO 19139 writer streams each record to `pycsw_peer.py load-stream`,
+ * which parses it with pycsw's own parser and commits through its repository layer (500 per
+ * commit) while the next records are written.
+ */
+async function loadPycsw(
+  clock: PhaseClock,
+  venv: string,
+  side: PycswSide,
+  records: readonly CoreRecord[],
+): Promise<void> {
   const python = join(venv, 'bin', 'python');
   const script = join(REPO_ROOT, 'scripts', 'bench', 'peers', 'pycsw_peer.py');
-  const loaded = await clock.time('pycsw: load (its parser and repository layer)', () => {
-    execFileSync(python, [script, 'setup', pycswDir, `http://127.0.0.1:${ports[0]}/`], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    log(`pycsw: loading ${records.length} ISO 19139 records`);
-    return JSON.parse(
-      execFileSync(python, [script, 'load', pycswDir, xmlDir, '500'], {
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'inherit'],
-      }),
-    ) as { loaded: number; seconds: number };
-  });
-  result.load.pycsw = loaded;
-  result.loads.push({
+  const loaded = await clock.time(
+    'pycsw: write ISO 19139 and load it (its parser and repository layer)',
+    async () => {
+      await runCommand(python, [script, 'setup', side.dir, `http://127.0.0.1:${side.ports[0]}/`]);
+      log(`pycsw: loading ${records.length} ISO 19139 records`);
+      const started = performance.now();
+      const output = await runCommand(
+        python,
+        [script, 'load-stream', side.dir, '500'],
+        async (stdin) => {
+          for (let index = 0; index < records.length; index += 1) {
+            stdin.write(frameDocument(writeIso19139(records[index])));
+            // Let the other loads run between records; wait for the pipe only when far ahead.
+            if (index % 50 === 49) await new Promise((done) => setImmediate(done));
+            if (stdin.writableLength > PYCSW_QUEUE_BYTES) await once(stdin, 'drain');
+          }
+        },
+      );
+      const summary = JSON.parse(output) as { loaded: number; seconds: number };
+      return { ...summary, secondsWithWriting: round2((performance.now() - started) / 1000) };
+    },
+    LOADS,
+  );
+  side.result.load.pycsw = loaded;
+  side.result.loads.push({
     side: 'pycsw',
     records: loaded.loaded,
     seconds: loaded.seconds,
-    how: 'pycsw parser + repository layer, 500 records per commit',
+    how: 'pycsw parser + repository layer, 500 records per commit, ISO 19139 streamed in as Cairn writes it',
   });
   log(`pycsw load: ${JSON.stringify(loaded)}`);
-  rmSync(xmlDir, { recursive: true, force: true });
-  const peers: Peer[] = [];
-  const spawnPycsw = options.workers.map(
-    (workers, index) => () =>
-      spawnPeer(
-        'pycsw',
-        workers,
-        `http://127.0.0.1:${ports[index]}`,
-        '/conformance',
-        join(venv, 'bin', 'gunicorn'),
-        // gthread with one thread: one request at a time per worker, like the sync worker, but
-        // with keep-alive — the sync worker closes every connection, which autocannon times wrongly
-        // (a p50 of hundreds of ms at 1 connection while a sequential client sees 15 ms).
-        [
-          '-w',
-          String(workers),
-          '-k',
-          'gthread',
-          '--threads',
-          '1',
-          '--keep-alive',
-          '30',
-          '-b',
-          `127.0.0.1:${ports[index]}`,
-          '--log-level',
-          'warning',
-          'pycsw.wsgi_flask:APP',
-        ],
-        { ...process.env, PYCSW_CONFIG: join(pycswDir, 'pycsw.yml') },
-        pycswDir,
-      ),
+}
+
+/** Loads Cairn on SQLite through its ingest pipeline (the file the API then serves). */
+async function loadCairnSqlite(
+  clock: PhaseClock,
+  options: Options,
+  side: PycswSide,
+): Promise<void> {
+  await clock.time(
+    'Cairn (SQLite): load',
+    async () => {
+      const backend = await createBackend(
+        loadConfig({ SQLITE_PATH: side.sqlitePath, LOG_LEVEL: 'warn' }),
+      );
+      try {
+        const outcome = await loadOrReuseCorpus({
+          backend,
+          markerPath: `${side.sqlitePath}.corpus.json`,
+          location: side.sqlitePath,
+          seed: options.seed,
+          size: options.size,
+          batchSize: 500,
+          maxBytes: 64 * 1024 * 1024,
+          force: true,
+        });
+        side.result.load.cairn = outcome.marker;
+        side.result.loads.push({
+          side: 'Cairn (SQLite)',
+          records: outcome.written,
+          seconds: outcome.marker.loadSeconds,
+          how: "Cairn's ingest pipeline, 500 records per batch",
+        });
+        log(`Cairn (SQLite) load: ${outcome.marker.recordsPerSecond} records/s`);
+      } finally {
+        await backend.close();
+      }
+    },
+    LOADS,
   );
+}
+
+async function timePycsw(
+  options: Options,
+  clock: PhaseClock,
+  venv: string,
+  side: PycswSide,
+  records: readonly CoreRecord[],
+): Promise<void> {
+  const peers: Peer[] = [];
   let api: ApiProcess | undefined;
   try {
     await clock.time('pycsw: start its servers and Cairn (SQLite)', async () => {
-      for (const spawnOne of spawnPycsw) {
-        const peer = spawnOne();
+      for (const [index, workers] of options.workers.entries()) {
+        const peer = spawnPeer(
+          'pycsw',
+          workers,
+          `http://127.0.0.1:${side.ports[index]}`,
+          '/conformance',
+          join(venv, 'bin', 'gunicorn'),
+          // gthread with one thread: one request at a time per worker, like the sync worker, but
+          // with keep-alive — the sync worker closes every connection, which autocannon times
+          // wrongly (a p50 of hundreds of ms at 1 connection while a sequential client sees 15 ms).
+          [
+            '-w',
+            String(workers),
+            '-k',
+            'gthread',
+            '--threads',
+            '1',
+            '--keep-alive',
+            '30',
+            '-b',
+            `127.0.0.1:${side.ports[index]}`,
+            '--log-level',
+            'warning',
+            'pycsw.wsgi_flask:APP',
+          ],
+          { ...process.env, PYCSW_CONFIG: join(side.dir, 'pycsw.yml') },
+          side.dir,
+        );
         peers.push(peer);
         await waitFor(peer, `${peer.origin}/conformance`);
       }
-      api = await startApi(REPO_ROOT, { SQLITE_PATH: sqlitePath });
+      api = await startApi(REPO_ROOT, { SQLITE_PATH: side.sqlitePath });
     });
-    result.notes.push(
+    side.result.notes.push(
       `pycsw runs under gunicorn with ${options.workers.join(' and ')} gthread worker(s) of 1 thread (one server per worker count, side by side); resident memory is summed over the gunicorn master and its workers, Cairn's over its API process`,
     );
     const started = api as unknown as ApiProcess;
     await clock.time('pycsw: count check and timed cases', () =>
-      compare(options, started, peers, pycswQueries(options.size, records[0].id), records, result),
+      compare(
+        options,
+        started,
+        peers,
+        pycswQueries(options.size, records[0].id),
+        records,
+        side.result,
+      ),
     );
   } finally {
     if (api) await stopApi(api);
@@ -766,112 +880,150 @@ const SFEOS_FLAVOURS: Record<string, SfeosFlavour> = {
   },
 };
 
-async function runSfeos(
-  options: Options,
+/** What one SFEOS flavour needs from its load to its timing. */
+interface SfeosSide {
+  flavour: SfeosFlavour;
+  engine: string;
+  alias: string;
+  environment: Record<string, string>;
+  ports: number[];
+  peers: Peer[];
+  result: PairingResult;
+}
+
+/** Records per Cairn engine bulk request, and requests in flight, when loading Cairn's engine. */
+const CAIRN_ENGINE_BATCH = 1000;
+const CAIRN_ENGINE_IN_FLIGHT = 3;
+
+/**
+ * Loads Cairn on an engine: the generated documents through Cairn's parser and the engine
+ * backend's bulk writes, as the ingest pipeline does, but with a few batches in flight (as the
+ * worker runs jobs side by side) so that parsing one batch overlaps the engine indexing the last.
+ */
+async function loadCairnEngine(
   clock: PhaseClock,
-  flavour: SfeosFlavour,
-  venv: string,
-  records: CoreRecord[],
-  result: PairingResult,
+  options: Options,
+  side: SfeosSide,
 ): Promise<void> {
-  const engine = process.env[flavour.variable];
-  if (!engine) {
-    result.skipped = `${flavour.variable} is not set (source ~/.cache/cairn/run/env.sh)`;
-    return;
-  }
-  const engineUrl = new URL(engine);
-  if (engineUrl.hostname !== '127.0.0.1' && engineUrl.hostname !== 'localhost')
-    throw new Error(`${flavour.peer}: ${flavour.variable} must be on loopback`);
-  const missing = await missingGeoShape(engine);
-  if (missing) {
-    result.skipped = `${missing}; SFEOS maps item geometries as geo_shape, so ${flavour.module.replace('.', '-').replace('_', '-')} cannot run on it`;
-    return;
-  }
-  if (!hasModule(venv, flavour.module)) {
-    result.skipped = `${flavour.module} is not installed in the peers' venv (scripts/bench/peers/requirements.txt)`;
-    return;
-  }
-  await deletePeerIndexes(engine);
-  const ports = await Promise.all(options.workers.map(() => findFreePort()));
-  const peers: Peer[] = [];
-  // Started one after the other: each SFEOS creates its indexes at start-up, and two doing it at
-  // once race (resource_already_exists_exception kills the second).
-  const spawnSfeos = options.workers.map(
-    (workers, index) => () =>
-      spawnPeer(
-        flavour.peer,
-        workers,
-        `http://127.0.0.1:${ports[index]}`,
-        '/',
-        join(venv, 'bin', 'uvicorn'),
-        [
-          `${flavour.module}.app:create_app`,
-          '--factory',
-          '--host',
-          '127.0.0.1',
-          '--port',
-          String(ports[index]),
-          '--loop',
-          'uvloop',
-          '--http',
-          'httptools',
-          '--workers',
-          String(workers),
-          '--log-level',
-          'warning',
-        ],
-        {
-          ...process.env,
-          ES_HOST: engineUrl.hostname,
-          ES_PORT: engineUrl.port || '9200',
-          ES_USE_SSL: 'false',
-          ES_VERIFY_CERTS: 'false',
-          ENABLE_TRANSACTIONS_EXTENSIONS: 'true',
-          STAC_COLLECTIONS_INDEX: `${INDEX_PREFIX}collections`,
-          STAC_ITEMS_INDEX_PREFIX: `${INDEX_PREFIX}items_`,
-        },
-        REPO_ROOT,
-      ),
-  );
-  const alias = `${INDEX_PREFIX}cairn`;
-  let api: ApiProcess | undefined;
-  try {
-    // Cairn on the same engine node, its own alias.
-    const environment = { [flavour.variable]: engine, SEARCH_INDEX_ALIAS: alias };
-    await clock.time(`Cairn (${flavour.backend}): load`, async () => {
-      const config = loadConfig({ ...environment, LOG_LEVEL: 'warn' });
+  await clock.time(
+    `Cairn (${side.flavour.backend}): load`,
+    async () => {
+      const config = loadConfig({ ...side.environment, LOG_LEVEL: 'warn' });
       const backend = await createBackend(config);
       try {
-        const cairnLoad = await loadOrReuseCorpus({
-          backend,
-          markerPath: join(tmpdir(), `peersbench-cairn-${process.pid}.corpus.json`),
-          location: `${engine} alias ${alias}`,
+        const started = performance.now();
+        const starts: number[] = [];
+        for (let start = 0; start < options.size; start += CAIRN_ENGINE_BATCH) starts.push(start);
+        const outcomes = await runPool(starts, CAIRN_ENGINE_IN_FLIGHT, async (start) => {
+          const size = Math.min(CAIRN_ENGINE_BATCH, options.size - start);
+          const [document] = [
+            ...generateCorpusDocuments(size, options.seed, CAIRN_ENGINE_BATCH, start),
+          ];
+          const parsed = parseDocuments(document.content, {
+            name: document.name,
+            maxBytes: config.limits.bodyBytes * 20,
+          });
+          const written = await backend.upsert(parsed.records);
+          return {
+            written: written.written,
+            refused: parsed.failures.length + written.failures.length,
+            firstRefusal: written.failures[0]?.reason ?? parsed.failures[0]?.reason,
+          };
+        });
+        if ('refresh' in backend && typeof backend.refresh === 'function') await backend.refresh();
+        const seconds = round2((performance.now() - started) / 1000);
+        const written = outcomes.reduce((sum, outcome) => sum + outcome.written, 0);
+        const refused = outcomes.reduce((sum, outcome) => sum + outcome.refused, 0);
+        side.result.load.cairn = {
           seed: options.seed,
           size: options.size,
-          batchSize: 500,
-          maxBytes: config.limits.bodyBytes * 20,
-          force: true,
+          backend: side.flavour.backend,
+          location: `${side.engine} alias ${side.alias}`,
+          written,
+          refused,
+          firstRefusal: outcomes.find((outcome) => outcome.firstRefusal)?.firstRefusal,
+          loadSeconds: seconds,
+          recordsPerSecond: Math.round(written / seconds),
+        };
+        side.result.loads.push({
+          side: `Cairn (${side.flavour.backend})`,
+          records: written,
+          seconds,
+          how: `Cairn's parser and engine backend bulk writes, ${CAIRN_ENGINE_BATCH} records per request, ${CAIRN_ENGINE_IN_FLIGHT} in flight`,
         });
-        result.load.cairn = cairnLoad.marker;
-        result.loads.push({
-          side: `Cairn (${flavour.backend})`,
-          records: cairnLoad.written,
-          seconds: cairnLoad.marker.loadSeconds,
-          how: "Cairn's ingest pipeline, 500 records per batch",
-        });
-        log(`Cairn (${flavour.backend}) load: ${cairnLoad.marker.recordsPerSecond} records/s`);
+        log(`Cairn (${side.flavour.backend}) load: ${JSON.stringify(side.result.load.cairn)}`);
       } finally {
-        rmSync(join(tmpdir(), `peersbench-cairn-${process.pid}.corpus.json`), { force: true });
         await backend.close();
       }
-    });
-    await clock.time(`${flavour.peer}: start its servers and load (bulk_items)`, async () => {
-      for (const spawnOne of spawnSfeos) {
-        const peer = spawnOne();
-        peers.push(peer);
+    },
+    LOADS,
+  );
+}
+
+/** Items per SFEOS `bulk_items` request, and requests in flight over its servers. */
+const SFEOS_BATCH = 1000;
+const SFEOS_IN_FLIGHT = 4;
+
+/**
+ * Starts SFEOS's servers (one per worker count) and loads the corpus through its Transactions
+ * API: `bulk_items` of STAC Items written by Cairn, spread over the servers, with the items
+ * index's refresh off during the load (put back to the engine's default and refreshed after).
+ * SFEOS checks that the collection exists once per item, so its load is bound by round trips;
+ * several requests in flight keep its workers and the engine busy.
+ */
+async function loadSfeos(
+  clock: PhaseClock,
+  venv: string,
+  side: SfeosSide,
+  records: readonly CoreRecord[],
+  workers: number[],
+): Promise<void> {
+  const { flavour, engine } = side;
+  const engineUrl = new URL(engine);
+  await clock.time(
+    `${flavour.peer}: start its servers and load (bulk_items)`,
+    async () => {
+      // Started one after the other: each SFEOS creates its indexes at start-up, and two doing it
+      // at once race (resource_already_exists_exception kills the second).
+      for (const [index, count] of workers.entries()) {
+        const peer = spawnPeer(
+          flavour.peer,
+          count,
+          `http://127.0.0.1:${side.ports[index]}`,
+          '/',
+          join(venv, 'bin', 'uvicorn'),
+          [
+            `${flavour.module}.app:create_app`,
+            '--factory',
+            '--host',
+            '127.0.0.1',
+            '--port',
+            String(side.ports[index]),
+            '--loop',
+            'uvloop',
+            '--http',
+            'httptools',
+            '--workers',
+            String(count),
+            '--log-level',
+            'warning',
+          ],
+          {
+            ...process.env,
+            ES_HOST: engineUrl.hostname,
+            ES_PORT: engineUrl.port || '9200',
+            ES_USE_SSL: 'false',
+            ES_VERIFY_CERTS: 'false',
+            ENABLE_TRANSACTIONS_EXTENSIONS: 'true',
+            STAC_COLLECTIONS_INDEX: `${INDEX_PREFIX}collections`,
+            STAC_ITEMS_INDEX_PREFIX: `${INDEX_PREFIX}items_`,
+          },
+          REPO_ROOT,
+        );
+        side.peers.push(peer);
         await waitFor(peer, `${peer.origin}/`);
       }
-      const origin = peers[0].origin;
+      const origin = side.peers[0].origin;
       const created = await fetch(`${origin}/collections`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -892,59 +1044,159 @@ async function runSfeos(
         throw new Error(
           `${flavour.peer}: creating the collection answered ${created.status}: ${await created.text()}`,
         );
+      const itemIndexes = `${engine}/${INDEX_PREFIX}items_*`;
+      const refresh = async (interval: string | null): Promise<void> => {
+        const response = await fetch(`${itemIndexes}/_settings`, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ index: { refresh_interval: interval } }),
+        });
+        if (!response.ok)
+          log(`${flavour.peer}: refresh_interval ${interval} answered ${response.status}`);
+      };
+      await refresh('-1');
       const started = performance.now();
-      let loaded = 0;
-      const failures: string[] = [];
-      for (let start = 0; start < records.length; start += 500) {
+      const starts: number[] = [];
+      for (let start = 0; start < records.length; start += SFEOS_BATCH) starts.push(start);
+      const outcomes = await runPool(starts, SFEOS_IN_FLIGHT, async (start, index) => {
         const items: Record<string, unknown> = {};
-        for (const record of records.slice(start, start + 500)) {
+        for (const record of records.slice(start, start + SFEOS_BATCH)) {
           const item = writeStacItem(record, {
             self: `${origin}/collections/${SFEOS_COLLECTION}/items/${record.id}`,
             root: `${origin}/`,
           });
           items[record.id] = { ...item, collection: SFEOS_COLLECTION };
         }
-        const response = await fetch(`${origin}/collections/${SFEOS_COLLECTION}/bulk_items`, {
+        const target = side.peers[index % side.peers.length].origin;
+        const response = await fetch(`${target}/collections/${SFEOS_COLLECTION}/bulk_items`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ items, method: 'insert' }),
         });
-        const text = await response.text();
-        if (response.ok) loaded += Object.keys(items).length;
-        else if (failures.length < 3) failures.push(`${response.status}: ${text.slice(0, 300)}`);
-      }
-      await fetch(`${engine}/${INDEX_PREFIX}*/_refresh`, { method: 'POST' });
-      const seconds = Math.round(((performance.now() - started) / 1000) * 100) / 100;
-      result.load.sfeos = {
-        sent: records.length,
-        acceptedInBatches: loaded,
-        failures,
-        seconds,
-        recordsPerSecond: Math.round(loaded / seconds),
-      };
-      result.loads.push({
-        side: flavour.peer,
-        records: loaded,
-        seconds,
-        how: 'Transactions API bulk_items, 500 items per request (STAC Items written by Cairn)',
+        return readBulkItemsAnswer(
+          response.status,
+          await response.text(),
+          Object.keys(items).length,
+        );
       });
-      log(`${flavour.peer} load: ${JSON.stringify(result.load.sfeos)}`);
-      api = await startApi(REPO_ROOT, environment);
+      await refresh(null);
+      await fetch(`${itemIndexes}/_refresh`, { method: 'POST' });
+      const seconds = round2((performance.now() - started) / 1000);
+      const counted = await fetch(`${itemIndexes}/_count`);
+      const indexed = counted.ok ? ((await counted.json()) as { count?: number }).count : undefined;
+      const errors = outcomes.flatMap((outcome) => outcome.errors);
+      const success = outcomes.reduce((sum, outcome) => sum + outcome.success, 0);
+      side.result.load.sfeos = {
+        sent: records.length,
+        success,
+        skipped: outcomes.reduce((sum, outcome) => sum + outcome.skipped, 0),
+        refused: errors.length,
+        errors: errors.slice(0, 20),
+        indexed,
+        seconds,
+        recordsPerSecond: Math.round(success / seconds),
+      };
+      if (errors.length > 0)
+        side.result.notes.push(
+          `${flavour.peer} refused ${errors.length} of ${records.length} items at load: ${errors.slice(0, 5).join('; ')}`,
+        );
+      side.result.loads.push({
+        side: flavour.peer,
+        records: success,
+        seconds,
+        how: `Transactions API bulk_items, ${SFEOS_BATCH} items per request, ${SFEOS_IN_FLIGHT} in flight over its ${side.peers.length} servers, items index refresh off (STAC Items written by Cairn)`,
+      });
+      log(`${flavour.peer} load: ${JSON.stringify(side.result.load.sfeos)}`);
+    },
+    LOADS,
+  );
+}
+
+/** Checks whether a flavour of SFEOS can run; the reason when it cannot. */
+async function sfeosSkipReason(flavour: SfeosFlavour, venv: string): Promise<string | undefined> {
+  const engine = process.env[flavour.variable];
+  if (!engine) return `${flavour.variable} is not set (source ~/.cache/cairn/run/env.sh)`;
+  const engineUrl = new URL(engine);
+  if (engineUrl.hostname !== '127.0.0.1' && engineUrl.hostname !== 'localhost')
+    throw new Error(`${flavour.peer}: ${flavour.variable} must be on loopback`);
+  const missing = await missingGeoShape(engine);
+  if (missing)
+    return `${missing}; SFEOS maps item geometries as geo_shape, so ${flavour.module.replace('.', '-').replace('_', '-')} cannot run on it`;
+  if (!hasModule(venv, flavour.module))
+    return `${flavour.module} is not installed in the peers' venv (scripts/bench/peers/requirements.txt)`;
+  return undefined;
+}
+
+async function timeSfeos(
+  options: Options,
+  clock: PhaseClock,
+  side: SfeosSide,
+  records: readonly CoreRecord[],
+): Promise<void> {
+  const { flavour } = side;
+  let api: ApiProcess | undefined;
+  try {
+    await clock.time(`${flavour.peer}: start Cairn (${flavour.backend})`, async () => {
+      api = await startApi(REPO_ROOT, side.environment);
     });
-    result.notes.push(
+    side.result.notes.push(
       `${flavour.peer} runs under uvicorn (uvloop, httptools) with ${options.workers.join(' and ')} worker(s) (one server per worker count, side by side) against the same ${flavour.backend} node as Cairn; resident memory is summed over uvicorn and its workers (the engine's is shared and not counted on either side)`,
     );
     const started = api as unknown as ApiProcess;
     await clock.time(`${flavour.peer}: count check and timed cases`, () =>
-      compare(options, started, peers, sfeosQueries(records[0].id), records, result),
+      compare(options, started, side.peers, sfeosQueries(records[0].id), records, side.result),
     );
   } finally {
     if (api) await stopApi(api);
-    for (const peer of peers) await stopChild(peer.child);
-    const deleted = await deletePeerIndexes(engine);
-    log(`deleted ${deleted.length} ${flavour.backend} indexes named ${INDEX_PREFIX}*`);
   }
 }
+
+/** The machine's CPU counters now, or undefined off Linux. */
+function readCpuTicks(): CpuTicks | undefined {
+  try {
+    return parseCpuTicks(readFileSync('/proc/stat', 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * After the loads: makes every loaded engine index searchable, then waits until the machine has
+ * been quiet for a few seconds in a row (the engine's merges, the loaders' exits), at most
+ * {@link SETTLE_RULE}.maxSeconds. Returns what it saw, for the result file.
+ */
+async function settle(engines: string[]): Promise<Record<string, unknown>> {
+  for (const engine of engines) {
+    await fetch(`${engine}/${INDEX_PREFIX}*/_refresh`, { method: 'POST' });
+  }
+  const shares: number[] = [];
+  let last = readCpuTicks();
+  if (!last) return { settled: false, reason: 'no /proc/stat' };
+  for (;;) {
+    await sleep(1000);
+    const now = readCpuTicks();
+    if (!now) break;
+    shares.push(Math.round(busyShare(last, now) * 100) / 100);
+    last = now;
+    const verdict = settleVerdict(shares);
+    if (verdict.done) {
+      log(
+        verdict.settled
+          ? `settled after ${shares.length} s`
+          : `not settled after ${shares.length} s (busy ${shares.slice(-5).join(', ')}): timing anyway`,
+      );
+      return { settled: verdict.settled, busyShares: shares, rule: SETTLE_RULE };
+    }
+  }
+  return { settled: false, busyShares: shares, rule: SETTLE_RULE };
+}
+
+function round2(value: number): number {
+  return Math.round(value * 100) / 100;
+}
+
+/** The phase inside which every side is loaded at once. */
+const LOADS = 'load every side (at once)';
 
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
@@ -952,64 +1204,97 @@ async function main(): Promise<void> {
   const clock = new PhaseClock();
   const loadAverageAtStart = loadavg().map((value) => Math.round(value * 100) / 100);
   log(`load average at start: ${loadAverageAtStart.join(', ')}`);
-  const venv = await clock.time('install the peers (scripts/python-env.sh peers)', () =>
-    execFileSync('bash', [join(REPO_ROOT, 'scripts', 'python-env.sh'), 'peers'], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
-    }).trim(),
-  );
   const work = mkdtempSync(join(tmpdir(), 'cairn-bench-peers-'));
   const pairings: PairingResult[] = [];
+  const sfeosSides: SfeosSide[] = [];
+  let settling: Record<string, unknown> = {};
   try {
-    log(`corpus: ${options.size} generated records, seed ${options.seed}`);
-    const records = await clock.time('generate the corpus', () =>
-      corpusRecords(options.size, options.seed),
-    );
+    // The peers' venv is built (or found) while the corpus is generated.
+    const PREPARE = 'install the peers and generate the corpus (at once)';
+    const { venv, records } = await clock.time(PREPARE, async () => {
+      const installing = clock.time(
+        'install the peers (scripts/python-env.sh peers)',
+        async () =>
+          (await runCommand('bash', [join(REPO_ROOT, 'scripts', 'python-env.sh'), 'peers'])).trim(),
+        PREPARE,
+      );
+      log(`corpus: ${options.size} generated records, seed ${options.seed}`);
+      const generated = await clock.time(
+        'generate the corpus',
+        () => corpusRecords(options.size, options.seed),
+        PREPARE,
+      );
+      return { venv: await installing, records: generated };
+    });
+
+    let pycsw: PycswSide | undefined;
     if (options.peers.includes('pycsw')) {
-      const pairing = emptyPairing('pycsw', 'sqlite', options.workers);
-      pairings.push(pairing);
-      const sqlitePath = join(work, 'cairn.sqlite');
-      await clock.time('Cairn (SQLite): load', async () => {
-        const backend = await createBackend(
-          loadConfig({ SQLITE_PATH: sqlitePath, LOG_LEVEL: 'warn' }),
-        );
-        try {
-          const outcome = await loadOrReuseCorpus({
-            backend,
-            markerPath: `${sqlitePath}.corpus.json`,
-            location: sqlitePath,
-            seed: options.seed,
-            size: options.size,
-            batchSize: 500,
-            maxBytes: 64 * 1024 * 1024,
-            force: true,
-          });
-          pairing.load.cairn = outcome.marker;
-          pairing.loads.push({
-            side: 'Cairn (SQLite)',
-            records: outcome.written,
-            seconds: outcome.marker.loadSeconds,
-            how: "Cairn's ingest pipeline, 500 records per batch",
-          });
-          log(`Cairn (SQLite) load: ${outcome.marker.recordsPerSecond} records/s`);
-        } finally {
-          await backend.close();
-        }
-      });
-      await runPycsw(options, clock, venv, work, records, sqlitePath, pairing);
+      const result = emptyPairing('pycsw', 'sqlite', options.workers);
+      pairings.push(result);
+      pycsw = {
+        dir: join(work, 'pycsw'),
+        ports: await Promise.all(options.workers.map(() => findFreePort())),
+        sqlitePath: join(work, 'cairn.sqlite'),
+        result,
+      };
     }
     for (const name of ['sfeos', 'sfeos-elasticsearch']) {
       if (!options.peers.includes(name)) continue;
       const flavour = SFEOS_FLAVOURS[name];
-      const pairing = emptyPairing(name, flavour.backend, options.workers);
-      pairings.push(pairing);
-      await runSfeos(options, clock, flavour, venv, records, pairing);
-      if (pairing.skipped) log(`${name} SKIPPED: ${pairing.skipped}`);
+      const result = emptyPairing(name, flavour.backend, options.workers);
+      pairings.push(result);
+      const skipped = await sfeosSkipReason(flavour, venv);
+      if (skipped) {
+        result.skipped = skipped;
+        log(`${name} SKIPPED: ${skipped}`);
+        continue;
+      }
+      const engine = process.env[flavour.variable] as string;
+      const alias = `${INDEX_PREFIX}cairn`;
+      await deletePeerIndexes(engine);
+      sfeosSides.push({
+        flavour,
+        engine,
+        alias,
+        environment: { [flavour.variable]: engine, SEARCH_INDEX_ALIAS: alias },
+        ports: await Promise.all(options.workers.map(() => findFreePort())),
+        peers: [],
+        result,
+      });
     }
+
+    // Every side's load at once: none depends on another, and no timing runs until all are done.
+    await clock.time(LOADS, async () => {
+      const loads: Promise<void>[] = [];
+      if (pycsw) {
+        loads.push(loadCairnSqlite(clock, options, pycsw));
+        loads.push(loadPycsw(clock, venv, pycsw, records));
+      }
+      for (const side of sfeosSides) {
+        loads.push(loadCairnEngine(clock, options, side));
+        loads.push(loadSfeos(clock, venv, side, records, options.workers));
+      }
+      const outcomes = await Promise.allSettled(loads);
+      const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+      if (failed) throw failed.reason;
+    });
+    settling = await clock.time(
+      'settle: refresh the engine indexes, wait for a quiet machine',
+      () => settle([...new Set(sfeosSides.map((side) => side.engine))]),
+    );
+
+    if (pycsw) await timePycsw(options, clock, venv, pycsw, records);
+    for (const side of sfeosSides) await timeSfeos(options, clock, side, records);
   } finally {
+    for (const side of sfeosSides) {
+      for (const peer of side.peers) await stopChild(peer.child);
+      const deleted = await deletePeerIndexes(side.engine);
+      log(`deleted ${deleted.length} ${side.flavour.backend} indexes named ${INDEX_PREFIX}*`);
+    }
     rmSync(work, { recursive: true, force: true });
   }
   const loadAverageAtEnd = loadavg().map((value) => Math.round(value * 100) / 100);
+  const elapsedSeconds = round2((Date.now() - started.getTime()) / 1000);
   const output = {
     benchmark: 'cairn-bench-peers',
     date: started.toISOString(),
@@ -1017,7 +1302,12 @@ async function main(): Promise<void> {
     machine: await readSystemInfo(REPO_ROOT, undefined),
     loadAverage: { atStart: loadAverageAtStart, atEnd: loadAverageAtEnd },
     parameters: options,
+    elapsedSeconds,
     phases: clock.phases,
+    settle: settling,
+    notes: [
+      'every side is loaded at once (phase "load every side"), so each load rate was taken while the other loads shared the machine; timing starts only after all loads and the settle phase',
+    ],
     pairings,
   };
   const path = join(
@@ -1034,13 +1324,14 @@ async function main(): Promise<void> {
       console.log(`SKIPPED: ${pairing.skipped}`);
       continue;
     }
-    console.log(`Load rates:\n\n${renderLoadTable(pairing.loads)}\n`);
+    console.log(`Load rates (all sides loaded at once):\n\n${renderLoadTable(pairing.loads)}\n`);
     console.log('Counts before timing:');
     for (const check of pairing.counts) console.log(`- ${formatCountCheck(check)}`);
     console.log(`\n${pairing.table}\n`);
     for (const note of pairing.notes) console.log(`- ${note}`);
   }
   console.log(`\n## Elapsed time per phase\n\n${renderPhaseTable(clock.phases)}\n`);
+  console.log(`Wall clock: ${elapsedSeconds} s`);
   console.log(
     `Load average (1, 5, 15 min): ${loadAverageAtStart.join(', ')} at start, ${loadAverageAtEnd.join(', ')} at end`,
   );

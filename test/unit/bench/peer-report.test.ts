@@ -245,6 +245,54 @@ describe('bench:peers report', () => {
     ]);
   });
 
+  it('shows the parts of a phase that ran at once under it, counted once in the total', async () => {
+    let now = 0;
+    const clock = new PhaseClock(() => now);
+    await clock.time('loads', async () => {
+      let release = (): void => undefined;
+      const gate = new Promise<void>((done) => {
+        release = done;
+      });
+      const parts = [
+        clock.time(
+          'pycsw',
+          async () => {
+            await gate;
+            now += 100_000;
+          },
+          'loads',
+        ),
+        clock
+          .time(
+            'sfeos',
+            async () => {
+              now += 20_000;
+            },
+            'loads',
+          )
+          .then(release),
+      ];
+      await Promise.all(parts);
+    });
+    await clock.time('timing', () => {
+      now += 30_000;
+    });
+    expect(clock.phases.find((phase) => phase.phase === 'sfeos')).to.deep.equal({
+      phase: 'sfeos',
+      seconds: 20,
+      within: 'loads',
+    });
+    expect(renderPhaseTable(clock.phases).split('\n')).to.deep.equal([
+      '| phase | seconds | m:ss |',
+      '| --- | ---: | ---: |',
+      '| loads | 120 | 2:00 |',
+      '| ↳ sfeos | 20 | 0:20 |',
+      '| ↳ pycsw | 120 | 2:00 |',
+      '| timing | 30 | 0:30 |',
+      '| **total** | 150 | 2:30 |',
+    ]);
+  });
+
   it("shows each side's load rate", () => {
     const table = renderLoadTable([
       { side: 'pycsw', records: 100_000, seconds: 142.9, how: 'parser' },
