@@ -122,7 +122,12 @@ function subBox(
   let e = w + width;
   if (w > 180) w -= 360;
   if (e > 180) e -= 360;
-  return [round(w), round(s), round(e), round(s + height)];
+  let [roundedWest, roundedEast] = [round(w), round(e)];
+  // A box that begins or ends on the antimeridian once rounded does not cross it: written as
+  // crossing, one half of its footprint would have no width, which engines refuse as a shape.
+  if (roundedWest === 180 && roundedEast < roundedWest) roundedWest = -180;
+  if (roundedEast === -180 && roundedWest > roundedEast) roundedEast = 180;
+  return [roundedWest, round(s), roundedEast, round(s + height)];
 }
 
 function polygonOf([w, s, e, n]: number[]): Record<string, unknown> {
