@@ -1112,8 +1112,11 @@ async function loadSfeos(
   );
 }
 
-/** Checks whether a flavour of SFEOS can run; the reason when it cannot. */
-async function sfeosSkipReason(flavour: SfeosFlavour, venv: string): Promise<string | undefined> {
+/**
+ * Checks whether the engine of a flavour of SFEOS can take it; the reason when it cannot (whether
+ * the module is installed is checked once the venv is there).
+ */
+async function engineSkipReason(flavour: SfeosFlavour): Promise<string | undefined> {
   const engine = process.env[flavour.variable];
   if (!engine) return `${flavour.variable} is not set (source ~/.cache/cairn/run/env.sh)`;
   const engineUrl = new URL(engine);
@@ -1122,8 +1125,6 @@ async function sfeosSkipReason(flavour: SfeosFlavour, venv: string): Promise<str
   const missing = await missingGeoShape(engine);
   if (missing)
     return `${missing}; SFEOS maps item geometries as geo_shape, so ${flavour.module.replace('.', '-').replace('_', '-')} cannot run on it`;
-  if (!hasModule(venv, flavour.module))
-    return `${flavour.module} is not installed in the peers' venv (scripts/bench/peers/requirements.txt)`;
   return undefined;
 }
 
@@ -1196,7 +1197,7 @@ function round2(value: number): number {
 }
 
 /** The phase inside which every side is loaded at once. */
-const LOADS = 'load every side (at once)';
+const LOADS = 'install the peers, generate the corpus and load every side (at once)';
 
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
@@ -1207,84 +1208,96 @@ async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'cairn-bench-peers-'));
   const pairings: PairingResult[] = [];
   const sfeosSides: SfeosSide[] = [];
+  let pycswSide: PycswSide | undefined;
+  let records: CoreRecord[] = [];
   let settling: Record<string, unknown> = {};
   try {
-    // The peers' venv is built (or found) while the corpus is generated.
-    const PREPARE = 'install the peers and generate the corpus (at once)';
-    const { venv, records } = await clock.time(PREPARE, async () => {
-      const installing = clock.time(
-        'install the peers (scripts/python-env.sh peers)',
-        async () =>
-          (await runCommand('bash', [join(REPO_ROOT, 'scripts', 'python-env.sh'), 'peers'])).trim(),
-        PREPARE,
-      );
+    // The peers' venv is built (or found) while the corpus is generated and Cairn loads; a peer's
+    // load starts once the venv is there. Every load runs at once: none depends on another, and
+    // no timing runs until all are done.
+    const installing = clock.time(
+      'install the peers (scripts/python-env.sh peers)',
+      async () =>
+        (await runCommand('bash', [join(REPO_ROOT, 'scripts', 'python-env.sh'), 'peers'])).trim(),
+      LOADS,
+    );
+    installing.catch(() => undefined); // awaited below; not unhandled while the corpus is built
+    records = await clock.time(LOADS, async () => {
       log(`corpus: ${options.size} generated records, seed ${options.seed}`);
       const generated = await clock.time(
         'generate the corpus',
         () => corpusRecords(options.size, options.seed),
-        PREPARE,
+        LOADS,
       );
-      return { venv: await installing, records: generated };
-    });
-
-    let pycsw: PycswSide | undefined;
-    if (options.peers.includes('pycsw')) {
-      const result = emptyPairing('pycsw', 'sqlite', options.workers);
-      pairings.push(result);
-      pycsw = {
-        dir: join(work, 'pycsw'),
-        ports: await Promise.all(options.workers.map(() => findFreePort())),
-        sqlitePath: join(work, 'cairn.sqlite'),
-        result,
-      };
-    }
-    for (const name of ['sfeos', 'sfeos-elasticsearch']) {
-      if (!options.peers.includes(name)) continue;
-      const flavour = SFEOS_FLAVOURS[name];
-      const result = emptyPairing(name, flavour.backend, options.workers);
-      pairings.push(result);
-      const skipped = await sfeosSkipReason(flavour, venv);
-      if (skipped) {
-        result.skipped = skipped;
-        log(`${name} SKIPPED: ${skipped}`);
-        continue;
+      let pycsw: PycswSide | undefined;
+      if (options.peers.includes('pycsw')) {
+        const result = emptyPairing('pycsw', 'sqlite', options.workers);
+        pairings.push(result);
+        pycsw = {
+          dir: join(work, 'pycsw'),
+          ports: await Promise.all(options.workers.map(() => findFreePort())),
+          sqlitePath: join(work, 'cairn.sqlite'),
+          result,
+        };
+        pycswSide = pycsw;
       }
-      const engine = process.env[flavour.variable] as string;
-      const alias = `${INDEX_PREFIX}cairn`;
-      await deletePeerIndexes(engine);
-      sfeosSides.push({
-        flavour,
-        engine,
-        alias,
-        environment: { [flavour.variable]: engine, SEARCH_INDEX_ALIAS: alias },
-        ports: await Promise.all(options.workers.map(() => findFreePort())),
-        peers: [],
-        result,
-      });
-    }
-
-    // Every side's load at once: none depends on another, and no timing runs until all are done.
-    await clock.time(LOADS, async () => {
+      for (const name of ['sfeos', 'sfeos-elasticsearch']) {
+        if (!options.peers.includes(name)) continue;
+        const flavour = SFEOS_FLAVOURS[name];
+        const result = emptyPairing(name, flavour.backend, options.workers);
+        pairings.push(result);
+        const skipped = await engineSkipReason(flavour);
+        if (skipped) {
+          result.skipped = skipped;
+          log(`${name} SKIPPED: ${skipped}`);
+          continue;
+        }
+        const engine = process.env[flavour.variable] as string;
+        const alias = `${INDEX_PREFIX}cairn`;
+        await deletePeerIndexes(engine);
+        sfeosSides.push({
+          flavour,
+          engine,
+          alias,
+          environment: { [flavour.variable]: engine, SEARCH_INDEX_ALIAS: alias },
+          ports: await Promise.all(options.workers.map(() => findFreePort())),
+          peers: [],
+          result,
+        });
+      }
       const loads: Promise<void>[] = [];
       if (pycsw) {
-        loads.push(loadCairnSqlite(clock, options, pycsw));
-        loads.push(loadPycsw(clock, venv, pycsw, records));
+        const side = pycsw;
+        loads.push(loadCairnSqlite(clock, options, side));
+        loads.push(installing.then((ready) => loadPycsw(clock, ready, side, generated)));
       }
       for (const side of sfeosSides) {
         loads.push(loadCairnEngine(clock, options, side));
-        loads.push(loadSfeos(clock, venv, side, records, options.workers));
+        loads.push(
+          installing.then(async (ready) => {
+            if (!hasModule(ready, side.flavour.module)) {
+              side.result.skipped = `${side.flavour.module} is not installed in the peers' venv (scripts/bench/peers/requirements.txt)`;
+              log(`${side.flavour.peer} SKIPPED: ${side.result.skipped}`);
+              return;
+            }
+            await loadSfeos(clock, ready, side, generated, options.workers);
+          }),
+        );
       }
-      const outcomes = await Promise.allSettled(loads);
+      const outcomes = await Promise.allSettled([installing, ...loads]);
       const failed = outcomes.find((outcome) => outcome.status === 'rejected');
       if (failed) throw failed.reason;
+      return generated;
     });
+    const venv = await installing;
     settling = await clock.time(
       'settle: refresh the engine indexes, wait for a quiet machine',
       () => settle([...new Set(sfeosSides.map((side) => side.engine))]),
     );
 
-    if (pycsw) await timePycsw(options, clock, venv, pycsw, records);
-    for (const side of sfeosSides) await timeSfeos(options, clock, side, records);
+    if (pycswSide) await timePycsw(options, clock, venv, pycswSide, records);
+    for (const side of sfeosSides)
+      if (!side.result.skipped) await timeSfeos(options, clock, side, records);
   } finally {
     for (const side of sfeosSides) {
       for (const peer of side.peers) await stopChild(peer.child);
