@@ -684,6 +684,7 @@ async function loadPycsw(
         [script, 'load-stream', side.dir, '500'],
         async (stdin) => {
           for (let index = 0; index < records.length; index += 1) {
+            if (stdin.destroyed) return; // the loader has gone: its exit says why
             stdin.write(frameDocument(writeIso19139(records[index])));
             // Let the other loads run between records; wait for the pipe only when far ahead.
             if (index % 50 === 49) await new Promise((done) => setImmediate(done));
