@@ -1,6 +1,6 @@
 /**
  * The searches (Records items GET, STAC search GET and POST) skip the OpenAPI request validator
- * because their parse functions check every parameter themselves (app.ts `isParsedInFull`).
+ * because their parse functions check every parameter themselves (app.ts `unvalidatedRoute`).
  * This suite proves it: every parameter the validation document lists for these routes (the
  * queryables too) and every POST body member is sent a series of bad and edge values, once
  * through the app as it is and once through the same app behind the full validator (as every
@@ -9,7 +9,7 @@
 import { expect } from 'chai';
 import express, { type Express } from 'express';
 import request from 'supertest';
-import { isParsedInFull } from '../../services/api/app.js';
+import { unvalidatedRoute } from '../../services/api/app.js';
 import { PACKAGE_VERSION } from '../../services/api/html/assets.js';
 import { renderJsonError } from '../../services/api/middleware/errors.js';
 import type { OpenApiDocument } from '../../services/api/openapi/common.js';
@@ -132,15 +132,22 @@ describe('searches skip the OpenAPI request validator: their parsers give the sa
       .map((parameter) => parameter.name);
   }
 
-  it('skips exactly the searches', () => {
+  it('skips the searches (with their OpenAPI path) and the undocumented CSW and OpenSearch', () => {
     const skipped = (method: string, path: string) =>
-      isParsedInFull({ method, path } as express.Request);
-    expect(skipped('GET', ITEMS)).to.equal(true);
-    expect(skipped('GET', `${ROOT}/search`)).to.equal(true);
-    expect(skipped('POST', `${ROOT}/search`)).to.equal(true);
-    expect(skipped('POST', ITEMS)).to.equal(false);
-    expect(skipped('GET', `${ITEMS}/x`)).to.equal(false);
-    expect(skipped('GET', `${ROOT}/collections`)).to.equal(false);
+      unvalidatedRoute({ method, path } as express.Request);
+    expect(skipped('GET', ITEMS)).to.deep.equal({
+      route: '/catalogue/collections/{collectionId}/items',
+    });
+    expect(skipped('GET', `${ROOT}/search`)).to.deep.equal({ route: '/catalogue/search' });
+    expect(skipped('POST', `${ROOT}/search`)).to.deep.equal({ route: '/catalogue/search' });
+    expect(skipped('GET', `${ROOT}/csw`)).to.deep.equal({});
+    expect(skipped('POST', `${ROOT}/opensearch/description`)).to.deep.equal({});
+    expect(skipped('POST', ITEMS)).to.equal(undefined);
+    expect(skipped('GET', `${ITEMS}/x`)).to.equal(undefined);
+    expect(skipped('GET', `${ROOT}/collections`)).to.equal(undefined);
+    expect(skipped('GET', `${ROOT}/cswx`)).to.equal(undefined);
+    const paths = Object.keys(document.paths);
+    expect(paths.some((path) => /^\/(csw|opensearch)/.test(path))).to.equal(false);
   });
 
   const routes: [string, string][] = [

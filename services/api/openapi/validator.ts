@@ -132,10 +132,12 @@ function restoreQuery(request: Request, original: Request['query']): void {
 /** Options of the request validator. */
 export interface RequestValidatorOptions {
   /**
-   * Requests the validator is not run on: routes whose parse function checks every parameter
-   * itself and answers the same 400 (the searches; see `isParsedInFull` in app.ts).
+   * Requests the validator is not run on (undefined: validate): routes whose parse function
+   * checks every parameter itself and answers the same 400, and paths the document does not
+   * describe (see `unvalidatedRoute` in app.ts). `route` is the document's path template of
+   * the request, recorded on it as the validator would (the metrics label requests by it).
    */
-  skip?: (request: Request) => boolean;
+  skip?: (request: Request) => { route?: string } | undefined;
 }
 
 /**
@@ -157,7 +159,15 @@ export function createRequestValidator(
     ignorePaths: /^\/catalogue\/static\//,
   });
   return handlers.map((handler) => (request: Request, response: Response, next: NextFunction) => {
-    if (skip?.(request)) return next();
+    const skipped = skip?.(request);
+    if (skipped !== undefined) {
+      if (skipped.route !== undefined) {
+        (request as Request & { openapi?: { openApiRoute: string } }).openapi ??= {
+          openApiRoute: skipped.route,
+        };
+      }
+      return next();
+    }
     const original = request.query;
     handler(request, response, (error?: unknown) => {
       restoreQuery(request, original);
