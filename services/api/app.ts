@@ -2,7 +2,7 @@
  * The API's app factory: builds the Express application from its dependencies without
  * listening, so every test tier can drive it.
  */
-import express, { type Express, type Request } from 'express';
+import express, { type Express, type Request, type RequestHandler } from 'express';
 import { COLLECTION_ID } from './common/urls.js';
 import type { Config } from '../../shared/config/index.js';
 import { NotFoundError } from '../../shared/errors/index.js';
@@ -85,6 +85,22 @@ export function unvalidatedRoute(request: Request): { route?: string } | undefin
   return UNDOCUMENTED.test(request.path) ? {} : undefined;
 }
 
+/** Runs `handler` only on the requests `when` accepts; the others go straight on. */
+export function onlyWhen(
+  when: (request: Request) => boolean,
+  handler: RequestHandler,
+): RequestHandler {
+  return (request, response, next) => (when(request) ? handler(request, response, next) : next());
+}
+
+/**
+ * Whether a request under /catalogue is for /admin or below, as Express matches route paths
+ * (case-insensitive, a trailing slash allowed): the only paths the admin routers answer.
+ */
+export function isAdminPath(request: Request): boolean {
+  return /^\/admin(\/|$)/i.test(request.path);
+}
+
 /** Creates the Express app serving /catalogue and the health endpoints. */
 export function createApp(dependencies: AppDependencies): Express {
   const { config, logger } = dependencies;
@@ -124,9 +140,14 @@ export function createApp(dependencies: AppDependencies): Express {
     return queue;
   };
   const getIngestLog = (): IngestLog => (ingestLog ??= openIngestLog(config, backend));
+  // Routers the searches need not walk through (issue 29: each layer is a path match per
+  // request): the writes answer no GET or HEAD, the admin routers only paths under /admin.
   app.use(
     '/catalogue',
-    createTransactionsRouter({ config, backend, auth, queue: getQueue, ingestLog: getIngestLog }),
+    onlyWhen(
+      (request) => request.method !== 'GET' && request.method !== 'HEAD',
+      createTransactionsRouter({ config, backend, auth, queue: getQueue, ingestLog: getIngestLog }),
+    ),
   );
   // JSON bodies for everything else (writes read theirs after checking the token).
   app.use(
@@ -143,14 +164,20 @@ export function createApp(dependencies: AppDependencies): Express {
     queue: getQueue,
     ingestLog: getIngestLog,
   });
-  app.use('/catalogue', createSourcesRouter({ auth, harvest }));
+  app.use('/catalogue', onlyWhen(isAdminPath, createSourcesRouter({ auth, harvest })));
   app.use(
     '/catalogue',
-    createAdminHtmlRouter({ config, auth, ingestLog: getIngestLog, queue: getQueue }),
+    onlyWhen(
+      isAdminPath,
+      createAdminHtmlRouter({ config, auth, ingestLog: getIngestLog, queue: getQueue }),
+    ),
   );
   app.use(
     '/catalogue',
-    createAdminRouter({ config, auth, ingestLog: getIngestLog, queue: getQueue, backend }),
+    onlyWhen(
+      isAdminPath,
+      createAdminRouter({ config, auth, ingestLog: getIngestLog, queue: getQueue, backend }),
+    ),
   );
   // Records and STAC requests are validated against the OpenAPI document (CSW and OpenSearch
   // are not), but for the searches, whose parsers check every parameter themselves.
