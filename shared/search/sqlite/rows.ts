@@ -5,11 +5,14 @@
  */
 import type { Bbox, CoreRecord, SourceFormat } from '../../records/core-record.js';
 import { buildIndexDocument } from '../../records/index-document.js';
+import { textSortKey } from '../../query/text-folding.js';
 
 export interface SqliteRow {
   id: string;
   type: string | null;
   title: string | null;
+  /** The title's sort key (textSortKey), for the `records_title_key` index. */
+  titleKey: string | null;
   parentId: string | null;
   created: string | null;
   updated: string | null;
@@ -36,6 +39,7 @@ export function toSqliteRow(record: CoreRecord): SqliteRow {
     id: document.id,
     type: document.type,
     title: document.title,
+    titleKey: document.title === null ? null : textSortKey(document.title),
     parentId: document.parentId,
     created: document.created,
     updated: document.updated,
