@@ -9,12 +9,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
+import { parseCql2Text } from '../../shared/query/cql2/index.js';
+import { checkFilter } from '../../shared/query/check-filter.js';
 import { textSortKey } from '../../shared/query/text-folding.js';
 import { buildMatchAllQuery, type SearchQuery } from '../../shared/query/search-query.js';
 import { parseDocuments } from '../../shared/records/formats/index.js';
 import { compileSearch } from '../../shared/search/sqlite/compile-query.js';
 import { migrateSchema } from '../../shared/search/sqlite/migrate-schema.js';
-import { registerSqlFunctions } from '../../shared/search/sqlite/sql-functions.js';
+import { SQL_FUNCTIONS, registerSqlFunctions } from '../../shared/search/sqlite/sql-functions.js';
 import { SqliteBackend } from '../../shared/search/sqlite/sqlite-backend.js';
 
 /** Titles with case and accent variants, exact ties, equal keys of different titles and none. */
@@ -216,12 +218,54 @@ describe('SQLite sort keys and time index', () => {
         registerSqlFunctions(db);
         expect(migrateSchema(db)).to.deep.equal([]);
         db.exec(
-          "CREATE TABLE records (rid INTEGER PRIMARY KEY, title TEXT); INSERT INTO records (title) VALUES ('Éa'), (NULL)",
+          'CREATE TABLE records (rid INTEGER PRIMARY KEY, title TEXT, geometry TEXT, record TEXT NOT NULL)',
         );
-        expect(migrateSchema(db)).to.deep.equal(['title_key']);
-        expect(
-          db.prepare('SELECT title_key FROM records ORDER BY rid').pluck().all(),
-        ).to.deep.equal(['ea', null]);
+        const insert = db.prepare('INSERT INTO records (title, geometry, record) VALUES (?, ?, ?)');
+        const square = {
+          type: 'Polygon',
+          coordinates: [
+            [
+              [0, 0],
+              [2, 0],
+              [2, 1],
+              [0, 1],
+              [0, 0],
+            ],
+          ],
+        };
+        const line = {
+          type: 'LineString',
+          coordinates: [
+            [0, 0],
+            [2, 1],
+          ],
+        };
+        insert.run('Éa', JSON.stringify(square), '{"bbox":[0,0,2,1]}');
+        insert.run(null, JSON.stringify(line), '{"bbox":[0,0,2,1]}');
+        insert.run(null, null, '{"bbox":[1,2,3,4]}');
+        insert.run(null, null, '{"bbox":[170,0,-170,5]}');
+        insert.run(null, null, '{}');
+        expect(migrateSchema(db)).to.deep.equal([
+          'title_key',
+          'box_west',
+          'box_south',
+          'box_east',
+          'box_north',
+        ]);
+        const rows = db
+          .prepare(
+            'SELECT title_key, box_west, box_south, box_east, box_north FROM records ORDER BY rid',
+          )
+          .raw()
+          .all();
+        expect(rows).to.deep.equal([
+          ['ea', 0, 0, 2, 1],
+          [null, null, null, null, null],
+          [null, 1, 2, 3, 4],
+          [null, null, null, null, null],
+          [null, null, null, null, null],
+        ]);
+        expect(migrateSchema(db)).to.deep.equal([]);
       } finally {
         db.close();
       }
@@ -275,6 +319,147 @@ describe('SQLite sort keys and time index', () => {
         expect(run(fetched)).to.deep.equal(inRange.slice(0, 3));
       } finally {
         await backend.close();
+      }
+    });
+  });
+  describe('rectangle footprints', () => {
+    type Position = [number, number];
+    const polygon = (...ring: Position[]) => ({
+      type: 'Polygon',
+      coordinates: [[...ring, ring[0]]],
+    });
+    const rectangle = (w: number, s: number, e: number, n: number) =>
+      polygon([w, s], [e, s], [e, n], [w, n]);
+    const record = (
+      id: string,
+      geometry: Record<string, unknown> | null,
+      extra: Record<string, unknown> = {},
+    ) => ({
+      type: 'Feature',
+      id,
+      conformsTo: [],
+      geometry,
+      time: null,
+      properties: { type: 'dataset', title: id },
+      ...extra,
+    });
+    /** Records against the box (0, 0, 10, 10), with whether each meets it. */
+    const CASES: [Record<string, unknown>, boolean][] = [
+      [record('inside', rectangle(2, 2, 4, 4)), true],
+      // Crosses the box with no vertex inside it and not inside it: once only the exact test.
+      [record('strip-across', rectangle(-5, 4, 15, 6)), true],
+      [record('edge-touch', rectangle(10, 2, 12, 4)), true],
+      [record('corner-touch', rectangle(-3, -3, 0, 0)), true],
+      [record('just-outside', rectangle(10.000001, 2, 12, 4)), false],
+      [record('outside', rectangle(20, 20, 30, 30)), false],
+      [record('bbox-only-across', null, { bbox: [-5, 4, 15, 6] }), true],
+      [record('bbox-only-out', null, { bbox: [-5, 11, 15, 12] }), false],
+    ];
+
+    function filterQuery(text: string): SearchQuery {
+      return query({ filter: checkFilter(parseCql2Text(text)) });
+    }
+
+    it('are decided by their edges, without the exact predicate', async () => {
+      let exactCalls = 0;
+      // The exact predicate replaced by one that counts its calls and answers NULL (no match).
+      const backend = new SqliteBackend({
+        path: ':memory:',
+        registerFunctions: (db) =>
+          // Three arguments, as the real one: SQLite keys functions by name and argument count.
+          db.function(
+            SQL_FUNCTIONS.spatial,
+            (_relation: unknown, _stored: unknown, _query: unknown) => {
+              exactCalls += 1;
+              return null;
+            },
+          ),
+      });
+      try {
+        await backend.upsert(parseDocuments(JSON.stringify(CASES.map(([r]) => r))).records);
+        const expected = CASES.filter(([, meets]) => meets)
+          .map(([r]) => r.id as string)
+          .sort();
+        const result = await backend.search(filterQuery('S_INTERSECTS(geometry, BBOX(0,0,10,10))'));
+        expect(result.records.map((r) => r.id).sort()).to.deep.equal(expected);
+        expect(result.total).to.equal(expected.length);
+        const apart = await ids(backend, filterQuery('S_DISJOINT(geometry, BBOX(0,0,10,10))'));
+        expect(apart.sort()).to.deep.equal(
+          CASES.filter(([, meets]) => !meets)
+            .map(([r]) => r.id as string)
+            .sort(),
+        );
+        expect(exactCalls).to.equal(0);
+      } finally {
+        await backend.close();
+      }
+    });
+
+    it('meet a query box across the antimeridian by either half', async () => {
+      const backend = new SqliteBackend({ path: ':memory:' });
+      try {
+        await backend.upsert(
+          parseDocuments(
+            JSON.stringify([
+              record('east', rectangle(172, 0, 175, 5)),
+              record('west', rectangle(-175, 0, -172, 5)),
+              record('middle', rectangle(0, 0, 5, 5)),
+              record('edge', rectangle(-170, 0, -160, 5)),
+            ]),
+          ).records,
+        );
+        const found = await ids(
+          backend,
+          filterQuery('S_INTERSECTS(geometry, BBOX(170,-10,-170,10))'),
+        );
+        expect(found.sort()).to.deep.equal(['east', 'edge', 'west']);
+      } finally {
+        await backend.close();
+      }
+    });
+
+    it('are filled and indexed when a database made before them is opened', async () => {
+      const path = join(directory, 'old-boxes.sqlite');
+      const fresh = new SqliteBackend({ path });
+      await fresh.upsert(parseDocuments(JSON.stringify(CASES.map(([r]) => r))).records);
+      const read = (db: Database.Database) =>
+        db
+          .prepare('SELECT id, box_west, box_south, box_east, box_north FROM records ORDER BY id')
+          .raw()
+          .all();
+      const boxes = read(connectionOf(fresh));
+      await fresh.close();
+      // The schema of the release before the boxes: no columns, the span index without them.
+      const old = new Database(path);
+      old.exec(`DROP INDEX records_span;
+        CREATE INDEX records_span ON records(rid, has_time, time_start, time_end, type, parent_id, created, updated, id, title);
+        ALTER TABLE records DROP COLUMN box_west; ALTER TABLE records DROP COLUMN box_south;
+        ALTER TABLE records DROP COLUMN box_east; ALTER TABLE records DROP COLUMN box_north;`);
+      old.close();
+
+      const reopened = new SqliteBackend({ path });
+      try {
+        const db = connectionOf(reopened);
+        expect(read(db)).to.deep.equal(boxes);
+        expect(boxes.filter((row) => (row as unknown[])[1] !== null)).to.have.length(CASES.length);
+        const spanColumns = db
+          .prepare("SELECT name FROM pragma_index_info('records_span')")
+          .pluck()
+          .all();
+        expect(spanColumns.slice(-4)).to.deep.equal([
+          'box_west',
+          'box_south',
+          'box_east',
+          'box_north',
+        ]);
+        const found = await ids(reopened, filterQuery('S_INTERSECTS(geometry, BBOX(0,0,10,10))'));
+        expect(found.sort()).to.deep.equal(
+          CASES.filter(([, meets]) => meets)
+            .map(([r]) => r.id as string)
+            .sort(),
+        );
+      } finally {
+        await reopened.close();
       }
     });
   });

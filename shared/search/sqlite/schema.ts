@@ -18,6 +18,10 @@ CREATE TABLE IF NOT EXISTS records (
   time_start TEXT,
   time_end TEXT,
   has_time INTEGER NOT NULL DEFAULT 0,
+  box_west REAL,
+  box_south REAL,
+  box_east REAL,
+  box_north REAL,
   props TEXT NOT NULL,
   geometry TEXT,
   record TEXT NOT NULL,
@@ -34,7 +38,7 @@ CREATE INDEX IF NOT EXISTS records_time_start ON records(time_start);
 CREATE INDEX IF NOT EXISTS records_time_end ON records(time_end);
 CREATE INDEX IF NOT EXISTS records_title_key ON records(title_key, title, id);
 CREATE INDEX IF NOT EXISTS records_time ON records(has_time, time_start, time_end);
-CREATE INDEX IF NOT EXISTS records_span ON records(rid, has_time, time_start, time_end, type, parent_id, created, updated, id, title);
+CREATE INDEX IF NOT EXISTS records_span ON records(rid, has_time, time_start, time_end, type, parent_id, created, updated, id, title, box_west, box_south, box_east, box_north);
 CREATE VIRTUAL TABLE IF NOT EXISTS records_fts USING fts5(
   anytext, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2'
 );
@@ -45,7 +49,10 @@ CREATE VIRTUAL TABLE IF NOT EXISTS records_rtree USING rtree(id, minx, maxx, min
  * `title_key`: the title's case- and accent-insensitive sort key (textSortKey, the same function
  * as `cairn_sort_key`), stored when a record is written so that `records_title_key` serves a
  * sort by title in order and a LIMIT stops early. `records_time`: the time columns together,
- * so a time-range count reads one narrow index instead of every matching row.
+ * so a time-range count reads one narrow index instead of every matching row. `box_*`: the
+ * footprint's edges when the footprint is exactly that rectangle (footprintBox in rows.ts),
+ * else NULL: such a record meets a query rectangle when the edges overlap, decided from the
+ * span index without reading the record's geometry.
  */
 
 /**

@@ -128,12 +128,16 @@ export class SqliteBackend implements SearchBackend {
     this.statements = {
       upsert: this.db.prepare(`
         INSERT INTO records (id, type, title, title_key, parent_id, created, updated, time_start, time_end, has_time,
+                             box_west, box_south, box_east, box_north,
                              props, geometry, record, source_format, source_media_type, source)
         VALUES (@id, @type, @title, @titleKey, @parentId, @created, @updated, @timeStart, @timeEnd, @hasTime,
+                @boxWest, @boxSouth, @boxEast, @boxNorth,
                 @props, @geometry, @record, @sourceFormat, @sourceMediaType, @source)
         ON CONFLICT(id) DO UPDATE SET type = excluded.type, title = excluded.title,
           title_key = excluded.title_key, parent_id = excluded.parent_id, created = excluded.created, updated = excluded.updated,
           time_start = excluded.time_start, time_end = excluded.time_end, has_time = excluded.has_time,
+          box_west = excluded.box_west, box_south = excluded.box_south,
+          box_east = excluded.box_east, box_north = excluded.box_north,
           props = excluded.props, geometry = excluded.geometry, record = excluded.record,
           source_format = excluded.source_format, source_media_type = excluded.source_media_type,
           source = excluded.source
