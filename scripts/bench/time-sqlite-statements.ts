@@ -26,6 +26,11 @@ const CASES: Record<string, Record<string, string>> = {
     q: 'flood',
     limit: '10',
   },
+  'bbox-datetime': {
+    bbox: '-10,40,20,60',
+    datetime: '2000-01-01T00:00:00Z/2015-12-31T23:59:59Z',
+    limit: '10',
+  },
   'sort-title': { sortby: 'title', limit: '10' },
   'sort-title-desc': { sortby: '-title', limit: '10' },
   bbox: { bbox: '-10,40,20,60', limit: '10' },
