@@ -35,6 +35,12 @@ const CASES: Record<string, Record<string, string>> = {
   'sort-title-desc': { sortby: '-title', limit: '10' },
   bbox: { bbox: '-10,40,20,60', limit: '10' },
   sorted: { sortby: '-updated', limit: '10' },
+  'sort-start': { sortby: 'start_datetime', limit: '10' },
+  'datetime-sort-start': {
+    datetime: '2000-01-01T00:00:00Z/2015-12-31T23:59:59Z',
+    sortby: '-start_datetime',
+    limit: '10',
+  },
   'cql2-type': {
     filter: "S_INTERSECTS(geometry, BBOX(-10, 40, 20, 60)) AND type = 'series'",
     'filter-lang': 'cql2-text',

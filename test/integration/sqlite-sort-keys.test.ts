@@ -322,6 +322,38 @@ describe('SQLite sort keys and time index', () => {
       }
     });
   });
+  describe('the time index', () => {
+    it('replaces the start index of an older file and serves sorts on the start', async () => {
+      const path = join(directory, 'old-time.sqlite');
+      const fresh = await loaded(path);
+      const sort = [{ field: 'start_datetime', direction: 'desc' as const }];
+      const before = await ids(fresh, query({ sort }));
+      await fresh.close();
+      const old = new Database(path);
+      old.exec('DROP INDEX records_time; CREATE INDEX records_time_start ON records(time_start)');
+      old.close();
+      const reopened = new SqliteBackend({ path });
+      try {
+        const db = connectionOf(reopened);
+        const names = db
+          .prepare(
+            "SELECT name FROM sqlite_schema WHERE type = 'index' AND name LIKE 'records_time%'",
+          )
+          .pluck()
+          .all();
+        expect(names.sort()).to.deep.equal(['records_time', 'records_time_end']);
+        const page = compileSearch(query({ sort, limit: 5 }), { guard: '', columns: 'r.id' }).page(
+          0,
+          0,
+        );
+        expect(planOf(db, page).join('\n')).to.contain('SCAN r USING INDEX records_time');
+        expect(await ids(reopened, query({ sort }))).to.deep.equal(before);
+      } finally {
+        await reopened.close();
+      }
+    });
+  });
+
   describe('rectangle footprints', () => {
     type Position = [number, number];
     const polygon = (...ring: Position[]) => ({
