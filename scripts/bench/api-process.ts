@@ -59,15 +59,46 @@ export async function startApi(
     env: environment,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
+  return waitUntilReady(child, `http://127.0.0.1:${port}`, 'the API', timeoutMs);
+}
+
+/**
+ * Starts the bench's pass-through server (scripts/bench/pass-through.ts: a bare `node:http`
+ * server forwarding to the engine) on loopback and a free port, as a process of its own.
+ */
+export async function startPassThrough(
+  repoRoot: string,
+  engineUrl: string,
+  timeoutMs = 60_000,
+): Promise<ApiProcess> {
+  const port = await findFreePort();
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/bench/pass-through.ts', engineUrl, String(port)],
+    {
+      cwd: repoRoot,
+      env: { ...process.env, NODE_ENV: 'production' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  return waitUntilReady(child, `http://127.0.0.1:${port}`, 'the pass-through', timeoutMs);
+}
+
+/** Resolves once `origin`/readyz answers 200; fails when the child exits or time runs out. */
+async function waitUntilReady(
+  child: ChildProcess,
+  origin: string,
+  name: string,
+  timeoutMs: number,
+): Promise<ApiProcess> {
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
   });
-  const origin = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) {
-      throw new Error(`the API exited with code ${child.exitCode}: ${stderr.trim()}`);
+      throw new Error(`${name} exited with code ${child.exitCode}: ${stderr.trim()}`);
     }
     try {
       const response = await fetch(`${origin}/readyz`);
@@ -78,7 +109,7 @@ export async function startApi(
     await sleep(250);
   }
   child.kill('SIGTERM');
-  throw new Error(`the API did not become ready within ${timeoutMs} ms: ${stderr.trim()}`);
+  throw new Error(`${name} did not become ready within ${timeoutMs} ms: ${stderr.trim()}`);
 }
 
 /** Stops the API child (SIGTERM, then SIGKILL after a grace period). */

@@ -15,6 +15,17 @@ export function targetMarks(row: OverheadRow): string {
   return row.p99Target === undefined ? p50 : `${p50}, p99 ${row.p99Target ? '✓' : '✗'}`;
 }
 
+/** The median of the defined values, or '–' when there are none. */
+function medianOf(values: (number | undefined)[]): number | string {
+  const defined = values.filter((value): value is number => value !== undefined);
+  if (defined.length === 0) return '–';
+  const sorted = defined.sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  const value =
+    sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  return Math.round(value * 100) / 100;
+}
+
 function table(header: string[], rows: (string | number)[][]): string {
   const lines = [
     `| ${header.join(' | ')} |`,
@@ -141,9 +152,55 @@ export function renderMarkdown(result: BenchResult): string {
           row.rounds
             .map(
               (r) =>
-                `${r.apiP50Ms}/${r.apiP99Ms} · ${r.engineP50Ms}/${r.engineP99Ms} · ${r.loadAverage1m}${r.apiCpuMsPerRequest === undefined ? '' : ` · API CPU ${r.apiCpuMsPerRequest} ms/req`}`,
+                `${r.apiP50Ms}/${r.apiP99Ms} · ${r.engineP50Ms}/${r.engineP99Ms}${r.floorP50Ms === undefined ? '' : ` · floor ${r.floorP50Ms}/${r.floorP99Ms}`} · ${r.loadAverage1m}${r.apiCpuMsPerRequest === undefined ? '' : ` · API CPU ${r.apiCpuMsPerRequest} ms/req`}`,
             )
             .join('; '),
+        ]),
+      ),
+    );
+  }
+  const floorRows = result.engine?.overhead.filter((row) => row.floor !== undefined) ?? [];
+  if (floorRows.length > 0) {
+    parts.push(
+      '',
+      '### The floor: a bare pass-through in front of the engine (scripts/bench/pass-through.ts)',
+      '',
+      "The same engine request through a `node:http` server that forwards it over keep-alive and returns the engine's JSON as is (its own process), in the same rounds as the API and the engine alone. Medians over the rounds in ms; CPU is each server process's CPU time per request (median of the rounds).",
+      '',
+      table(
+        [
+          'case',
+          'conc.',
+          'engine p50',
+          'floor p50',
+          'API p50',
+          'floor/engine p50',
+          'API/engine p50',
+          'API/floor p50',
+          'engine p99',
+          'floor p99',
+          'API p99',
+          'floor/engine p99',
+          'API/engine p99',
+          'API/floor p99',
+          'CPU ms/req floor · API',
+        ],
+        floorRows.map((row) => [
+          row.case,
+          row.concurrency,
+          row.engineP50Ms,
+          row.floor?.p50Ms ?? '–',
+          row.apiP50Ms,
+          row.floor?.engineP50Ratio ?? '–',
+          row.p50Ratio,
+          row.floor?.apiP50Ratio ?? '–',
+          row.engineP99Ms,
+          row.floor?.p99Ms ?? '–',
+          row.apiP99Ms,
+          row.floor?.engineP99Ratio ?? '–',
+          row.p99Ratio,
+          row.floor?.apiP99Ratio ?? '–',
+          `${medianOf(row.rounds.map((r) => r.floorCpuMsPerRequest))} · ${medianOf(row.rounds.map((r) => r.apiCpuMsPerRequest))}`,
         ]),
       ),
     );

@@ -138,6 +138,10 @@ export interface OverheadRow {
     engineRequestsPerSecond: number;
     loadAverage1m: number;
     apiCpuMsPerRequest?: number;
+    /** The pass-through floor (a bare node:http server forwarding the same DSL), when run. */
+    floorP50Ms?: number;
+    floorP99Ms?: number;
+    floorCpuMsPerRequest?: number;
   }[];
   /** Medians over the rounds. */
   apiP50Ms: number;
@@ -146,6 +150,17 @@ export interface OverheadRow {
   engineP99Ms: number;
   p50Ratio: number;
   p99Ratio: number;
+  /** The floor's medians and the API over the floor / the floor over the engine, when run. */
+  floor?: {
+    p50Ms: number;
+    p99Ms: number;
+    /** API over floor. */
+    apiP50Ratio: number;
+    apiP99Ratio: number;
+    /** Floor over engine: what any HTTP API in front of the engine costs. */
+    engineP50Ratio: number;
+    engineP99Ratio: number;
+  };
   /** Whether the issue-29 targets hold: p50 ≤ 1.2× (every concurrency), p99 ≤ 1.5× at 64. */
   p50Target: boolean;
   p99Target?: boolean;
@@ -165,18 +180,27 @@ function round2(value: number): number {
   return Math.round(value * 100) / 100;
 }
 
+function ratio(numerator: number, denominator: number): number {
+  return denominator > 0 ? round2(numerator / denominator) : Number.NaN;
+}
+
 /**
  * Pairs the API runs and the engine runs of one case and concurrency (round i of each, in the
- * order they ran) and computes the ratios of the medians.
+ * order they ran), and the pass-through floor's runs when given, and computes the ratios of
+ * the medians.
  */
 export function overheadRow(
   api: HttpCaseResult[],
   engine: HttpCaseResult[],
   engineRequests: number,
   loadAverages: number[] = [],
+  floor: HttpCaseResult[] = [],
 ): OverheadRow {
   if (api.length === 0 || api.length !== engine.length) {
     throw new Error(`overheadRow: ${api.length} API runs against ${engine.length} engine runs`);
+  }
+  if (floor.length > 0 && floor.length !== api.length) {
+    throw new Error(`overheadRow: ${api.length} API runs against ${floor.length} floor runs`);
   }
   const rounds = api.map((run, i) => ({
     apiP50Ms: run.latencyMs.p50,
@@ -187,13 +211,22 @@ export function overheadRow(
     engineRequestsPerSecond: engine[i].requestsPerSecond,
     loadAverage1m: loadAverages[i] ?? Number.NaN,
     ...(run.cpuMsPerRequest !== undefined && { apiCpuMsPerRequest: run.cpuMsPerRequest }),
+    ...(floor[i] && {
+      floorP50Ms: floor[i].latencyMs.p50,
+      floorP99Ms: floor[i].latencyMs.p99,
+      ...(floor[i].cpuMsPerRequest !== undefined && {
+        floorCpuMsPerRequest: floor[i].cpuMsPerRequest,
+      }),
+    }),
   }));
   const apiP50Ms = round2(median(rounds.map((r) => r.apiP50Ms)));
   const apiP99Ms = round2(median(rounds.map((r) => r.apiP99Ms)));
   const engineP50Ms = round2(median(rounds.map((r) => r.engineP50Ms)));
   const engineP99Ms = round2(median(rounds.map((r) => r.engineP99Ms)));
-  const p50Ratio = engineP50Ms > 0 ? round2(apiP50Ms / engineP50Ms) : Number.NaN;
-  const p99Ratio = engineP99Ms > 0 ? round2(apiP99Ms / engineP99Ms) : Number.NaN;
+  const p50Ratio = ratio(apiP50Ms, engineP50Ms);
+  const p99Ratio = ratio(apiP99Ms, engineP99Ms);
+  const floorP50Ms = round2(median(floor.map((run) => run.latencyMs.p50)));
+  const floorP99Ms = round2(median(floor.map((run) => run.latencyMs.p99)));
   const concurrency = api[0].concurrency;
   return {
     case: api[0].case,
@@ -206,6 +239,16 @@ export function overheadRow(
     engineP99Ms,
     p50Ratio,
     p99Ratio,
+    ...(floor.length > 0 && {
+      floor: {
+        p50Ms: floorP50Ms,
+        p99Ms: floorP99Ms,
+        apiP50Ratio: ratio(apiP50Ms, floorP50Ms),
+        apiP99Ratio: ratio(apiP99Ms, floorP99Ms),
+        engineP50Ratio: ratio(floorP50Ms, engineP50Ms),
+        engineP99Ratio: ratio(floorP99Ms, engineP99Ms),
+      },
+    }),
     p50Target: p50Ratio <= P50_TARGET,
     ...(concurrency === P99_TARGET_CONCURRENCY && { p99Target: p99Ratio <= P99_TARGET }),
   };

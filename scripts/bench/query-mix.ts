@@ -118,6 +118,12 @@ export function buildQueryMix(options: QueryMixOptions): QueryCase[] {
       limit,
     }),
     itemsCase('sorted', 'Records items, sortby=-updated', { sortby: '-updated', limit }),
+    // The peers bench's datetime and sort-title (scripts/bench/peers/run-peers.ts).
+    itemsCase('datetime', 'Records items, datetime (about half the records)', {
+      datetime: '2000-01-01T00:00:00Z/2015-12-31T23:59:59Z',
+      limit,
+    }),
+    itemsCase('sort-title', 'Records items, sortby=title', { sortby: 'title', limit }),
     itemsCase(
       'deep-offset',
       `Records items, offset=${offset}`,

@@ -18,7 +18,7 @@ import { loadConfig } from '../../shared/config/index.js';
 import type { SearchBackend } from '../../shared/search/backend.js';
 import { createBackend } from '../../shared/search/create-backend.js';
 import { readApiLimits, timeBackendQueries, type BackendCaseResult } from './backend-timing.js';
-import { startApi, stopApi, type ApiProcess } from './api-process.js';
+import { startApi, startPassThrough, stopApi, type ApiProcess } from './api-process.js';
 import {
   generateCorpusDocuments,
   loadOrReuseCorpus,
@@ -70,6 +70,8 @@ export interface BenchResult {
     url: string;
     requests: { case: string; engineRequests: number; replay?: EngineHttpRequest }[];
     runs: HttpCaseResult[];
+    /** The pass-through floor's runs (scripts/bench/pass-through.ts), interleaved with both. */
+    floorRuns: HttpCaseResult[];
     overhead: OverheadRow[];
   };
   paging?: DeepPagingResult;
@@ -170,6 +172,8 @@ async function runIngestPart(
 /** The engine-alone side of the A/B runs: what to replay for each case. */
 interface EngineReplay {
   url: string;
+  /** The pass-through floor in front of the engine (a process of its own). */
+  floor?: ApiProcess;
   requests: Map<string, { engineRequests: number; replay?: EngineHttpRequest }>;
 }
 
@@ -194,6 +198,7 @@ async function runHttpPart(
     for (const concurrency of options.concurrency) {
       const apiRuns: HttpCaseResult[] = [];
       const engineRuns: HttpCaseResult[] = [];
+      const floorRuns: HttpCaseResult[] = [];
       const loads: number[] = [];
       // A B A B: the API and the engine alone take turns, so both see the same machine load.
       for (let round = 1; round <= rounds; round += 1) {
@@ -210,6 +215,27 @@ async function runHttpPart(
         if (probe.status !== 200) outcome.ok = false;
         result.http.push(outcome);
         apiRuns.push(outcome);
+        if (engine?.floor && replay) {
+          log(
+            `floor: ${queryCase.name} × ${concurrency} for ${options.duration} s (round ${round})`,
+          );
+          const floor = await runHttpCase(
+            engine.floor.origin,
+            engine.floor.pid,
+            {
+              name: queryCase.name,
+              description: `${queryCase.name}, pass-through floor`,
+              method: 'POST',
+              path: replay.path,
+              body: replay.body,
+              buildQuery: queryCase.buildQuery,
+            },
+            concurrency,
+            options.duration,
+          );
+          result.engine?.floorRuns.push(floor);
+          floorRuns.push(floor);
+        }
         if (engine && replay) {
           log(
             `engine: ${queryCase.name} × ${concurrency} for ${options.duration} s (round ${round})`,
@@ -237,7 +263,7 @@ async function runHttpPart(
       }
       if (engine && replay && captured) {
         result.engine?.overhead.push(
-          overheadRow(apiRuns, engineRuns, captured.engineRequests, loads),
+          overheadRow(apiRuns, engineRuns, captured.engineRequests, loads, floorRuns),
         );
       }
     }
@@ -419,13 +445,20 @@ async function main(): Promise<void> {
           url: (options.url ?? '').replace(/\/+$/, ''),
           requests: new Map(requests.map((entry) => [entry.case, entry])),
         };
-        result.engine = { url: engine.url, requests, runs: [], overhead: [] };
+        engine.floor = await startPassThrough(REPO_ROOT, engine.url);
+        log(`floor: pass-through ${engine.floor.origin} (pid ${engine.floor.pid})`);
+        result.engine = { url: engine.url, requests, runs: [], floorRuns: [], overhead: [] };
         result.notes.push(
           `engine alone: each case's search request, captured from a backend configured as the API's, replayed at the engine's _search with autocannon at the same concurrency; API and engine runs alternate (${options.rounds} rounds, A B A B); ratios are of the medians over the rounds`,
+          'floor: the same engine request through scripts/bench/pass-through.ts (a bare node:http server, its own process, forwarding to the engine over keep-alive and returning its JSON as is), run between the API and the engine in each round: what any HTTP API in front of the engine costs on this machine',
         );
       }
     }
-    if (api && options.parts.has('http')) await runHttpPart(api, mix, options, result, engine);
+    try {
+      if (api && options.parts.has('http')) await runHttpPart(api, mix, options, result, engine);
+    } finally {
+      if (engine?.floor) await stopApi(engine.floor);
+    }
 
     // 3. Backend time for the same SearchQueries.
     if (options.parts.has('backend')) {

@@ -172,7 +172,11 @@ describe('Records presentation for GDAL/QGIS and pygeoapi clients', () => {
         'title',
         'type',
       ]);
-      expect(parseItemsPresentation({ skipGeometry: 'TRUE' }).skipGeometry).to.equal(true);
+      expect(parseItemsPresentation({ skipGeometry: 'true' }).skipGeometry).to.equal(true);
+      // Exactly true or false, as the OpenAPI document's boolean (the searches skip the validator).
+      expect(errorOf(() => parseItemsPresentation({ skipGeometry: 'TRUE' })).code).to.equal(
+        'INVALID_PARAMETER',
+      );
       expect(errorOf(() => parseItemsPresentation({ properties: 'a b' })).code).to.equal(
         'INVALID_PARAMETER',
       );

@@ -14,6 +14,9 @@ import {
   LANGUAGE_TAG_PATTERN,
   PRESENTATION_PARAMETER_NAMES,
   PROPERTY_NAME_PATTERN,
+  EXTERNAL_ID_PATTERN,
+  FACET_ITEM_PATTERN,
+  SORTBY_ITEM_PATTERN,
   SUPPORTED_CRS,
   type ItemsParameterName,
   type OutputFormat,
@@ -181,7 +184,7 @@ export function buildRecordsParameters(
     externalIds: listParameter(
       'externalIds',
       'External identifiers as `scheme:value`, `value` or `scheme:`.',
-      { pattern: '^([^:]+:)?[^:]*$' },
+      { pattern: EXTERNAL_ID_PATTERN.source },
     ),
     limit: integerParameter(
       'limit',
@@ -201,7 +204,7 @@ export function buildRecordsParameters(
         .map((name) => `\`${name}\``)
         .join(', ')}; see …/sortables), each prefixed by \`-\` for descending or ` +
         '`+` (sent as %2B) for ascending order.',
-      { pattern: '^\\s*[+-]?\\s*[A-Za-z_].*$' },
+      { pattern: SORTBY_ITEM_PATTERN.source },
     ),
     filter: stringParameter('filter', 'A CQL2 filter in the encoding filter-lang names.'),
     filterLang: stringParameter(
@@ -218,7 +221,7 @@ export function buildRecordsParameters(
       `Facets to count among the matching records: \`property[:bucketCount[:order]]\` with ` +
         `property one of ${FACET_PROPERTIES.join(', ')} and order ${FACET_ORDERS[0]} (default), ` +
         `${FACET_ORDERS.slice(1, -1).join(', ')} or ${FACET_ORDERS[FACET_ORDERS.length - 1]}.`,
-      { pattern: '^[A-Za-z_:.-]+(:\\d*(:[a-z_]+)?)?$' },
+      { pattern: FACET_ITEM_PATTERN.source },
     ),
   };
 }

@@ -129,11 +129,26 @@ function restoreQuery(request: Request, original: Request['query']): void {
   }
 }
 
+/** Options of the request validator. */
+export interface RequestValidatorOptions {
+  /**
+   * Requests the validator is not run on (undefined: validate): routes whose parse function
+   * checks every parameter itself and answers the same 400, and paths the document does not
+   * describe (see `unvalidatedRoute` in app.ts). `route` is the document's path template of
+   * the request, recorded on it as the validator would (the metrics label requests by it).
+   */
+  skip?: (request: Request) => { route?: string } | undefined;
+}
+
 /**
  * Builds the request-validating middleware for an OpenAPI document (frozen: the validator
  * works on its own deep copy).
  */
-export function createRequestValidator(document: Readonly<OpenApiDocument>): RequestHandler[] {
+export function createRequestValidator(
+  document: Readonly<OpenApiDocument>,
+  options: RequestValidatorOptions = {},
+): RequestHandler[] {
+  const { skip } = options;
   const handlers = OpenApiValidator.middleware({
     apiSpec: document as unknown as ValidatorOptions['apiSpec'],
     validateRequests: { allowUnknownQueryParameters: false },
@@ -144,6 +159,15 @@ export function createRequestValidator(document: Readonly<OpenApiDocument>): Req
     ignorePaths: /^\/catalogue\/static\//,
   });
   return handlers.map((handler) => (request: Request, response: Response, next: NextFunction) => {
+    const skipped = skip?.(request);
+    if (skipped !== undefined) {
+      if (skipped.route !== undefined) {
+        (request as Request & { openapi?: { openApiRoute: string } }).openapi ??= {
+          openApiRoute: skipped.route,
+        };
+      }
+      return next();
+    }
     const original = request.query;
     handler(request, response, (error?: unknown) => {
       restoreQuery(request, original);

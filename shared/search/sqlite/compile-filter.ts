@@ -462,6 +462,18 @@ function compileSpatialOperand(expression: CheckedExpression): SpatialOperand {
   }
 }
 
+/**
+ * Whether the record's footprint rectangle (box_*, set) meets one of the query rectangles:
+ * closed rectangles meet when their edges overlap on both axes (what jsts answers too).
+ */
+function rectanglesMeet(boxes: Bbox[]): Fragment {
+  const parts = boxes.map(
+    ([west, south, east, north]) =>
+      sql`(r.box_west <= ${param(east)} AND r.box_east >= ${param(west)} AND r.box_south <= ${param(north)} AND r.box_north >= ${param(south)})`,
+  );
+  return joinFragments(parts, ' OR ');
+}
+
 function compileSpatial(node: CheckedOperator, negated: boolean): Fragment {
   const [a, b] = node.args.map(compileSpatialOperand);
   const relation = spatialRelation(node.op);
@@ -483,9 +495,11 @@ function compileSpatial(node: CheckedOperator, negated: boolean): Fragment {
   const exact = (name: SpatialRelationName): Fragment =>
     sql`${raw(SQL_FUNCTIONS.spatial)}(${param(name)}, ${FOOTPRINT}, ${geometry})`;
   const prefilter = boxPrefilter(query.boxes);
-  // A record whose box lies inside a query box intersects it without an exact test.
+  // A record whose footprint is a rectangle (box_* set) meets a query rectangle when their
+  // edges overlap; for the others, one whose box lies inside a query box intersects it without
+  // an exact test.
   const intersects = query.rectangle
-    ? sql`(${boxesInside(query.boxes)} OR ${exact('intersects')})`
+    ? sql`(CASE WHEN r.box_west IS NOT NULL THEN ${rectanglesMeet(query.boxes)} ELSE (${boxesInside(query.boxes)} OR ${exact('intersects')}) END)`
     : exact('intersects');
   if (recordRelation === 'disjoint') {
     return sql`(CASE WHEN ${prefilter} THEN NOT ${intersects} WHEN ${HAS_FOOTPRINT} THEN 1 END)`;

@@ -14,7 +14,7 @@ import type {
   SpatialConstraint,
   TemporalConstraint,
 } from '../../query/search-query.js';
-import { SORT_COLUMNS, SPAN_INDEX } from './schema.js';
+import { SORT_COLUMNS, SPAN_INDEX, STORED_SORT_KEYS } from './schema.js';
 import { RTREE_DRIVE, boxMatchesFrom, probeForm, raw, sql } from './sql-fragment.js';
 import { SQL_FUNCTIONS } from './sql-functions.js';
 
@@ -44,6 +44,11 @@ export interface SortKey {
   direction: 'ASC' | 'DESC';
   /** NULLs after every value, in both directions. */
   nullsLast: boolean;
+  /**
+   * For a stored sort key (STORED_SORT_KEYS): the same value computed from a column the span
+   * index holds, for pages that read the span index rather than the wide rows.
+   */
+  computed?: string;
 }
 
 /** The statements of one search (see compileSearch). */
@@ -227,8 +232,12 @@ function compileSort(query: SearchQuery, hasText: boolean): SortKey[] {
     // Text sorts case- and accent-insensitively, ties in code-point order (the sort key of a
     // NULL is NULL, so NULLs still come last).
     if (isTextSortable(field)) {
+      const computed = `${SQL_FUNCTIONS.sortKey}(${column})`;
+      const stored = STORED_SORT_KEYS[column];
       return [
-        { sql: `${SQL_FUNCTIONS.sortKey}(${column})`, direction: order, nullsLast: true },
+        stored
+          ? { sql: stored, computed, direction: order, nullsLast: true }
+          : { sql: computed, direction: order, nullsLast: true },
         { sql: column, direction: order, nullsLast: true },
       ];
     }
@@ -267,10 +276,10 @@ export interface SearchOptions {
  * - The page first picks the page's rowids (reading only what the conditions and sort keys
  *   need) and then reads the wide record columns of those rows only.
  * - When the first sort key is an indexed column (or the id), the conditions include an R*Tree
- *   prefilter and the matches are dense enough that walking the index in order and probing
- *   each record's boxes reads fewer rows than fetching and sorting every match (rows read
- *   about (offset + limit) * size / total against total), the page walks the index and a
- *   LIMIT stops it early.
+ *   prefilter or a time range and the matches are dense enough that walking the index in
+ *   order and checking each record (its boxes probed) reads fewer rows than fetching and
+ *   sorting every match (rows read about (offset + limit) * size / total against total), the
+ *   page walks the index and a LIMIT stops it early.
  */
 export function compileSearch(query: SearchQuery, options: SearchOptions): SearchStatements {
   const compiled = compileQuery(query, options.compileFilter);
@@ -287,15 +296,20 @@ export function compileSearch(query: SearchQuery, options: SearchOptions): Searc
       };
   const keys = compiled.order;
   const indexed = /^r\.\w+$/.test(keys[0].sql) && compiled.join === '';
-  const probeable = indexed && compiled.where.sql.includes(RTREE_DRIVE);
+  // A time range is as broad as a box: its matches can be dense in any order too.
+  const probeable =
+    indexed && (compiled.where.sql.includes(RTREE_DRIVE) || query.temporal !== undefined);
   const page = (total: number, catalogueSize: number): SqlFragment => {
     const wanted = query.offset + query.limit;
     const probe = probeable && wanted * catalogueSize <= total * total;
     // Walking: `+(…)` hides the conditions from the planner, so no other index (a time range,
     // say) is chosen to drive the page instead of the sort's.
     const where = probe ? `+(${probeForm(compiled.where.sql)})` : compiled.where.sql;
-    const selected = keys.map((key, index) => `${key.sql} AS k${index}`).join(', ');
-    const inner = `SELECT r.rid AS rid, ${selected} FROM records r ${probe ? '' : span} ${compiled.join} WHERE ${options.guard}(${where}) ORDER BY ${orderByClause(keys, (_, index) => `k${index}`)} LIMIT ? OFFSET ?`;
+    const fromSpan = !probe && span !== '';
+    const selected = keys
+      .map((key, index) => `${(fromSpan && key.computed) || key.sql} AS k${index}`)
+      .join(', ');
+    const inner = `SELECT r.rid AS rid, ${selected} FROM records r ${fromSpan ? span : ''} ${compiled.join} WHERE ${options.guard}(${where}) ORDER BY ${orderByClause(keys, (_, index) => `k${index}`)} LIMIT ? OFFSET ?`;
     return {
       sql: `SELECT ${options.columns} FROM (${inner}) p CROSS JOIN records r ON r.rid = p.rid ORDER BY ${orderByClause(keys, (_, index) => `p.k${index}`)}`,
       params: [...params, query.limit, query.offset],

@@ -11,12 +11,17 @@ CREATE TABLE IF NOT EXISTS records (
   id TEXT NOT NULL UNIQUE,
   type TEXT,
   title TEXT,
+  title_key TEXT,
   parent_id TEXT,
   created TEXT,
   updated TEXT,
   time_start TEXT,
   time_end TEXT,
   has_time INTEGER NOT NULL DEFAULT 0,
+  box_west REAL,
+  box_south REAL,
+  box_east REAL,
+  box_north REAL,
   props TEXT NOT NULL,
   geometry TEXT,
   record TEXT NOT NULL,
@@ -29,14 +34,27 @@ CREATE INDEX IF NOT EXISTS records_title ON records(title);
 CREATE INDEX IF NOT EXISTS records_parent ON records(parent_id);
 CREATE INDEX IF NOT EXISTS records_created ON records(created);
 CREATE INDEX IF NOT EXISTS records_updated ON records(updated);
-CREATE INDEX IF NOT EXISTS records_time_start ON records(time_start);
+DROP INDEX IF EXISTS records_time_start;
 CREATE INDEX IF NOT EXISTS records_time_end ON records(time_end);
-CREATE INDEX IF NOT EXISTS records_span ON records(rid, has_time, time_start, time_end, type, parent_id, created, updated, id, title);
+CREATE INDEX IF NOT EXISTS records_title_key ON records(title_key, title, id);
+CREATE INDEX IF NOT EXISTS records_time ON records(time_start, time_end, has_time);
+CREATE INDEX IF NOT EXISTS records_span ON records(rid, has_time, time_start, time_end, type, parent_id, created, updated, id, title, box_west, box_south, box_east, box_north);
 CREATE VIRTUAL TABLE IF NOT EXISTS records_fts USING fts5(
   anytext, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2'
 );
 CREATE VIRTUAL TABLE IF NOT EXISTS records_rtree USING rtree(id, minx, maxx, miny, maxy);
 `;
+
+/**
+ * `title_key`: the title's case- and accent-insensitive sort key (textSortKey, the same function
+ * as `cairn_sort_key`), stored when a record is written so that `records_title_key` serves a
+ * sort by title in order and a LIMIT stops early. `records_time`: the time columns together,
+ * so a time-range count reads one narrow index instead of every matching row; it also serves
+ * sorts on the start (it replaces `records_time_start`, dropped from older files). `box_*`: the
+ * footprint's edges when the footprint is exactly that rectangle (footprintBox in rows.ts),
+ * else NULL: such a record meets a query rectangle when the edges overlap, decided from the
+ * span index without reading the record's geometry.
+ */
 
 /**
  * A narrow copy of the records' small columns, in rowid order: the
@@ -46,6 +64,12 @@ CREATE VIRTUAL TABLE IF NOT EXISTS records_rtree USING rtree(id, minx, maxx, min
  * to it and it stays during bulk loads; existing databases get it when they are opened.
  */
 export const SPAN_INDEX = 'records_span';
+
+/**
+ * Text sort keys stored in a column of their own (equal to `cairn_sort_key(column)`), by the
+ * SORT_COLUMNS column they are the key of.
+ */
+export const STORED_SORT_KEYS: Readonly<Record<string, string>> = { 'r.title': 'r.title_key' };
 
 /** Maps sortable canonical queryables to their column; others sort on their JSON value. */
 export const SORT_COLUMNS: Readonly<Record<string, string>> = {

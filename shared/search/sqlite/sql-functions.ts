@@ -90,6 +90,16 @@ function polygonRectangle(rings: unknown): Bbox | undefined {
 }
 
 /**
+ * The rectangle a footprint geometry (GeoJSON) is exactly, [west, south, east, north]: a Polygon
+ * of one axis-aligned rectangular ring of 2-D positions; undefined for anything else.
+ */
+export function footprintRectangle(geometry: unknown): Bbox | undefined {
+  if (typeof geometry !== 'object' || geometry === null) return undefined;
+  const { type, coordinates } = geometry as { type?: unknown; coordinates?: unknown };
+  return type === 'Polygon' ? polygonRectangle(coordinates) : undefined;
+}
+
+/**
  * The rectangles a query geometry's text is (a BBOX literal: one polygon, or two across the
  * antimeridian), or undefined when it is anything else.
  */

@@ -28,6 +28,7 @@ import {
 } from './compile-query.js';
 import { toSqliteRow, type SqliteRow } from './rows.js';
 import { openDatabase } from './open-database.js';
+import { migrateSchema } from './migrate-schema.js';
 import { SqliteReadPool, type ReadStatement } from './read-pool.js';
 import { SCHEMA_SQL, SPAN_INDEX } from './schema.js';
 import { SQL_FUNCTIONS, StatementDeadline, registerSqlFunctions } from './sql-functions.js';
@@ -117,21 +118,26 @@ export class SqliteBackend implements SearchBackend {
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('cache_size = -65536');
     this.db.pragma('temp_store = MEMORY');
-    this.db.exec(SCHEMA_SQL);
     registerSqlFunctions(this.db, this.deadline);
+    migrateSchema(this.db);
+    this.db.exec(SCHEMA_SQL);
     options.registerFunctions?.(this.db);
     this.timeBudgetMs = options.timeBudgetMs;
     this.deadlineCheck = this.timeBudgetMs === undefined ? '' : `${SQL_FUNCTIONS.deadline}() AND `;
     this.compileFilter = options.compileFilter ?? compileFilter;
     this.statements = {
       upsert: this.db.prepare(`
-        INSERT INTO records (id, type, title, parent_id, created, updated, time_start, time_end, has_time,
+        INSERT INTO records (id, type, title, title_key, parent_id, created, updated, time_start, time_end, has_time,
+                             box_west, box_south, box_east, box_north,
                              props, geometry, record, source_format, source_media_type, source)
-        VALUES (@id, @type, @title, @parentId, @created, @updated, @timeStart, @timeEnd, @hasTime,
+        VALUES (@id, @type, @title, @titleKey, @parentId, @created, @updated, @timeStart, @timeEnd, @hasTime,
+                @boxWest, @boxSouth, @boxEast, @boxNorth,
                 @props, @geometry, @record, @sourceFormat, @sourceMediaType, @source)
         ON CONFLICT(id) DO UPDATE SET type = excluded.type, title = excluded.title,
-          parent_id = excluded.parent_id, created = excluded.created, updated = excluded.updated,
+          title_key = excluded.title_key, parent_id = excluded.parent_id, created = excluded.created, updated = excluded.updated,
           time_start = excluded.time_start, time_end = excluded.time_end, has_time = excluded.has_time,
+          box_west = excluded.box_west, box_south = excluded.box_south,
+          box_east = excluded.box_east, box_north = excluded.box_north,
           props = excluded.props, geometry = excluded.geometry, record = excluded.record,
           source_format = excluded.source_format, source_media_type = excluded.source_media_type,
           source = excluded.source

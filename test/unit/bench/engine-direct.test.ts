@@ -80,6 +80,33 @@ describe('bench: the engine alone', () => {
     expect(() => overheadRow([run(1, 1, 1)], [], 1)).to.throw(/1 API runs against 0/);
   });
 
+  it('adds the pass-through floor: its medians, API over floor and floor over engine', () => {
+    const floorRun = (p50: number, p99: number, cpu: number): HttpCaseResult => ({
+      ...run(1, p50, p99),
+      cpuMsPerRequest: cpu,
+    });
+    const row = overheadRow(
+      [run(1, 4, 8), run(1, 6, 10)],
+      [run(1, 2, 4), run(1, 2, 4)],
+      1,
+      [1, 1],
+      [floorRun(2.4, 5, 0.2), floorRun(2.6, 5, 0.3)],
+    );
+    expect(row.floor).to.deep.equal({
+      p50Ms: 2.5,
+      p99Ms: 5,
+      apiP50Ratio: 2,
+      apiP99Ratio: 1.8,
+      engineP50Ratio: 1.25,
+      engineP99Ratio: 1.25,
+    });
+    expect(row.rounds[1]).to.include({ floorP50Ms: 2.6, floorP99Ms: 5, floorCpuMsPerRequest: 0.3 });
+    expect(overheadRow([run(1, 1, 1)], [run(1, 1, 1)], 1).floor).to.equal(undefined);
+    expect(() =>
+      overheadRow([run(1, 1, 1)], [run(1, 1, 1)], 1, [], [run(1, 1, 1), run(1, 1, 1)]),
+    ).to.throw(/1 API runs against 2 floor runs/);
+  });
+
   it("reads a process's CPU time from /proc/<pid>/stat, whatever its command is called", () => {
     const stat =
       '4242 (node (api) x) S 1 4242 4242 0 -1 4194560 9000 0 12 0 731 45 0 0 20 0 11 0 1974301';

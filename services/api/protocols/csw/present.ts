@@ -50,6 +50,12 @@ export interface PresentContext {
   elapsedMs?: number;
 }
 
+/**
+ * Search and record answers are written without indentation: XML clients (OWSLib, GDAL, QGIS)
+ * ignore it, and indenting costs CPU on every search (issue 29). Capabilities stay indented.
+ */
+const COMPACT = { prettyPrint: false } as const;
+
 function finish(document: XMLBuilder, format: OutputFormat, xmlMediaType: string): CswResponse {
   if (format === 'json') {
     return {
@@ -58,7 +64,7 @@ function finish(document: XMLBuilder, format: OutputFormat, xmlMediaType: string
       body: document.end({ format: 'json', prettyPrint: true }),
     };
   }
-  return { status: 200, mediaType: xmlMediaType, body: serialise(document) };
+  return { status: 200, mediaType: xmlMediaType, body: serialise(document, COMPACT) };
 }
 
 function rootElement(document: XMLBuilder, version: CswVersion, local: string): XMLBuilder {
@@ -312,7 +318,7 @@ export function presentGetRecordById(
       const feed = document.ele(CSW_NS.atom, 'feed');
       for (const record of records) appendAtomEntry(feed, record);
     }
-    return { status: 200, mediaType: ATOM, body: serialise(document) };
+    return { status: 200, mediaType: ATOM, body: serialise(document, COMPACT) };
   }
   if (list) {
     return writeSearchResponse(

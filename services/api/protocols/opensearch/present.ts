@@ -165,5 +165,6 @@ export function presentAtomFeed(records: CoreRecord[], options: AtomFeedOptions)
       links: options.entryLinks(record),
     });
   }
-  return serialise(document);
+  // Without indentation, as CSW search answers (feed readers ignore it; it costs CPU per search).
+  return serialise(document, { prettyPrint: false });
 }

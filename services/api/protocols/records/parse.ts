@@ -6,7 +6,6 @@ import {
   FilterError,
   InvalidParameterError,
   UnknownParameterError,
-  UnsupportedFormatError,
 } from '../../../../shared/errors/index.js';
 import { parseCql2Json, parseCql2Text } from '../../../../shared/query/cql2/index.js';
 import { resolveAxisOrder, type AxisOrder } from '../../../../shared/query/fes/crs-axis-order.js';
@@ -64,6 +63,27 @@ export type ItemsParameterName = (typeof ITEMS_PARAMETER_NAMES)[number];
 export const ITEMS_PARAMETERS: ReadonlySet<string> = new Set(ITEMS_PARAMETER_NAMES);
 
 /**
+ * The items parameters that are comma-separated lists (as are the queryables'): an empty value
+ * is refused, not read as an empty list.
+ */
+const LIST_PARAMETERS: ReadonlySet<string> = new Set([
+  'q',
+  'ids',
+  'type',
+  'externalIds',
+  'sortby',
+  'facets',
+  'properties',
+]);
+
+/** An item of `sortby`: a name, optionally prefixed by + or -. */
+export const SORTBY_ITEM_PATTERN = /^\s*[+-]?\s*[A-Za-z_].*$/;
+/** An item of `facets`: property[:bucketCount[:order]]. */
+export const FACET_ITEM_PATTERN = /^[A-Za-z_:.-]+(:\d*(:[a-z_]+)?)?$/;
+/** An item of `externalIds`: `scheme:value`, `value` or `scheme:`. */
+export const EXTERNAL_ID_PATTERN = /^([^:]+:)?[^:]*$/;
+
+/**
  * The filter encodings the items endpoint reads (`filter-lang`). `cql-text` is the name the
  * CQL2 text encoding had in the drafts of OGC API – Features Part 3; GDAL up to 3.6 (and so
  * QGIS) only sends a filter to the server when the API definition lists it.
@@ -97,7 +117,8 @@ export interface ItemsPresentation {
  */
 export function parseCrsParameter(value: string, name: string): AxisOrder {
   try {
-    return resolveAxisOrder(value === '' ? 'invalid' : value);
+    // A CRS is a URI (or a URN, or a bare code): never empty, never with white space in it.
+    return resolveAxisOrder(value === '' || /\s/.test(value) ? 'invalid' : value);
   } catch {
     throw new InvalidParameterError(
       name,
@@ -130,7 +151,9 @@ export function parseItemsPresentation(query: QueryParameters): ItemsPresentatio
   };
   const skipGeometry = get('skipGeometry');
   if (skipGeometry !== undefined) {
-    const flag = BOOLEAN_VALUES[skipGeometry.trim().toLowerCase()];
+    const flag = Object.hasOwn(BOOLEAN_VALUES, skipGeometry)
+      ? BOOLEAN_VALUES[skipGeometry]
+      : undefined;
     if (flag === undefined) {
       throw new InvalidParameterError(
         'skipGeometry',
@@ -211,7 +234,9 @@ export function parseOutputFormat<T extends OutputFormat>(
   const f = parseFormatParameter(query);
   if (f !== undefined) {
     if ((offered as readonly string[]).includes(f)) return f as T;
-    throw new UnsupportedFormatError(
+    // INVALID_PARAMETER, as the OpenAPI request validator answers where it runs.
+    throw new InvalidParameterError(
+      'f',
       `Unsupported format "f=${f}"; supported: ${offered.join(', ')}`,
     );
   }
@@ -300,7 +325,7 @@ function parseFilterLanguage(value: string | undefined): 'cql2-text' | 'cql2-jso
   if (value === 'cql2-text' || value === 'cql2-json') return value;
   throw new InvalidParameterError(
     'filter-lang',
-    `filter-lang "${value}" is not supported; use cql2-text or cql2-json`,
+    `Invalid parameter filter-lang=${value}: filter-lang must be one of the allowed values: ${FILTER_LANGUAGES.join(', ')}`,
   );
 }
 
@@ -431,6 +456,38 @@ export function parseFilterParameters(
 }
 
 /**
+ * Refuses an empty list parameter and a list item of the wrong shape (the rules the OpenAPI
+ * document gives these parameters; the searches skip the request validator, see app.ts).
+ */
+function checkListParameters(query: QueryParameters): void {
+  const itemPatterns: Readonly<Record<string, RegExp>> = {
+    sortby: SORTBY_ITEM_PATTERN,
+    facets: FACET_ITEM_PATTERN,
+    properties: PROPERTY_NAME_PATTERN,
+    externalIds: EXTERNAL_ID_PATTERN,
+  };
+  for (const [name, value] of Object.entries(query)) {
+    if (typeof value !== 'string' || (ITEMS_PARAMETERS.has(name) && !LIST_PARAMETERS.has(name))) {
+      continue;
+    }
+    if (value === '') {
+      throw new InvalidParameterError(
+        name,
+        `Invalid parameter ${name}=: ${name} must not be empty`,
+      );
+    }
+    const pattern = Object.hasOwn(itemPatterns, name) ? itemPatterns[name] : undefined;
+    const bad = pattern && value.split(',').find((item) => !pattern.test(item));
+    if (bad !== undefined) {
+      throw new InvalidParameterError(
+        name,
+        `Invalid parameter ${name}=${value}: "${bad}" must match ${pattern?.source ?? ''}`,
+      );
+    }
+  }
+}
+
+/**
  * Parses an items request's query parameters (and, for `POST …/items`, its CQL2 JSON body)
  * into a SearchQuery; the filter is ANDed with every other parameter.
  */
@@ -440,6 +497,7 @@ export function parseItemsQuery(
   body?: FilterBody,
 ): SearchQuery {
   const get = (name: string): string | undefined => singleParameter(query, name);
+  checkListParameters(query);
   const result: SearchQuery = {
     sort: [],
     offset: 0,

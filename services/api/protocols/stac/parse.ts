@@ -562,6 +562,10 @@ export function parseSearchGet(
   for (const [name, value] of Object.entries(parameters)) {
     if (!SEARCH_PARAMETERS.has(name)) throw new UnknownParameterError(name);
     if (typeof value !== 'string') fail(name, `Parameter "${name}" must be given once`);
+    // Comma-separated lists: an empty value is refused, as the OpenAPI document says.
+    if (value === '' && (name === 'ids' || name === 'collections')) {
+      fail(name, `Invalid parameter ${name}=: ${name} must not be empty`);
+    }
   }
   return buildSearch(parameters, 'GET', limits);
 }

@@ -1,0 +1,83 @@
+/**
+ * The floor under any HTTP API in front of the engine: a bare `node:http` server that forwards
+ * each request it receives (method, path with query string, body) to the engine over a
+ * keep-alive connection and returns the engine's answer as is — no routing, validation,
+ * parsing or presentation. The bench replays each case's captured DSL through it, interleaved
+ * with the API and the engine alone, so the report can say what a do-nothing API costs on this
+ * machine and how far Cairn is from it.
+ *
+ *   node --import tsx scripts/bench/pass-through.ts <engine-url> [port]
+ *
+ * Run as its own process (as the API is), so its CPU is not the load generator's.
+ */
+import { Agent, createServer, request as httpRequest, type Server } from 'node:http';
+import { pathToFileURL } from 'node:url';
+
+/** The pass-through's answer to `GET /readyz` (its own, not forwarded). */
+export const READY_PATH = '/readyz';
+
+/**
+ * Creates (without listening) the pass-through server for an engine at `engineUrl`
+ * (`http://host:port`, no path). The upstream connections are kept alive and reused.
+ */
+export function createPassThroughServer(engineUrl: string): Server {
+  const upstream = new URL(engineUrl);
+  if (upstream.protocol !== 'http:') {
+    throw new Error(`pass-through: only http engine URLs are supported, got ${engineUrl}`);
+  }
+  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  const server = createServer((incoming, outgoing) => {
+    if (incoming.method === 'GET' && incoming.url === READY_PATH) {
+      outgoing.writeHead(200, { 'content-type': 'text/plain' }).end('ready');
+      return;
+    }
+    const chunks: Buffer[] = [];
+    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+    incoming.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const forward = httpRequest(
+        {
+          agent,
+          host: upstream.hostname,
+          port: upstream.port,
+          method: incoming.method,
+          path: incoming.url,
+          headers: {
+            'content-type': incoming.headers['content-type'] ?? 'application/json',
+            'content-length': body.length,
+          },
+        },
+        (answer) => {
+          const parts: Buffer[] = [];
+          answer.on('data', (chunk: Buffer) => parts.push(chunk));
+          answer.on('end', () => {
+            const payload = Buffer.concat(parts);
+            outgoing.writeHead(answer.statusCode ?? 502, {
+              'content-type': answer.headers['content-type'] ?? 'application/json',
+              'content-length': payload.length,
+            });
+            outgoing.end(payload);
+          });
+        },
+      );
+      forward.on('error', (error) => {
+        if (outgoing.headersSent) return void outgoing.destroy();
+        outgoing.writeHead(502, { 'content-type': 'text/plain' }).end(error.message);
+      });
+      forward.end(body);
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  return server;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const [engineUrl, port] = process.argv.slice(2);
+  if (!engineUrl) {
+    console.error('usage: pass-through.ts <engine-url> [port]');
+    process.exit(2);
+  }
+  const server = createPassThroughServer(engineUrl);
+  server.listen(Number(port ?? 0), '127.0.0.1');
+  process.on('SIGTERM', () => server.close(() => process.exit(0)));
+}

@@ -1,0 +1,94 @@
+/**
+ * Brings a catalogue file written by an earlier version up to the current schema when it is
+ * opened, before SCHEMA_SQL creates the indexes over the new columns: columns added since are
+ * added and filled from the stored values, and an index whose columns changed is dropped for
+ * SCHEMA_SQL to build again, in one transaction (all or nothing).
+ */
+import type Database from 'better-sqlite3';
+import type { Bbox } from '../../records/core-record.js';
+import { footprintBox } from './rows.js';
+import { SPAN_INDEX } from './schema.js';
+import { SQL_FUNCTIONS } from './sql-functions.js';
+
+/** Columns added after the first release, with what fills them for the rows already stored. */
+interface AddedColumns {
+  /** `name TYPE` of each column. */
+  columns: string[];
+  fill: (db: Database.Database) => void;
+}
+
+/** Fills the footprint rectangle columns (footprintBox) of every stored record. */
+function fillFootprintBoxes(db: Database.Database): void {
+  const rows = db
+    .prepare("SELECT rid, geometry, json_extract(record, '$.bbox') AS bbox FROM records")
+    .raw()
+    .iterate() as IterableIterator<[number, string | null, string | null]>;
+  const boxes: [number, Bbox][] = [];
+  for (const [rid, geometry, bbox] of rows) {
+    const box = footprintBox(
+      geometry === null ? null : JSON.parse(geometry),
+      bbox === null ? null : (JSON.parse(bbox) as Bbox),
+    );
+    if (box) boxes.push([rid, box]);
+  }
+  const update = db.prepare(
+    'UPDATE records SET box_west = ?, box_south = ?, box_east = ?, box_north = ? WHERE rid = ?',
+  );
+  for (const [rid, box] of boxes) update.run(...box, rid);
+}
+
+const ADDED_COLUMNS: readonly AddedColumns[] = [
+  {
+    columns: ['title_key TEXT'],
+    fill: (db) =>
+      db.exec(
+        `UPDATE records SET title_key = ${SQL_FUNCTIONS.sortKey}(title) WHERE title IS NOT NULL`,
+      ),
+  },
+  {
+    columns: ['box_west REAL', 'box_south REAL', 'box_east REAL', 'box_north REAL'],
+    fill: fillFootprintBoxes,
+  },
+];
+
+/** The column the span index must end with (its columns changed when the boxes came). */
+const SPAN_LAST_COLUMN = 'box_north';
+
+function missingColumns(db: Database.Database): AddedColumns[] {
+  const columns = db.prepare("SELECT name FROM pragma_table_info('records')").pluck().all();
+  if (columns.length === 0) return []; // A new catalogue: SCHEMA_SQL creates the table whole.
+  return ADDED_COLUMNS.filter(
+    (added) => !added.columns.every((column) => columns.includes(column.split(' ')[0])),
+  );
+}
+
+function isSpanIndexOld(db: Database.Database): boolean {
+  const columns = db.prepare(`SELECT name FROM pragma_index_info('${SPAN_INDEX}')`).pluck().all();
+  return columns.length > 0 && columns[columns.length - 1] !== SPAN_LAST_COLUMN;
+}
+
+/**
+ * Adds and fills the columns an existing `records` table lacks, and drops an outdated span
+ * index; returns the names of the columns added. Needs the SQL functions registered
+ * (registerSqlFunctions). Another process opening the same file at the same time waits for
+ * the write lock and then finds nothing left to do.
+ */
+export function migrateSchema(db: Database.Database): string[] {
+  if (missingColumns(db).length === 0 && !isSpanIndexOld(db)) return [];
+  return db
+    .transaction(() => {
+      const missing = missingColumns(db);
+      const existing = db.prepare("SELECT name FROM pragma_table_info('records')").pluck().all();
+      for (const { columns, fill } of missing) {
+        for (const column of columns) {
+          if (!existing.includes(column.split(' ')[0])) {
+            db.exec(`ALTER TABLE records ADD COLUMN ${column}`);
+          }
+        }
+        fill(db);
+      }
+      if (isSpanIndexOld(db)) db.exec(`DROP INDEX ${SPAN_INDEX}`);
+      return missing.flatMap(({ columns }) => columns.map((column) => column.split(' ')[0]));
+    })
+    .immediate();
+}
