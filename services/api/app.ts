@@ -11,7 +11,7 @@ import type { SearchBackend } from '../../shared/search/backend.js';
 import { withQueryLimits } from '../../shared/search/query-limited-backend.js';
 import { renderJsonError } from './middleware/errors.js';
 import { requestContext } from './middleware/request-context.js';
-import { limitUrlLength } from './middleware/url-limit.js';
+import { limitUrlLength, refuseMalformedPath } from './middleware/url-limit.js';
 import { createRecordsRouter } from './protocols/records/routes.js';
 import { renderCswError } from './protocols/csw/errors.js';
 import { createCswRouter } from './protocols/csw/routes.js';
@@ -118,6 +118,7 @@ export function createApp(dependencies: AppDependencies): Express {
   }
   app.use(requestContext(config, logger));
   app.use(limitUrlLength(config.limits.urlBytes)); // 414 in each protocol's error format
+  app.use(refuseMalformedPath);
 
   // Static files of the HTML interface: Cairn's own, and browser libraries from node_modules.
   for (const [name, directory] of Object.entries(VENDOR_DIRS)) {

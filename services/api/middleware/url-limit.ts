@@ -5,7 +5,7 @@
  * string always reaches this check.
  */
 import type { NextFunction, Request, Response } from 'express';
-import { UriTooLongError } from '../../../shared/errors/index.js';
+import { InvalidParameterError, UriTooLongError } from '../../../shared/errors/index.js';
 
 /** Builds the middleware for a limit in bytes (UTF-8 length of the request target as sent). */
 export function limitUrlLength(maxBytes: number) {
@@ -19,4 +19,25 @@ export function limitUrlLength(maxBytes: number) {
       );
     next();
   };
+}
+
+/**
+ * Refuses a path with a malformed percent-encoding (`/items/%`) with a 400 naming it, before any
+ * router or the request validator decodes it in its own way.
+ */
+export function refuseMalformedPath(
+  request: Request,
+  _response: Response,
+  next: NextFunction,
+): void {
+  if (request.path.includes('%')) {
+    try {
+      decodeURIComponent(request.path);
+    } catch {
+      return next(
+        new InvalidParameterError('path', 'The request path has a malformed percent-encoding'),
+      );
+    }
+  }
+  next();
 }
