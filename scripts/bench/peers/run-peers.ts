@@ -972,6 +972,31 @@ const SFEOS_IN_FLIGHT = 4;
  * SFEOS checks that the collection exists once per item, so its load is bound by round trips;
  * several requests in flight keep its workers and the engine busy.
  */
+/**
+ * Sends one `bulk_items` request. A connection that fails before an answer (the server closed
+ * it, or restarted a worker) is retried up to twice with `upsert`, so items the failed attempt
+ * may have written are not refused as duplicates; the cause is logged.
+ */
+async function sendBulkItems(
+  url: string,
+  items: Record<string, unknown>,
+  peer: string,
+): Promise<Response> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ items, method: attempt === 1 ? 'insert' : 'upsert' }),
+      });
+    } catch (error) {
+      const cause = (error as { cause?: unknown }).cause;
+      log(`${peer}: bulk_items attempt ${attempt} failed: ${String(error)} (${String(cause)})`);
+      if (attempt >= 3) throw error;
+    }
+  }
+}
+
 async function loadSfeos(
   clock: PhaseClock,
   venv: string,
@@ -1008,6 +1033,10 @@ async function loadSfeos(
             String(count),
             '--log-level',
             'warning',
+            // Longer than the load's pauses between requests on one connection: at uvicorn's
+            // default of 5 s it closes idle connections as the next bulk request is sent on them.
+            '--timeout-keep-alive',
+            '75',
           ],
           {
             ...process.env,
@@ -1069,11 +1098,11 @@ async function loadSfeos(
           items[record.id] = { ...item, collection: SFEOS_COLLECTION };
         }
         const target = side.peers[index % side.peers.length].origin;
-        const response = await fetch(`${target}/collections/${SFEOS_COLLECTION}/bulk_items`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ items, method: 'insert' }),
-        });
+        const response = await sendBulkItems(
+          `${target}/collections/${SFEOS_COLLECTION}/bulk_items`,
+          items,
+          flavour.peer,
+        );
         return readBulkItemsAnswer(
           response.status,
           await response.text(),
