@@ -134,6 +134,12 @@ export interface RequestCheck {
   ok: number;
   /** 503s with Retry-After sent inside a failover window (tolerated). */
   unavailableInWindow: number;
+  /**
+   * Answers cut by the SIGKILL of the API replica serving them: in flight when it was killed and
+   * ended by the socket closing within `CUT_SLACK_MS` of the kill. No balancer can retry a
+   * response it has begun to forward; the client sends the request again (tolerated).
+   */
+  cutByKill: number;
   /** Everything else that did not get its normal answer. */
   failed: number;
   /** Per window: the 503s it excused, and the slowest answer sent inside it (ms). */
@@ -159,6 +165,22 @@ function latestWindow(outcome: RequestOutcome, windows: readonly FailoverWindow[
   return best;
 }
 
+/** How long after an API replica's kill a socket error still counts as cut by that kill. */
+const CUT_SLACK_MS = 2_000;
+
+/** True when the outcome is an answer cut by the kill of the API replica serving it. */
+function cutByKill(outcome: RequestOutcome, windows: readonly FailoverWindow[]): boolean {
+  if (outcome.status !== 0 || !/^no answer: .*\(UND_ERR_SOCKET\)$/.test(outcome.problem ?? ''))
+    return false;
+  return windows.some(
+    (window) =>
+      window.what.startsWith('API replica') &&
+      outcome.sentAt <= window.from &&
+      outcome.doneAt >= window.from &&
+      outcome.doneAt <= window.from + CUT_SLACK_MS,
+  );
+}
+
 /**
  * Classifies every outcome: normal, a tolerated 503 (with Retry-After, while a window was
  * open when it was sent or answered), or a failure.
@@ -169,6 +191,7 @@ export function checkRequests(
 ): RequestCheck {
   let ok = 0;
   let unavailableInWindow = 0;
+  let cut = 0;
   const failures: RequestOutcome[] = [];
   const perWindow = windows.map((window) => ({
     what: window.what,
@@ -195,12 +218,14 @@ export function checkRequests(
     if (excusedBy >= 0) {
       unavailableInWindow += 1;
       perWindow[excusedBy].unavailable += 1;
-    } else failures.push(outcome);
+    } else if (cutByKill(outcome, windows)) cut += 1;
+    else failures.push(outcome);
   }
   return {
     total: outcomes.length,
     ok,
     unavailableInWindow,
+    cutByKill: cut,
     failed: failures.length,
     windows: perWindow,
     examples: failures
@@ -256,7 +281,7 @@ export function resultLine(summary: ClusterSummary): string {
     );
   }
   parts.push(
-    `${requests.failed} failed requests of ${requests.total} (${requests.unavailableInWindow} 503s in failover windows)`,
+    `${requests.failed} failed requests of ${requests.total} (${requests.unavailableInWindow} 503s in failover windows, ${requests.cutByKill} answers cut by a replica kill)`,
   );
   parts.push(summary.sessionShared ? 'session shared' : 'session NOT shared');
   parts.push(

@@ -104,6 +104,29 @@ describe('cluster check: request outcomes and failover windows', () => {
     expect(check.windows[0].slowestMs).to.equal(1500);
   });
 
+  it('tolerates an answer cut by the kill of the API replica serving it, and nothing else like it', () => {
+    const cut = 'no answer: fetch failed (UND_ERR_SOCKET)';
+    const check = checkRequests(
+      [
+        // In flight at the kill (10,000) and cut within the slack: tolerated.
+        outcome({ status: 0, sentAt: 9_800, doneAt: 10_050, problem: cut }),
+        // Sent after the kill: the balancer should have routed it elsewhere.
+        outcome({ status: 0, sentAt: 10_100, doneAt: 10_200, problem: cut }),
+        // Cut long after the kill.
+        outcome({ status: 0, sentAt: 9_000, doneAt: 13_000, problem: cut }),
+        // Another kind of failure at the kill.
+        outcome({ status: 0, sentAt: 9_800, doneAt: 10_050, problem: 'no answer: timeout' }),
+      ],
+      [window],
+    );
+    expect(check).to.deep.include({ total: 4, cutByKill: 1, failed: 3 });
+    const workerOnly = checkRequests(
+      [outcome({ status: 0, sentAt: 9_800, doneAt: 10_050, problem: cut })],
+      [{ what: 'worker worker-1', from: 10_000, to: 20_000 }],
+    );
+    expect(workerOnly).to.deep.include({ cutByKill: 0, failed: 1 });
+  });
+
   it('charges a 503 to the latest kill when windows overlap', () => {
     const check = checkRequests(
       [outcome({ status: 503, retryAfter: 2, sentAt: 16_000, doneAt: 16_100 })],
@@ -154,7 +177,7 @@ describe('cluster check: the result line', () => {
     expect(summaryPassed(passing)).to.equal(true);
     expect(resultLine(passing)).to.equal(
       'cluster: 3 accepted, 3 indexed, 0 lost, 0 duplicates, harvest csw 3/3 once, harvest stac 3/3 once, ' +
-        '0 failed requests of 2 (1 503s in failover windows), session shared, source harvested on a worker: PASS',
+        '0 failed requests of 2 (1 503s in failover windows, 0 answers cut by a replica kill), session shared, source harvested on a worker: PASS',
     );
   });
 
@@ -169,7 +192,7 @@ describe('cluster check: the result line', () => {
     expect(summaryPassed(failing)).to.equal(false);
     expect(resultLine(failing)).to.equal(
       'cluster: 3 accepted, 3 indexed, 1 lost, 1 duplicates, harvest csw 1/2 (1 missed, 1 repeated, 0 foreign), ' +
-        '1 failed requests of 1 (0 503s in failover windows), session NOT shared, source NOT harvested on a worker: FAIL',
+        '1 failed requests of 1 (0 503s in failover windows, 0 answers cut by a replica kill), session NOT shared, source NOT harvested on a worker: FAIL',
     );
   });
 
