@@ -135,8 +135,10 @@ export interface RequestCheck {
   /** 503s with Retry-After sent inside a failover window (tolerated). */
   unavailableInWindow: number;
   /**
-   * Answers cut by the SIGKILL of the API replica serving them: in flight when it was killed and
-   * ended by the socket closing within `CUT_SLACK_MS` of the kill. No balancer can retry a
+   * Answers cut by the SIGKILL of the API replica serving them: sent no later than `CUT_SLACK_MS`
+   * after the kill began (the kill takes effect asynchronously: a page requested in the same
+   * instant can still reach the dying process) and ended by the socket closing within
+   * `CUT_SLACK_MS` of it. No balancer can retry a
    * response it has begun to forward; the client sends the request again (tolerated).
    */
   cutByKill: number;
@@ -175,7 +177,7 @@ function cutByKill(outcome: RequestOutcome, windows: readonly FailoverWindow[]):
   return windows.some(
     (window) =>
       window.what.startsWith('API replica') &&
-      outcome.sentAt <= window.from &&
+      outcome.sentAt <= window.from + CUT_SLACK_MS &&
       outcome.doneAt >= window.from &&
       outcome.doneAt <= window.from + CUT_SLACK_MS,
   );
