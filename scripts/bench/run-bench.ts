@@ -215,45 +215,38 @@ async function runHttpPart(
         if (probe.status !== 200) outcome.ok = false;
         result.http.push(outcome);
         apiRuns.push(outcome);
-        if (engine?.floor && replay) {
+        // The same captured engine request, through the floor and straight at the engine.
+        const replayAt = async (origin: string, pid: number, label: string, what: string) => {
           log(
-            `floor: ${queryCase.name} × ${concurrency} for ${options.duration} s (round ${round})`,
+            `${label}: ${queryCase.name} × ${concurrency} for ${options.duration} s (round ${round})`,
           );
-          const floor = await runHttpCase(
-            engine.floor.origin,
-            engine.floor.pid,
+          return runHttpCase(
+            origin,
+            pid,
             {
               name: queryCase.name,
-              description: `${queryCase.name}, pass-through floor`,
+              description: `${queryCase.name}, ${what}`,
               method: 'POST',
-              path: replay.path,
-              body: replay.body,
+              path: replay!.path,
+              body: replay!.body,
               buildQuery: queryCase.buildQuery,
             },
             concurrency,
             options.duration,
+          );
+        };
+        if (engine?.floor && replay) {
+          const floor = await replayAt(
+            engine.floor.origin,
+            engine.floor.pid,
+            'floor',
+            'pass-through floor',
           );
           result.engine?.floorRuns.push(floor);
           floorRuns.push(floor);
         }
         if (engine && replay) {
-          log(
-            `engine: ${queryCase.name} × ${concurrency} for ${options.duration} s (round ${round})`,
-          );
-          const direct = await runHttpCase(
-            engine.url,
-            0,
-            {
-              name: queryCase.name,
-              description: `${queryCase.name}, engine alone`,
-              method: 'POST',
-              path: replay.path,
-              body: replay.body,
-              buildQuery: queryCase.buildQuery,
-            },
-            concurrency,
-            options.duration,
-          );
+          const direct = await replayAt(engine.url, 0, 'engine', 'engine alone');
           result.engine?.runs.push(direct);
           engineRuns.push(direct);
         }
