@@ -17,6 +17,7 @@ import { parseDocuments } from '../../shared/records/formats/index.js';
 import { ReadDriverError, SqliteReadPool } from '../../shared/search/sqlite/read-pool.js';
 import type { ReadStatement } from '../../shared/search/sqlite/read-pool.js';
 import { SqliteBackend } from '../../shared/search/sqlite/sqlite-backend.js';
+import { deadlineGuard } from '../../shared/search/sqlite/sql-functions.js';
 import { CONTRACT_RECORDS } from '../fixtures/contract-records.js';
 import { REPO_ROOT } from '../support/fixtures.js';
 
@@ -146,6 +147,24 @@ describe('SQLite read pool', function () {
     expect(Date.now() - began).to.be.below(5_000);
     // The worker is free again afterwards.
     expect(await pool.run([fast(1)])).to.deep.equal([{ n: 1 }]);
+  });
+
+  it('cancels a long scan under the search guard, which calls the deadline on one row in 64', async () => {
+    // The guard the backend puts in front of a search's conditions, on a scan of plain rows.
+    const scan: ReadStatement = {
+      sql: `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ?)
+            SELECT count(*) AS n FROM c WHERE ${deadlineGuard('x')}x > 0`,
+      params: [1_000_000_000],
+      mode: 'get',
+    };
+    const began = Date.now();
+    const error = await single
+      .run([scan], { deadlineAt: Date.now() + 200, budgetMs: 200 })
+      .catch((caught: unknown) => caught);
+    expect(error).to.be.instanceOf(QueryTimeoutError);
+    expect(Date.now() - began).to.be.below(5_000);
+    // Without a budget the same guard lets every row through.
+    expect(await single.run([{ ...scan, params: [1000] }])).to.deep.equal([{ n: 1000 }]);
   });
 
   it('counts the budget from arrival: a read whose budget runs out while waiting never runs', async () => {

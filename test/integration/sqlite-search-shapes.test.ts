@@ -16,7 +16,11 @@ import { buildMatchAllQuery, type SearchQuery } from '../../shared/query/search-
 import { parseDocuments } from '../../shared/records/formats/index.js';
 import { compileQuery, compileSearch } from '../../shared/search/sqlite/compile-query.js';
 import { compileFilter } from '../../shared/search/sqlite/compile-filter.js';
-import { SQL_FUNCTIONS, registerSqlFunctions } from '../../shared/search/sqlite/sql-functions.js';
+import {
+  SQL_FUNCTIONS,
+  deadlineGuard,
+  registerSqlFunctions,
+} from '../../shared/search/sqlite/sql-functions.js';
 import { SqliteBackend } from '../../shared/search/sqlite/sqlite-backend.js';
 
 type Position = [number, number];
@@ -297,7 +301,7 @@ describe('SQLite search shapes', () => {
               offset,
               limit,
             });
-            const statements = compileSearch(search, { guard: '', columns: 'r.id' });
+            const statements = compileSearch(search, { columns: 'r.id' });
             // Dense matches walk the index; few matches (or a deep page) start from the R*Tree.
             const walked = statements.page(270, 300).sql;
             const fetched = statements.page(270, 1_000_000).sql;
@@ -315,7 +319,7 @@ describe('SQLite search shapes', () => {
           offset: 30,
           limit: 40,
         });
-        const statements = compileSearch(search, { guard: '', columns: 'r.id' });
+        const statements = compileSearch(search, { columns: 'r.id' });
         const run = (total: number, size: number) => {
           const page = statements.page(total, size);
           return (db.prepare(page.sql).all(...page.params) as { id: string }[]).map((r) => r.id);
@@ -334,7 +338,7 @@ describe('SQLite search shapes', () => {
           "S_INTERSECTS(geometry, BBOX(0,0,10,10)) AND updated > TIMESTAMP('2024-01-02T00:00:00Z')",
           { sort: [{ field: 'updated', direction: 'desc' }], limit: 10 },
         );
-        const statements = compileSearch(search, { compileFilter, guard: '', columns: 'r.id' });
+        const statements = compileSearch(search, { compileFilter, columns: 'r.id' });
         const page = statements.page(270, 300);
         const plan = (
           db.prepare(`EXPLAIN QUERY PLAN ${page.sql}`).all(...page.params) as { detail: string }[]
@@ -350,6 +354,18 @@ describe('SQLite search shapes', () => {
     });
   });
 
+  describe('the deadline guard', () => {
+    it('is left out without conditions, so the count stays B-tree counting', () => {
+      const count = (search: SearchQuery): string =>
+        compileSearch(search, { compileFilter, guard: deadlineGuard, columns: 'r.id' }).count.sql;
+      expect(count(query({}))).to.not.contain(SQL_FUNCTIONS.deadline);
+      const filtered = count(filterQuery("type = 'series'"));
+      expect(filtered).to.contain(`OR ${SQL_FUNCTIONS.deadline}())`);
+      // On one row in 64 by rowid: a scan of many rows still reads the clock.
+      expect(filtered).to.contain('(((r.rid) & 63) <> 0');
+    });
+  });
+
   describe('within and disjoint boxes', () => {
     it("look up each record's own R*Tree entries by id, not by a scan of the R*Tree", async () => {
       const backend = await loaded(BOUNDARY_RECORDS.map(([record]) => record));
@@ -359,7 +375,7 @@ describe('SQLite search shapes', () => {
           const { sql } = compileQuery(search).where;
           expect(sql).to.not.contain('t.id >> 1 = r.rid');
           const db = (backend as unknown as { db: Database.Database }).db;
-          const count = compileSearch(search, { guard: '', columns: 'r.id' }).count;
+          const count = compileSearch(search, { columns: 'r.id' }).count;
           const plan = (
             db.prepare(`EXPLAIN QUERY PLAN ${count.sql}`).all(...count.params) as {
               detail: string;
@@ -416,7 +432,7 @@ describe('SQLite search shapes', () => {
       filterQuery(
         "S_INTERSECTS(geometry, BBOX(0,0,1,1)) AND updated > TIMESTAMP('2020-01-01T00:00:00Z')",
       ),
-      { compileFilter, guard: '', columns: 'r.id' },
+      { compileFilter, columns: 'r.id' },
     );
     expect(driven.count.sql).to.contain('INDEXED BY records_span');
     for (const text of [
@@ -426,7 +442,6 @@ describe('SQLite search shapes', () => {
     ]) {
       const statements = compileSearch(filterQuery(text), {
         compileFilter,
-        guard: '',
         columns: 'r.id',
       });
       expect(statements.count.sql, text).to.not.contain('INDEXED BY');

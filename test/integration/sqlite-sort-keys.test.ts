@@ -144,7 +144,6 @@ describe('SQLite sort keys and time index', () => {
       try {
         for (const direction of ['asc', 'desc'] as const) {
           const page = compileSearch(query({ sort: [{ field: 'title', direction }], limit: 10 }), {
-            guard: '',
             columns: 'r.id',
           }).page(0, 0);
           const plan = planOf(connectionOf(backend), page);
@@ -289,7 +288,7 @@ describe('SQLite sort keys and time index', () => {
       const backend = await loaded();
       try {
         const search = query({ temporal: { ...temporal } });
-        const { count } = compileSearch(search, { guard: '', columns: 'r.id' });
+        const { count } = compileSearch(search, { columns: 'r.id' });
         const plan = planOf(connectionOf(backend), count);
         expect(plan.join('\n')).to.match(/USING COVERING INDEX records_time\b/);
         const result = await backend.search(search);
@@ -305,7 +304,6 @@ describe('SQLite sort keys and time index', () => {
       try {
         const db = connectionOf(backend);
         const statements = compileSearch(query({ temporal: { ...temporal }, limit: 3 }), {
-          guard: '',
           columns: 'r.id',
         });
         expect(statements.pageDependsOnCount).to.equal(true);
@@ -342,7 +340,7 @@ describe('SQLite sort keys and time index', () => {
           .pluck()
           .all();
         expect(names.sort()).to.deep.equal(['records_time', 'records_time_end']);
-        const page = compileSearch(query({ sort, limit: 5 }), { guard: '', columns: 'r.id' }).page(
+        const page = compileSearch(query({ sort, limit: 5 }), { columns: 'r.id' }).page(
           0,
           0,
         );

@@ -16,7 +16,7 @@ import type {
 } from '../../query/search-query.js';
 import { SORT_COLUMNS, SPAN_INDEX, STORED_SORT_KEYS } from './schema.js';
 import { RTREE_DRIVE, boxMatchesFrom, probeForm, raw, sql } from './sql-fragment.js';
-import { SQL_FUNCTIONS } from './sql-functions.js';
+import { SQL_FUNCTIONS, type DeadlineGuard } from './sql-functions.js';
 
 export type SqlValue = string | number | null;
 
@@ -261,8 +261,8 @@ function orderByClause(keys: SortKey[], name: (key: SortKey, index: number) => s
 /** Options of compileSearch. */
 export interface SearchOptions {
   compileFilter?: FilterCompiler;
-  /** Put in front of every WHERE clause (the per-row deadline check), or ''. */
-  guard: string;
+  /** The deadline check put in front of every WHERE clause (none when undefined). */
+  guard?: DeadlineGuard;
   /** The record columns a page returns, qualified with `r.`. */
   columns: string;
 }
@@ -283,15 +283,19 @@ export interface SearchOptions {
  */
 export function compileSearch(query: SearchQuery, options: SearchOptions): SearchStatements {
   const compiled = compileQuery(query, options.compileFilter);
+  // Without conditions the count is SQLite's B-tree count and the page an index walk stopped by
+  // its LIMIT and OFFSET: both bounded, and a guard would turn the count into a row-by-row scan.
+  const unconditioned = compiled.where.sql === '1' && compiled.join === '';
+  const guard = unconditioned ? '' : (options.guard?.('r.rid') ?? '');
   const params: SqlValue[] = [...compiled.joinParams, ...compiled.where.params];
   // Matches looked up from the R*Tree read their small columns from the span index.
   const span = compiled.drivenByBoxes && compiled.join === '' ? `INDEXED BY ${SPAN_INDEX}` : '';
   // The catalogue's size comes with the count, for the page's choice.
   const counted = 'SELECT count(*) AS n, (SELECT max(rid) FROM records) AS size';
   const count: SqlFragment = compiled.boxesOnly
-    ? sql`${raw(counted)} ${boxMatchesFrom(compiled.boxesOnly, options.guard)}`
+    ? sql`${raw(counted)} ${boxMatchesFrom(compiled.boxesOnly, options.guard?.('t.id >> 1') ?? '')}`
     : {
-        sql: `${counted} FROM records r ${span} ${compiled.join} WHERE ${options.guard}(${compiled.where.sql})`,
+        sql: `${counted} FROM records r ${span} ${compiled.join} WHERE ${guard}(${compiled.where.sql})`,
         params,
       };
   const keys = compiled.order;
@@ -309,7 +313,7 @@ export function compileSearch(query: SearchQuery, options: SearchOptions): Searc
     const selected = keys
       .map((key, index) => `${(fromSpan && key.computed) || key.sql} AS k${index}`)
       .join(', ');
-    const inner = `SELECT r.rid AS rid, ${selected} FROM records r ${fromSpan ? span : ''} ${compiled.join} WHERE ${options.guard}(${where}) ORDER BY ${orderByClause(keys, (_, index) => `k${index}`)} LIMIT ? OFFSET ?`;
+    const inner = `SELECT r.rid AS rid, ${selected} FROM records r ${fromSpan ? span : ''} ${compiled.join} WHERE ${guard}(${where}) ORDER BY ${orderByClause(keys, (_, index) => `k${index}`)} LIMIT ? OFFSET ?`;
     return {
       sql: `SELECT ${options.columns} FROM (${inner}) p CROSS JOIN records r ON r.rid = p.rid ORDER BY ${orderByClause(keys, (_, index) => `p.k${index}`)}`,
       params: [...params, query.limit, query.offset],

@@ -31,7 +31,12 @@ import { openDatabase } from './open-database.js';
 import { migrateSchema } from './migrate-schema.js';
 import { SqliteReadPool, type ReadStatement } from './read-pool.js';
 import { SCHEMA_SQL, SPAN_INDEX } from './schema.js';
-import { SQL_FUNCTIONS, StatementDeadline, registerSqlFunctions } from './sql-functions.js';
+import {
+  type DeadlineGuard,
+  StatementDeadline,
+  deadlineGuard,
+  registerSqlFunctions,
+} from './sql-functions.js';
 
 /** A stored record as ROW_COLUMNS reads it, in raw (array) mode. */
 type StoredRow = [
@@ -108,8 +113,8 @@ export class SqliteBackend implements SearchBackend {
   private readonly statementCache = new Map<string, Database.Statement>();
   private readonly deadline = new StatementDeadline();
   private readonly timeBudgetMs?: number;
-  /** Put in front of every search condition when there is a budget: checks it row by row. */
-  private readonly deadlineCheck: string;
+  /** Put in front of every search condition when there is a budget (see deadlineGuard). */
+  private readonly deadlineCheck?: DeadlineGuard;
   /** Read connections on worker threads; undefined: reads run here. */
   private readonly readPool?: SqliteReadPool;
 
@@ -123,7 +128,7 @@ export class SqliteBackend implements SearchBackend {
     this.db.exec(SCHEMA_SQL);
     options.registerFunctions?.(this.db);
     this.timeBudgetMs = options.timeBudgetMs;
-    this.deadlineCheck = this.timeBudgetMs === undefined ? '' : `${SQL_FUNCTIONS.deadline}() AND `;
+    this.deadlineCheck = this.timeBudgetMs === undefined ? undefined : deadlineGuard;
     this.compileFilter = options.compileFilter ?? compileFilter;
     this.statements = {
       upsert: this.db.prepare(`
@@ -347,7 +352,7 @@ export class SqliteBackend implements SearchBackend {
     const compiled = options.query ? compileQuery(options.query, this.compileFilter) : undefined;
     const sql = `SELECT CAST(e.value AS TEXT) AS value, count(*) AS count
       FROM records r ${compiled?.join ?? ''} JOIN json_each(r.props, '${propertyPath(field)}') e
-      WHERE ${this.deadlineCheck}(${compiled?.where.sql ?? '1'}) AND e.value IS NOT NULL
+      WHERE ${this.deadlineCheck?.('r.rid') ?? ''}(${compiled?.where.sql ?? '1'}) AND e.value IS NOT NULL
       GROUP BY 1 ORDER BY count DESC, value ASC LIMIT ?`;
     const params: SqlValue[] = compiled ? [...compiled.joinParams, ...compiled.where.params] : [];
     const [values] = await this.read(
