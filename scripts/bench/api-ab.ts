@@ -6,6 +6,7 @@
  *
  *   npx tsx scripts/bench/api-ab.ts --backend opensearch --alias A --a-root DIR
  *     [--cases text,bbox] [--concurrency 1,16] [--duration 3] [--rounds 3] [--out FILE]
+ *   npx tsx scripts/bench/api-ab.ts --backend sqlite --sqlite-path FILE --a-root DIR …
  *
  * `--a-root` is a checkout of the other build (with its node_modules); B is this checkout.
  * Prints one line per run and a summary table (medians over the rounds), and writes every run
@@ -37,11 +38,27 @@ interface AbRun {
   result: HttpCaseResult;
 }
 
+/** The variables choosing the backend both builds search (undefined when one is missing). */
+function backendEnvironment(
+  backend: string,
+  values: { url?: string; alias?: string; 'sqlite-path'?: string },
+): Record<string, string> | undefined {
+  if (backend === 'sqlite') {
+    const path = values['sqlite-path'];
+    return path ? { SQLITE_PATH: resolve(path) } : undefined;
+  }
+  const variable = backend === 'elasticsearch' ? 'ELASTICSEARCH_URL' : 'OPENSEARCH_URL';
+  const url = values.url ?? process.env[variable];
+  if (!url || !values.alias) return undefined;
+  return { [variable]: url, SEARCH_INDEX_ALIAS: values.alias };
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       backend: { type: 'string', default: 'opensearch' },
       url: { type: 'string' },
+      'sqlite-path': { type: 'string' },
       alias: { type: 'string' },
       'a-root': { type: 'string' },
       cases: { type: 'string' },
@@ -53,12 +70,12 @@ async function main(): Promise<void> {
     },
   });
   const backend = values.backend ?? 'opensearch';
-  const variable = backend === 'elasticsearch' ? 'ELASTICSEARCH_URL' : 'OPENSEARCH_URL';
-  const url = values.url ?? process.env[variable];
-  if (!values['a-root'] || !values.alias || !url) {
-    throw new Error('usage: api-ab.ts --backend B --alias A --a-root DIR [--url URL] …');
+  const environment = backendEnvironment(backend, values);
+  if (!values['a-root'] || !environment) {
+    throw new Error(
+      'usage: api-ab.ts --a-root DIR (--backend opensearch|elasticsearch --alias A [--url URL] | --backend sqlite --sqlite-path FILE) …',
+    );
   }
-  const environment = { [variable]: url, SEARCH_INDEX_ALIAS: values.alias };
   const wanted = values.cases ? new Set(values.cases.split(',')) : undefined;
   const cases = buildQueryMix({
     corpusSize: Number(values.size),
