@@ -48,6 +48,7 @@ const CASES: Record<string, Record<string, string>> = {
     'filter-lang': 'cql2-text',
     limit: '10',
   },
+  'text-bbox': { q: 'soil', bbox: '-10,40,20,60', limit: '10' },
   all: { limit: '10' },
   text: { q: 'flood', limit: '10' },
 };

@@ -255,6 +255,81 @@ describe('SQLite search shapes', () => {
     });
   });
 
+  describe('free-text counts from the text index alone', () => {
+    it('count the records the text finds, after a replacement and a deletion too', async () => {
+      const titled = (id: string, title: string) => ({
+        ...feature(id, null),
+        properties: { type: 'dataset', title },
+      });
+      const backend = await loaded([
+        titled('t1', 'Soil moisture'),
+        titled('t2', 'Soil carbon'),
+        titled('t3', 'Sea ice'),
+        titled('t4', 'Soil and sea'),
+      ]);
+      try {
+        const soil = query({ text: [['soil']], limit: 100 });
+        expect(compileQuery(soil).textOnly, 'the text-index count is used').to.be.a('string');
+        expect(compileQuery({ ...soil, types: ['dataset'] }).textOnly).to.equal(undefined);
+        const found = async () => {
+          const result = await backend.search(soil);
+          expect(result.total).to.equal(result.records.length);
+          return result.records.map((record) => record.id).sort();
+        };
+        expect(await found()).to.deep.equal(['t1', 't2', 't4']);
+        await backend.upsert(parseDocuments(JSON.stringify([titled('t2', 'Sea level')])).records);
+        await backend.delete(['t4']);
+        await backend.upsert(
+          parseDocuments(JSON.stringify([titled('t3', 'Soil salinity')])).records,
+        );
+        expect(await found()).to.deep.equal(['t1', 't3']);
+      } finally {
+        await backend.close();
+      }
+    });
+
+    it('page by relevance as slices of the whole order, ties on the page boundary by id', async () => {
+      // Equal texts score equally: three groups of ties, ids out of insertion order.
+      const texts = ['Soil', 'Soil map of soil', 'Soil moisture and sea ice'];
+      const records = Array.from({ length: 24 }, (_, i) => ({
+        ...feature(`r${String((i * 7) % 24).padStart(2, '0')}`, null),
+        id: `r${String((i * 7) % 24).padStart(2, '0')}`,
+        properties: { type: 'dataset', title: texts[i % 3] },
+      }));
+      const backend = await loaded(records);
+      try {
+        const page = async (offset: number, limit: number) =>
+          (await backend.search(query({ text: [['soil']], offset, limit }))).records.map(
+            (record) => record.id,
+          );
+        const whole = await page(0, 100);
+        expect(whole).to.have.length(24);
+        expect(new Set(whole).size).to.equal(24);
+        for (const [offset, limit] of [
+          [0, 1],
+          [0, 5],
+          [3, 5],
+          [7, 2],
+          [8, 8],
+          [20, 10],
+          [24, 5],
+        ]) {
+          expect(await page(offset, limit), `${offset}+${limit}`).to.deep.equal(
+            whole.slice(offset, offset + limit),
+          );
+        }
+        // The groups come in score order, each in id order.
+        const title = new Map(records.map((record) => [record.id, record.properties.title]));
+        const groupOf = (id: string) => texts.indexOf(title.get(id) ?? '');
+        const groups = whole.map(groupOf);
+        expect(new Set(groups.slice(0, 8)).size).to.equal(1);
+        expect(whole.slice(0, 8)).to.deep.equal([...whole.slice(0, 8)].sort());
+      } finally {
+        await backend.close();
+      }
+    });
+  });
+
   describe('pages', () => {
     // 300 records: most in the box, a few outside, ties and missing values in `updated`.
     const many = Array.from({ length: 300 }, (_, i) =>

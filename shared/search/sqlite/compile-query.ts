@@ -34,6 +34,11 @@ export interface CompiledQuery {
   order: SortKey[];
   /** Set when the only condition is a bbox the R*Tree decides alone: its boxes. */
   boxesOnly?: Bbox[];
+  /**
+   * Set when the only condition is the free text: its FTS5 MATCH expression. The text index
+   * holds one row per record (rowid = the record's), so it counts the matches alone.
+   */
+  textOnly?: string;
   /** One of the AND-ed conditions is an R*Tree prefilter (see FilterSql). */
   drivenByBoxes: boolean;
 }
@@ -244,9 +249,24 @@ function compileSort(query: SearchQuery, hasText: boolean): SortKey[] {
     return [{ sql: column, direction: order, nullsLast: true }];
   });
   if (keys.length === 0 && hasText)
-    keys.push({ sql: 'f.score', direction: 'ASC', nullsLast: false });
+    keys.push({ sql: RELEVANCE, direction: 'ASC', nullsLast: false });
   keys.push({ sql: 'r.id', direction: 'ASC', nullsLast: false });
   return keys;
+}
+
+/** The relevance sort key: the BM25 score of the text join, lower is better. */
+const RELEVANCE = 'f.score';
+
+/**
+ * The inner page of a text-only search by relevance, with parameters MATCH and the 0-based
+ * rank of the page's last row: every match scoring at least as well as that rank's score (all
+ * of them when there are fewer matches), ties included, then sorted on score and id.
+ */
+function relevancePage(guard: string): string {
+  return `WITH f AS MATERIALIZED (SELECT rowid AS rid, bm25(records_fts) AS score FROM records_fts WHERE records_fts MATCH ?)
+    SELECT r.rid AS rid, f.score AS k0, r.id AS k1 FROM f CROSS JOIN records r ON r.rid = f.rid
+    WHERE ${guard}f.score <= coalesce((SELECT score FROM f ORDER BY score LIMIT 1 OFFSET ?), 1e308)
+    ORDER BY k0 ASC, k1 ASC LIMIT ? OFFSET ?`;
 }
 
 /** An ORDER BY clause over the keys, each named by `name(key, index)`. */
@@ -271,8 +291,9 @@ export interface SearchOptions {
  * Compiles a search into its count and page statements. Pure: the choices are made on the
  * query alone, and the page's on the count too.
  *
- * - The count of a query whose only condition is a bbox comes from the R*Tree alone, without
- *   reading a record.
+ * - The count of a query whose only condition is a bbox comes from the R*Tree alone, and that of
+ *   one whose only condition is the free text from the text index alone, without reading a
+ *   record.
  * - The page first picks the page's rowids (reading only what the conditions and sort keys
  *   need) and then reads the wide record columns of those rows only.
  * - When the first sort key is an indexed column (or the id), the conditions include an R*Tree
@@ -292,17 +313,29 @@ export function compileSearch(query: SearchQuery, options: SearchOptions): Searc
   const span = compiled.drivenByBoxes && compiled.join === '' ? `INDEXED BY ${SPAN_INDEX}` : '';
   // The catalogue's size comes with the count, for the page's choice.
   const counted = 'SELECT count(*) AS n, (SELECT max(rid) FROM records) AS size';
-  const count: SqlFragment = compiled.boxesOnly
-    ? sql`${raw(counted)} ${boxMatchesFrom(compiled.boxesOnly, options.guard?.('t.id >> 1') ?? '')}`
-    : {
-        sql: `${counted} FROM records r ${span} ${compiled.join} WHERE ${guard}(${compiled.where.sql})`,
-        params,
-      };
+  let count: SqlFragment;
+  if (compiled.boxesOnly) {
+    count = sql`${raw(counted)} ${boxMatchesFrom(compiled.boxesOnly, options.guard?.('t.id >> 1') ?? '')}`;
+  } else if (compiled.textOnly !== undefined) {
+    count = {
+      sql: `${counted} FROM records_fts WHERE ${options.guard?.('rowid') ?? ''}records_fts MATCH ?`,
+      params: [compiled.textOnly],
+    };
+  } else {
+    count = {
+      sql: `${counted} FROM records r ${span} ${compiled.join} WHERE ${guard}(${compiled.where.sql})`,
+      params,
+    };
+  }
   const keys = compiled.order;
   const indexed = /^r\.\w+$/.test(keys[0].sql) && compiled.join === '';
   // A time range is as broad as a box: its matches can be dense in any order too.
   const probeable =
     indexed && (compiled.where.sql.includes(RTREE_DRIVE) || query.temporal !== undefined);
+  // Free text alone, by relevance: the page's rows are among those scoring at least the
+  // (offset + limit)-th best score, so only those are looked up for their id (the tie-break).
+  const relevanceMatch =
+    keys.length === 2 && keys[0].sql === RELEVANCE ? compiled.textOnly : undefined;
   const page = (total: number, catalogueSize: number): SqlFragment => {
     const wanted = query.offset + query.limit;
     const probe = probeable && wanted * catalogueSize <= total * total;
@@ -313,11 +346,15 @@ export function compileSearch(query: SearchQuery, options: SearchOptions): Searc
     const selected = keys
       .map((key, index) => `${(fromSpan && key.computed) || key.sql} AS k${index}`)
       .join(', ');
-    const inner = `SELECT r.rid AS rid, ${selected} FROM records r ${fromSpan ? span : ''} ${compiled.join} WHERE ${guard}(${where}) ORDER BY ${orderByClause(keys, (_, index) => `k${index}`)} LIMIT ? OFFSET ?`;
-    return {
+    const outer = (inner: string, innerParams: SqlValue[]): SqlFragment => ({
       sql: `SELECT ${options.columns} FROM (${inner}) p CROSS JOIN records r ON r.rid = p.rid ORDER BY ${orderByClause(keys, (_, index) => `p.k${index}`)}`,
-      params: [...params, query.limit, query.offset],
-    };
+      params: [...innerParams, query.limit, query.offset],
+    });
+    if (relevanceMatch !== undefined) {
+      return outer(relevancePage(guard), [relevanceMatch, wanted - 1]);
+    }
+    const inner = `SELECT r.rid AS rid, ${selected} FROM records r ${fromSpan ? span : ''} ${compiled.join} WHERE ${guard}(${where}) ORDER BY ${orderByClause(keys, (_, index) => `k${index}`)} LIMIT ? OFFSET ?`;
+    return outer(inner, params);
   };
   return { count, page, pageDependsOnCount: probeable };
 }
@@ -369,6 +406,7 @@ export function compileQuery(query: SearchQuery, compileFilter?: FilterCompiler)
     query.spatial.relation === 'intersects'
       ? splitAntimeridian(query.spatial.bbox)
       : undefined;
+  const textOnly = conditions.length === 0 && join !== '' ? String(joinParams[0]) : undefined;
   return {
     join,
     joinParams,
@@ -376,5 +414,6 @@ export function compileQuery(query: SearchQuery, compileFilter?: FilterCompiler)
     order: compileSort(query, join !== ''),
     drivenByBoxes,
     ...(boxesOnly && { boxesOnly }),
+    ...(textOnly !== undefined && { textOnly }),
   };
 }
