@@ -80,7 +80,10 @@ const UNDOCUMENTED = /^\/catalogue\/(csw|opensearch)(\/|$)/;
  * OpenAPI path template of the searches that do.
  */
 export function unvalidatedRoute(request: Request): { route?: string } | undefined {
-  const route = PARSED_IN_FULL.get(`${request.method} ${request.path}`);
+  // Clients may percent-encode the colon of the collection id (`metadata%3Amain`); Express
+  // routes either spelling to the same handler.
+  const path = request.path.replace(/%3a/gi, ':');
+  const route = PARSED_IN_FULL.get(`${request.method} ${path}`);
   if (route !== undefined) return { route };
   return UNDOCUMENTED.test(request.path) ? {} : undefined;
 }

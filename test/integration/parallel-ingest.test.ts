@@ -134,8 +134,12 @@ describe('parallel SQLite ingest', function () {
         await backend.bulkLoad(async () => {
           during = indexNames(backend);
         });
-        // The id's own unique index and the span index (appended in rowid order) stay.
-        expect(during).to.have.members(['records_span', 'sqlite_autoindex_records_1']);
+        // The id's own unique index and the span and probe indexes (appended in rowid order) stay.
+        expect(during).to.have.members([
+          'records_span',
+          'records_probe',
+          'sqlite_autoindex_records_1',
+        ]);
         expect(indexNames(backend)).to.deep.equal(before);
         const failed = backend.bulkLoad(async () => {
           throw new Error('the load failed');

@@ -510,6 +510,14 @@ describe('SQLite search shapes', () => {
       { compileFilter, columns: 'r.id' },
     );
     expect(driven.count.sql).to.contain('INDEXED BY records_span');
+    // Conditions on the probe index's columns alone count on it.
+    for (const text of [
+      "S_INTERSECTS(geometry, BBOX(0,0,1,1)) AND type = 'series'",
+      "S_INTERSECTS(geometry, POLYGON((0 0, 1 0, 1 1, 0 0))) AND T_INTERSECTS(INTERVAL(start_datetime, end_datetime), INTERVAL('2000-01-01T00:00:00Z', '2001-01-01T00:00:00Z'))",
+    ]) {
+      const { count } = compileSearch(filterQuery(text), { compileFilter, columns: 'r.id' });
+      expect(count.sql, text).to.contain('INDEXED BY records_probe');
+    }
     for (const text of [
       'NOT S_INTERSECTS(geometry, BBOX(0,0,1,1))',
       "S_INTERSECTS(geometry, BBOX(0,0,1,1)) OR title = 'x'",

@@ -459,9 +459,10 @@ describe('SQLite sort keys and time index', () => {
           .all();
       const boxes = read(connectionOf(fresh));
       await fresh.close();
-      // The schema of the release before the boxes: no columns, the span index without them.
+      // The schema of the release before the boxes: no columns, the span index without them,
+      // no probe index.
       const old = new Database(path);
-      old.exec(`DROP INDEX records_span;
+      old.exec(`DROP INDEX records_span; DROP INDEX records_probe;
         CREATE INDEX records_span ON records(rid, has_time, time_start, time_end, type, parent_id, created, updated, id, title);
         ALTER TABLE records DROP COLUMN box_west; ALTER TABLE records DROP COLUMN box_south;
         ALTER TABLE records DROP COLUMN box_east; ALTER TABLE records DROP COLUMN box_north;`);
@@ -482,6 +483,11 @@ describe('SQLite sort keys and time index', () => {
           'box_east',
           'box_north',
         ]);
+        const probeColumns = db
+          .prepare("SELECT name FROM pragma_index_info('records_probe')")
+          .pluck()
+          .all();
+        expect(probeColumns.slice(-4)).to.deep.equal(spanColumns.slice(-4));
         const found = await ids(reopened, filterQuery('S_INTERSECTS(geometry, BBOX(0,0,10,10))'));
         expect(found.sort()).to.deep.equal(
           CASES.filter(([, meets]) => meets)

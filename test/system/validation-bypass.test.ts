@@ -138,6 +138,12 @@ describe('searches skip the OpenAPI request validator: their parsers give the sa
     expect(skipped('GET', ITEMS)).to.deep.equal({
       route: '/catalogue/collections/{collectionId}/items',
     });
+    // The colon of the collection id percent-encoded, as many clients send it.
+    for (const encoded of ['%3A', '%3a']) {
+      expect(skipped('GET', ITEMS.replace(':', encoded))).to.deep.equal({
+        route: '/catalogue/collections/{collectionId}/items',
+      });
+    }
     expect(skipped('GET', `${ROOT}/search`)).to.deep.equal({ route: '/catalogue/search' });
     expect(skipped('POST', `${ROOT}/search`)).to.deep.equal({ route: '/catalogue/search' });
     expect(skipped('GET', `${ROOT}/csw`)).to.deep.equal({});

@@ -14,7 +14,13 @@ import type {
   SpatialConstraint,
   TemporalConstraint,
 } from '../../query/search-query.js';
-import { SORT_COLUMNS, SPAN_INDEX, STORED_SORT_KEYS } from './schema.js';
+import {
+  PROBE_INDEX,
+  SORT_COLUMNS,
+  SPAN_INDEX,
+  SPAN_ONLY_COLUMNS,
+  STORED_SORT_KEYS,
+} from './schema.js';
 import { RTREE_DRIVE, boxMatchesFrom, probeForm, raw, sql } from './sql-fragment.js';
 import { SQL_FUNCTIONS, type DeadlineGuard } from './sql-functions.js';
 
@@ -254,6 +260,11 @@ function compileSort(query: SearchQuery, hasText: boolean): SortKey[] {
   return keys;
 }
 
+/** Whether `condition` reads one of the record `columns` (as `r.<column>`). */
+function readsAny(condition: string, columns: ReadonlySet<string>): boolean {
+  return [...condition.matchAll(/\br\.(\w+)/g)].some(([, column]) => columns.has(column));
+}
+
 /** The relevance sort key: the BM25 score of the text join, lower is better. */
 const RELEVANCE = 'f.score';
 
@@ -322,8 +333,10 @@ export function compileSearch(query: SearchQuery, options: SearchOptions): Searc
       params: [compiled.textOnly],
     };
   } else {
+    // The probe index unless the conditions read a column only the span index holds.
+    const probe = span !== '' && !readsAny(compiled.where.sql, SPAN_ONLY_COLUMNS);
     count = {
-      sql: `${counted} FROM records r ${span} ${compiled.join} WHERE ${guard}(${compiled.where.sql})`,
+      sql: `${counted} FROM records r ${probe ? `INDEXED BY ${PROBE_INDEX}` : span} ${compiled.join} WHERE ${guard}(${compiled.where.sql})`,
       params,
     };
   }

@@ -39,6 +39,7 @@ CREATE INDEX IF NOT EXISTS records_time_end ON records(time_end);
 CREATE INDEX IF NOT EXISTS records_title_key ON records(title_key, title, id);
 CREATE INDEX IF NOT EXISTS records_time ON records(time_start, time_end, has_time);
 CREATE INDEX IF NOT EXISTS records_span ON records(rid, has_time, time_start, time_end, type, parent_id, created, updated, id, title, box_west, box_south, box_east, box_north);
+CREATE INDEX IF NOT EXISTS records_probe ON records(rid, type, has_time, time_start, time_end, box_west, box_south, box_east, box_north);
 CREATE VIRTUAL TABLE IF NOT EXISTS records_fts USING fts5(
   anytext, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2'
 );
@@ -64,6 +65,26 @@ CREATE VIRTUAL TABLE IF NOT EXISTS records_rtree USING rtree(id, minx, maxx, min
  * to it and it stays during bulk loads; existing databases get it when they are opened.
  */
 export const SPAN_INDEX = 'records_span';
+
+/**
+ * The span index's columns an R*Tree-driven count mostly reads (type, time, rectangle edges),
+ * in rowid order too and less than half its size: a count whose conditions read none of the
+ * span index's other columns looks its matches up here, about a quarter faster than in the span index (100,000
+ * records, 20,000 R*Tree matches: 21 -> 15 ms).
+ */
+export const PROBE_INDEX = 'records_probe';
+
+/**
+ * The span index's columns PROBE_INDEX lacks: a condition reading one of them is counted on
+ * the span index (other wide columns, such as the geometry, are read from the row either way).
+ */
+export const SPAN_ONLY_COLUMNS: ReadonlySet<string> = new Set([
+  'parent_id',
+  'created',
+  'updated',
+  'id',
+  'title',
+]);
 
 /**
  * Text sort keys stored in a column of their own (equal to `cairn_sort_key(column)`), by the

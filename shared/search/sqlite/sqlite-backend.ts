@@ -30,7 +30,7 @@ import { toSqliteRow, type SqliteRow } from './rows.js';
 import { openDatabase } from './open-database.js';
 import { migrateSchema } from './migrate-schema.js';
 import { SqliteReadPool, type ReadStatement } from './read-pool.js';
-import { SCHEMA_SQL, SPAN_INDEX } from './schema.js';
+import { PROBE_INDEX, SCHEMA_SQL, SPAN_INDEX } from './schema.js';
 import {
   type DeadlineGuard,
   StatementDeadline,
@@ -160,7 +160,7 @@ export class SqliteBackend implements SearchBackend {
       anyRecord: this.db.prepare('SELECT 1 FROM records LIMIT 1'),
       secondaryIndexes: this.db
         .prepare(
-          `SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'records' AND sql IS NOT NULL AND name <> '${SPAN_INDEX}'`,
+          `SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'records' AND sql IS NOT NULL AND name NOT IN ('${SPAN_INDEX}', '${PROBE_INDEX}')`,
         )
         .pluck(),
     };
