@@ -61,8 +61,16 @@ export class JobFollower {
       return null;
     }
     const state = await job.getState();
-    if (state === 'completed') this.settle({ jobId, state, result: job.returnvalue as JobResult });
-    else if (state === 'failed') this.settle({ jobId, state, reason: job.failedReason });
+    if (state === 'completed' || state === 'failed') {
+      // Read the job again: the copy above may have been read before it ended, without its
+      // result (the CLI once read a null result of a job that ended in between).
+      const ended = (await this.queue.getJob(jobId)) ?? job;
+      if (state === 'completed') {
+        this.settle({ jobId, state, result: ended.returnvalue as JobResult });
+      } else {
+        this.settle({ jobId, state, reason: ended.failedReason });
+      }
+    }
     return ending;
   }
 
