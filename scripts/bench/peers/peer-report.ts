@@ -240,6 +240,11 @@ export interface RatioRow {
   errors: { cairn: number; peer: number };
   /** The largest resident memory sampled over the repetitions (MiB; null when not sampled). */
   rssMiB: { cairn: number | null; peer: number | null };
+  /**
+   * Windows in which a side completed no request (its latencies come from the other windows;
+   * a request still running when a window ends is not counted).
+   */
+  unanswered: { cairn: number; peer: number };
 }
 
 /** The median of a list of numbers, to 0.01 (NaN when empty). */
@@ -296,10 +301,14 @@ function ratioRow(group: Repetition[], workers: number | undefined): RatioRow {
   const peer = side('peer');
   const cairnRps = cairn.map((result) => result.requestsPerSecond);
   const peerRps = peer.map((result) => result.requestsPerSecond);
-  const cairnP50 = median(cairn.map((result) => result.latencyMs.p50));
-  const peerP50 = median(peer.map((result) => result.latencyMs.p50));
-  const cairnP99 = median(cairn.map((result) => result.latencyMs.p99));
-  const peerP99 = median(peer.map((result) => result.latencyMs.p99));
+  // Latency percentiles of the windows in which the side completed requests.
+  const answered = (results: HttpCaseResult[]) => results.filter((result) => result.requests > 0);
+  const latency = (results: HttpCaseResult[], pick: (result: HttpCaseResult) => number) =>
+    median(answered(results).map(pick));
+  const cairnP50 = latency(cairn, (result) => result.latencyMs.p50);
+  const peerP50 = latency(peer, (result) => result.latencyMs.p50);
+  const cairnP99 = latency(cairn, (result) => result.latencyMs.p99);
+  const peerP99 = latency(peer, (result) => result.latencyMs.p99);
   return {
     query: group[0].query,
     concurrency: group[0].result.concurrency,
@@ -318,6 +327,10 @@ function ratioRow(group: Repetition[], workers: number | undefined): RatioRow {
       peer: peer.reduce((sum, result) => sum + failures(result), 0),
     },
     rssMiB: { cairn: maxRss(cairn), peer: maxRss(peer) },
+    unanswered: {
+      cairn: cairn.length - answered(cairn).length,
+      peer: peer.length - answered(peer).length,
+    },
   };
 }
 
@@ -333,5 +346,14 @@ export function renderRatioTable(peer: string, rows: RatioRow[]): string {
       `| ${row.query} | ${row.concurrency} | ${row.workers ?? 'n/a'} | ${row.cairnRps.join(', ')} | ${row.peerRps.join(', ')} | ${row.cairnP50} / ${row.cairnP99} | ${row.peerP50} / ${row.peerP99} | ${row.throughputRatio} | ${row.p50Ratio} | ${row.p99Ratio} | ${row.errors.cairn}/${row.errors.peer} | ${mib(row.rssMiB.cairn)}/${mib(row.rssMiB.peer)} |`,
     );
   }
-  return lines.join('\n');
+  const notes = rows.flatMap((row) =>
+    (['cairn', 'peer'] as const)
+      .filter((side) => row.unanswered[side] > 0)
+      .map((side) => {
+        const name = side === 'cairn' ? 'Cairn' : `${peer}×${row.workers ?? 1}`;
+        const windows = side === 'cairn' ? row.cairnRps.length : row.peerRps.length;
+        return `- ${row.query} at concurrency ${row.concurrency}: ${name} completed no request in ${row.unanswered[side]} of ${windows} windows; its p50/p99 are those of the other windows (a request still running when a window ends is not counted)`;
+      }),
+  );
+  return [...lines, ...(notes.length > 0 ? ['', ...notes] : [])].join('\n');
 }

@@ -124,6 +124,26 @@ describe('bench:peers report', () => {
     expect(rows[0].peerRps).to.deep.equal([]);
   });
 
+  it('takes latencies from the windows that completed requests, and says which did not', () => {
+    const silent = {
+      ...run(1, 0, 0, 0),
+      latencyMs: { p50: null, p95: null, p99: null, max: null },
+    };
+    const rows = ratioRows([
+      { query: 'q', side: 'cairn', repetition: 1, result: run(1, 60, 16, 23) },
+      { query: 'q', side: 'peer', repetition: 1, result: silent as unknown as HttpCaseResult },
+      { query: 'q', side: 'cairn', repetition: 2, result: run(1, 60, 16, 22) },
+      { query: 'q', side: 'peer', repetition: 2, result: run(1, 2, 469, 484) },
+    ]);
+    expect(rows[0].peerP50).to.equal(469);
+    expect(rows[0].p50Ratio).to.equal(29.31);
+    expect(rows[0].throughputRatio).to.equal(60);
+    expect(rows[0].unanswered).to.deep.equal({ cairn: 0, peer: 1 });
+    expect(renderRatioTable('pycsw', rows)).to.contain(
+      '- q at concurrency 1: pycsw×1 completed no request in 1 of 2 windows',
+    );
+  });
+
   it("gives the peer its own rows per worker count, sharing Cairn's repetitions, with memory", () => {
     const withRss = (result: HttpCaseResult, max: number): HttpCaseResult => ({
       ...result,
