@@ -340,10 +340,7 @@ describe('SQLite sort keys and time index', () => {
           .pluck()
           .all();
         expect(names.sort()).to.deep.equal(['records_time', 'records_time_end']);
-        const page = compileSearch(query({ sort, limit: 5 }), { columns: 'r.id' }).page(
-          0,
-          0,
-        );
+        const page = compileSearch(query({ sort, limit: 5 }), { columns: 'r.id' }).page(0, 0);
         expect(planOf(db, page).join('\n')).to.contain('SCAN r USING INDEX records_time');
         expect(await ids(reopened, query({ sort }))).to.deep.equal(before);
       } finally {
