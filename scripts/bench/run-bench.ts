@@ -216,7 +216,13 @@ async function runHttpPart(
         result.http.push(outcome);
         apiRuns.push(outcome);
         // The same captured engine request, through the floor and straight at the engine.
-        const replayAt = async (origin: string, pid: number, label: string, what: string) => {
+        const replayAt = async (
+          captured: NonNullable<typeof replay>,
+          origin: string,
+          pid: number,
+          label: string,
+          what: string,
+        ) => {
           log(
             `${label}: ${queryCase.name} × ${concurrency} for ${options.duration} s (round ${round})`,
           );
@@ -227,8 +233,8 @@ async function runHttpPart(
               name: queryCase.name,
               description: `${queryCase.name}, ${what}`,
               method: 'POST',
-              path: replay!.path,
-              body: replay!.body,
+              path: captured.path,
+              body: captured.body,
               buildQuery: queryCase.buildQuery,
             },
             concurrency,
@@ -237,6 +243,7 @@ async function runHttpPart(
         };
         if (engine?.floor && replay) {
           const floor = await replayAt(
+            replay,
             engine.floor.origin,
             engine.floor.pid,
             'floor',
@@ -246,7 +253,7 @@ async function runHttpPart(
           floorRuns.push(floor);
         }
         if (engine && replay) {
-          const direct = await replayAt(engine.url, 0, 'engine', 'engine alone');
+          const direct = await replayAt(replay, engine.url, 0, 'engine', 'engine alone');
           result.engine?.runs.push(direct);
           engineRuns.push(direct);
         }

@@ -966,13 +966,6 @@ const SFEOS_BATCH = 1000;
 const SFEOS_IN_FLIGHT = 4;
 
 /**
- * Starts SFEOS's servers (one per worker count) and loads the corpus through its Transactions
- * API: `bulk_items` of STAC Items written by Cairn, spread over the servers, with the items
- * index's refresh off during the load (put back to the engine's default and refreshed after).
- * SFEOS checks that the collection exists once per item, so its load is bound by round trips;
- * several requests in flight keep its workers and the engine busy.
- */
-/**
  * Sends one `bulk_items` request. A connection that fails before an answer (the server closed
  * it, or restarted a worker) is retried up to twice with `upsert`, so items the failed attempt
  * may have written are not refused as duplicates; the cause is logged.
@@ -997,6 +990,13 @@ async function sendBulkItems(
   }
 }
 
+/**
+ * Starts SFEOS's servers (one per worker count) and loads the corpus through its Transactions
+ * API: `bulk_items` of STAC Items written by Cairn, spread over the servers, with the items
+ * index's refresh off during the load (put back to the engine's default and refreshed after).
+ * SFEOS checks that the collection exists once per item, so its load is bound by round trips;
+ * several requests in flight keep its workers and the engine busy.
+ */
 async function loadSfeos(
   clock: PhaseClock,
   venv: string,

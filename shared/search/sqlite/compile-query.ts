@@ -318,7 +318,8 @@ export function compileSearch(query: SearchQuery, options: SearchOptions): Searc
   // Without conditions the count is SQLite's B-tree count and the page an index walk stopped by
   // its LIMIT and OFFSET: both bounded, and a guard would turn the count into a row-by-row scan.
   const unconditioned = compiled.where.sql === '1' && compiled.join === '';
-  const guard = unconditioned ? '' : (options.guard?.('r.rid') ?? '');
+  const guardOn = (rowid: string): string => options.guard?.(rowid) ?? '';
+  const guard = unconditioned ? '' : guardOn('r.rid');
   const params: SqlValue[] = [...compiled.joinParams, ...compiled.where.params];
   // Matches looked up from the R*Tree read their small columns from the span index.
   const span = compiled.drivenByBoxes && compiled.join === '' ? `INDEXED BY ${SPAN_INDEX}` : '';
@@ -326,10 +327,10 @@ export function compileSearch(query: SearchQuery, options: SearchOptions): Searc
   const counted = 'SELECT count(*) AS n, (SELECT max(rid) FROM records) AS size';
   let count: SqlFragment;
   if (compiled.boxesOnly) {
-    count = sql`${raw(counted)} ${boxMatchesFrom(compiled.boxesOnly, options.guard?.('t.id >> 1') ?? '')}`;
+    count = sql`${raw(counted)} ${boxMatchesFrom(compiled.boxesOnly, guardOn('t.id >> 1'))}`;
   } else if (compiled.textOnly !== undefined) {
     count = {
-      sql: `${counted} FROM records_fts WHERE ${options.guard?.('rowid') ?? ''}records_fts MATCH ?`,
+      sql: `${counted} FROM records_fts WHERE ${guardOn('rowid')}records_fts MATCH ?`,
       params: [compiled.textOnly],
     };
   } else {

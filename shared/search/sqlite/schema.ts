@@ -69,8 +69,8 @@ export const SPAN_INDEX = 'records_span';
 /**
  * The span index's columns an R*Tree-driven count mostly reads (type, time, rectangle edges),
  * in rowid order too and less than half its size: a count whose conditions read none of the
- * span index's other columns looks its matches up here, about a quarter faster than in the span index (100,000
- * records, 20,000 R*Tree matches: 21 -> 15 ms).
+ * span index's other columns looks its matches up here, about a quarter faster than in the
+ * span index (100,000 records, 20,000 R*Tree matches: 21 -> 15 ms).
  */
 export const PROBE_INDEX = 'records_probe';
 
