@@ -18,34 +18,32 @@ import {
   type RefreshPolicy,
 } from './engine-adapter.js';
 import { aliasedIndices, CommonEngineCalls } from './common-engine-calls.js';
+import { OpenSearchReads } from './opensearch-reads.js';
 
 /** OpenSearch 2 through @opensearch-project/opensearch. */
 export class OpenSearchAdapter extends CommonEngineCalls implements EngineAdapter {
   readonly engine = 'opensearch' as const;
   private readonly client: Client;
+  /** Search, count and get by id: not through the client's transport (opensearch-reads.ts). */
+  private readonly reads: OpenSearchReads;
 
   constructor(options: ClientConnectionOptions) {
-    const client = new Client({
-      node: options.url,
-      requestTimeout: options.requestTimeout ?? 30_000,
-      maxRetries: options.maxRetries ?? 2,
-    });
+    const requestTimeout = options.requestTimeout ?? 30_000;
+    const maxRetries = options.maxRetries ?? 2;
+    const client = new Client({ node: options.url, requestTimeout, maxRetries });
     super(client);
     this.client = client;
+    this.reads = new OpenSearchReads({ url: options.url, requestTimeout, maxRetries });
   }
 
   search({ index, body, filterPath }: EngineSearchRequest): Promise<EngineSearchResponse> {
-    return callEngine(async () => {
-      const response = await this.client.search({ index, body, filter_path: filterPath });
-      return response.body as unknown as EngineSearchResponse;
-    });
+    return callEngine(
+      async () => (await this.reads.search(index, body, filterPath)) as EngineSearchResponse,
+    );
   }
 
   count(index: string, query?: JsonObject): Promise<number> {
-    return callEngine(async () => {
-      const response = await this.client.count({ index, body: query ? { query } : undefined });
-      return (response.body as { count: number }).count;
-    });
+    return callEngine(() => this.reads.count(index, query));
   }
 
   bulk(body: Buffer, refresh: RefreshPolicy): Promise<BulkItemResult[]> {
@@ -61,14 +59,7 @@ export class OpenSearchAdapter extends CommonEngineCalls implements EngineAdapte
   }
 
   getSource(index: string, id: string, includes: string[]): Promise<JsonObject | null> {
-    return callEngine(async () => {
-      const response = await this.client.get(
-        { index, id, _source_includes: includes },
-        { ignore: [404] },
-      );
-      const body = response.body as { found?: boolean; _source?: JsonObject };
-      return body.found ? (body._source ?? {}) : null;
-    });
+    return callEngine(() => this.reads.getSource(index, id, includes));
   }
 
   indexDocument(
@@ -152,6 +143,11 @@ export class OpenSearchAdapter extends CommonEngineCalls implements EngineAdapte
     return callEngine(async () => {
       await this.client.indices.putSettings({ index, body: settings });
     });
+  }
+
+  override close(): Promise<void> {
+    this.reads.close();
+    return super.close();
   }
 
   clusterHealth(): Promise<{ status: string }> {
