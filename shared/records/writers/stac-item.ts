@@ -317,20 +317,24 @@ export function buildStacItem(record: CoreRecord, links: StacItemLinks): StacIte
     .split(',')
     .map((name) => name.trim())
     .filter((name) => name !== '');
-  const core = withoutEmpty({
-    ...buildStacTime(record),
-    title: record.title,
-    description: record.description,
-    keywords: record.keywords,
-    license: license.value,
-    providers: buildProviders(record),
-    created: normaliseDate(record.created),
-    updated: normaliseDate(record.updated),
-    platform: record.eo.platform,
-    instruments,
-    ...buildEoProperties(record),
-  });
-  const properties: JsonObject = { ...record.extra, ...core };
+  // Not `{ ...buildStacTime(record), title, … }`: on Node 20 an object literal that opens with
+  // a spread and then adds keys gets a hidden class of its own, which the young-generation
+  // collector keeps (docs/decisions.md, "Garbage the young collector kept"). Likewise below.
+  const core = withoutEmpty(
+    Object.assign(buildStacTime(record), {
+      title: record.title,
+      description: record.description,
+      keywords: record.keywords,
+      license: license.value,
+      providers: buildProviders(record),
+      created: normaliseDate(record.created),
+      updated: normaliseDate(record.updated),
+      platform: record.eo.platform,
+      instruments,
+      ...buildEoProperties(record),
+    }),
+  );
+  const properties: JsonObject = Object.assign({}, record.extra, core);
   const recordLinks = record.links
     .filter((link) => !isAssetLink(link) && !HIERARCHY_RELS.has(link.rel ?? ''))
     .map(toStacLink);

@@ -715,7 +715,9 @@ export class EngineBackend implements SearchBackend {
       return readStoredRecord({
         record: stored.record,
         source:
-          stored.source ?? ({ ...stored.record.source, content: '' } as StoredParts['source']),
+          // Object.assign: see buildStacItem (shared/records/writers/stac-item.ts).
+          stored.source ??
+          (Object.assign({}, stored.record.source, { content: '' }) as StoredParts['source']),
       });
     });
   }

@@ -128,7 +128,8 @@ function sortValues(hit: EngineHit, sortLength: number): SortValue[] {
 /** The record of a hit that carries the `record` part (its source content left empty). */
 function candidateRecord(hit: EngineHit): CoreRecord {
   const record = (hit._source as { record?: StoredParts['record'] } | undefined)?.record;
-  return { ...record, source: { ...record?.source, content: '' } } as CoreRecord;
+  // Object.assign: see buildStacItem (shared/records/writers/stac-item.ts).
+  return { ...record, source: Object.assign({}, record?.source, { content: '' }) } as CoreRecord;
 }
 
 /**
