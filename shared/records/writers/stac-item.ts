@@ -399,8 +399,8 @@ function rewriteSourceItem(source: JsonObject, record: CoreRecord, links: StacIt
   const rest = Object.fromEntries(
     Object.entries(source).filter(([member]) => member !== 'collection'),
   );
-  return {
-    ...rest,
+  // Object.assign, not `{ ...rest, type, … }`: see buildStacItem.
+  return Object.assign(rest, {
     type: 'Feature',
     stac_version: source.stac_version as string,
     stac_extensions: Array.isArray(source.stac_extensions)
@@ -412,7 +412,7 @@ function rewriteSourceItem(source: JsonObject, record: CoreRecord, links: StacIt
     links: [...buildHierarchyLinks(record, links), ...keptLinks],
     assets,
     ...withCollection(record, links),
-  };
+  }) as StacItem;
 }
 
 /**

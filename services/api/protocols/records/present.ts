@@ -47,24 +47,26 @@ function compact<T extends Record<string, unknown>>(object: T): Partial<T> {
 
 /** Renders the record's properties: the core properties, EO properties and extras. */
 export function presentProperties(record: CoreRecord): Record<string, unknown> {
-  return compact({
-    ...record.extra,
-    ...record.eo,
-    type: record.type,
-    title: record.title,
-    description: record.description,
-    keywords: record.keywords,
-    themes: record.themes,
-    formats: record.formats,
-    contacts: record.contacts,
-    externalIds: record.externalIds,
-    language: record.language ? { code: record.language } : undefined,
-    license: record.license,
-    rights: record.rights,
-    created: record.created,
-    updated: record.updated,
-    parentId: record.parentId,
-  });
+  // Object.assign, not `{ ...record.extra, ...record.eo, type, … }`: see buildStacItem
+  // (shared/records/writers/stac-item.ts).
+  return compact(
+    Object.assign({}, record.extra, record.eo, {
+      type: record.type,
+      title: record.title,
+      description: record.description,
+      keywords: record.keywords,
+      themes: record.themes,
+      formats: record.formats,
+      contacts: record.contacts,
+      externalIds: record.externalIds,
+      language: record.language ? { code: record.language } : undefined,
+      license: record.license,
+      rights: record.rights,
+      created: record.created,
+      updated: record.updated,
+      parentId: record.parentId,
+    }),
+  );
 }
 
 /** True when the record's stored source document is XML (ISO 19139, ISO 19115-3, csw:Record). */
