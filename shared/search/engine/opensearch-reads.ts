@@ -9,8 +9,8 @@
  * the next full collection. Measured on the API at concurrency 1, STAC datetime search: every
  * scavenge copied and then promoted about 1.7 MB, took 3-5 ms, and the old space grew by about
  * 20 MB a second, emptied by a 50 ms mark-compact every 10 s. The same calls over `node:http`
- * copy a few KB and take 0.2-0.6 ms (bench/README.md, "The OpenSearch client and the garbage
- * collector"). The Elasticsearch client does not do this and keeps its own transport.
+ * copy a few KB and take 0.2-0.6 ms (docs/decisions.md, "Garbage the young collector kept").
+ * The Elasticsearch client does not do this and keeps its own transport.
  *
  * Failures are the client's own error classes with the client's rules, so `classifyClientError`
  * reads them as before: a status of 400 or more is a `ResponseError` carrying the engine's
