@@ -172,20 +172,6 @@ const ENGINE_TITLES: Record<EngineName, string> = {
   opensearch: 'OpenSearch',
 };
 
-/** The aggregation a first page carries: how many records in the whole index are in doubt. */
-const IN_DOUBT = 'cairn_in_doubt';
-
-function inDoubtAggregation(doubt: JsonObject): JsonObject {
-  return { [IN_DOUBT]: { global: {}, aggs: { matched: { filter: doubt } } } };
-}
-
-function readInDoubt(response: EngineSearchResponse): number {
-  const aggregation = response.aggregations?.[IN_DOUBT] as { matched?: { doc_count?: unknown } };
-  const count = aggregation?.matched?.doc_count;
-  if (typeof count !== 'number') throw new Error('the engine answered without the in-doubt count');
-  return count;
-}
-
 function sleep(milliseconds: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, milliseconds));
 }
@@ -493,30 +479,26 @@ export class EngineBackend implements SearchBackend {
   }
 
   /**
-   * Compiles a search the engine may answer exactly. Undefined when the compiler refuses a
-   * predicate.
-   */
-  private async compileCandidate(query: SearchQuery): Promise<CompiledSearch | undefined> {
-    try {
-      return await this.compileUnproven(query);
-    } catch (error) {
-      if (error instanceof UnsupportedFilterError) return undefined;
-      throw error;
-    }
-  }
-
-  /**
    * Compiles a search the engine may answer exactly, with the count of its records in doubt
-   * already asked for (0 without any). Undefined when the compiler refuses a predicate.
+   * already asked for (0 without any): a caller can send its page beside that count and use the
+   * page only when the count is 0. Undefined when the compiler refuses a predicate.
    */
   private async compileWithDoubt(
     query: SearchQuery,
   ): Promise<{ search: CompiledSearch; inDoubt: Promise<number> } | undefined> {
-    const compiled = await this.compileCandidate(query);
-    if (!compiled) return undefined;
+    let compiled: CompiledSearch;
+    try {
+      compiled = await this.compileUnproven(query);
+    } catch (error) {
+      if (error instanceof UnsupportedFilterError) return undefined;
+      throw error;
+    }
     const inDoubt = compiled.doubt
       ? this.adapter.count(this.alias, compiled.doubt.query)
       : Promise.resolve(0);
+    // Settled by every caller; this keeps a failed count from being reported as unhandled
+    // while the page beside it is still on its way.
+    inDoubt.catch(() => undefined);
     return { search: compiled, inDoubt };
   }
 
@@ -765,7 +747,7 @@ export class EngineBackend implements SearchBackend {
   async search(query: SearchQuery): Promise<SearchResult> {
     const hasFilter = query.filter !== undefined;
     try {
-      const candidate = await this.compileCandidate(query);
+      const candidate = await this.compileWithDoubt(query);
       const { offset, limit } = query;
       if (limit > this.maxResultWindow) {
         throw new InvalidParameterError(
@@ -774,31 +756,24 @@ export class EngineBackend implements SearchBackend {
         );
       }
       const fields = query.omitSourceContent === true ? RECORD_FIELDS : STORED_FIELDS;
-      // A first page carries the count of the records in doubt (e.g. for an intersects
-      // geometry) as a global aggregation, and is used only when that count is 0: one request
-      // where a count beside it took a second.
-      const doubt = candidate?.doubt;
+      // A first page is sent beside the count of records in doubt (one round trip instead of
+      // two, e.g. for an intersects geometry) and used only when that count is 0.
       const firstPage =
         candidate && (offset + limit <= this.maxResultWindow || limit === 0)
           ? this.searchWithinBudget({
               index: this.alias,
               body: {
-                query: candidate.query,
-                sort: candidate.sort,
+                query: candidate.search.query,
+                sort: candidate.search.sort,
                 track_total_hits: true,
                 from: limit === 0 ? 0 : offset,
                 size: limit,
                 _source: fields,
-                ...(doubt && { aggs: inDoubtAggregation(doubt.query) }),
               },
             })
           : undefined;
-      const inDoubt = !doubt
-        ? 0
-        : firstPage
-          ? readInDoubt(await firstPage)
-          : await this.adapter.count(this.alias, doubt.query);
-      const exact = candidate && inDoubt === 0 ? candidate : undefined;
+      firstPage?.catch(() => undefined);
+      const exact = candidate && (await candidate.inDoubt) === 0 ? candidate.search : undefined;
       if (!exact) {
         const context = this.filterContext(this.live!.spatial, new Set());
         return await refineSearch(this.refineTarget(), query, context);
