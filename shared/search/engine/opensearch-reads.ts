@@ -120,12 +120,15 @@ export class OpenSearchReads {
       try {
         answer = await this.once(method, this.prefix + path, payload);
       } catch (error) {
-        if (mayRetry) continue;
+        // As the client: a failed connection or a timeout is retried, an unreadable answer not.
+        const transient =
+          error instanceof errors.ConnectionError || error instanceof errors.TimeoutError;
+        if (transient && mayRetry) continue;
         throw error;
       }
       if (RETRIED_STATUSES.has(answer.statusCode) && mayRetry) continue;
       if (answer.statusCode >= 400 && answer.statusCode !== allowedStatus) {
-        // The client's error reads only these of the answer (classifyClientError likewise).
+        // All of the answer that the client's error and classifyClientError read.
         const { statusCode, headers, body: answerBody } = answer;
         throw new errors.ResponseError({ statusCode, headers, body: answerBody } as ApiResponse);
       }
@@ -138,7 +141,9 @@ export class OpenSearchReads {
       const headers =
         payload === undefined
           ? this.headers
-          : { ...this.headers, 'content-length': String(Buffer.byteLength(payload)) };
+          : Object.assign({}, this.headers, {
+              'content-length': String(Buffer.byteLength(payload)),
+            });
       const request = this.send({
         host: this.host,
         port: this.port,

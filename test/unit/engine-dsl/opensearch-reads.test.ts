@@ -207,6 +207,8 @@ describe('OpenSearch reads over node:http: failures', () => {
       const error = await failure(adapter.search({ index: 'records', body: {} }));
       expect(error.kind).to.equal('failed');
       expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
+      // An unreadable answer is not asked for again.
+      expect(server.seen).to.have.length(1);
     } finally {
       await adapter.close();
       await server.close();
