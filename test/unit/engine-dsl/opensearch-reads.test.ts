@@ -55,6 +55,22 @@ async function serve(
   };
 }
 
+/** Runs `use` with an adapter on a server answering with `handle`, then closes both. */
+async function against(
+  handle: Parameters<typeof serve>[0],
+  use: (adapter: OpenSearchAdapter, seen: Seen[]) => Promise<void>,
+  options: { requestTimeout?: number; maxRetries?: number } = {},
+): Promise<void> {
+  const server = await serve(handle);
+  const adapter = new OpenSearchAdapter({ url: server.url, ...options });
+  try {
+    await use(adapter, server.seen);
+  } finally {
+    await adapter.close();
+    await server.close();
+  }
+}
+
 async function failure(promise: Promise<unknown>): Promise<EngineError> {
   const error = await promise.then(
     () => undefined,
@@ -115,103 +131,92 @@ describe('OpenSearch reads over node:http: failures', () => {
   });
 
   it('retries 502 and 503 and answers once the engine does', async () => {
-    const server = await serve((attempt) =>
-      attempt < 3 ? { status: attempt === 1 ? 502 : 503, body: '{}' } : { status: 200, body: HITS },
+    await against(
+      (attempt) =>
+        attempt < 3
+          ? { status: attempt === 1 ? 502 : 503, body: '{}' }
+          : { status: 200, body: HITS },
+      async (adapter, seen) => {
+        const answer = await adapter.search({ index: 'records', body: {} });
+        expect(answer.hits.hits.map((hit) => hit._id)).to.deep.equal(['a']);
+        expect(seen).to.have.length(3);
+      },
     );
-    const adapter = new OpenSearchAdapter({ url: server.url });
-    try {
-      const answer = await adapter.search({ index: 'records', body: {} });
-      expect(answer.hits.hits.map((hit) => hit._id)).to.deep.equal(['a']);
-      expect(server.seen).to.have.length(3);
-    } finally {
-      await adapter.close();
-      await server.close();
-    }
   });
 
   it('reports a 503 that lasts as unavailable, even when its body is not JSON', async () => {
-    const server = await serve(() => ({ status: 503, type: 'text/html', body: '<h1>down</h1>' }));
-    const adapter = new OpenSearchAdapter({ url: server.url });
-    try {
-      const error = await failure(adapter.search({ index: 'records', body: {} }));
-      expect(error).to.include({ kind: 'unavailable', status: 503 });
-      expect(server.seen).to.have.length(3);
-    } finally {
-      await adapter.close();
-      await server.close();
-    }
+    await against(
+      () => ({ status: 503, type: 'text/html', body: '<h1>down</h1>' }),
+      async (adapter, seen) => {
+        const error = await failure(adapter.search({ index: 'records', body: {} }));
+        expect(error).to.include({ kind: 'unavailable', status: 503 });
+        expect(seen).to.have.length(3);
+      },
+    );
   });
 
   it('reports an engine that does not answer within the request timeout as unavailable', async () => {
-    const server = await serve(() => null);
-    const adapter = new OpenSearchAdapter({ url: server.url, requestTimeout: 100, maxRetries: 1 });
-    const started = Date.now();
-    try {
-      const error = await failure(adapter.count('records'));
-      expect(error.kind).to.equal('unavailable');
-      expect(server.seen).to.have.length(2);
-      expect(Date.now() - started).to.be.below(5_000);
-    } finally {
-      await adapter.close();
-      await server.close();
-    }
+    await against(
+      () => null,
+      async (adapter, seen) => {
+        const started = Date.now();
+        const error = await failure(adapter.count('records'));
+        expect(error.kind).to.equal('unavailable');
+        expect(seen).to.have.length(2);
+        expect(Date.now() - started).to.be.below(5_000);
+      },
+      { requestTimeout: 100, maxRetries: 1 },
+    );
   });
 
   it("rejects a query the engine refuses with the engine's error type, without retrying", async () => {
-    const server = await serve(() => ({
-      status: 400,
-      body: JSON.stringify({
-        error: { type: 'parsing_exception', root_cause: [{ type: 'parsing_exception' }] },
+    await against(
+      () => ({
         status: 400,
+        body: JSON.stringify({
+          error: { type: 'parsing_exception', root_cause: [{ type: 'parsing_exception' }] },
+          status: 400,
+        }),
       }),
-    }));
-    const adapter = new OpenSearchAdapter({ url: server.url });
-    try {
-      const error = await failure(adapter.search({ index: 'records', body: {} }));
-      expect(error).to.include({ kind: 'rejected', status: 400, type: 'parsing_exception' });
-      expect(server.seen).to.have.length(1);
-    } finally {
-      await adapter.close();
-      await server.close();
-    }
+      async (adapter, seen) => {
+        const error = await failure(adapter.search({ index: 'records', body: {} }));
+        expect(error).to.include({ kind: 'rejected', status: 400, type: 'parsing_exception' });
+        expect(seen).to.have.length(1);
+      },
+    );
   });
 
   it('answers null for a missing id, and for a missing index (the client ignored any 404 here)', async () => {
-    const server = await serve((_attempt, seen) =>
-      seen.url?.startsWith('/gone/')
-        ? {
-            status: 404,
-            body: JSON.stringify({ error: { type: 'index_not_found_exception' }, status: 404 }),
-          }
-        : { status: 404, body: JSON.stringify({ _id: 'x', found: false }) },
+    await against(
+      (_attempt, seen) =>
+        seen.url?.startsWith('/gone/')
+          ? {
+              status: 404,
+              body: JSON.stringify({ error: { type: 'index_not_found_exception' }, status: 404 }),
+            }
+          : { status: 404, body: JSON.stringify({ _id: 'x', found: false }) },
+      async (adapter, seen) => {
+        expect(await adapter.getSource('records', 'x/y', ['record'])).to.equal(null);
+        expect(seen[0].url).to.equal('/records/_doc/x%2Fy?_source_includes=record');
+        expect(await adapter.getSource('gone', 'x', ['record'])).to.equal(null);
+        expect(seen).to.have.length(2);
+      },
     );
-    const adapter = new OpenSearchAdapter({ url: server.url });
-    try {
-      expect(await adapter.getSource('records', 'x/y', ['record'])).to.equal(null);
-      expect(server.seen[0].url).to.equal('/records/_doc/x%2Fy?_source_includes=record');
-      expect(await adapter.getSource('gone', 'x', ['record'])).to.equal(null);
-      expect(server.seen).to.have.length(2);
-    } finally {
-      await adapter.close();
-      await server.close();
-    }
   });
 
   it('refuses an answer that would poison a prototype, as the client does', async () => {
-    const server = await serve(() => ({
-      status: 200,
-      body: '{"hits":{"hits":[{"_source":{"__proto__":{"polluted":true}}}]}}',
-    }));
-    const adapter = new OpenSearchAdapter({ url: server.url });
-    try {
-      const error = await failure(adapter.search({ index: 'records', body: {} }));
-      expect(error.kind).to.equal('failed');
-      expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
-      // An unreadable answer is not asked for again.
-      expect(server.seen).to.have.length(1);
-    } finally {
-      await adapter.close();
-      await server.close();
-    }
+    await against(
+      () => ({
+        status: 200,
+        body: '{"hits":{"hits":[{"_source":{"__proto__":{"polluted":true}}}]}}',
+      }),
+      async (adapter, seen) => {
+        const error = await failure(adapter.search({ index: 'records', body: {} }));
+        expect(error.kind).to.equal('failed');
+        expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
+        // An unreadable answer is not asked for again.
+        expect(seen).to.have.length(1);
+      },
+    );
   });
 });
