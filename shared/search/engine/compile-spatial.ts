@@ -295,7 +295,11 @@ export function compileExactSpatialRelation(
   const boxFootprint = term(BOX_FOOTPRINT_FIELD, true);
   const onEnvelope = anyOf([DROPPED_SHAPE, ...(literal.isBox ? [boxFootprint] : [])]);
   const operand = literal.isBox ? { bbox: literal.bbox } : literal;
-  const doubts: Query[] = [allOf([onEnvelope, envelopeDoubt])];
+  // Where the envelope answer is certain for every box footprint (intersects and disjoint with
+  // a box), the box footprints are never in doubt: leaving them out of this branch lets the
+  // engine start from the few dropped geometries instead of every box footprint.
+  const boxesCertain = literal.isBox && (relation === 'intersects' || relation === 'disjoint');
+  const doubts: Query[] = [allOf([boxesCertain ? DROPPED_SHAPE : onEnvelope, envelopeDoubt])];
   const [west, south, east, north] = literal.bbox;
   if (literal.isBox && west !== east && south !== north) {
     // (A point or a line has no inside for the band to leave: every footprint near it would
