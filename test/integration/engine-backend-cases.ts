@@ -961,6 +961,38 @@ export function describeEngineCases(engine: EngineName, url: string, spatial: Sp
         expect(settings[result.to].settings.index.refresh_interval).to.equal(undefined);
         expect((await backend.search({ sort: [], offset: 0, limit: 1 })).total).to.equal(301);
       });
+
+      it('merges an index written in several refreshes into one segment (a reindex merges its build)', async () => {
+        const adapter = createAdapter(engine, url);
+        const index = `cairn-test-merge-${randomBytes(4).toString('hex')}`;
+        const segments = async (): Promise<number> => {
+          const response = await fetch(`${url}/${index}/_segments`);
+          const body = (await response.json()) as {
+            indices: Record<string, { shards: Record<string, { segments: object }[]> }>;
+          };
+          return Object.values(body.indices[index].shards)
+            .flat()
+            .reduce((sum, shard) => sum + Object.keys(shard.segments).length, 0);
+        };
+        try {
+          await adapter.createIndex(index, {
+            settings: { index: { number_of_shards: 1, number_of_replicas: 0 } },
+          });
+          for (let batch = 0; batch < 3; batch += 1) {
+            const lines = [0, 1, 2].flatMap((item) => [
+              JSON.stringify({ index: { _index: index, _id: `${batch}-${item}` } }),
+              JSON.stringify({ n: batch * 3 + item }),
+            ]);
+            await adapter.bulk(Buffer.from(`${lines.join('\n')}\n`), true);
+          }
+          expect(await segments()).to.equal(3);
+          await adapter.mergeSegments(index);
+          expect(await segments()).to.equal(1);
+        } finally {
+          await adapter.deleteIndex(index);
+          await adapter.close();
+        }
+      });
     });
 
     describe('reindex', () => {

@@ -12,6 +12,8 @@
  *                              workers, concurrency 1 and 16, 2 repetitions of 3 s)
  *   npm run bench:peers -- --size 10000 --duration 3 --repetitions 2 --concurrency 1,16 \
  *     --workers 1,2 --peers pycsw,sfeos,sfeos-elasticsearch
+ *   npm run bench:peers -- --peers sfeos --merge-segments   (every engine index, Cairn's and
+ *                              SFEOS's, merged into one segment before timing)
  *
  * Each worker count of a peer is its own server, all up at once; each repetition runs Cairn, then
  * the peer at each worker count (A B1 B2 A B1 B2 …), so Cairn's runs are shared by the rows.
@@ -97,6 +99,11 @@ interface Options {
   workers: number[];
   /** Only these queries (by name), when given. */
   queries?: string[];
+  /**
+   * Merge every loaded engine index (Cairn's and the peer's alike) into one segment before
+   * timing, as an operator would after a bulk load (Cairn's reindex does it for its own).
+   */
+  mergeSegments: boolean;
 }
 
 const PEERS = ['pycsw', 'sfeos', 'sfeos-elasticsearch'];
@@ -110,6 +117,7 @@ function parseOptions(argv: string[]): Options {
     concurrency: [1, 16],
     peers: [...PEERS],
     workers: [1, 2],
+    mergeSegments: false,
   };
   for (let index = 0; index < argv.length; index += 1) {
     const [flag, value] = [argv[index], argv[index + 1]];
@@ -134,6 +142,8 @@ function parseOptions(argv: string[]): Options {
     } else if (flag === '--queries') {
       options.queries = (value ?? '').split(',').filter(Boolean);
       index += 1;
+    } else if (flag === '--merge-segments') {
+      options.mergeSegments = true;
     } else if (flag === '--peers') {
       options.peers = (value ?? '').split(',');
       if (options.peers.some((peer) => !PEERS.includes(peer)))
@@ -1196,13 +1206,21 @@ function readCpuTicks(): CpuTicks | undefined {
  * been quiet for a few seconds in a row (the engine's merges, the loaders' exits), at most
  * {@link SETTLE_RULE}.maxSeconds. Returns what it saw, for the result file.
  */
-async function settle(engines: string[]): Promise<Record<string, unknown>> {
+async function settle(engines: string[], mergeSegments: boolean): Promise<Record<string, unknown>> {
   for (const engine of engines) {
+    if (mergeSegments) {
+      const response = await fetch(`${engine}/${INDEX_PREFIX}*/_forcemerge?max_num_segments=1`, {
+        method: 'POST',
+      });
+      if (!response.ok) {
+        throw new Error(`merging ${engine}: ${response.status} ${await response.text()}`);
+      }
+    }
     await fetch(`${engine}/${INDEX_PREFIX}*/_refresh`, { method: 'POST' });
   }
   const shares: number[] = [];
   let last = readCpuTicks();
-  if (!last) return { settled: false, reason: 'no /proc/stat' };
+  if (!last) return { settled: false, reason: 'no /proc/stat', mergeSegments };
   for (;;) {
     await sleep(1000);
     const now = readCpuTicks();
@@ -1216,10 +1234,10 @@ async function settle(engines: string[]): Promise<Record<string, unknown>> {
           ? `settled after ${shares.length} s`
           : `not settled after ${shares.length} s (busy ${shares.slice(-5).join(', ')}): timing anyway`,
       );
-      return { settled: verdict.settled, busyShares: shares, rule: SETTLE_RULE };
+      return { settled: verdict.settled, busyShares: shares, rule: SETTLE_RULE, mergeSegments };
     }
   }
-  return { settled: false, busyShares: shares, rule: SETTLE_RULE };
+  return { settled: false, busyShares: shares, rule: SETTLE_RULE, mergeSegments };
 }
 
 function round2(value: number): number {
@@ -1322,7 +1340,7 @@ async function main(): Promise<void> {
     const venv = await installing;
     settling = await clock.time(
       'settle: refresh the engine indexes, wait for a quiet machine',
-      () => settle([...new Set(sfeosSides.map((side) => side.engine))]),
+      () => settle([...new Set(sfeosSides.map((side) => side.engine))], options.mergeSegments),
     );
 
     if (pycswSide) await timePycsw(options, clock, venv, pycswSide, records);

@@ -5,6 +5,9 @@
  */
 import { callEngine, type JsonObject } from './engine-adapter.js';
 
+/** How long a merge to one segment may take before the call gives up (the merge goes on). */
+const MERGE_TIMEOUT_MS = 60 * 60 * 1000;
+
 /** A missing template or index is what a delete wants: not an error. */
 const IGNORE_MISSING = { ignore: [404] };
 
@@ -14,6 +17,10 @@ export interface CommonEngineClient {
     deleteIndexTemplate(params: { name: string }, options: { ignore: number[] }): Promise<unknown>;
     delete(params: { index: string }, options: { ignore: number[] }): Promise<unknown>;
     refresh(params: { index: string }): Promise<unknown>;
+    forcemerge(
+      params: { index: string; max_num_segments: number },
+      options: { requestTimeout: number },
+    ): Promise<unknown>;
   };
   cluster: {
     deleteComponentTemplate(
@@ -54,6 +61,18 @@ export abstract class CommonEngineCalls {
 
   refresh(index: string): Promise<void> {
     return callEngine(async () => {
+      await this.common.indices.refresh({ index });
+    });
+  }
+
+  mergeSegments(index: string): Promise<void> {
+    return callEngine(async () => {
+      // The engine answers when the merge is done: minutes for millions of records.
+      await this.common.indices.forcemerge(
+        { index, max_num_segments: 1 },
+        { requestTimeout: MERGE_TIMEOUT_MS },
+      );
+      // OpenSearch keeps searching the merged-away segments until the next refresh.
       await this.common.indices.refresh({ index });
     });
   }

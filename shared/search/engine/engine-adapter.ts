@@ -85,6 +85,11 @@ export interface EngineAdapter {
   getMappings(index: string): Promise<Record<string, JsonObject>>;
   putSettings(index: string, settings: JsonObject): Promise<void>;
   refresh(index: string): Promise<void>;
+  /**
+   * Merges an index into one segment per shard (after a bulk load: searches that match many
+   * records, spatial ones above all, cost the engine much less on one segment than on several).
+   */
+  mergeSegments(index: string): Promise<void>;
   clusterHealth(): Promise<{ status: string }>;
   close(): Promise<void>;
 }

@@ -103,6 +103,7 @@ class FakeAdapter implements EngineAdapter {
   }
   async putSettings(): Promise<void> {}
   async refresh(): Promise<void> {}
+  async mergeSegments(): Promise<void> {}
   async clusterHealth(): Promise<{ status: string }> {
     this.check();
     return { status: 'green' };
