@@ -7,8 +7,11 @@
  *   npx tsx scripts/bench/api-ab.ts --backend opensearch --alias A --a-root DIR
  *     [--cases text,bbox] [--concurrency 1,16] [--duration 3] [--rounds 3] [--out FILE]
  *   npx tsx scripts/bench/api-ab.ts --backend sqlite --sqlite-path FILE --a-root DIR …
+ *   npx tsx scripts/bench/api-ab.ts --backend opensearch --alias B --a-alias A …
  *
  * `--a-root` is a checkout of the other build (with its node_modules); B is this checkout.
+ * `--a-alias` has A search another engine index instead (A is then this checkout too, unless
+ * `--a-root` is given): the same code on two indexes, e.g. one merged into one segment.
  * Prints one line per run and a summary table (medians over the rounds), and writes every run
  * as JSON with the 1-minute load average.
  */
@@ -61,6 +64,7 @@ async function main(): Promise<void> {
       'sqlite-path': { type: 'string' },
       alias: { type: 'string' },
       'a-root': { type: 'string' },
+      'a-alias': { type: 'string' },
       cases: { type: 'string' },
       concurrency: { type: 'string', default: '1' },
       duration: { type: 'string', default: '3' },
@@ -71,11 +75,13 @@ async function main(): Promise<void> {
   });
   const backend = values.backend ?? 'opensearch';
   const environment = backendEnvironment(backend, values);
-  if (!values['a-root'] || !environment) {
+  const aAlias = values['a-alias'];
+  if ((!values['a-root'] && !aAlias) || !environment || (aAlias && backend === 'sqlite')) {
     throw new Error(
-      'usage: api-ab.ts --a-root DIR (--backend opensearch|elasticsearch --alias A [--url URL] | --backend sqlite --sqlite-path FILE) …',
+      'usage: api-ab.ts (--a-root DIR | --a-alias A) (--backend opensearch|elasticsearch --alias B [--url URL] | --backend sqlite --sqlite-path FILE --a-root DIR) …',
     );
   }
+  const aEnvironment = aAlias ? { ...environment, SEARCH_INDEX_ALIAS: aAlias } : environment;
   const wanted = values.cases ? new Set(values.cases.split(',')) : undefined;
   const cases = buildQueryMix({
     corpusSize: Number(values.size),
@@ -86,7 +92,7 @@ async function main(): Promise<void> {
   const duration = Number(values.duration);
   const rounds = Number(values.rounds);
   const builds: { name: 'A' | 'B'; api: ApiProcess }[] = [
-    { name: 'A', api: await startApi(resolve(values['a-root']), environment) },
+    { name: 'A', api: await startApi(resolve(values['a-root'] ?? REPO_ROOT), aEnvironment) },
     { name: 'B', api: await startApi(REPO_ROOT, environment) },
   ];
   const runs: AbRun[] = [];
