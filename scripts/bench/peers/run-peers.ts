@@ -829,6 +829,20 @@ async function deletePeerIndexes(engine: string): Promise<string[]> {
     if (!index.startsWith(INDEX_PREFIX)) continue;
     await fetch(`${engine}/${encodeURIComponent(index)}`, { method: 'DELETE' });
   }
+  // The templates both sides made for them (Cairn's `peersbench-cairn*`, SFEOS's
+  // `template_peersbench-*`), index templates before the component templates they use.
+  for (const [kind, key] of [
+    ['_index_template', 'index_templates'],
+    ['_component_template', 'component_templates'],
+  ] as const) {
+    const listed = await fetch(`${engine}/${kind}`);
+    if (!listed.ok) continue;
+    const names = ((await listed.json()) as Record<string, { name: string }[]>)[key] ?? [];
+    for (const { name } of names) {
+      if (!name.startsWith(INDEX_PREFIX) && !name.startsWith(`template_${INDEX_PREFIX}`)) continue;
+      await fetch(`${engine}/${kind}/${encodeURIComponent(name)}`, { method: 'DELETE' });
+    }
+  }
   return indexes;
 }
 
