@@ -820,7 +820,8 @@ async function timePycsw(
   }
 }
 
-async function deletePeerIndexes(engine: string): Promise<string[]> {
+/** Deletes the bench's `peersbench-*` indexes and the templates made for them; returns the indexes. */
+async function deletePeerIndexesAndTemplates(engine: string): Promise<string[]> {
   const response = await fetch(`${engine}/_cat/indices/${INDEX_PREFIX}*?format=json&h=index`);
   const indexes = response.ok
     ? ((await response.json()) as { index: string }[]).map((row) => row.index)
@@ -1316,7 +1317,7 @@ async function main(): Promise<void> {
         }
         const engine = process.env[flavour.variable] as string;
         const alias = `${INDEX_PREFIX}cairn`;
-        await deletePeerIndexes(engine);
+        await deletePeerIndexesAndTemplates(engine);
         sfeosSides.push({
           flavour,
           engine,
@@ -1363,7 +1364,7 @@ async function main(): Promise<void> {
   } finally {
     for (const side of sfeosSides) {
       for (const peer of side.peers) await stopChild(peer.child);
-      const deleted = await deletePeerIndexes(side.engine);
+      const deleted = await deletePeerIndexesAndTemplates(side.engine);
       log(`deleted ${deleted.length} ${side.flavour.backend} indexes named ${INDEX_PREFIX}*`);
     }
     rmSync(work, { recursive: true, force: true });

@@ -55,7 +55,12 @@ import {
   type RefreshPolicy,
   type SortValue,
 } from './engine-adapter.js';
-import { buildEngineDocument, readStoredRecord, type StoredParts } from './engine-document.js';
+import {
+  buildEngineDocument,
+  readStoredRecord,
+  sourceWithoutContent,
+  type StoredParts,
+} from './engine-document.js';
 import { toReadError, toWriteError, RETRY_AFTER_SECONDS } from './engine-errors.js';
 import { fieldOf, type FieldKind } from './engine-fields.js';
 import { canonicalPropertyName } from '../../query/queryables.js';
@@ -714,10 +719,7 @@ export class EngineBackend implements SearchBackend {
       const stored = hit._source as unknown as Partial<StoredParts> & Pick<StoredParts, 'record'>;
       return readStoredRecord({
         record: stored.record,
-        source:
-          // Object.assign: see buildStacItem (shared/records/writers/stac-item.ts).
-          stored.source ??
-          (Object.assign({}, stored.record.source, { content: '' }) as StoredParts['source']),
+        source: stored.source ?? sourceWithoutContent(stored.record),
       });
     });
   }

@@ -220,6 +220,18 @@ export function buildEngineDocument(
 }
 
 /** Rebuilds the CoreRecord from a document's stored parts. */
+/**
+ * The source part of a record read without it (its `record` part alone): the format and media
+ * type the record part keeps, and empty content.
+ */
+export function sourceWithoutContent(
+  record: Pick<StoredParts['record'], 'source'> | undefined,
+): StoredParts['source'] {
+  // Object.assign, not a literal opening with a spread: see buildStacItem
+  // (shared/records/writers/stac-item.ts).
+  return Object.assign({}, record?.source, { content: '' }) as StoredParts['source'];
+}
+
 export function readStoredRecord(stored: StoredParts): CoreRecord {
   return { ...stored.record, source: stored.source } as CoreRecord;
 }

@@ -30,7 +30,7 @@ import type {
   EngineSearchResponse,
   SortValue,
 } from './engine-adapter.js';
-import { readStoredRecord, type StoredParts } from './engine-document.js';
+import { readStoredRecord, sourceWithoutContent, type StoredParts } from './engine-document.js';
 import { relaxFilter } from './relax-filter.js';
 
 /** The default cap on the candidates a search may refine (SEARCH_REFINE_MAX_CANDIDATES). */
@@ -128,8 +128,7 @@ function sortValues(hit: EngineHit, sortLength: number): SortValue[] {
 /** The record of a hit that carries the `record` part (its source content left empty). */
 function candidateRecord(hit: EngineHit): CoreRecord {
   const record = (hit._source as { record?: StoredParts['record'] } | undefined)?.record;
-  // Object.assign: see buildStacItem (shared/records/writers/stac-item.ts).
-  return { ...record, source: Object.assign({}, record?.source, { content: '' }) } as CoreRecord;
+  return { ...record, source: sourceWithoutContent(record) } as CoreRecord;
 }
 
 /**
