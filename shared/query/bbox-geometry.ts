@@ -64,3 +64,22 @@ export function positionsOf(geometry: Geometry): Position[] {
       return geometry.geometries.flatMap(positionsOf);
   }
 }
+
+/**
+ * Whether a geometry is an axis-aligned rectangle of non-zero area: a polygon of one closed
+ * ring of four corners whose sides run alternately along a parallel and a meridian. Such a ring
+ * is simple and closed, so it is valid without a topology check (what clients most often send
+ * as an `intersects` or CQL2 literal is exactly this).
+ */
+export function isRectangle(geometry: Geometry): boolean {
+  if (geometry.type !== 'Polygon' || geometry.coordinates.length !== 1) return false;
+  const ring = geometry.coordinates[0];
+  if (ring.length !== 5) return false;
+  const [[x0, y0], [x1, y1], [x2, y2], [x3, y3], [x4, y4]] = ring;
+  if (x4 !== x0 || y4 !== y0) return false;
+  // Either the first side runs along a parallel (y fixed) or along a meridian (x fixed).
+  const alongParallelFirst = y1 === y0 && x2 === x1 && y3 === y2 && x3 === x0;
+  const alongMeridianFirst = x1 === x0 && y2 === y1 && x3 === x2 && y3 === y0;
+  if (!alongParallelFirst && !alongMeridianFirst) return false;
+  return x0 !== x2 && y0 !== y2;
+}

@@ -12,7 +12,7 @@ import type { Position } from 'geojson';
 import { FilterError } from '../errors/index.js';
 import type { Bbox } from '../records/core-record.js';
 import { parseTimestamp, parseTimeValue } from '../records/time.js';
-import { bboxToGeometry, positionsOf } from './bbox-geometry.js';
+import { bboxToGeometry, isRectangle, positionsOf } from './bbox-geometry.js';
 import type {
   CheckedBbox,
   CheckedExpression,
@@ -180,7 +180,7 @@ function checkGeometry(expression: Expression & { kind: 'geometry' }): CheckedGe
   for (const position of positions) checkPosition(position, expression);
   let valid: boolean;
   try {
-    valid = readGeometry(expression.geometry).isValid();
+    valid = isRectangle(expression.geometry) || readGeometry(expression.geometry).isValid();
   } catch {
     valid = false;
   }

@@ -2,8 +2,6 @@
  * Small builders for the query DSL Elasticsearch and OpenSearch share, with the
  * simplifications that keep compiled queries readable (match_all / match_none folding).
  */
-import { distinctJson } from '../../records/distinct-json.js';
-
 /** One query DSL clause, as plain JSON. */
 export type Query = Record<string, unknown>;
 
@@ -75,11 +73,26 @@ const FOLDING = {
   },
 } as const;
 
+/**
+ * The clauses without repeats (a repeat changes nothing under filter or should): the same
+ * exists or term clause often comes from several operands. Leaf clauses are compared by their
+ * JSON, bools by identity: comparing bools by JSON would serialise every subtree again at each
+ * level it is combined into, which made compiling a spatial filter cost ~0.2 ms.
+ */
+function withoutRepeats(queries: Query[]): Query[] {
+  const seen = new Set<string | Query>();
+  return queries.filter((query) => {
+    const key = 'bool' in query ? query : JSON.stringify(query);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /** The clauses under one occurrence, nested bools of the same occurrence flattened and folded. */
 function combine(queries: Query[], occurrence: 'filter' | 'should'): Query {
   const { isNeutral, neutral, isDecisive, decisive, bool } = FOLDING[occurrence];
-  // Without repeats: the same exists clause often comes from several operands.
-  const kept = distinctJson(
+  const kept = withoutRepeats(
     queries
       .flatMap((query) => onlyClauses(query, occurrence) ?? [query])
       .filter((query) => !isNeutral(query)),

@@ -8,6 +8,7 @@ import type { Bbox, CoreRecord } from '../../records/core-record.js';
 import type { IndexDocument } from '../../records/index-document.js';
 import { parseTimeValue } from '../../records/time.js';
 import { isTextSortable } from '../../query/queryables.js';
+import { isRectangle } from '../../query/bbox-geometry.js';
 import { textSortKey } from '../../query/text-folding.js';
 import {
   encodeFieldName,
@@ -41,32 +42,12 @@ export function envelopeShape([west, south, east, north]: Bbox): Record<string, 
 
 /**
  * Whether a geometry is exactly its bounding box: a point (or one point), or an axis-aligned
- * rectangle (one closed ring through the four corners of its box).
+ * rectangle (bbox-geometry.ts).
  */
 export function isBoxGeometry(geometry: Geometry): boolean {
   if (geometry.type === 'Point') return true;
   if (geometry.type === 'MultiPoint') return geometry.coordinates.length === 1;
-  if (geometry.type !== 'Polygon' || geometry.coordinates.length !== 1) return false;
-  const ring = geometry.coordinates[0];
-  if (ring.length !== 5) return false;
-  const [first, last] = [ring[0], ring[4]];
-  if (first[0] !== last[0] || first[1] !== last[1]) return false;
-  const xs = ring.map((position) => position[0]);
-  const ys = ring.map((position) => position[1]);
-  const [west, east, south, north] = [
-    Math.min(...xs),
-    Math.max(...xs),
-    Math.min(...ys),
-    Math.max(...ys),
-  ];
-  if (west === east || south === north) return false;
-  const corners = new Set(ring.slice(0, 4).map(([x, y]) => `${x} ${y}`));
-  return (
-    corners.size === 4 &&
-    [`${west} ${south}`, `${east} ${south}`, `${east} ${north}`, `${west} ${north}`].every(
-      (corner) => corners.has(corner),
-    )
-  );
+  return isRectangle(geometry);
 }
 
 /** The record's box as written (west > east crosses the antimeridian), from its halves. */
