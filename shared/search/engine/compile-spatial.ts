@@ -246,25 +246,73 @@ function grown([west, south, east, north]: Bbox, margin: number): Bbox | undefin
       : result;
 }
 
+/** A box kept on the globe: no footprint reaches past a pole or ±180, and geo_shape refuses it. */
+function onGlobe([west, south, east, north]: Bbox): Bbox {
+  const longitude = (x: number) => Math.min(180, Math.max(-180, x));
+  const latitude = (y: number) => Math.min(90, Math.max(-90, y));
+  return [longitude(west), latitude(south), longitude(east), latitude(north)];
+}
+
+/**
+ * The halves of a box either side of the antimeridian, each grown (or shrunk) by a margin:
+ * shrunk halves too thin to keep are left out. A box across the antimeridian thus gets a band
+ * along ±180 too, which only adds footprints to those in doubt.
+ */
+function bandHalves(bbox: Bbox, margin: number): Bbox[] {
+  return splitAntimeridian(bbox).flatMap((half) => {
+    const box = grown(half, margin);
+    return box ? [onGlobe(box)] : [];
+  });
+}
+
+/** The footprints in `relation` with some (`anyOf`) or every (`allOf`) one of the boxes. */
+function geoShapeBoxes(boxes: Bbox[], relation: string, combine: typeof anyOf): Query {
+  return combine(boxes.map((box) => geoShape({ bbox: box }, relation)));
+}
+
 /**
  * Shape mode, box literal: the footprints (other than boxes, evaluated on their envelopes) whose
- * relation with the box is decided within the band around its edges, where the engine's
- * quantised coordinates may decide it wrongly.
+ * relation with the box may be decided within the band around its edges, where the engine's
+ * quantised coordinates may decide it wrongly. The band is EDGE_BAND wide, ten times the
+ * rounding, so the engine's own answer for the grown box (outer) and the shrunk one (inner) is
+ * right for every footprint that matters here:
+ *
+ * - intersects, disjoint: a footprint the engine may get wrong passes within the rounding of the
+ *   box's boundary without entering it far: it meets the outer box and misses the inner one.
+ *   (Their bounding boxes do not tell: a slanting edge that passes a corner by 1e-8° has a
+ *   bounding box reaching deep inside: test/integration/engine-precision.test.ts.)
+ * - contains: a footprint the engine may get wrong covers the inner box and not the outer one;
+ *   a box too thin to shrink puts every footprint that meets it but does not cover the outer
+ *   box in doubt.
+ * - within: a footprint lies inside a box exactly when its bounding box does, so bounding boxes
+ *   decide the band: inside the outer box and not inside the inner one.
  */
 function edgeDoubt(relation: EngineSpatialRelation, bbox: Bbox): Query | undefined {
-  const outer = grown(bbox, EDGE_BAND);
-  const inner = grown(bbox, -EDGE_BAND);
-  if (!outer) return undefined;
+  const outer = bandHalves(bbox, EDGE_BAND);
+  const inner = bandHalves(bbox, -EDGE_BAND);
   switch (relation) {
     case 'intersects':
     case 'disjoint':
-      return allOf([envelopeIntersects(outer), ...(inner ? [not(envelopeIntersects(inner))] : [])]);
-    case 'within':
-      return allOf([envelopeWithin(outer), ...(inner ? [not(envelopeWithin(inner))] : [])]);
+      return allOf([
+        geoShapeBoxes(outer, 'intersects', anyOf),
+        not(geoShapeBoxes(inner, 'intersects', anyOf)),
+      ]);
+    case 'within': {
+      const outerBox = grown(bbox, EDGE_BAND);
+      const innerBox = grown(bbox, -EDGE_BAND);
+      if (!outerBox) return undefined;
+      return allOf([
+        envelopeWithin(outerBox),
+        ...(innerBox ? [not(envelopeWithin(innerBox))] : []),
+      ]);
+    }
     case 'contains':
-      return inner
-        ? allOf([envelopeContains(inner), not(envelopeContains(outer))])
-        : envelopeContains(bbox);
+      return allOf([
+        inner.length === splitAntimeridian(bbox).length
+          ? geoShapeBoxes(inner, 'contains', allOf)
+          : geoShapeBoxes(outer, 'intersects', anyOf),
+        not(geoShapeBoxes(outer, 'contains', allOf)),
+      ]);
     case 'equals':
       return undefined;
   }

@@ -17,7 +17,10 @@ import type { Query } from '../../../shared/search/engine/dsl.js';
 
 type Document = Record<string, number | string | boolean>;
 
-/** Evaluates the bool / range / term / exists / match_* clauses the spatial compiler writes. */
+/**
+ * Evaluates the bool / range / term / exists / match_* / geo_shape (envelope, intersects)
+ * clauses the spatial compiler writes.
+ */
 function matches(query: Query, document: Document): boolean {
   const [kind, body] = Object.entries(query)[0] as [string, Record<string, unknown>];
   switch (kind) {
@@ -51,6 +54,25 @@ function matches(query: Query, document: Document): boolean {
         (some.length === 0 || some.some((clause) => matches(clause, document))) &&
         !none.some((clause) => matches(clause, document))
       );
+    }
+    case 'geo_shape': {
+      // The engine without its rounding: the footprint is taken to be its box halves (what
+      // the generated records hold), which is exact for box footprints.
+      const { shape, relation } = (body as Record<string, { shape: unknown; relation: string }>)
+        .geometry;
+      const { type, coordinates } = shape as { type: string; coordinates: number[][] };
+      if (type !== 'envelope' || relation !== 'intersects') {
+        throw new Error(`the evaluator does not know geo_shape ${type} ${relation}`);
+      }
+      const [[west, north], [east, south]] = coordinates;
+      return [0, 1].some((part) => {
+        const side = (name: string) => document[`box${part}.${name}`] as number | undefined;
+        const minx = side('minx');
+        if (minx === undefined || document._ignored === 'geometry') return false;
+        return (
+          minx <= east && side('maxx')! >= west && side('miny')! <= north && side('maxy')! >= south
+        );
+      });
     }
     default:
       throw new Error(`the evaluator does not know ${kind}`);
