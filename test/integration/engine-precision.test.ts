@@ -1,16 +1,20 @@
 /**
- * Footprints within the engine's coordinate precision of a box operand. Lucene encodes a
+ * Footprints within the engine's coordinate precision of a literal. Lucene encodes a
  * geo_shape's coordinates to about 4e-8° of latitude and 8e-8° of longitude, so `geo_shape`
- * may decide a relation wrongly for a footprint that passes that close to the operand's
+ * may decide a relation wrongly for a footprint that passes that close to the literal's
  * boundary (compile-spatial.ts puts such footprints "in doubt" and they are decided in Node).
  *
- * The records: triangles on the line x + y = 80 + d beside the corner (20, 60) of the box
- * (-10, 40, 20, 60), for d from -4e-8 to 4e-8 in steps of 5e-9, each with its third corner at
- * (30, 70). A triangle meets the box exactly when d <= 0 (it holds the corner), whatever the
- * engine's rounding. Their bounding boxes reach well into the box, so a test of the bounding
- * box alone cannot tell that they pass near its edge: OpenSearch's geo_shape, asked directly,
- * finds d = 5e-9 … 2e-8 inside the box. Each engine and spatial mode must give the answers
- * SQLite gives (jsts, exact), and both must give the truth above.
+ * Two families of records, d from -4e-8 to 4e-8 in steps of 5e-9:
+ * - triangles on the line x + y = 80 + d beside the corner (20, 60) of the box
+ *   (-10, 40, 20, 60), third corner (30, 70): a triangle meets the box, and holds the point
+ *   (20 60), exactly when d <= 0. Their bounding boxes reach well inside the box, so a test of
+ *   the bounding box cannot tell that they pass near its edge; OpenSearch's geo_shape, asked
+ *   directly, finds d = 5e-9 … 2e-8 inside it.
+ * - squares from (5 + d, 5 + d) to (6, 6) beside the long side x + y = 10 of the triangle
+ *   (0 0, 10 0, 0 10): a square meets the triangle exactly when d <= 0; geo_shape finds
+ *   squares up to d = 3.5e-8 inside it.
+ * Each engine and spatial mode must give the answers SQLite gives (jsts, exact), and both must
+ * give the truth by construction, whatever the engine's rounding.
  * Needs CAIRN_TEST_ELASTICSEARCH_URL and CAIRN_TEST_OPENSEARCH_URL.
  */
 import { expect } from 'chai';
@@ -25,6 +29,7 @@ import { SqliteBackend } from '../../shared/search/sqlite/sqlite-backend.js';
 import { createTestBackend, requireEngineUrl, requireGeoShape } from './engine-backend-cases.js';
 
 const STEPS = Array.from({ length: 17 }, (_, i) => i - 8);
+/** Rounding steps: every d is a multiple of this, from -8 to 8 of them. */
 const OFFSET = 5e-9;
 
 function triangle(step: number): CoreRecord {
@@ -50,25 +55,69 @@ function triangle(step: number): CoreRecord {
   return record;
 }
 
-const RECORDS = STEPS.map(triangle);
-/** The triangles that meet the box: those holding its corner (d <= 0). */
-const MEETING = RECORDS.filter((_, i) => STEPS[i] <= 0)
-  .map((record) => record.id)
-  .sort();
-const ALL = RECORDS.map((record) => record.id).sort();
-const APART = ALL.filter((id) => !MEETING.includes(id));
+/** A square from (5 + d, 5 + d) to (6, 6): it meets the triangle below exactly when d <= 0. */
+function square(step: number): CoreRecord {
+  const d = step * OFFSET;
+  const record = buildEmptyRecord(`s${String(step + 8).padStart(2, '0')}`, {
+    format: 'geojson',
+    mediaType: 'application/geo+json',
+    content: '{}',
+  });
+  record.title = `d = ${d}`;
+  const low = 5 + d;
+  record.geometry = {
+    type: 'Polygon',
+    coordinates: [
+      [
+        [low, low],
+        [6, low],
+        [6, 6],
+        [low, 6],
+        [low, low],
+      ],
+    ],
+  };
+  record.bbox = [low, low, 6, 6];
+  return record;
+}
+
+const TRIANGLES = STEPS.map(triangle);
+const SQUARES = STEPS.map(square);
+const RECORDS = [...TRIANGLES, ...SQUARES];
+const idsOf = (records: CoreRecord[]) => records.map((record) => record.id).sort();
+/** The records on the near side (d <= 0) of each family. */
+const near = (records: CoreRecord[]) => idsOf(records.filter((_, i) => STEPS[i] <= 0));
+const ALL = idsOf(RECORDS);
+const without = (ids: string[]) => ALL.filter((id) => !ids.includes(id));
 
 const BOX = 'BBOX(-10, 40, 20, 60)';
 const POLYGON = 'POLYGON((-10 40, 20 40, 20 60, -10 60, -10 40))';
+/** The triangle (0 0, 10 0, 0 10): its long side runs along x + y = 10. */
+const TRIANGLE = 'POLYGON((0 0, 10 0, 0 10, 0 0))';
+/** The same triangle with its long side cut into 600 pieces: too many vertices for a band. */
+const FINE_TRIANGLE = `POLYGON((0 0, 10 0, ${Array.from({ length: 599 }, (_, i) => {
+  const x = 10 - ((i + 1) * 10) / 600;
+  return `${x} ${10 - x}`;
+}).join(', ')}, 0 10, 0 0))`;
 
 /** Each filter with the ids it selects by construction. */
 const CASES: [string, string[]][] = [
-  [`S_INTERSECTS(geometry, ${BOX})`, MEETING],
-  [`S_INTERSECTS(geometry, ${POLYGON})`, MEETING],
-  [`S_DISJOINT(geometry, ${BOX})`, APART],
-  [`NOT S_INTERSECTS(geometry, ${POLYGON})`, APART],
+  [`S_INTERSECTS(geometry, ${BOX})`, near(TRIANGLES)],
+  [`S_INTERSECTS(geometry, ${POLYGON})`, near(TRIANGLES)],
+  [`S_DISJOINT(geometry, ${BOX})`, without(near(TRIANGLES))],
+  [`NOT S_INTERSECTS(geometry, ${POLYGON})`, without(near(TRIANGLES))],
   [`S_WITHIN(geometry, ${BOX})`, []],
   [`S_CONTAINS(geometry, ${BOX})`, []],
+  // The corner itself, as a point: inside exactly the triangles that hold it.
+  ['S_INTERSECTS(geometry, POINT(20 60))', near(TRIANGLES)],
+  // (d = 0 puts the point on the triangle's edge, which does not contain it.)
+  ['S_CONTAINS(geometry, POINT(20 60))', idsOf(TRIANGLES.filter((_, i) => STEPS[i] < 0))],
+  ['S_INTERSECTS(geometry, MULTIPOINT((20 60), (100 0)))', near(TRIANGLES)],
+  // A polygon literal that is not a box, against box footprints beside its slanting side.
+  [`S_INTERSECTS(geometry, ${TRIANGLE})`, near(SQUARES)],
+  [`S_DISJOINT(geometry, ${TRIANGLE})`, without(near(SQUARES))],
+  [`S_WITHIN(geometry, ${TRIANGLE})`, []],
+  [`S_INTERSECTS(geometry, ${FINE_TRIANGLE})`, near(SQUARES)],
 ];
 
 async function ids(backend: SearchBackend, text: string): Promise<string[]> {
@@ -85,7 +134,7 @@ async function ids(backend: SearchBackend, text: string): Promise<string[]> {
 function describeEngine(engine: EngineName, spatial: SpatialMode): void {
   const url = requireEngineUrl(engine);
   if (!url) return;
-  describe(`${engine} (${spatial}): footprints within the coordinate precision of a box`, function () {
+  describe(`${engine} (${spatial}): footprints within the coordinate precision of a literal`, function () {
     this.timeout(60_000);
     let backend: EngineBackend;
     let reference: SqliteBackend;
@@ -104,7 +153,8 @@ function describeEngine(engine: EngineName, spatial: SpatialMode): void {
     });
 
     for (const [text, expected] of CASES) {
-      it(`${text}: ${expected.length} of ${ALL.length}, as SQLite and the construction say`, async () => {
+      const name = text.length > 90 ? `${text.slice(0, 60)}… (${text.length} characters)` : text;
+      it(`${name}: ${expected.length} of ${ALL.length}, as SQLite and the construction say`, async () => {
         expect(await ids(reference, text), 'SQLite').to.deep.equal(expected);
         expect(await ids(backend, text), engine).to.deep.equal(expected);
       });

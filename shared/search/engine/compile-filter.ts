@@ -49,8 +49,10 @@ import type { Bbox } from '../../records/core-record.js';
 import {
   compileExactSpatialRelation,
   hasFootprint,
+  MAX_BAND_POINTS,
   type EngineSpatialRelation,
 } from './compile-spatial.js';
+import { MAX_BAND_VERTICES } from '../../query/geometry-band.js';
 import { allOf, anyOf, exists, matchAll, matchNone, not, term, terms, type Query } from './dsl.js';
 import {
   resolveFilterProperty,
@@ -582,6 +584,13 @@ function compileSpatial(node: CheckedOperator, context: FilterContext): Predicat
     recordRelation as EngineSpatialRelation,
     literal,
   );
+  if (atom.unproven) {
+    throw new UnsupportedFilterError(
+      context.engineName,
+      opName(node.op),
+      `The ${context.engineName} backend cannot prove ${opName(node.op)} on its index for a geometry with more than ${MAX_BAND_VERTICES} vertices or ${MAX_BAND_POINTS} points, or spanning half the globe in longitude`,
+    );
+  }
   if (atom.doubt) context.doubts?.push({ query: atom.doubt, operator: opName(node.op) });
   return { test: atom.test, defined: atom.defined };
 }

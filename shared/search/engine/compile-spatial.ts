@@ -7,10 +7,11 @@
  *   `box0`/`box1`, four doubles each, plus the box as written in `bbox`); every relation is
  *   evaluated on the two envelopes, with boxes that cross the antimeridian split in two.
  */
-import type { Geometry } from 'geojson';
+import type { Geometry, Position } from 'geojson';
 import type { Bbox } from '../../records/core-record.js';
 import { splitAntimeridian } from '../../records/index-document.js';
 import { bboxToGeometry } from '../../query/bbox-geometry.js';
+import { polygonBand } from '../../query/geometry-band.js';
 import {
   allOf,
   anyOf,
@@ -158,6 +159,8 @@ export interface SpatialAtom {
   defined: Query;
   /** Documents for which the test may be wrong: the search is refused if any is in scope. */
   doubt?: Query;
+  /** The engine cannot prove this relation at all here: the filter is decided in Node. */
+  unproven?: boolean;
 }
 
 /** A literal operand with its box, and whether the literal is that box (or a point). */
@@ -318,6 +321,84 @@ function edgeDoubt(relation: EngineSpatialRelation, bbox: Bbox): Query | undefin
   }
 }
 
+/** The query on the footprint for a relation with a geometry (GeoJSON, right-hand rings). */
+function geoShapeOf(geometry: Geometry, relation: string): Query {
+  return { geo_shape: { [GEOMETRY_FIELD]: { shape: geometry, relation } } };
+}
+
+/** Most points of a MultiPoint literal a band is built for (two clauses each). */
+export const MAX_BAND_POINTS = 64;
+
+/** What literalDoubt answers when the engine cannot prove the relation near that literal. */
+const UNPROVEN = 'unproven';
+
+/**
+ * Shape mode, point literals: the footprints whose boundary may pass within the rounding of a
+ * point: they meet the small square around it without covering it. (Within: a footprint inside
+ * the squares is a point or a tiny shape there.)
+ */
+function pointsDoubt(relation: EngineSpatialRelation, points: Position[]): Query {
+  const squares = points.map(([x, y]) =>
+    onGlobe([x - EDGE_BAND, y - EDGE_BAND, x + EDGE_BAND, y + EDGE_BAND]),
+  );
+  if (relation === 'within') return anyOf(squares.map((box) => geoShape({ bbox: box }, 'within')));
+  return anyOf(
+    squares.map((box) =>
+      allOf([geoShape({ bbox: box }, 'intersects'), not(geoShape({ bbox: box }, 'contains'))]),
+    ),
+  );
+}
+
+/**
+ * Shape mode, a literal that is not a box: the footprints (box footprints included) whose
+ * relation with it may be decided within the band around its boundary, as edgeDoubt does for
+ * a box, with the polygon grown and shrunk by jsts (shared/query/geometry-band.ts); UNPROVEN
+ * when no band can be built (too many vertices: the filter is then decided in Node); undefined
+ * for lines and collections, which geo_shape decides at its own precision (docs/decisions.md).
+ */
+function literalDoubt(
+  relation: EngineSpatialRelation,
+  geometry: Geometry,
+): Query | typeof UNPROVEN | undefined {
+  switch (geometry.type) {
+    case 'Point':
+      return pointsDoubt(relation, [geometry.coordinates]);
+    case 'MultiPoint':
+      return geometry.coordinates.length > MAX_BAND_POINTS
+        ? UNPROVEN
+        : pointsDoubt(relation, geometry.coordinates);
+    case 'Polygon':
+    case 'MultiPolygon': {
+      const band = polygonBand(geometry, EDGE_BAND);
+      if (!band) return UNPROVEN;
+      const { outer, inner } = band;
+      switch (relation) {
+        case 'intersects':
+        case 'disjoint':
+          return allOf([
+            geoShapeOf(outer, 'intersects'),
+            ...(inner ? [not(geoShapeOf(inner, 'intersects'))] : []),
+          ]);
+        case 'within':
+          return allOf([
+            geoShapeOf(outer, 'within'),
+            ...(inner ? [not(geoShapeOf(inner, 'within'))] : []),
+          ]);
+        case 'contains':
+          return allOf([
+            inner ? geoShapeOf(inner, 'contains') : geoShapeOf(outer, 'intersects'),
+            not(geoShapeOf(outer, 'contains')),
+          ]);
+        case 'equals':
+          return undefined;
+      }
+      return undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
 /**
  * A CQL2 spatial predicate between the record's footprint and a literal, with the documents
  * for which the engine cannot prove its answer:
@@ -350,10 +431,16 @@ export function compileExactSpatialRelation(
   const doubts: Query[] = [allOf([boxesCertain ? DROPPED_SHAPE : onEnvelope, envelopeDoubt])];
   const [west, south, east, north] = literal.bbox;
   if (literal.isBox && west !== east && south !== north) {
-    // (A point or a line has no inside for the band to leave: every footprint near it would
-    // be in doubt, so geo_shape is trusted there: see the note on precision in the README.)
     const edges = edgeDoubt(relation, literal.bbox);
     if (edges) doubts.push(allOf([hasFootprint('shape'), not(boxFootprint), edges]));
+  } else if (literal.isBox && west === east && south === north) {
+    const near = pointsDoubt(relation, [[west, south]]);
+    doubts.push(allOf([hasFootprint('shape'), not(boxFootprint), near]));
+  } else if (!literal.isBox) {
+    // Box footprints are related with geo_shape here, so they may be in doubt too.
+    const near = literalDoubt(relation, literal.geometry);
+    if (near === UNPROVEN) return { test: matchNone(), defined: matchNone(), unproven: true };
+    if (near) doubts.push(allOf([hasFootprint('shape'), near]));
   }
   return {
     test: anyOf([

@@ -18,8 +18,8 @@ import type { Query } from '../../../shared/search/engine/dsl.js';
 type Document = Record<string, number | string | boolean>;
 
 /**
- * Evaluates the bool / range / term / exists / match_* / geo_shape (envelope, intersects)
- * clauses the spatial compiler writes.
+ * Evaluates the bool / range / term / exists / match_* / geo_shape (envelopes) clauses the
+ * spatial compiler writes.
  */
 function matches(query: Query, document: Document): boolean {
   const [kind, body] = Object.entries(query)[0] as [string, Record<string, unknown>];
@@ -61,18 +61,35 @@ function matches(query: Query, document: Document): boolean {
       const { shape, relation } = (body as Record<string, { shape: unknown; relation: string }>)
         .geometry;
       const { type, coordinates } = shape as { type: string; coordinates: number[][] };
-      if (type !== 'envelope' || relation !== 'intersects') {
-        throw new Error(`the evaluator does not know geo_shape ${type} ${relation}`);
-      }
+      if (type !== 'envelope') throw new Error(`the evaluator does not know geo_shape ${type}`);
       const [[west, north], [east, south]] = coordinates;
-      return [0, 1].some((part) => {
+      if (document._ignored === 'geometry') return false;
+      const halves = [0, 1].flatMap((part) => {
         const side = (name: string) => document[`box${part}.${name}`] as number | undefined;
         const minx = side('minx');
-        if (minx === undefined || document._ignored === 'geometry') return false;
-        return (
-          minx <= east && side('maxx')! >= west && side('miny')! <= north && side('maxy')! >= south
-        );
+        return minx === undefined
+          ? []
+          : [{ minx, maxx: side('maxx')!, miny: side('miny')!, maxy: side('maxy')! }];
       });
+      const meets = (h: (typeof halves)[number]) =>
+        h.minx <= east && h.maxx >= west && h.miny <= north && h.maxy >= south;
+      switch (relation) {
+        case 'intersects':
+          return halves.some(meets);
+        case 'contains':
+          return halves.some(
+            (h) => h.minx <= west && h.maxx >= east && h.miny <= south && h.maxy >= north,
+          );
+        case 'within':
+          return (
+            halves.length > 0 &&
+            halves.every(
+              (h) => h.minx >= west && h.maxx <= east && h.miny >= south && h.maxy <= north,
+            )
+          );
+        default:
+          throw new Error(`the evaluator does not know geo_shape ${relation}`);
+      }
     }
     default:
       throw new Error(`the evaluator does not know ${kind}`);
