@@ -113,6 +113,8 @@ const CASES: [string, string[]][] = [
   // (d = 0 puts the point on the triangle's edge, which does not contain it.)
   ['S_CONTAINS(geometry, POINT(20 60))', idsOf(TRIANGLES.filter((_, i) => STEPS[i] < 0))],
   ['S_INTERSECTS(geometry, MULTIPOINT((20 60), (100 0)))', near(TRIANGLES)],
+  // Within several points: no band (decided in Node).
+  ['S_WITHIN(geometry, MULTIPOINT((20 60), (100 0)))', []],
   // A polygon literal that is not a box, against box footprints beside its slanting side.
   [`S_INTERSECTS(geometry, ${TRIANGLE})`, near(SQUARES)],
   [`S_DISJOINT(geometry, ${TRIANGLE})`, without(near(SQUARES))],
@@ -162,6 +164,90 @@ function describeEngine(engine: EngineName, spatial: SpatialMode): void {
   });
 }
 
+/** A box well inside (-10, 40, 20, 60): certain on every backend. */
+function inside(i: number): CoreRecord {
+  const record = buildEmptyRecord(`b${String(i).padStart(2, '0')}`, {
+    format: 'geojson',
+    mediaType: 'application/geo+json',
+    content: '{}',
+  });
+  record.title = `inside ${String.fromCharCode(65 + (i % 26))}${i}`;
+  record.bbox = [-9 + i / 2, 45, -8.5 + i / 2, 46];
+  return record;
+}
+
+const INSIDE = Array.from({ length: 30 }, (_, i) => inside(i));
+
+/**
+ * More candidates than the refine cap (47 records meet the box's bounding box, the cap is 20),
+ * but only the 17 triangles in doubt: those are decided in Node and the engine answers for
+ * the rest, so the search is exact instead of refused, at any page and in any order.
+ */
+function describeSettling(engine: EngineName, spatial: SpatialMode): void {
+  const url = requireEngineUrl(engine);
+  if (!url) return;
+  describe(`${engine} (${spatial}): a few records in doubt among many candidates`, function () {
+    this.timeout(60_000);
+    let backend: EngineBackend;
+    let reference: SqliteBackend;
+
+    before(async () => {
+      if (spatial === 'shape') await requireGeoShape(engine, url);
+      backend = await createTestBackend(engine, url, { spatial, refineMaxCandidates: 20 });
+      reference = new SqliteBackend({ path: ':memory:' });
+      const records = [...TRIANGLES, ...INSIDE];
+      expect((await backend.upsert(records)).failures).to.deep.equal([]);
+      expect((await reference.upsert(records)).failures).to.deep.equal([]);
+    });
+
+    after(async () => {
+      await backend?.close();
+      await reference?.close();
+    });
+
+    it('answers exactly, pages in the requested order included', async () => {
+      const filter = checkFilter(parseCql2Text(`S_INTERSECTS(geometry, ${BOX})`));
+      const all = await backend.search({ sort: [], offset: 0, limit: 100, filter });
+      expect(all.total).to.equal(9 + 30);
+      expect(all.records.map((record) => record.id).sort()).to.deep.equal(
+        [...near(TRIANGLES), ...idsOf(INSIDE)].sort(),
+      );
+      for (const query of [
+        { sort: [{ field: 'title', direction: 'desc' as const }], offset: 5, limit: 7 },
+        { sort: [], offset: 30, limit: 10 },
+        { sort: [], offset: 0, limit: 0 },
+      ]) {
+        const page = await backend.search({ ...query, filter });
+        const expected = await reference.search({ ...query, filter });
+        expect(page.total, JSON.stringify(query)).to.equal(expected.total);
+        expect(page.records.map((record) => record.id)).to.deep.equal(
+          expected.records.map((record) => record.id),
+        );
+      }
+    });
+
+    it('still refuses, naming the cap, when the records in doubt are more than the cap', async () => {
+      // Every triangle is in doubt for a box with a corner beside each of them; with the
+      // squares' box too, the 17 triangles and 30 boxes are candidates and 17 doubts remain
+      // under the cap: so the refusal needs a cap below 17.
+      const small = await createTestBackend(engine, url, { spatial, refineMaxCandidates: 5 });
+      try {
+        expect((await small.upsert([...TRIANGLES, ...INSIDE])).failures).to.deep.equal([]);
+        const filter = checkFilter(parseCql2Text(`S_INTERSECTS(geometry, ${BOX})`));
+        const caught = await small
+          .search({ sort: [], offset: 0, limit: 10, filter })
+          .catch((error: unknown) => error);
+        expect(caught).to.be.instanceOf(Error);
+        expect((caught as Error).message).to.include('SEARCH_REFINE_MAX_CANDIDATES');
+      } finally {
+        await small.close();
+      }
+    });
+  });
+}
+
 describeEngine('elasticsearch', 'envelope');
+describeSettling('elasticsearch', 'envelope');
+describeSettling('opensearch', 'shape');
 describeEngine('opensearch', 'shape');
 describeEngine('opensearch', 'envelope');

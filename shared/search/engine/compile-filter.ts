@@ -588,7 +588,7 @@ function compileSpatial(node: CheckedOperator, context: FilterContext): Predicat
     throw new UnsupportedFilterError(
       context.engineName,
       opName(node.op),
-      `The ${context.engineName} backend cannot prove ${opName(node.op)} on its index for a geometry with more than ${MAX_BAND_VERTICES} vertices or ${MAX_BAND_POINTS} points, or spanning half the globe in longitude`,
+      `The ${context.engineName} backend cannot prove ${opName(node.op)} on its index near this geometry (more than ${MAX_BAND_VERTICES} vertices or ${MAX_BAND_POINTS} points, several points for S_WITHIN, or half the globe wide)`,
     );
   }
   if (atom.doubt) context.doubts?.push({ query: atom.doubt, operator: opName(node.op) });

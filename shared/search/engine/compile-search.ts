@@ -197,8 +197,16 @@ export function compileSort(query: SearchQuery, context: FilterContext): SortCla
   return keys;
 }
 
-/** Compiles the query's constraints and order. */
-export function compileSearchQuery(query: SearchQuery, context: FilterContext): CompiledSearch {
+/**
+ * Compiles the query's constraints and order. `settled` holds the ids of the records in doubt
+ * (see CompiledSearch.doubt) that an exact evaluation in Node selected: the predicates then
+ * select the engine's answer outside the doubt and exactly those records inside it.
+ */
+export function compileSearchQuery(
+  query: SearchQuery,
+  context: FilterContext,
+  settled?: string[],
+): CompiledSearch {
   const filters: Query[] = [];
   // The filter predicates, apart from the constraints that bound the scope of the search.
   const predicates: Query[] = [];
@@ -228,8 +236,17 @@ export function compileSearchQuery(query: SearchQuery, context: FilterContext): 
   }
   const scope = allOf(filters);
   if (query.filter) predicates.push(compileFilterDsl(query.filter, { ...context, doubts }));
+  const decided =
+    settled && doubts.length > 0
+      ? [
+          anyOf([
+            allOf([...predicates, not(anyOf(doubts.map((item) => item.query)))]),
+            terms(ID_FIELD, settled),
+          ]),
+        ]
+      : predicates;
 
-  const filter = allOf([...filters, ...predicates]);
+  const filter = allOf([...filters, ...decided]);
   const hasText = Boolean(query.text && query.text.length > 0);
   let compiled: Query;
   if (hasText) {
@@ -243,7 +260,7 @@ export function compileSearchQuery(query: SearchQuery, context: FilterContext): 
     compiled = filter.match_all || filter.match_none ? filter : { bool: { filter: [filter] } };
   }
   const doubt =
-    doubts.length > 0
+    doubts.length > 0 && !settled
       ? {
           query: allOf([scope, anyOf(doubts.map((item) => item.query))]),
           operators: [...new Set(doubts.map((item) => item.operator))],

@@ -364,7 +364,8 @@ function literalDoubt(
     case 'Point':
       return pointsDoubt(relation, [geometry.coordinates]);
     case 'MultiPoint':
-      return geometry.coordinates.length > MAX_BAND_POINTS
+      // (Within several points: a footprint near two of them lies in no one square.)
+      return geometry.coordinates.length > MAX_BAND_POINTS || relation === 'within'
         ? UNPROVEN
         : pointsDoubt(relation, geometry.coordinates);
     case 'Polygon':

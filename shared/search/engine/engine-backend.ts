@@ -78,7 +78,12 @@ import {
 import { EngineIngestLog } from './engine-ingest-log.js';
 import { OpenSearchAdapter } from './opensearch-adapter.js';
 import { rebuildIndex, type ReindexResult } from './reindex.js';
-import { DEFAULT_REFINE_MAX_CANDIDATES, refineSearch, type RefineTarget } from './refine-search.js';
+import {
+  DEFAULT_REFINE_MAX_CANDIDATES,
+  refineSearch,
+  selectInDoubt,
+  type RefineTarget,
+} from './refine-search.js';
 import {
   SortCheckpoints,
   type Checkpoint,
@@ -507,6 +512,26 @@ export class EngineBackend implements SearchBackend {
     return { search: compiled, inDoubt };
   }
 
+  /**
+   * The search compiled again with its records in doubt decided: they are fetched (at most the
+   * refine cap), the query's filter is evaluated on each in Node, and the engine query selects
+   * its own answer outside the doubt and the chosen records inside it. Exact at any page and in
+   * any order, where refining the whole search would check every candidate.
+   */
+  private async settleDoubt(
+    query: SearchQuery,
+    compiled: CompiledSearch,
+    inDoubt: number,
+  ): Promise<CompiledSearch> {
+    const selected = await selectInDoubt(this.refineTarget(), query, {
+      query: compiled.doubt!.query,
+      sort: compiled.sort,
+      count: inDoubt,
+    });
+    const context = this.filterContext(this.live!.spatial, new Set());
+    return compileSearchQuery(query, context, selected);
+  }
+
   /** What refining a search needs from this backend. */
   private refineTarget(): RefineTarget {
     return {
@@ -758,24 +783,32 @@ export class EngineBackend implements SearchBackend {
         );
       }
       const fields = query.omitSourceContent === true ? RECORD_FIELDS : STORED_FIELDS;
+      const sendFirstPage = (search: CompiledSearch) => {
+        if (offset + limit > this.maxResultWindow && limit !== 0) return undefined;
+        const page = this.searchWithinBudget({
+          index: this.alias,
+          body: {
+            query: search.query,
+            sort: search.sort,
+            track_total_hits: true,
+            from: limit === 0 ? 0 : offset,
+            size: limit,
+            _source: fields,
+          },
+        });
+        page.catch(() => undefined);
+        return page;
+      };
       // A first page is sent beside the count of records in doubt (one round trip instead of
       // two, e.g. for an intersects geometry) and used only when that count is 0.
-      const firstPage =
-        candidate && (offset + limit <= this.maxResultWindow || limit === 0)
-          ? this.searchWithinBudget({
-              index: this.alias,
-              body: {
-                query: candidate.search.query,
-                sort: candidate.search.sort,
-                track_total_hits: true,
-                from: limit === 0 ? 0 : offset,
-                size: limit,
-                _source: fields,
-              },
-            })
-          : undefined;
-      firstPage?.catch(() => undefined);
-      const exact = candidate && (await candidate.inDoubt) === 0 ? candidate.search : undefined;
+      let firstPage = candidate ? sendFirstPage(candidate.search) : undefined;
+      const inDoubt = candidate ? await candidate.inDoubt : undefined;
+      let exact = inDoubt === 0 ? candidate!.search : undefined;
+      if (!exact && inDoubt !== undefined && inDoubt <= this.refineMaxCandidates) {
+        // Few records in doubt: those are decided in Node, the engine answers for the rest.
+        exact = await this.settleDoubt(query, candidate!.search, inDoubt);
+        firstPage = sendFirstPage(exact);
+      }
       if (!exact) {
         const context = this.filterContext(this.live!.spatial, new Set());
         return await refineSearch(this.refineTarget(), query, context);

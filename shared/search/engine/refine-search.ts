@@ -167,6 +167,21 @@ export async function refineSearch(
 }
 
 /**
+ * The ids of the records in doubt (a search's `doubt` query, `count` of them, at most the cap)
+ * that the query's filter selects, decided in Node as refining decides its candidates.
+ */
+export async function selectInDoubt(
+  target: RefineTarget,
+  query: SearchQuery,
+  doubt: { query: Query; sort: SortClause[]; count: number },
+): Promise<string[]> {
+  const filter = refinedFilter(query);
+  const predicate: RecordPredicate = filter ? compileRecordPredicate(filter) : () => true;
+  if (doubt.count === 0) return [];
+  return collectMatches(target, doubt, predicate, doubt.count, budgetCheck(target.timeBudgetMs));
+}
+
+/**
  * The ids of the candidates the filter selects, in the search's order: in one request when they
  * fit in one batch, else in batches through a point in time.
  */
