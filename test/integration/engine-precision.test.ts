@@ -227,9 +227,8 @@ function describeSettling(engine: EngineName, spatial: SpatialMode): void {
     });
 
     it('still refuses, naming the cap, when the records in doubt are more than the cap', async () => {
-      // Every triangle is in doubt for a box with a corner beside each of them; with the
-      // squares' box too, the 17 triangles and 30 boxes are candidates and 17 doubts remain
-      // under the cap: so the refusal needs a cap below 17.
+      // A cap of 5: the 17 triangles in doubt are more than it, and refining the whole
+      // search would check 47 candidates: refused with a 400 that names the cap.
       const small = await createTestBackend(engine, url, { spatial, refineMaxCandidates: 5 });
       try {
         expect((await small.upsert([...TRIANGLES, ...INSIDE])).failures).to.deep.equal([]);
