@@ -13,6 +13,8 @@
  * - squares from (5 + d, 5 + d) to (6, 6) beside the long side x + y = 10 of the triangle
  *   (0 0, 10 0, 0 10): a square meets the triangle exactly when d <= 0; geo_shape finds
  *   squares up to d = 3.5e-8 inside it.
+ * - tiles (no geometry: their box is the footprint) from (20 + d, 45) to (21, 46), beside the
+ *   east edge of the box: a tile meets the box exactly when d <= 0 (d = 0 touches it).
  * Each engine and spatial mode must give the answers SQLite gives (jsts, exact), and both must
  * give the truth by construction, whatever the engine's rounding.
  * Needs CAIRN_TEST_ELASTICSEARCH_URL and CAIRN_TEST_OPENSEARCH_URL.
@@ -81,9 +83,23 @@ function square(step: number): CoreRecord {
   return record;
 }
 
+/** A tile from (20 + d, 45) to (21, 46), beside the east edge of the box: it meets it when d <= 0. */
+function tile(step: number): CoreRecord {
+  const d = step * OFFSET;
+  const record = buildEmptyRecord(`e${String(step + 8).padStart(2, '0')}`, {
+    format: 'geojson',
+    mediaType: 'application/geo+json',
+    content: '{}',
+  });
+  record.title = `d = ${d}`;
+  record.bbox = [20 + d, 45, 21, 46];
+  return record;
+}
+
 const TRIANGLES = STEPS.map(triangle);
 const SQUARES = STEPS.map(square);
-const RECORDS = [...TRIANGLES, ...SQUARES];
+const TILES = STEPS.map(tile);
+const RECORDS = [...TRIANGLES, ...SQUARES, ...TILES];
 const idsOf = (records: CoreRecord[]) => records.map((record) => record.id).sort();
 /** The records on the near side (d <= 0) of each family. */
 const near = (records: CoreRecord[]) => idsOf(records.filter((_, i) => STEPS[i] <= 0));
@@ -101,11 +117,14 @@ const FINE_TRIANGLE = `POLYGON((0 0, 10 0, ${Array.from({ length: 599 }, (_, i) 
 }).join(', ')}, 0 10, 0 0))`;
 
 /** Each filter with the ids it selects by construction. */
+/** What meets the box: the triangles holding its corner and the tiles touching its east edge. */
+const MEETING_BOX = [...near(TRIANGLES), ...near(TILES)].sort();
+
 const CASES: [string, string[]][] = [
-  [`S_INTERSECTS(geometry, ${BOX})`, near(TRIANGLES)],
-  [`S_INTERSECTS(geometry, ${POLYGON})`, near(TRIANGLES)],
-  [`S_DISJOINT(geometry, ${BOX})`, without(near(TRIANGLES))],
-  [`NOT S_INTERSECTS(geometry, ${POLYGON})`, without(near(TRIANGLES))],
+  [`S_INTERSECTS(geometry, ${BOX})`, MEETING_BOX],
+  [`S_INTERSECTS(geometry, ${POLYGON})`, MEETING_BOX],
+  [`S_DISJOINT(geometry, ${BOX})`, without(MEETING_BOX)],
+  [`NOT S_INTERSECTS(geometry, ${POLYGON})`, without(MEETING_BOX)],
   [`S_WITHIN(geometry, ${BOX})`, []],
   [`S_CONTAINS(geometry, ${BOX})`, []],
   // The corner itself, as a point: inside exactly the triangles that hold it.
