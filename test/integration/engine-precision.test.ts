@@ -22,7 +22,8 @@
 import { expect } from 'chai';
 import { checkFilter } from '../../shared/query/check-filter.js';
 import { parseCql2Text } from '../../shared/query/cql2/index.js';
-import { buildEmptyRecord, type CoreRecord } from '../../shared/records/core-record.js';
+import type { Geometry } from 'geojson';
+import { buildEmptyRecord, type Bbox, type CoreRecord } from '../../shared/records/core-record.js';
 import type { SearchBackend } from '../../shared/search/backend.js';
 import type { EngineName } from '../../shared/search/engine/engine-adapter.js';
 import type { EngineBackend } from '../../shared/search/engine/engine-backend.js';
@@ -30,19 +31,30 @@ import type { SpatialMode } from '../../shared/search/engine/index-templates.js'
 import { SqliteBackend } from '../../shared/search/sqlite/sqlite-backend.js';
 import { createTestBackend, requireEngineUrl, requireGeoShape } from './engine-backend-cases.js';
 
+/** Each family has a record at d = step × OFFSET for every step from -8 to 8. */
 const STEPS = Array.from({ length: 17 }, (_, i) => i - 8);
-/** Rounding steps: every d is a multiple of this, from -8 to 8 of them. */
 const OFFSET = 5e-9;
 
-function triangle(step: number): CoreRecord {
-  const d = step * OFFSET;
-  const record = buildEmptyRecord(`t${String(step + 8).padStart(2, '0')}`, {
+/** A record with a box, a footprint (none: the box is the footprint) and a title. */
+function recordOf(id: string, title: string, bbox: Bbox, geometry?: Geometry): CoreRecord {
+  const record = buildEmptyRecord(id, {
     format: 'geojson',
     mediaType: 'application/geo+json',
     content: '{}',
   });
-  record.title = `d = ${d}`;
-  record.geometry = {
+  record.title = title;
+  record.bbox = bbox;
+  if (geometry) record.geometry = geometry;
+  return record;
+}
+
+/** The id of the record of one family at a step: `t00` … `t16`. */
+const idAt = (family: string, step: number) => `${family}${String(step + 8).padStart(2, '0')}`;
+
+/** A triangle on the line x + y = 80 + d beside the corner (20, 60) of the box. */
+function triangle(step: number): CoreRecord {
+  const d = step * OFFSET;
+  return recordOf(idAt('t', step), `d = ${d}`, [15, 55, 30, 70], {
     type: 'Polygon',
     coordinates: [
       [
@@ -52,22 +64,13 @@ function triangle(step: number): CoreRecord {
         [15, 65 + d],
       ],
     ],
-  };
-  record.bbox = [15, 55, 30, 70];
-  return record;
+  });
 }
 
 /** A square from (5 + d, 5 + d) to (6, 6): it meets the triangle below exactly when d <= 0. */
 function square(step: number): CoreRecord {
-  const d = step * OFFSET;
-  const record = buildEmptyRecord(`s${String(step + 8).padStart(2, '0')}`, {
-    format: 'geojson',
-    mediaType: 'application/geo+json',
-    content: '{}',
-  });
-  record.title = `d = ${d}`;
-  const low = 5 + d;
-  record.geometry = {
+  const low = 5 + step * OFFSET;
+  return recordOf(idAt('s', step), `d = ${step * OFFSET}`, [low, low, 6, 6], {
     type: 'Polygon',
     coordinates: [
       [
@@ -78,22 +81,13 @@ function square(step: number): CoreRecord {
         [low, low],
       ],
     ],
-  };
-  record.bbox = [low, low, 6, 6];
-  return record;
+  });
 }
 
 /** A tile from (20 + d, 45) to (21, 46), beside the east edge of the box: it meets it when d <= 0. */
 function tile(step: number): CoreRecord {
   const d = step * OFFSET;
-  const record = buildEmptyRecord(`e${String(step + 8).padStart(2, '0')}`, {
-    format: 'geojson',
-    mediaType: 'application/geo+json',
-    content: '{}',
-  });
-  record.title = `d = ${d}`;
-  record.bbox = [20 + d, 45, 21, 46];
-  return record;
+  return recordOf(idAt('e', step), `d = ${d}`, [20 + d, 45, 21, 46]);
 }
 
 const TRIANGLES = STEPS.map(triangle);
@@ -185,14 +179,8 @@ function describeEngine(engine: EngineName, spatial: SpatialMode): void {
 
 /** A box well inside (-10, 40, 20, 60): certain on every backend. */
 function inside(i: number): CoreRecord {
-  const record = buildEmptyRecord(`b${String(i).padStart(2, '0')}`, {
-    format: 'geojson',
-    mediaType: 'application/geo+json',
-    content: '{}',
-  });
-  record.title = `inside ${String.fromCharCode(65 + (i % 26))}${i}`;
-  record.bbox = [-9 + i / 2, 45, -8.5 + i / 2, 46];
-  return record;
+  const title = `inside ${String.fromCharCode(65 + (i % 26))}${i}`;
+  return recordOf(`b${String(i).padStart(2, '0')}`, title, [-9 + i / 2, 45, -8.5 + i / 2, 46]);
 }
 
 const INSIDE = Array.from({ length: 30 }, (_, i) => inside(i));
