@@ -146,6 +146,21 @@ async function ids(backend: SearchBackend, text: string): Promise<string[]> {
   return result.records.map((record) => record.id).sort();
 }
 
+/** The engine backend under test and SQLite, both holding the records. */
+async function openBoth(
+  engine: EngineName,
+  url: string,
+  options: { spatial: SpatialMode; refineMaxCandidates?: number },
+  records: CoreRecord[],
+): Promise<{ backend: EngineBackend; reference: SqliteBackend }> {
+  if (options.spatial === 'shape') await requireGeoShape(engine, url);
+  const backend = await createTestBackend(engine, url, options);
+  const reference = new SqliteBackend({ path: ':memory:' });
+  expect((await backend.upsert(records)).failures).to.deep.equal([]);
+  expect((await reference.upsert(records)).failures).to.deep.equal([]);
+  return { backend, reference };
+}
+
 function describeEngine(engine: EngineName, spatial: SpatialMode): void {
   const url = requireEngineUrl(engine);
   if (!url) return;
@@ -155,11 +170,7 @@ function describeEngine(engine: EngineName, spatial: SpatialMode): void {
     let reference: SqliteBackend;
 
     before(async () => {
-      if (spatial === 'shape') await requireGeoShape(engine, url);
-      backend = await createTestBackend(engine, url, { spatial });
-      reference = new SqliteBackend({ path: ':memory:' });
-      expect((await backend.upsert(RECORDS)).failures).to.deep.equal([]);
-      expect((await reference.upsert(RECORDS)).failures).to.deep.equal([]);
+      ({ backend, reference } = await openBoth(engine, url, { spatial }, RECORDS));
     });
 
     after(async () => {
@@ -199,12 +210,8 @@ function describeSettling(engine: EngineName, spatial: SpatialMode): void {
     let reference: SqliteBackend;
 
     before(async () => {
-      if (spatial === 'shape') await requireGeoShape(engine, url);
-      backend = await createTestBackend(engine, url, { spatial, refineMaxCandidates: 20 });
-      reference = new SqliteBackend({ path: ':memory:' });
-      const records = [...TRIANGLES, ...INSIDE];
-      expect((await backend.upsert(records)).failures).to.deep.equal([]);
-      expect((await reference.upsert(records)).failures).to.deep.equal([]);
+      const options = { spatial, refineMaxCandidates: 20 };
+      ({ backend, reference } = await openBoth(engine, url, options, [...TRIANGLES, ...INSIDE]));
     });
 
     after(async () => {

@@ -105,9 +105,13 @@ function boxShape(bbox: Bbox): Geometry | Record<string, unknown> {
   return west === east || south === north ? bboxToGeometry(bbox) : envelopeShape(bbox);
 }
 
-function geoShape(operand: SpatialOperand, relation: string): Query {
-  const shape = 'geometry' in operand ? operand.geometry : boxShape(operand.bbox);
+/** The query on the footprint for a relation with a shape (GeoJSON, or an engine envelope). */
+function geoShapeOf(shape: Geometry | Record<string, unknown>, relation: string): Query {
   return { geo_shape: { [GEOMETRY_FIELD]: { shape, relation } } };
+}
+
+function geoShape(operand: SpatialOperand, relation: string): Query {
+  return geoShapeOf('geometry' in operand ? operand.geometry : boxShape(operand.bbox), relation);
 }
 
 /**
@@ -322,11 +326,6 @@ function edgeDoubt(relation: EngineSpatialRelation, bbox: Bbox): Query | undefin
   }
 }
 
-/** The query on the footprint for a relation with a geometry (GeoJSON, right-hand rings). */
-function geoShapeOf(geometry: Geometry, relation: string): Query {
-  return { geo_shape: { [GEOMETRY_FIELD]: { shape: geometry, relation } } };
-}
-
 /** Most points of a MultiPoint literal a band is built for (two clauses each). */
 export const MAX_BAND_POINTS = 64;
 
@@ -348,6 +347,33 @@ function pointsDoubt(relation: EngineSpatialRelation, points: Position[]): Query
       allOf([geoShape({ bbox: box }, 'intersects'), not(geoShape({ bbox: box }, 'contains'))]),
     ),
   );
+}
+
+/** The band in doubt around a polygon literal, from its grown and shrunk polygons. */
+function polygonDoubt(
+  relation: EngineSpatialRelation,
+  { outer, inner }: { outer: Geometry; inner?: Geometry },
+): Query | undefined {
+  switch (relation) {
+    case 'intersects':
+    case 'disjoint':
+      return allOf([
+        geoShapeOf(outer, 'intersects'),
+        ...(inner ? [not(geoShapeOf(inner, 'intersects'))] : []),
+      ]);
+    case 'within':
+      return allOf([
+        geoShapeOf(outer, 'within'),
+        ...(inner ? [not(geoShapeOf(inner, 'within'))] : []),
+      ]);
+    case 'contains':
+      return allOf([
+        inner ? geoShapeOf(inner, 'contains') : geoShapeOf(outer, 'intersects'),
+        not(geoShapeOf(outer, 'contains')),
+      ]);
+    case 'equals':
+      return undefined;
+  }
 }
 
 /**
@@ -372,29 +398,7 @@ function literalDoubt(
     case 'Polygon':
     case 'MultiPolygon': {
       const band = polygonBand(geometry, EDGE_BAND);
-      if (!band) return UNPROVEN;
-      const { outer, inner } = band;
-      switch (relation) {
-        case 'intersects':
-        case 'disjoint':
-          return allOf([
-            geoShapeOf(outer, 'intersects'),
-            ...(inner ? [not(geoShapeOf(inner, 'intersects'))] : []),
-          ]);
-        case 'within':
-          return allOf([
-            geoShapeOf(outer, 'within'),
-            ...(inner ? [not(geoShapeOf(inner, 'within'))] : []),
-          ]);
-        case 'contains':
-          return allOf([
-            inner ? geoShapeOf(inner, 'contains') : geoShapeOf(outer, 'intersects'),
-            not(geoShapeOf(outer, 'contains')),
-          ]);
-        case 'equals':
-          return undefined;
-      }
-      return undefined;
+      return band ? polygonDoubt(relation, band) : UNPROVEN;
     }
     default:
       return undefined;
