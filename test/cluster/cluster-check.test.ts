@@ -115,7 +115,10 @@ describe(`cluster check, reduced (${RECORDS} records, three kills)`, function ()
 
   it('failed no request, except 503s with Retry-After inside the failover windows', () => {
     expect(result.requests.failed, result.requests.examples.join('\n')).to.equal(0);
-    expect(result.requests.total).to.be.greaterThan(100);
+    // That client traffic ran through the kills, not its volume: the reduced run sends 98-107
+    // requests on this machine (six fresh-clone runs on 2026-11-27), so a floor of 100 failed
+    // one run in six.
+    expect(result.requests.total).to.be.greaterThan(50);
   });
 
   it('honours an admin session made on one replica on the other', () => {
