@@ -15,7 +15,7 @@ import {
   type XmlElement,
 } from '../../xml/index.js';
 import { createDocument, serialise } from '../../records/writers/xml/index.js';
-import { declareNamespaces, type XMLBuilder } from '../../records/writers/xml/xml-builder.js';
+import { declareNamespaces, type XmlNode } from '../../records/writers/xml/xml-builder.js';
 import type { ResolvedSource } from '../harvest-source.js';
 import { HarvestSourceError, type SourceClient } from '../source-client.js';
 import {
@@ -61,7 +61,7 @@ function modifiedProperty(schema: Ask['schema']): string {
 
 /** Appends the Filter "modified on or after", in the version's filter encoding. */
 function appendModifiedFilter(
-  parent: XMLBuilder,
+  parent: XmlNode,
   source: ResolvedSource,
   ask: Ask & { modifiedSince: string },
 ): void {

@@ -12,7 +12,7 @@ import {
   declareNamespaces,
   xmlAttributes,
   xmlText,
-  type XMLBuilder,
+  type XmlNode,
 } from '../../../../shared/records/writers/xml/xml-builder.js';
 import {
   CONFORMANCE_CLASSES,
@@ -79,12 +79,12 @@ class OwsWriter {
     this.prefix = OWS_PREFIX[version];
   }
 
-  ele(parent: XMLBuilder, local: string, attributes?: Record<string, string>): XMLBuilder {
+  ele(parent: XmlNode, local: string, attributes?: Record<string, string>): XmlNode {
     return parent.ele(this.ns, `${this.prefix}:${local}`, xmlAttributes(attributes ?? {}));
   }
 
   text(
-    parent: XMLBuilder,
+    parent: XmlNode,
     local: string,
     value: string | undefined,
     attributes?: Record<string, string>,
@@ -93,7 +93,7 @@ class OwsWriter {
     this.ele(parent, local, attributes).txt(xmlText(value)).up();
   }
 
-  link(parent: XMLBuilder, local: string, href: string): void {
+  link(parent: XmlNode, local: string, href: string): void {
     parent
       .ele(this.ns, `${this.prefix}:${local}`)
       .att(CSW_NS.xlink, 'xlink:type', 'simple')
@@ -103,7 +103,7 @@ class OwsWriter {
 
   /** A named domain (Parameter or Constraint) with its values (and a default, in OWS 2.0). */
   domain(
-    parent: XMLBuilder,
+    parent: XmlNode,
     local: 'Parameter' | 'Constraint',
     name: string,
     values: readonly string[],
@@ -128,7 +128,7 @@ class OwsWriter {
 
 function appendServiceIdentification(
   ows: OwsWriter,
-  root: XMLBuilder,
+  root: XmlNode,
   service: ServiceMetadata,
 ): void {
   const identification = ows.ele(root, 'ServiceIdentification');
@@ -151,7 +151,7 @@ function appendServiceIdentification(
   identification.up();
 }
 
-function appendServiceProvider(ows: OwsWriter, root: XMLBuilder, service: ServiceMetadata): void {
+function appendServiceProvider(ows: OwsWriter, root: XmlNode, service: ServiceMetadata): void {
   const provider = ows.ele(root, 'ServiceProvider');
   ows.text(provider, 'ProviderName', service.provider.name);
   if (service.provider.url) ows.link(provider, 'ProviderSite', service.provider.url);
@@ -180,7 +180,7 @@ const TRANSACTION_CLASSES: ReadonlySet<string> = new Set([
 ]);
 
 /** Transaction (POST XML) and Harvest (GET KVP or POST XML), with the harvestable types. */
-function appendTransactionOperations(ows: OwsWriter, metadata: XMLBuilder, endpoint: string): void {
+function appendTransactionOperations(ows: OwsWriter, metadata: XmlNode, endpoint: string): void {
   for (const operation of TRANSACTION_OPERATIONS) {
     const element = ows.ele(metadata, 'Operation', { name: operation });
     const http = ows.ele(ows.ele(element, 'DCP'), 'HTTP');
@@ -195,7 +195,7 @@ function appendTransactionOperations(ows: OwsWriter, metadata: XMLBuilder, endpo
 
 function appendOperationsMetadata(
   ows: OwsWriter,
-  root: XMLBuilder,
+  root: XmlNode,
   context: CapabilitiesContext,
 ): void {
   const { version } = ows;
@@ -293,11 +293,11 @@ function spatialOperatorNames(_context: CapabilitiesContext): readonly string[] 
 function elementsIn(
   namespace: string,
   prefix: string,
-): (parent: XMLBuilder, local: string, attributes?: Record<string, string>) => XMLBuilder {
+): (parent: XmlNode, local: string, attributes?: Record<string, string>) => XmlNode {
   return (parent, local, attributes) => parent.ele(namespace, `${prefix}:${local}`, attributes);
 }
 
-function appendFilterCapabilities11(root: XMLBuilder, context: CapabilitiesContext): void {
+function appendFilterCapabilities11(root: XmlNode, context: CapabilitiesContext): void {
   const ogc = elementsIn(CSW_NS.ogc, 'ogc');
   const capabilities = ogc(root, 'Filter_Capabilities');
   const spatial = ogc(capabilities, 'Spatial_Capabilities');
@@ -356,7 +356,7 @@ const FES_CONFORMANCE: readonly [string, boolean][] = [
   ['ImplementsSchemaElementFunc', false],
 ];
 
-function appendFilterCapabilities20(root: XMLBuilder, context: CapabilitiesContext): void {
+function appendFilterCapabilities20(root: XmlNode, context: CapabilitiesContext): void {
   const fes = elementsIn(CSW_NS.fes, 'fes');
   const capabilities = fes(root, 'Filter_Capabilities');
   const conformance = fes(capabilities, 'Conformance');

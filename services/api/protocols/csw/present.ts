@@ -18,9 +18,10 @@ import {
 } from '../../../../shared/records/writers/xml/index.js';
 import {
   declareNamespaces,
+  serialiseAsJson,
   xmlAttributes,
   xmlText,
-  type XMLBuilder,
+  type XmlNode,
 } from '../../../../shared/records/writers/xml/xml-builder.js';
 import type { DomainValue } from '../../../../shared/search/backend.js';
 import { parseXml } from '../../../../shared/xml/index.js';
@@ -56,18 +57,18 @@ export interface PresentContext {
  */
 const COMPACT = { prettyPrint: false } as const;
 
-function finish(document: XMLBuilder, format: OutputFormat, xmlMediaType: string): CswResponse {
+function finish(document: XmlNode, format: OutputFormat, xmlMediaType: string): CswResponse {
   if (format === 'json') {
     return {
       status: 200,
       mediaType: JSON_FORMAT,
-      body: document.end({ format: 'json', prettyPrint: true }),
+      body: serialiseAsJson(document),
     };
   }
   return { status: 200, mediaType: xmlMediaType, body: serialise(document, COMPACT) };
 }
 
-function rootElement(document: XMLBuilder, version: CswVersion, local: string): XMLBuilder {
+function rootElement(document: XmlNode, version: CswVersion, local: string): XmlNode {
   const prefix = CSW_PREFIX[version];
   const root = document.ele(CSW_NAMESPACE[version], `${prefix}:${local}`);
   declareNamespaces(root, {
@@ -89,7 +90,7 @@ function rootElement(document: XMLBuilder, version: CswVersion, local: string): 
 function startResponse(
   version: CswVersion,
   local: string,
-): { prefix: string; ns: string; document: XMLBuilder; root: XMLBuilder } {
+): { prefix: string; ns: string; document: XmlNode; root: XmlNode } {
   const document = createDocument();
   return {
     prefix: CSW_PREFIX[version],
@@ -116,7 +117,7 @@ function sameElement(
 
 /** Appends one record in the requested schema and presentation. */
 function appendRecord(
-  parent: XMLBuilder,
+  parent: XmlNode,
   record: CoreRecord,
   version: CswVersion,
   outputSchema: string,

@@ -27,7 +27,7 @@ import {
 import {
   declareNamespaces,
   xmlText,
-  type XMLBuilder,
+  type XmlNode,
 } from '../../../../shared/records/writers/xml/xml-builder.js';
 import {
   attr,
@@ -244,7 +244,7 @@ function schemaLocation(version: CswVersion): string {
 }
 
 /** Appends a csw element with the version's namespaces declared on it. */
-function appendCswElement(parent: XMLBuilder, version: CswVersion, local: string): XMLBuilder {
+function appendCswElement(parent: XmlNode, version: CswVersion, local: string): XmlNode {
   const prefix = CSW_PREFIX[version];
   const element = parent.ele(CSW_NAMESPACE[version], `${prefix}:${local}`);
   declareNamespaces(element, { [prefix]: CSW_NAMESPACE[version], dc: CSW_NS.dc });
@@ -252,18 +252,18 @@ function appendCswElement(parent: XMLBuilder, version: CswVersion, local: string
 }
 
 /** Makes an element the response root: xsi:schemaLocation of the version's schemas. */
-function markRoot(element: XMLBuilder, version: CswVersion): XMLBuilder {
+function markRoot(element: XmlNode, version: CswVersion): XmlNode {
   declareNamespaces(element, { xsi: CSW_NS.xsi });
   return element.att(CSW_NS.xsi, 'xsi:schemaLocation', schemaLocation(version));
 }
 
 /** Appends a TransactionResponse: the totals, and the inserted records (brief) when given. */
 function appendTransactionResponse(
-  parent: XMLBuilder,
+  parent: XmlNode,
   version: CswVersion,
   totals: TransactionTotals,
   options: { requestId?: string; inserted?: { handle?: string; records: CoreRecord[] }[] },
-): XMLBuilder {
+): XmlNode {
   const prefix = CSW_PREFIX[version];
   const ns = CSW_NAMESPACE[version];
   const response = appendCswElement(parent, version, 'TransactionResponse').att('version', version);

@@ -12,7 +12,7 @@ import {
   declareNamespaces,
   xmlAttributes,
   xmlText,
-  type XMLBuilder,
+  type XmlNode,
 } from '../../../../shared/records/writers/xml/xml-builder.js';
 import { NS } from '../../../../shared/xml/index.js';
 import { TEMPLATE_URL_NAMES } from './parse.js';
@@ -56,7 +56,7 @@ export function buildTemplate(cswEndpoint: string, fixed: readonly [string, stri
   return `${cswEndpoint}?${parts.join('&')}`;
 }
 
-function appendParameters(url: XMLBuilder): void {
+function appendParameters(url: XmlNode): void {
   for (const parameter of TEMPLATE_PARAMETERS) {
     const attributes: Record<string, string> = {
       name: TEMPLATE_URL_NAMES[parameter],

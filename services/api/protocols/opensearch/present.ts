@@ -15,7 +15,7 @@ import {
   declareNamespaces,
   xmlAttributes,
   xmlText,
-  type XMLBuilder,
+  type XmlNode,
 } from '../../../../shared/records/writers/xml/xml-builder.js';
 import { NS } from '../../../../shared/xml/index.js';
 
@@ -82,7 +82,7 @@ function requestUrl(endpoint: string, query: readonly [string, string][]): strin
 }
 
 function appendLink(
-  feed: XMLBuilder,
+  feed: XmlNode,
   rel: string,
   href: string,
   type: string,
@@ -91,7 +91,7 @@ function appendLink(
   feed.ele(NS.atom, 'link', xmlAttributes({ rel, type, href, ...(title ? { title } : {}) })).up();
 }
 
-function appendQuery(feed: XMLBuilder, parameters: Readonly<Record<string, string>>): void {
+function appendQuery(feed: XmlNode, parameters: Readonly<Record<string, string>>): void {
   const query = feed.ele(OPENSEARCH_NS.os, 'os:Query', { role: 'request' });
   for (const [name, value] of Object.entries(parameters)) {
     const colon = name.indexOf(':');

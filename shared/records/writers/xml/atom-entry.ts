@@ -14,7 +14,7 @@ import {
   serialise,
   xmlAttributes,
   type WriteOptions,
-  type XMLBuilder,
+  type XmlNode,
 } from './xml-builder.js';
 
 /** Options of the Atom entry writer. */
@@ -54,10 +54,10 @@ function polygonText(record: CoreRecord): string | undefined {
 
 /** Appends an atom:entry for the record to `parent` (a feed or a document) and returns it. */
 export function appendAtomEntry(
-  parent: XMLBuilder,
+  parent: XmlNode,
   record: CoreRecord,
   options: AtomEntryOptions = {},
-): XMLBuilder {
+): XmlNode {
   const entry = parent.ele(NS.atom, 'entry');
   if (options.declareNamespaces !== false) {
     declareNamespaces(entry, { dc: NS.dc, georss: NS.georss });

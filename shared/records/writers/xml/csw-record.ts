@@ -25,7 +25,7 @@ import {
   serialise,
   xmlText,
   type WriteOptions,
-  type XMLBuilder,
+  type XmlNode,
 } from './xml-builder.js';
 
 /** CSW versions with their record namespaces. */
@@ -103,7 +103,7 @@ function dateInstant(time: TimeExtent | undefined): string | undefined {
   return undefined;
 }
 
-function appendSubjects(record: CoreRecord, parent: XMLBuilder): void {
+function appendSubjects(record: CoreRecord, parent: XmlNode): void {
   const written = new Set<string>();
   const schemeOf = (keyword: string): string | undefined =>
     record.themes.find(
@@ -127,7 +127,7 @@ function appendSubjects(record: CoreRecord, parent: XMLBuilder): void {
   }
 }
 
-function appendBoundingBox(parent: XMLBuilder, bbox: Bbox | undefined, words: Vocabulary): void {
+function appendBoundingBox(parent: XmlNode, bbox: Bbox | undefined, words: Vocabulary): void {
   if (bbox === undefined) return;
   const [west, south, east, north] = bbox;
   parent
@@ -141,7 +141,7 @@ function appendBoundingBox(parent: XMLBuilder, bbox: Bbox | undefined, words: Vo
     .up();
 }
 
-function appendTemporalExtent(parent: XMLBuilder, time: TimeExtent, words: Vocabulary): void {
+function appendTemporalExtent(parent: XmlNode, time: TimeExtent, words: Vocabulary): void {
   const extent = parent.ele(words.csw, `${words.cswPrefix}:TemporalExtent`);
   if (time.start !== null) appendText(extent, words.csw, `${words.cswPrefix}:begin`, time.start);
   if (time.end !== null) appendText(extent, words.csw, `${words.cswPrefix}:end`, time.end);
@@ -160,7 +160,7 @@ const CONTACT_ELEMENTS: [string, RegExp][] = [
   ['dc:contributor', /^(contributor|coAuthor|collaborator)$/],
 ];
 
-function appendContacts(record: CoreRecord, parent: XMLBuilder): void {
+function appendContacts(record: CoreRecord, parent: XmlNode): void {
   for (const [element, roles] of CONTACT_ELEMENTS) {
     const names: string[] = [];
     for (const contact of record.contacts) {
@@ -178,10 +178,10 @@ function appendContacts(record: CoreRecord, parent: XMLBuilder): void {
  * document or a response element such as csw:SearchResults) and returns the new element.
  */
 export function appendCswRecord(
-  parent: XMLBuilder,
+  parent: XmlNode,
   record: CoreRecord,
   options: CswRecordOptions,
-): XMLBuilder {
+): XmlNode {
   const words = VOCABULARY[options.version];
   const { elementSet } = options;
   const root = parent.ele(words.csw, `${words.cswPrefix}:${RECORD_ELEMENT[elementSet]}`);

@@ -6,4 +6,4 @@ export type { Iso19139Options } from './iso19139.js';
 export { appendAtomEntry, writeAtomEntry } from './atom-entry.js';
 export type { AtomEntryOptions } from './atom-entry.js';
 export { appendParsedElement, appendSourceXml, createDocument, serialise } from './xml-builder.js';
-export type { WriteOptions, XMLBuilder } from './xml-builder.js';
+export type { WriteOptions, XmlNode } from './xml-builder.js';

@@ -35,7 +35,7 @@ import {
   serialise,
   xmlText,
   type WriteOptions,
-  type XMLBuilder,
+  type XmlNode,
 } from './xml-builder.js';
 
 /** Options of the ISO 19139 writer. */
@@ -106,7 +106,7 @@ class IsoBuilder {
   }
 
   /** `<gmd:name><gco:CharacterString>value</…></…>` (or an Anchor when an href is given). */
-  string(parent: XMLBuilder, name: string, value: string | undefined, href?: string): void {
+  string(parent: XmlNode, name: string, value: string | undefined, href?: string): void {
     if (value === undefined) return;
     const property = parent.ele(NS.gmd, `gmd:${name}`);
     if (href !== undefined) {
@@ -120,17 +120,17 @@ class IsoBuilder {
   }
 
   /** A required CharacterString property: nilReason "missing" when there is no value. */
-  requiredString(parent: XMLBuilder, name: string, value: string | undefined): void {
+  requiredString(parent: XmlNode, name: string, value: string | undefined): void {
     if (value === undefined) this.nil(parent, NS.gmd, `gmd:${name}`);
     else this.string(parent, name, value);
   }
 
-  nil(parent: XMLBuilder, ns: string, name: string, reason = 'missing'): void {
+  nil(parent: XmlNode, ns: string, name: string, reason = 'missing'): void {
     parent.ele(ns, name).att(NS.gco, 'gco:nilReason', reason);
   }
 
   code(
-    parent: XMLBuilder,
+    parent: XmlNode,
     name: string,
     list: string,
     value: string | undefined,
@@ -147,7 +147,7 @@ class IsoBuilder {
       .txt(xmlText(value));
   }
 
-  date(parent: XMLBuilder, name: string, value: string | undefined): void {
+  date(parent: XmlNode, name: string, value: string | undefined): void {
     if (value === undefined) {
       this.nil(parent, NS.gmd, `gmd:${name}`);
       return;
@@ -157,11 +157,11 @@ class IsoBuilder {
     else property.ele(NS.gco, 'gco:DateTime').txt(value);
   }
 
-  decimal(parent: XMLBuilder, name: string, value: number): void {
+  decimal(parent: XmlNode, name: string, value: number): void {
     parent.ele(NS.gmd, `gmd:${name}`).ele(NS.gco, 'gco:Decimal').txt(String(value));
   }
 
-  real(parent: XMLBuilder, name: string, value: number | undefined): void {
+  real(parent: XmlNode, name: string, value: number | undefined): void {
     if (value === undefined) return;
     parent.ele(NS.gmd, `gmd:${name}`).ele(NS.gco, 'gco:Real').txt(String(value));
   }
@@ -186,7 +186,7 @@ function scopeCode(type: string | undefined): string {
 
 function appendContact(
   b: IsoBuilder,
-  parent: XMLBuilder,
+  parent: XmlNode,
   contact: Contact,
   role: string | undefined,
 ): void {
@@ -221,7 +221,7 @@ function appendContact(
 /** One CI_ResponsibleParty per role (ISO parties have a single role). */
 function appendContacts(
   b: IsoBuilder,
-  parent: XMLBuilder,
+  parent: XmlNode,
   name: string,
   contacts: Contact[],
   ns: string = NS.gmd,
@@ -234,7 +234,7 @@ function appendContacts(
   }
 }
 
-function appendOnlineResource(b: IsoBuilder, property: XMLBuilder, link: Link): void {
+function appendOnlineResource(b: IsoBuilder, property: XmlNode, link: Link): void {
   const resource = property.ele(NS.gmd, 'gmd:CI_OnlineResource');
   resource.ele(NS.gmd, 'gmd:linkage').ele(NS.gmd, 'gmd:URL').txt(xmlText(link.href));
   b.string(resource, 'protocol', link.protocol);
@@ -247,7 +247,7 @@ function appendOnlineResource(b: IsoBuilder, property: XMLBuilder, link: Link): 
   if (func !== undefined) b.code(resource, 'function', 'CI_OnLineFunctionCode', func);
 }
 
-function appendCitation(b: IsoBuilder, parent: XMLBuilder, record: CoreRecord): void {
+function appendCitation(b: IsoBuilder, parent: XmlNode, record: CoreRecord): void {
   const citation = parent.ele(NS.gmd, 'gmd:citation').ele(NS.gmd, 'gmd:CI_Citation');
   b.requiredString(citation, 'title', record.title);
   b.string(citation, 'alternateTitle', stringValue(record.extra.alternateTitle));
@@ -333,7 +333,7 @@ function eoKeywords(record: CoreRecord): string[] {
   return keywords;
 }
 
-function appendKeywords(b: IsoBuilder, parent: XMLBuilder, record: CoreRecord): void {
+function appendKeywords(b: IsoBuilder, parent: XmlNode, record: CoreRecord): void {
   for (const group of keywordGroups(record)) {
     const keywords = parent.ele(NS.gmd, 'gmd:descriptiveKeywords').ele(NS.gmd, 'gmd:MD_Keywords');
     for (const keyword of group.keywords) b.string(keywords, 'keyword', keyword.id, keyword.url);
@@ -350,7 +350,7 @@ function appendKeywords(b: IsoBuilder, parent: XMLBuilder, record: CoreRecord): 
   }
 }
 
-function appendConstraints(b: IsoBuilder, parent: XMLBuilder, record: CoreRecord): void {
+function appendConstraints(b: IsoBuilder, parent: XmlNode, record: CoreRecord): void {
   const stored: ConstraintValues = {
     useLimitation: stringList(record.extra.useLimitation),
     accessConstraints: stringList(record.extra.accessConstraints),
@@ -384,7 +384,7 @@ function posList(ring: Position[]): string {
 
 function appendPolygon(
   b: IsoBuilder,
-  parent: XMLBuilder,
+  parent: XmlNode,
   rings: Position[][],
   srsName?: string,
 ): void {
@@ -401,7 +401,7 @@ function appendPolygon(
 
 const CRS84 = 'http://www.opengis.net/def/crs/OGC/1.3/CRS84';
 
-function appendGeometry(b: IsoBuilder, extent: XMLBuilder, geometry: Geometry | undefined): void {
+function appendGeometry(b: IsoBuilder, extent: XmlNode, geometry: Geometry | undefined): void {
   if (geometry === undefined) return;
   if (geometry.type !== 'Polygon' && geometry.type !== 'MultiPolygon') return;
   const holder = extent
@@ -419,7 +419,7 @@ function appendGeometry(b: IsoBuilder, extent: XMLBuilder, geometry: Geometry | 
     appendPolygon(b, multi.ele(NS.gml, 'gml:surfaceMember'), polygon);
 }
 
-function appendTime(b: IsoBuilder, extent: XMLBuilder, time: TimeExtent | undefined): void {
+function appendTime(b: IsoBuilder, extent: XmlNode, time: TimeExtent | undefined): void {
   if (time === undefined) return;
   const holder = extent
     .ele(NS.gmd, 'gmd:temporalElement')
@@ -442,7 +442,7 @@ function appendTime(b: IsoBuilder, extent: XMLBuilder, time: TimeExtent | undefi
   else end.txt(formatExtentEnd(time.end, 'end', time.dateOnly));
 }
 
-function appendExtent(b: IsoBuilder, parent: XMLBuilder, ns: string, record: CoreRecord): void {
+function appendExtent(b: IsoBuilder, parent: XmlNode, ns: string, record: CoreRecord): void {
   if (!record.bbox && !record.time && !record.geometry) return;
   const prefix = ns === NS.srv ? 'srv' : 'gmd';
   const extent = parent.ele(ns, `${prefix}:extent`).ele(NS.gmd, 'gmd:EX_Extent');
@@ -462,7 +462,7 @@ function appendExtent(b: IsoBuilder, parent: XMLBuilder, ns: string, record: Cor
 
 function appendIdentification(
   b: IsoBuilder,
-  root: XMLBuilder,
+  root: XmlNode,
   record: CoreRecord,
   service: boolean,
 ): void {
@@ -536,7 +536,7 @@ function appendIdentification(
   b.string(ident, 'supplementalInformation', stringValue(record.extra.supplementalInformation));
 }
 
-function appendContentInfo(b: IsoBuilder, root: XMLBuilder, record: CoreRecord): void {
+function appendContentInfo(b: IsoBuilder, root: XmlNode, record: CoreRecord): void {
   const { cloudCover, illuminationElevationAngle, illuminationAzimuthAngle, processingLevel } =
     record.eo;
   if (
@@ -560,7 +560,7 @@ function appendContentInfo(b: IsoBuilder, root: XMLBuilder, record: CoreRecord):
   }
 }
 
-function appendDistribution(b: IsoBuilder, root: XMLBuilder, record: CoreRecord): void {
+function appendDistribution(b: IsoBuilder, root: XmlNode, record: CoreRecord): void {
   const distributors = record.contacts.filter((contact) => contact.scope === 'distribution');
   const links = record.links.filter(
     (link) => link.rel !== 'preview' && !NAVIGATION_RELATIONS.has(link.rel ?? ''),
@@ -586,7 +586,7 @@ function appendDistribution(b: IsoBuilder, root: XMLBuilder, record: CoreRecord)
   }
 }
 
-function appendQuality(b: IsoBuilder, root: XMLBuilder, record: CoreRecord): void {
+function appendQuality(b: IsoBuilder, root: XmlNode, record: CoreRecord): void {
   const lineage = stringValue(record.extra.lineage);
   if (lineage === undefined) return;
   const quality = root.ele(NS.gmd, 'gmd:dataQualityInfo').ele(NS.gmd, 'gmd:DQ_DataQuality');
@@ -601,7 +601,7 @@ function appendQuality(b: IsoBuilder, root: XMLBuilder, record: CoreRecord): voi
 }
 
 /** Builds a gmd:MD_Metadata element for the record under `parent` and returns it. */
-function synthesise(parent: XMLBuilder, record: CoreRecord, options: Iso19139Options): XMLBuilder {
+function synthesise(parent: XmlNode, record: CoreRecord, options: Iso19139Options): XmlNode {
   const b = new IsoBuilder();
   const type = scopeCode(record.type);
   const service = type === 'service';
@@ -680,10 +680,10 @@ export function asMdMetadataRoot(root: XmlElement): XmlElement {
  * MD_Metadata supertype with `asMdMetadata`) or a synthesised record.
  */
 export function appendIso19139(
-  parent: XMLBuilder,
+  parent: XmlNode,
   record: CoreRecord,
   options: Iso19139Options = {},
-): XMLBuilder {
+): XmlNode {
   if (options.useSource !== false && record.source.format === 'iso19139') {
     if (options.asMdMetadata === true) {
       return appendParsedElement(parent, asMdMetadataRoot(parseXml(record.source.content).root));

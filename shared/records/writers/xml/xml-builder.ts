@@ -1,15 +1,19 @@
 /**
- * Small helpers shared by the XML writers, on top of xmlbuilder2 (never string concatenation):
- * namespace declarations, ISO date formatting, and importing a parsed tree into a builder.
+ * Small helpers shared by the XML writers, on top of the writers' builder (`xml-node.ts`; never
+ * string concatenation): namespace declarations, ISO date formatting, and importing a parsed
+ * tree into a builder.
  */
-import { create } from 'xmlbuilder2';
-import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import { parseXml, type XmlElement } from '../../../xml/index.js';
 import { NS } from '../../../xml/namespaces.js';
+import {
+  createXmlDocument,
+  serialiseXml,
+  toXmlBuilder2,
+  XMLNS_NAMESPACE as XMLNS,
+  type XmlNode,
+} from './xml-node.js';
 
-export type { XMLBuilder };
-
-const XMLNS = 'http://www.w3.org/2000/xmlns/';
+export type { XmlNode };
 
 /** Options shared by the writers' string forms. */
 export interface WriteOptions {
@@ -20,35 +24,40 @@ export interface WriteOptions {
 }
 
 /** A new, empty XML document builder. */
-export function createDocument(): XMLBuilder {
-  return create({ version: '1.0', encoding: 'UTF-8' });
+export function createDocument(): XmlNode {
+  return createXmlDocument();
 }
 
 /** Serialises a document built by a writer. */
-export function serialise(document: XMLBuilder, options: WriteOptions = {}): string {
-  return document.end({
+export function serialise(document: XmlNode, options: WriteOptions = {}): string {
+  return serialiseXml(document, {
     prettyPrint: options.prettyPrint ?? true,
     headless: options.declaration === false,
   });
 }
 
+/** A document converted to JSON by xmlbuilder2's mapping (CSW `outputFormat=application/json`). */
+export function serialiseAsJson(document: XmlNode): string {
+  return toXmlBuilder2(document).end({ format: 'json', prettyPrint: true });
+}
+
 /** Declares namespace prefixes on an element so descendants do not repeat them. */
-export function declareNamespaces(element: XMLBuilder, prefixes: Record<string, string>): void {
+export function declareNamespaces(element: XmlNode, prefixes: Record<string, string>): void {
   for (const [prefix, uri] of Object.entries(prefixes)) {
     element.att(XMLNS, `xmlns:${prefix}`, uri);
   }
 }
 
 const INVALID_XML_CHARACTERS = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+const HAS_INVALID_XML_CHARACTER = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
 
 /**
- * Prepares a value for xmlbuilder2's `txt()` / `att()`: drops characters XML 1.0 cannot carry
- * and escapes every "&". xmlbuilder2 leaves an "&" that looks like an entity reference
- * (e.g. the literal text "&gt;") unescaped, which would change the text on reading it back;
- * escaping first makes it write exactly what the record holds.
+ * A value for `txt()` / `att()` with the characters XML 1.0 cannot carry dropped. (The
+ * serialiser escapes markup and drops them too; values taken from records pass through here so
+ * that what a writer holds is what it writes.)
  */
 export function xmlText(value: string): string {
-  return value.replace(INVALID_XML_CHARACTERS, '').replace(/&/g, '&amp;');
+  return HAS_INVALID_XML_CHARACTER.test(value) ? value.replace(INVALID_XML_CHARACTERS, '') : value;
 }
 
 /** `xmlText` applied to every value of an attribute object. */
@@ -60,7 +69,7 @@ export function xmlAttributes(attributes: Record<string, string>): Record<string
 
 /** Adds `<name>text</name>` when the text is present. */
 export function appendText(
-  parent: XMLBuilder,
+  parent: XmlNode,
   ns: string,
   name: string,
   value: string | number | undefined,
@@ -110,7 +119,7 @@ export function isUriLike(value: string): boolean {
  * Copies a parsed element (and its subtree) into a builder, keeping its namespaces and the
  * prefixes the source used, so a stored record can be embedded in a larger response.
  */
-export function appendParsedElement(parent: XMLBuilder, element: XmlElement): XMLBuilder {
+export function appendParsedElement(parent: XmlNode, element: XmlElement): XmlNode {
   const qualified = element.prefix === '' ? element.local : `${element.prefix}:${element.local}`;
   const node = parent.ele(element.ns === '' ? null : element.ns, qualified);
   if (element.namespaces !== null) {
@@ -131,7 +140,7 @@ export function appendParsedElement(parent: XMLBuilder, element: XmlElement): XM
 }
 
 /** Parses stored XML safely and copies its root element into a builder. */
-export function appendSourceXml(parent: XMLBuilder, xml: string): XMLBuilder {
+export function appendSourceXml(parent: XmlNode, xml: string): XmlNode {
   return appendParsedElement(parent, parseXml(xml).root);
 }
 
