@@ -81,13 +81,7 @@ function requestUrl(endpoint: string, query: readonly [string, string][]): strin
   return `${endpoint}?${params.toString()}`;
 }
 
-function appendLink(
-  feed: XmlNode,
-  rel: string,
-  href: string,
-  type: string,
-  title?: string,
-): void {
+function appendLink(feed: XmlNode, rel: string, href: string, type: string, title?: string): void {
   feed.ele(NS.atom, 'link', xmlAttributes({ rel, type, href, ...(title ? { title } : {}) })).up();
 }
 
