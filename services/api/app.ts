@@ -109,6 +109,9 @@ export function createApp(dependencies: AppDependencies): Express {
   const { config, logger } = dependencies;
   const app = express();
   app.disable('x-powered-by');
+  // No ETag on answers: a search answer carries its timeStamp, so a hash of it never matches,
+  // and hashing each body cost a search page about 50 µs of CPU (issue 29; docs/decisions.md).
+  app.set('etag', false);
   app.set('query parser', 'simple');
   // Metrics: every request counted and timed, backend calls timed; served on GET /metrics.
   const metrics = config.metrics.enabled ? (dependencies.metrics ?? new ApiMetrics()) : undefined;

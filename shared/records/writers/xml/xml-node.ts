@@ -102,10 +102,14 @@ const ESCAPES: Readonly<Record<string, string>> = {
   '\r': '&#13;',
 };
 
+function escapeCharacter(character: string): string {
+  return ESCAPES[character] ?? '';
+}
+
 /** Text content escaped; characters XML cannot carry are dropped. */
 export function escapeText(value: string): string {
   if (!TEXT_SPECIAL.test(value)) return value;
-  return value.replace(INVALID, '').replace(/[&<>\r]/g, (character) => ESCAPES[character] ?? '');
+  return value.replace(INVALID, '').replace(/[&<>\r]/g, escapeCharacter);
 }
 
 /**
@@ -114,9 +118,7 @@ export function escapeText(value: string): string {
  */
 export function escapeAttribute(value: string): string {
   if (!ATTRIBUTE_SPECIAL.test(value)) return value;
-  return value
-    .replace(INVALID, '')
-    .replace(/[&<>"\t\n\r]/g, (character) => ESCAPES[character] ?? '');
+  return value.replace(INVALID, '').replace(/[&<>"\t\n\r]/g, escapeCharacter);
 }
 
 /** Prefix → namespace URI in scope; child scopes inherit through the prototype chain. */
@@ -130,29 +132,27 @@ function prefixOf(name: string): string {
 class Writer {
   readonly parts: string[] = [];
   private generated = 0;
+  // The start tag being written: the scope it inherits, its own scope (a child of that one
+  // once it declares something) and the declarations it makes.
+  private inherited: Scope = Object.create(null) as Scope;
+  private scope: Scope = this.inherited;
+  private declarations = '';
 
   constructor(private readonly pretty: boolean) {}
 
   element(node: XmlNode, inherited: Scope, depth: number): void {
-    let scope = inherited;
-    let declarations = '';
-    const declare = (prefix: string, uri: string): void => {
-      if (scope === inherited) scope = Object.create(inherited) as Scope;
-      scope[prefix] = uri;
-      declarations +=
-        prefix === ''
-          ? ` xmlns="${escapeAttribute(uri)}"`
-          : ` xmlns:${prefix}="${escapeAttribute(uri)}"`;
-    };
+    this.inherited = inherited;
+    this.scope = inherited;
+    this.declarations = '';
     // Declarations the writer asked for, unless the same binding is already in scope.
     for (const attribute of node.attributes) {
       if (attribute.ns !== XMLNS_NAMESPACE) continue;
       const prefix = attribute.name === 'xmlns' ? '' : attribute.name.slice('xmlns:'.length);
-      if ((scope[prefix] ?? '') !== attribute.value) declare(prefix, attribute.value);
+      if ((this.scope[prefix] ?? '') !== attribute.value) this.declare(prefix, attribute.value);
     }
     // The element's own namespace.
     const prefix = prefixOf(node.name);
-    if ((scope[prefix] ?? '') !== node.ns) declare(prefix, node.ns);
+    if ((this.scope[prefix] ?? '') !== node.ns) this.declare(prefix, node.ns);
     // Attributes, each in its namespace.
     let attributes = '';
     for (const attribute of node.attributes) {
@@ -161,21 +161,24 @@ class Writer {
       if (attribute.ns !== '' && attribute.ns !== XML_NAMESPACE) {
         let attributePrefix = prefixOf(name);
         if (attributePrefix === '') {
-          attributePrefix = this.prefixFor(attribute.ns, scope);
+          attributePrefix = this.prefixFor(attribute.ns);
           name = `${attributePrefix}:${name}`;
         }
-        if (scope[attributePrefix] !== attribute.ns) declare(attributePrefix, attribute.ns);
+        if (this.scope[attributePrefix] !== attribute.ns) {
+          this.declare(attributePrefix, attribute.ns);
+        }
       }
       attributes += ` ${name}="${escapeAttribute(attribute.value)}"`;
     }
+    const scope = this.scope;
     const parts = this.parts;
-    parts.push(`<${node.name}${declarations}${attributes}`);
+    parts.push(`<${node.name}${this.declarations}${attributes}`);
     if (node.children.length === 0) {
       parts.push('/>');
       return;
     }
     parts.push('>');
-    const indent = this.pretty && node.children.some((child) => typeof child !== 'string');
+    const indent = this.pretty && hasElementChild(node);
     for (const child of node.children) {
       if (indent) parts.push(`\n${'  '.repeat(depth + 1)}`);
       if (typeof child === 'string') parts.push(escapeText(child));
@@ -185,16 +188,29 @@ class Writer {
     parts.push(`</${node.name}>`);
   }
 
+  /** Binds a prefix on the start tag being written. */
+  private declare(prefix: string, uri: string): void {
+    if (this.scope === this.inherited) this.scope = Object.create(this.inherited) as Scope;
+    this.scope[prefix] = uri;
+    const value = escapeAttribute(uri);
+    this.declarations += prefix === '' ? ` xmlns="${value}"` : ` xmlns:${prefix}="${value}"`;
+  }
+
   /** A prefix for an attribute namespace given without one: one in scope, or a new `ns<n>`. */
-  private prefixFor(ns: string, scope: Scope): string {
-    for (const prefix in scope) {
-      if (prefix !== '' && scope[prefix] === ns) return prefix;
+  private prefixFor(ns: string): string {
+    for (const prefix in this.scope) {
+      if (prefix !== '' && this.scope[prefix] === ns) return prefix;
     }
     let prefix: string;
     do prefix = `ns${++this.generated}`;
-    while (scope[prefix] !== undefined);
+    while (this.scope[prefix] !== undefined);
     return prefix;
   }
+}
+
+function hasElementChild(node: XmlNode): boolean {
+  for (const child of node.children) if (typeof child !== 'string') return true;
+  return false;
 }
 
 /** Writes the document `node` belongs to as a string. */
