@@ -16,4 +16,4 @@ WORKDIR /app
 COPY --from=build /app /app
 USER node
 EXPOSE 8000
-CMD ["node", "dist/services/api/main.js"]
+CMD ["node", "--max-semi-space-size=32", "dist/services/api/main.js"]

@@ -51,7 +51,7 @@ function buildOnce(repoRoot: string): void {
 }
 
 /**
- * Builds the checkout and starts `node dist/services/api/main.js` (what `npm start` and the
+ * Builds the checkout and starts `node --max-semi-space-size=32 dist/services/api/main.js` (what `npm start` and the
  * container run; not tsx, whose name-keeping wrapper costs a call per closure made) with
  * HOST=127.0.0.1, a free PORT and the backend environment given (without the variables in
  * `unset`), and resolves once /readyz answers 200.
@@ -75,7 +75,8 @@ export async function startApi(
     NODE_ENV: 'production',
   });
   buildOnce(repoRoot);
-  const child = spawn(process.execPath, ['dist/services/api/main.js'], {
+  // The young generation's size as `npm start` and the container give it (docs/decisions.md).
+  const child = spawn(process.execPath, ['--max-semi-space-size=32', 'dist/services/api/main.js'], {
     cwd: repoRoot,
     env: environment,
     stdio: ['ignore', 'ignore', 'pipe'],
