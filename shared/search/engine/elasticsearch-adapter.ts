@@ -22,6 +22,7 @@ import {
   type RefreshPolicy,
 } from './engine-adapter.js';
 import { aliasedIndices, CommonEngineCalls } from './common-engine-calls.js';
+import { EngineReads } from './engine-reads.js';
 
 export interface ClientConnectionOptions {
   url: string;
@@ -59,33 +60,36 @@ class PromptRetryTransport extends SniffingTransport {
 export class ElasticsearchAdapter extends CommonEngineCalls implements EngineAdapter {
   readonly engine = 'elasticsearch' as const;
   private readonly client: Client;
+  /** Search, count and get by id: not through the client's transport (engine-reads.ts). */
+  private readonly reads: EngineReads;
 
   constructor(options: ClientConnectionOptions) {
+    const requestTimeout = options.requestTimeout ?? 30_000;
+    const maxRetries = options.maxRetries ?? 2;
     const client = new Client({
       node: options.url,
-      requestTimeout: options.requestTimeout ?? 30_000,
-      maxRetries: options.maxRetries ?? 2,
+      requestTimeout,
+      maxRetries,
       Transport: PromptRetryTransport,
     });
     super(client);
     this.client = client;
+    this.reads = new EngineReads({
+      url: options.url,
+      requestTimeout,
+      maxRetries,
+      retryDelayMs: (attempt) => retryBackoffSeconds(attempt) * 1000,
+    });
   }
 
   search({ index, body, filterPath }: EngineSearchRequest): Promise<EngineSearchResponse> {
-    return callEngine(async () =>
-      as<EngineSearchResponse>(
-        await this.client.search(
-          as<estypes.SearchRequest>({ ...body, index, filter_path: filterPath }),
-        ),
-      ),
+    return callEngine(
+      async () => (await this.reads.search(index, body, filterPath)) as EngineSearchResponse,
     );
   }
 
   count(index: string, query?: JsonObject): Promise<number> {
-    return callEngine(async () => {
-      const response = await this.client.count(as<estypes.CountRequest>({ index, query }));
-      return response.count;
-    });
+    return callEngine(() => this.reads.count(index, query));
   }
 
   bulk(body: Buffer, refresh: RefreshPolicy): Promise<BulkItemResult[]> {
@@ -101,13 +105,12 @@ export class ElasticsearchAdapter extends CommonEngineCalls implements EngineAda
   }
 
   getSource(index: string, id: string, includes: string[]): Promise<JsonObject | null> {
-    return callEngine(async () => {
-      const response = await this.client.get(
-        { index, id, _source_includes: includes },
-        { ignore: [404] },
-      );
-      return response.found ? ((response._source as JsonObject | undefined) ?? {}) : null;
-    });
+    return callEngine(() => this.reads.getSource(index, id, includes));
+  }
+
+  override close(): Promise<void> {
+    this.reads.close();
+    return super.close();
   }
 
   indexDocument(

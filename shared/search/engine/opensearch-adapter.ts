@@ -18,14 +18,14 @@ import {
   type RefreshPolicy,
 } from './engine-adapter.js';
 import { aliasedIndices, CommonEngineCalls } from './common-engine-calls.js';
-import { OpenSearchReads } from './opensearch-reads.js';
+import { EngineReads } from './engine-reads.js';
 
 /** OpenSearch 2 through @opensearch-project/opensearch. */
 export class OpenSearchAdapter extends CommonEngineCalls implements EngineAdapter {
   readonly engine = 'opensearch' as const;
   private readonly client: Client;
-  /** Search, count and get by id: not through the client's transport (opensearch-reads.ts). */
-  private readonly reads: OpenSearchReads;
+  /** Search, count and get by id: not through the client's transport (engine-reads.ts). */
+  private readonly reads: EngineReads;
 
   constructor(options: ClientConnectionOptions) {
     const requestTimeout = options.requestTimeout ?? 30_000;
@@ -33,7 +33,7 @@ export class OpenSearchAdapter extends CommonEngineCalls implements EngineAdapte
     const client = new Client({ node: options.url, requestTimeout, maxRetries });
     super(client);
     this.client = client;
-    this.reads = new OpenSearchReads({ url: options.url, requestTimeout, maxRetries });
+    this.reads = new EngineReads({ url: options.url, requestTimeout, maxRetries });
   }
 
   search({ index, body, filterPath }: EngineSearchRequest): Promise<EngineSearchResponse> {

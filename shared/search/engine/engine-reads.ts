@@ -1,8 +1,9 @@
 /**
- * The OpenSearch reads every search request makes (`_search`, `_count`, `_doc`), sent over
- * `node:http(s)` with a keep-alive agent instead of through the client's transport.
+ * The reads every search request makes (`_search`, `_count`, `_doc`), sent to Elasticsearch or
+ * OpenSearch over `node:http(s)` with a keep-alive agent instead of through the client's
+ * transport. Both engines answer these three the same way.
  *
- * Why: @opensearch-project/opensearch (2.x and 3.x, `Transport.request`) gives every result
+ * Why, for OpenSearch: @opensearch-project/opensearch (2.x and 3.x, `Transport.request`) gives every result
  * object a `warnings` getter made from a new closure. Each result so gets a hidden class of its
  * own, and V8's young-generation collector keeps such maps (and through the getter's closure
  * the whole request: the parsed answer, the API request and response waiting on it) alive until
@@ -10,23 +11,93 @@
  * scavenge copied and then promoted about 1.7 MB, took 3-5 ms, and the old space grew by about
  * 20 MB a second, emptied by a 50 ms mark-compact every 10 s. The same calls over `node:http`
  * copy a few KB and take 0.2-0.6 ms (docs/decisions.md, "Garbage the young collector kept").
- * The Elasticsearch client does not do this and keeps its own transport.
  *
- * Failures are the client's own error classes with the client's rules, so `classifyClientError`
- * reads them as before: a status of 400 or more is a `ResponseError` carrying the engine's
- * answer; a refused or broken connection a `ConnectionError`; no answer within the request
- * timeout a `TimeoutError`. Connection errors, timeouts and 502/503/504 are retried at once up
- * to `maxRetries` times, as the client does.
+ * Why, for Elasticsearch: @elastic/elasticsearch does not keep answers alive so, but its
+ * request path (splitting parameters from the body, the transport's diagnostics, product
+ * check, serialiser and undici pool) cost more CPU per search than these calls
+ * (docs/decisions.md, ninth session).
+ *
+ * Failures are named and shaped as the clients' own, so `classifyClientError` reads them as it
+ * reads the clients': a status of 400 or more is a `ResponseError` carrying the engine's answer
+ * in `meta`; a refused or broken connection a `ConnectionError`; no answer within the request
+ * timeout a `TimeoutError`. Connection errors, timeouts and 502/503/504 are retried up to
+ * `maxRetries` times, as the clients do (after `retryDelayMs(attempt)` when given).
  */
 import http from 'node:http';
 import https from 'node:https';
-import { errors, Serializer, type ApiResponse } from '@opensearch-project/opensearch';
 import type { JsonObject } from './engine-adapter.js';
 
-export interface OpenSearchReadsOptions {
+export interface EngineReadsOptions {
   url: string;
   requestTimeout: number;
   maxRetries: number;
+  /** The wait before retry `attempt` (1, 2 …); none when absent. */
+  retryDelayMs?: (attempt: number) => number;
+}
+
+/** The engine's answer with a status of 400 or more (named as the clients name it). */
+export class EngineResponseError extends Error {
+  override readonly name = 'ResponseError';
+  readonly meta: { statusCode: number; headers: http.IncomingHttpHeaders; body: unknown };
+
+  constructor(statusCode: number, headers: http.IncomingHttpHeaders, body: unknown) {
+    const type = (body as { error?: { type?: string } } | undefined)?.error?.type;
+    super(`the engine answered ${statusCode}${type ? ` (${type})` : ''}`);
+    this.meta = { statusCode, headers, body };
+  }
+
+  get statusCode(): number {
+    return this.meta.statusCode;
+  }
+}
+
+/** No connection to the engine, or one that broke (named as the clients name it). */
+export class EngineConnectionError extends Error {
+  override readonly name = 'ConnectionError';
+}
+
+/** No answer within the request timeout (named as the clients name it). */
+export class EngineTimeoutError extends Error {
+  override readonly name = 'TimeoutError';
+}
+
+/**
+ * Text that may hold a `__proto__` or `constructor` key: either name, or an escaped printable
+ * ASCII character (`\u0020`–`\u007f`), with which a key can spell either name. The engines
+ * escape only control characters, so an answer of records rarely matches.
+ */
+const MAY_POISON = /__proto__|constructor|\\u00[2-7]/;
+
+/**
+ * Parses an engine answer. Refuses one with a `__proto__` key, or a `constructor` key holding
+ * a `prototype` (keys that a later merge would read as a prototype), as the clients' parser
+ * (secure-json-parse) does; the keys are looked for only when the text may hold them.
+ */
+export function parseEngineJson(text: string): unknown {
+  const value: unknown = JSON.parse(text);
+  if (MAY_POISON.test(text)) refusePoison(value);
+  return value;
+}
+
+function refusePoison(value: unknown): void {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (item === null || typeof item !== 'object') continue;
+    if (Object.prototype.hasOwnProperty.call(item, '__proto__')) {
+      throw new SyntaxError('the engine answered with a forbidden __proto__ key');
+    }
+    const constructorValue = (item as Record<string, unknown>).constructor;
+    if (
+      Object.prototype.hasOwnProperty.call(item, 'constructor') &&
+      constructorValue !== null &&
+      typeof constructorValue === 'object' &&
+      Object.prototype.hasOwnProperty.call(constructorValue, 'prototype')
+    ) {
+      throw new SyntaxError('the engine answered with a forbidden constructor.prototype key');
+    }
+    for (const key of Object.keys(item)) pending.push((item as Record<string, unknown>)[key]);
+  }
 }
 
 /** One answer of the engine: its status and its parsed JSON body. */
@@ -38,16 +109,15 @@ interface EngineAnswer {
 
 const RETRIED_STATUSES = new Set([502, 503, 504]);
 
-export class OpenSearchReads {
+export class EngineReads {
   private readonly agent: http.Agent;
   private readonly send: typeof http.request;
   private readonly host: string;
   private readonly port: string;
   private readonly prefix: string;
   private readonly headers: Record<string, string>;
-  private readonly serializer = new Serializer();
 
-  constructor(private readonly options: OpenSearchReadsOptions) {
+  constructor(private readonly options: EngineReadsOptions) {
     const url = new URL(options.url);
     const secure = url.protocol === 'https:';
     this.send = secure ? https.request : http.request;
@@ -116,21 +186,22 @@ export class OpenSearchReads {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     for (let attempt = 0; ; attempt += 1) {
       const mayRetry = attempt < this.options.maxRetries;
+      if (attempt > 0 && this.options.retryDelayMs) {
+        await new Promise((resolve) => setTimeout(resolve, this.options.retryDelayMs!(attempt)));
+      }
       let answer: EngineAnswer;
       try {
         answer = await this.once(method, this.prefix + path, payload);
       } catch (error) {
         // As the client: a failed connection or a timeout is retried, an unreadable answer not.
         const transient =
-          error instanceof errors.ConnectionError || error instanceof errors.TimeoutError;
+          error instanceof EngineConnectionError || error instanceof EngineTimeoutError;
         if (transient && mayRetry) continue;
         throw error;
       }
       if (RETRIED_STATUSES.has(answer.statusCode) && mayRetry) continue;
       if (answer.statusCode >= 400 && answer.statusCode !== allowedStatus) {
-        // All of the answer that the client's error and classifyClientError read.
-        const { statusCode, headers, body: answerBody } = answer;
-        throw new errors.ResponseError({ statusCode, headers, body: answerBody } as ApiResponse);
+        throw new EngineResponseError(answer.statusCode, answer.headers, answer.body);
       }
       return answer;
     }
@@ -154,11 +225,11 @@ export class OpenSearchReads {
       });
       request.setNoDelay(true);
       request.setTimeout(this.options.requestTimeout, () => {
-        request.destroy(new errors.TimeoutError('Request timed out', {} as ApiResponse));
+        request.destroy(new EngineTimeoutError('Request timed out'));
       });
       request.on('error', (error) => {
         reject(
-          error instanceof errors.TimeoutError ? error : new errors.ConnectionError(error.message),
+          error instanceof EngineTimeoutError ? error : new EngineConnectionError(error.message),
         );
       });
       request.on('response', (response) => {
@@ -167,12 +238,11 @@ export class OpenSearchReads {
         response.on('data', (chunk: string) => {
           text += chunk;
         });
-        response.on('error', (error) => reject(new errors.ConnectionError(error.message)));
+        response.on('error', (error) => reject(new EngineConnectionError(error.message)));
         response.on('end', () => {
           const json = text !== '' && /json/.test(response.headers['content-type'] ?? '');
           try {
-            // The client's own parser: it refuses answers that would poison a prototype.
-            const body = json ? this.serializer.deserialize(text) : text;
+            const body = json ? parseEngineJson(text) : text;
             resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, body });
           } catch (error) {
             reject(error);
