@@ -8,6 +8,7 @@ import { availableParallelism } from 'node:os';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import type { QueryLimits } from '../query/query-limits.js';
+import { deepFreeze } from '../deep-freeze.js';
 import { parseAllowedEntry } from '../harvest/address-policy.js';
 
 const booleanString = z
@@ -638,12 +639,4 @@ function readHarvestConfig(
     }
   }
   return { allowedAddresses, maxBytes: env.HARVEST_MAX_BYTES, timeoutMs: env.HARVEST_TIMEOUT_MS };
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object') {
-    for (const child of Object.values(value)) deepFreeze(child);
-    Object.freeze(value);
-  }
-  return value;
 }

@@ -321,12 +321,3 @@ export function pageSchema(
     },
   };
 }
-
-/** Freezes a finished document and everything in it: no part changes after construction. */
-export function deepFreeze<T>(value: T): Readonly<T> {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const member of Object.values(value)) deepFreeze(member);
-  }
-  return value;
-}

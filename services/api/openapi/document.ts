@@ -9,11 +9,11 @@
  * bounds and enums from the parsers' constants and the configured limits.
  */
 import type { ServiceMetadata } from '../../../shared/config/index.js';
+import { deepFreeze } from '../../../shared/deep-freeze.js';
 import { buildAdminPaths, buildHealthPaths } from './admin.js';
 import {
   buildCommonSchemas,
   buildErrorResponses,
-  deepFreeze,
   type DocumentPurpose,
   type OpenApiDocument,
   type Paths,

@@ -3,6 +3,7 @@
  * a FilterError whose message names the line and column, what was expected and what was found.
  */
 import { checkFilterTextSize, type QueryLimits } from '../query-limits.js';
+import { deepFreeze } from '../../deep-freeze.js';
 import { FilterError } from '../../errors/index.js';
 import type { Expression } from '../filter-ast.js';
 import { isCql2ReservedWord } from './cql2-lexical.js';
@@ -72,14 +73,6 @@ const LONGEST_TEXT_KEPT = 8192;
  * frozen, so a request cannot change the one the next request gets.
  */
 const parsedTexts = new Map<string, Expression>();
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const item of Object.values(value)) deepFreeze(item);
-  }
-  return value;
-}
 
 function parseKept(text: string): Expression {
   const kept = parsedTexts.get(text);

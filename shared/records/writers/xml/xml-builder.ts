@@ -7,6 +7,7 @@ import { parseXml, type XmlElement } from '../../../xml/index.js';
 import { NS } from '../../../xml/namespaces.js';
 import {
   createXmlDocument,
+  dropInvalidXmlCharacters,
   serialiseXml,
   toXmlBuilder2,
   XMLNS_NAMESPACE as XMLNS,
@@ -48,16 +49,13 @@ export function declareNamespaces(element: XmlNode, prefixes: Record<string, str
   }
 }
 
-const INVALID_XML_CHARACTERS = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
-const HAS_INVALID_XML_CHARACTER = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
-
 /**
  * A value for `txt()` / `att()` with the characters XML 1.0 cannot carry dropped. (The
  * serialiser escapes markup and drops them too; values taken from records pass through here so
  * that what a writer holds is what it writes.)
  */
 export function xmlText(value: string): string {
-  return HAS_INVALID_XML_CHARACTER.test(value) ? value.replace(INVALID_XML_CHARACTERS, '') : value;
+  return dropInvalidXmlCharacters(value);
 }
 
 /** `xmlText` applied to every value of an attribute object. */

@@ -106,6 +106,11 @@ function escapeCharacter(character: string): string {
   return ESCAPES[character] ?? '';
 }
 
+/** The value without the characters XML 1.0 cannot carry. */
+export function dropInvalidXmlCharacters(value: string): string {
+  return value.replace(INVALID, '');
+}
+
 /** Text content escaped; characters XML cannot carry are dropped. */
 export function escapeText(value: string): string {
   if (!TEXT_SPECIAL.test(value)) return value;
@@ -239,17 +244,18 @@ export function serialiseXml(node: XmlNode, options: SerialiseOptions = {}): str
  */
 export function toXmlBuilder2(node: XmlNode): XmlBuilder2 {
   const document = create({ version: '1.0', encoding: 'UTF-8' });
+  const value = (text: string): string => dropInvalidXmlCharacters(text).replace(/&/g, '&amp;');
   const copy = (source: XmlNode, target: XmlBuilder2): void => {
     const element = target.ele(source.ns === '' ? null : source.ns, source.name);
     for (const attribute of source.attributes) {
       element.att(
         attribute.ns === '' ? null : attribute.ns,
         attribute.name,
-        attribute.value.replace(INVALID, '').replace(/&/g, '&amp;'),
+        value(attribute.value),
       );
     }
     for (const child of source.children) {
-      if (typeof child === 'string') element.txt(child.replace(INVALID, '').replace(/&/g, '&amp;'));
+      if (typeof child === 'string') element.txt(value(child));
       else copy(child, element);
     }
   };
