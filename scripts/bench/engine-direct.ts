@@ -13,6 +13,7 @@ import type {
   JsonObject,
 } from '../../shared/search/engine/engine-adapter.js';
 import { EngineBackend } from '../../shared/search/engine/engine-backend.js';
+import { msearchLines, NDJSON } from '../../shared/search/engine/engine-reads.js';
 import { OpenSearchAdapter } from '../../shared/search/engine/opensearch-adapter.js';
 import type { SearchQuery } from '../../shared/query/search-query.js';
 import type { HttpCaseResult } from './http-load.js';
@@ -20,6 +21,7 @@ import type { HttpCaseResult } from './http-load.js';
 /** One request a search sent the engine. */
 export type CapturedRequest =
   | { kind: 'search'; request: EngineSearchRequest }
+  | { kind: 'msearch'; index: string; bodies: JsonObject[] }
   | { kind: 'count'; index: string; query?: JsonObject };
 
 /** The requests one case's search sends, in order. */
@@ -33,12 +35,14 @@ export interface EngineHttpRequest {
   method: 'POST';
   /** Path and query string under the engine's URL. */
   path: string;
-  body: JsonObject;
+  /** A JSON body, or the lines of an `_msearch` (with its content type). */
+  body: JsonObject | string;
+  contentType?: string;
 }
 
 /**
- * An adapter that records every search and count it passes on (the only reads a page-1 search
- * makes), so the bench sends the engine byte for byte what the API would.
+ * An adapter that records every search, multi-search and count it passes on (the only reads a
+ * search makes), so the bench sends the engine byte for byte what the API would.
  */
 export function recordingAdapter(
   inner: EngineAdapter,
@@ -50,6 +54,12 @@ export function recordingAdapter(
         return (request: EngineSearchRequest) => {
           record({ kind: 'search', request: structuredClone(request) });
           return target.search(request);
+        };
+      }
+      if (property === 'searchMany') {
+        return (index: string, bodies: readonly JsonObject[]) => {
+          record({ kind: 'msearch', index, bodies: structuredClone([...bodies]) });
+          return target.searchMany(index, bodies);
         };
       }
       if (property === 'count') {
@@ -75,14 +85,30 @@ export function engineHttpRequest(request: EngineSearchRequest): EngineHttpReque
   return { method: 'POST', path: `${target}/_search${query}`, body: request.body };
 }
 
+/** The `_msearch` request for captured searches sent together, as the adapter sends it. */
+export function engineMultiSearchRequest(index: string, bodies: JsonObject[]): EngineHttpRequest {
+  return {
+    method: 'POST',
+    path: '/_msearch',
+    body: msearchLines(index, bodies),
+    contentType: NDJSON,
+  };
+}
+
 /**
- * The search request of a case to replay: the last search it sent (the page itself; a count
- * before it, for records in doubt, is reported as an extra round trip).
+ * The request of a case to replay: the last search or multi-search it sent (the page itself,
+ * with whatever count went in the same round trip; a count sent on its own before it is
+ * reported as an extra round trip).
  */
 export function replayRequest(captured: CapturedCase): EngineHttpRequest | undefined {
-  const searches = captured.requests.filter((request) => request.kind === 'search');
+  const searches = captured.requests.filter(
+    (request) => request.kind === 'search' || request.kind === 'msearch',
+  );
   const last = searches[searches.length - 1];
-  return last ? engineHttpRequest(last.request) : undefined;
+  if (!last) return undefined;
+  return last.kind === 'msearch'
+    ? engineMultiSearchRequest(last.index, last.bodies)
+    : engineHttpRequest(last.request);
 }
 
 /**

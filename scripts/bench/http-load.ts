@@ -36,6 +36,16 @@ function ms(value: number): number {
   return Math.round(value * 100) / 100;
 }
 
+/** The body and content type a case sends, if any. */
+function requestBody(
+  queryCase: QueryCase,
+): { body: string; headers: Record<string, string> } | undefined {
+  if (queryCase.body === undefined) return undefined;
+  return typeof queryCase.body === 'string'
+    ? { body: queryCase.body, headers: { 'content-type': queryCase.contentType ?? 'text/plain' } }
+    : { body: JSON.stringify(queryCase.body), headers: { 'content-type': 'application/json' } };
+}
+
 /** Requests a case once and returns its status and the start of its body (a smoke check). */
 export async function probeCase(
   origin: string,
@@ -43,10 +53,7 @@ export async function probeCase(
 ): Promise<{ status: number; snippet: string }> {
   const response = await fetch(`${origin}${queryCase.path}`, {
     method: queryCase.method,
-    ...(queryCase.body !== undefined && {
-      body: JSON.stringify(queryCase.body),
-      headers: { 'content-type': 'application/json' },
-    }),
+    ...requestBody(queryCase),
   });
   const text = await response.text();
   return { status: response.status, snippet: text.slice(0, 300) };
@@ -70,10 +77,7 @@ export async function runHttpCase(
     connections: concurrency,
     duration,
     timeout: 60,
-    ...(queryCase.body !== undefined && {
-      body: JSON.stringify(queryCase.body),
-      headers: { 'content-type': 'application/json' },
-    }),
+    ...requestBody(queryCase),
   });
   instance.on('response', (_client: unknown, _status: number, _bytes: number, time: number) => {
     latencies.push(time);

@@ -25,8 +25,10 @@ export interface QueryCase {
   method: 'GET' | 'POST';
   /** Path and query string under the API's origin. */
   path: string;
-  /** JSON body of a POST. */
+  /** Body of a POST: JSON, or text sent as it is with `contentType`. */
   body?: unknown;
+  /** The body's media type when it is text (JSON otherwise). */
+  contentType?: string;
   /** Builds the SearchQuery with the protocol's parser, as the route would. */
   buildQuery: (limits: ParseLimits) => SearchQuery;
   /** A remark shown under the table (e.g. a clamped offset). */

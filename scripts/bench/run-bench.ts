@@ -235,6 +235,7 @@ async function runHttpPart(
               method: 'POST',
               path: captured.path,
               body: captured.body,
+              ...(captured.contentType && { contentType: captured.contentType }),
               buildQuery: queryCase.buildQuery,
             },
             concurrency,

@@ -141,6 +141,40 @@ for (const engine of engines) {
       });
     }
 
+    it('answers several searches in one _msearch, each as its own search', async () => {
+      const bodies = searches.map(([, body]) => body);
+      const answers = await adapter.searchMany(index, bodies);
+      expect(answers).to.have.length(bodies.length);
+      for (const [position, body] of bodies.entries()) {
+        const alone = await client.search(index, body);
+        const { status, ...answer } = comparable(answers[position]);
+        expect(status, 'each answer carries its status').to.equal(200);
+        expect(answer).to.deep.equal(comparable(alone));
+      }
+    });
+
+    it('refuses a multi-search as the refused search alone is refused', async () => {
+      const alone = await adapter.search({ index, body: { query: { no_such_query: {} } } }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      const together = await adapter
+        .searchMany(index, [{ size: 1 }, { query: { no_such_query: {} } }])
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+      expect(together).to.be.instanceOf(EngineError);
+      expect(together).to.include({ kind: 'rejected', status: 400 });
+      expect((together as EngineError).type).to.equal((alone as EngineError).type);
+      const missing = await adapter.searchMany(`${index}-gone`, [{ size: 1 }]).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(missing).to.be.instanceOf(EngineError);
+      expect(missing).to.include({ kind: 'not_found', type: 'index_not_found_exception' });
+    });
+
     it('searches into a point in time (no index in the path)', async () => {
       const pit = await adapter.openPointInTime(index, '1m');
       try {

@@ -88,6 +88,12 @@ export class ElasticsearchAdapter extends CommonEngineCalls implements EngineAda
     );
   }
 
+  searchMany(index: string, bodies: readonly JsonObject[]): Promise<EngineSearchResponse[]> {
+    return callEngine(
+      async () => (await this.reads.msearch(index, bodies)) as EngineSearchResponse[],
+    );
+  }
+
   count(index: string, query?: JsonObject): Promise<number> {
     return callEngine(() => this.reads.count(index, query));
   }

@@ -58,6 +58,11 @@ export interface AliasAction {
 export interface EngineAdapter {
   readonly engine: EngineName;
   search(request: EngineSearchRequest): Promise<EngineSearchResponse>;
+  /**
+   * Several searches of one index in one round trip (`_msearch`), answered in order; throws as
+   * `search` would for the first the engine refused.
+   */
+  searchMany(index: string, bodies: readonly JsonObject[]): Promise<EngineSearchResponse[]>;
   count(index: string, query?: JsonObject): Promise<number>;
   /** Sends a bulk request body as it is (see BulkBody and ndjsonBody). */
   bulk(body: Buffer, refresh: RefreshPolicy): Promise<BulkItemResult[]>;

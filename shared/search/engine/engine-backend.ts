@@ -496,13 +496,8 @@ export class EngineBackend implements SearchBackend {
   private async compileWithDoubt(
     query: SearchQuery,
   ): Promise<{ search: CompiledSearch; inDoubt: Promise<number> } | undefined> {
-    let compiled: CompiledSearch;
-    try {
-      compiled = await this.compileUnproven(query);
-    } catch (error) {
-      if (error instanceof UnsupportedFilterError) return undefined;
-      throw error;
-    }
+    const compiled = await this.compileCandidate(query);
+    if (!compiled) return undefined;
     const inDoubt = compiled.doubt
       ? this.adapter.count(this.alias, compiled.doubt.query)
       : Promise.resolve(0);
@@ -510,6 +505,19 @@ export class EngineBackend implements SearchBackend {
     // while the page beside it is still on its way.
     inDoubt.catch(() => undefined);
     return { search: compiled, inDoubt };
+  }
+
+  /**
+   * Compiles a search the engine may answer exactly (see CompiledSearch.doubt for the records
+   * for which it may not); undefined when the compiler refuses a predicate.
+   */
+  private async compileCandidate(query: SearchQuery): Promise<CompiledSearch | undefined> {
+    try {
+      return await this.compileUnproven(query);
+    } catch (error) {
+      if (error instanceof UnsupportedFilterError) return undefined;
+      throw error;
+    }
   }
 
   /**
@@ -771,10 +779,28 @@ export class EngineBackend implements SearchBackend {
     return response;
   }
 
+  /**
+   * Several searches in one round trip (`_msearch`), each with the time budget; refused as a
+   * whole when any of them stopped at it.
+   */
+  private async searchManyWithinBudget(bodies: JsonObject[]): Promise<EngineSearchResponse[]> {
+    const budget = this.queryTimeBudgetMs;
+    if (budget === undefined) return this.adapter.searchMany(this.alias, bodies);
+    const timeout = `${budget}ms`;
+    const responses = await this.adapter.searchMany(
+      this.alias,
+      bodies.map((body) => ({ ...body, timeout })),
+    );
+    if (responses.some((response) => response.timed_out === true)) {
+      throw new QueryTimeoutError(budget);
+    }
+    return responses;
+  }
+
   async search(query: SearchQuery): Promise<SearchResult> {
     const hasFilter = query.filter !== undefined;
     try {
-      const candidate = await this.compileWithDoubt(query);
+      const candidate = await this.compileCandidate(query);
       const { offset, limit } = query;
       if (limit > this.maxResultWindow) {
         throw new InvalidParameterError(
@@ -783,31 +809,43 @@ export class EngineBackend implements SearchBackend {
         );
       }
       const fields = query.omitSourceContent === true ? RECORD_FIELDS : STORED_FIELDS;
-      const sendFirstPage = (search: CompiledSearch) => {
-        if (offset + limit > this.maxResultWindow && limit !== 0) return undefined;
-        const page = this.searchWithinBudget({
-          index: this.alias,
-          body: {
-            query: search.query,
-            sort: search.sort,
-            track_total_hits: true,
-            from: limit === 0 ? 0 : offset,
-            size: limit,
-            _source: fields,
-          },
-        });
-        page.catch(() => undefined);
-        return page;
-      };
-      // A first page is sent beside the count of records in doubt (one round trip instead of
-      // two, e.g. for an intersects geometry) and used only when that count is 0.
-      let firstPage = candidate ? sendFirstPage(candidate.search) : undefined;
-      const inDoubt = candidate ? await candidate.inDoubt : undefined;
-      let exact = inDoubt === 0 ? candidate!.search : undefined;
+      const firstPageBody = (search: CompiledSearch): JsonObject | undefined =>
+        offset + limit > this.maxResultWindow && limit !== 0
+          ? undefined
+          : {
+              query: search.query,
+              sort: search.sort,
+              track_total_hits: true,
+              from: limit === 0 ? 0 : offset,
+              size: limit,
+              _source: fields,
+            };
+      let firstPage: Promise<EngineSearchResponse> | undefined;
+      let inDoubt: number | undefined;
+      if (candidate) {
+        const body = firstPageBody(candidate);
+        if (candidate.doubt && body) {
+          // A first page is sent with the count of records in doubt, in one round trip (e.g.
+          // for an intersects geometry), and used only when that count is 0.
+          const [counted, page] = await this.searchManyWithinBudget([
+            { query: candidate.doubt.query, size: 0, track_total_hits: true },
+            body,
+          ]);
+          inDoubt = counted.hits.total?.value ?? 0;
+          firstPage = Promise.resolve(page);
+        } else {
+          if (body) firstPage = this.searchWithinBudget({ index: this.alias, body });
+          inDoubt = candidate.doubt
+            ? await this.adapter.count(this.alias, candidate.doubt.query)
+            : 0;
+        }
+      }
+      let exact = inDoubt === 0 ? candidate : undefined;
       if (!exact && inDoubt !== undefined && inDoubt <= this.refineMaxCandidates) {
         // Few records in doubt: those are decided in Node, the engine answers for the rest.
-        exact = await this.settleDoubt(query, candidate!.search, inDoubt);
-        firstPage = sendFirstPage(exact);
+        exact = await this.settleDoubt(query, candidate!, inDoubt);
+        const body = firstPageBody(exact);
+        firstPage = body && this.searchWithinBudget({ index: this.alias, body });
       }
       if (!exact) {
         const context = this.filterContext(this.live!.spatial, new Set());
@@ -854,17 +892,13 @@ export class EngineBackend implements SearchBackend {
       let hits: EngineHit[];
       let total: number;
       if (isIndexOrder(compiled.sort)) {
-        // The page by a range on id (id-blocks.ts), which cannot count: the count beside it.
-        const [counted, found] = await Promise.all([
-          this.searchWithinBudget({
-            index: this.alias,
-            body: { query: compiled.query, size: 0, track_total_hits: true },
-            filterPath: ['hits.total'],
-          }),
-          this.hitsAfterInIndexOrder(key, compiled.query, after, limit, fields),
-        ]);
-        hits = found;
-        total = counted.hits?.total?.value ?? 0;
+        ({ hits, total } = await this.hitsAfterInIndexOrder(
+          key,
+          compiled.query,
+          after,
+          limit,
+          fields,
+        ));
       } else {
         const response = await this.searchWithinBudget({
           index: this.alias,
@@ -1123,42 +1157,49 @@ export class EngineBackend implements SearchBackend {
     after: SortValue[],
     size: number,
     fields: readonly string[],
-  ): Promise<EngineHit[]> {
+  ): Promise<{ hits: EngineHit[]; total: number }> {
+    // A range on id cannot count the matches: the first request carries the count beside it
+    // (`_msearch`, one round trip).
+    let total: number | undefined;
+    const send = async (body: JsonObject): Promise<EngineHit[]> => {
+      if (total !== undefined) {
+        return (await this.searchWithinBudget({ index: this.alias, body })).hits?.hits ?? [];
+      }
+      const [counted, page] = await this.searchManyWithinBudget([
+        { query, size: 0, track_total_hits: true },
+        body,
+      ]);
+      total = counted.hits?.total?.value ?? 0;
+      return page.hits?.hits ?? [];
+    };
     const id = String(after[0]);
     let drop = Math.max(FIRST_BLOCK_DROP, this.blockWidths.get(key, size) - 1);
     for (let block = 0; block < MAX_BLOCKS; block += 1) {
       const end = idBlockEnd(id, drop);
       if (end === undefined) break;
-      const response = await this.searchWithinBudget({
-        index: this.alias,
-        body: {
-          query: allOf([query, range(ID_FIELD, { gt: id, lt: end })]),
-          sort: [{ [ID_FIELD]: { order: 'asc' } }],
-          size,
-          track_total_hits: false,
-          _source: fields,
-        },
+      const hits = await send({
+        query: allOf([query, range(ID_FIELD, { gt: id, lt: end })]),
+        sort: [{ [ID_FIELD]: { order: 'asc' } }],
+        size,
+        track_total_hits: false,
+        _source: fields,
       });
-      const hits = response.hits?.hits ?? [];
       if (hits.length >= size) {
         this.blockWidths.set(key, size, drop);
-        return hits;
+        return { hits, total: total! };
       }
       // Each wider block drops one more code point than the last, then two.
       drop += block + 1;
     }
-    const response = await this.searchWithinBudget({
-      index: this.alias,
-      body: {
-        query,
-        sort: [{ [ID_FIELD]: { order: 'asc' } }],
-        size,
-        track_total_hits: false,
-        search_after: after,
-        _source: fields,
-      },
+    const hits = await send({
+      query,
+      sort: [{ [ID_FIELD]: { order: 'asc' } }],
+      size,
+      track_total_hits: false,
+      search_after: after,
+      _source: fields,
     });
-    return response.hits?.hits ?? [];
+    return { hits, total: total! };
   }
 
   async domain(field: string, options: DomainOptions = {}): Promise<DomainValue[]> {

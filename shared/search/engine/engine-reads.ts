@@ -1,7 +1,7 @@
 /**
- * The reads every search request makes (`_search`, `_count`, `_doc`), sent to Elasticsearch or
+ * The reads every search request makes (`_search`, `_msearch`, `_count`, `_doc`), sent to Elasticsearch or
  * OpenSearch over `node:http(s)` with a keep-alive agent instead of through the client's
- * transport. Both engines answer these three the same way.
+ * transport. Both engines answer these the same way.
  *
  * Why, for OpenSearch: @opensearch-project/opensearch (2.x and 3.x, `Transport.request`) gives every result
  * object a `warnings` getter made from a new closure. Each result so gets a hidden class of its
@@ -109,6 +109,18 @@ interface EngineAnswer {
 
 const RETRIED_STATUSES = new Set([502, 503, 504]);
 
+const JSON_TYPE = 'application/json';
+/** The body type of `_msearch`: one JSON object per line. */
+export const NDJSON = 'application/x-ndjson';
+
+/** The body of an `_msearch` of one index: a header line and a search line per search. */
+export function msearchLines(index: string, bodies: readonly JsonObject[]): string {
+  const header = JSON.stringify({ index });
+  let lines = '';
+  for (const body of bodies) lines += `${header}\n${JSON.stringify(body)}\n`;
+  return lines;
+}
+
 export class EngineReads {
   private readonly agent: http.Agent;
   private readonly send: typeof http.request;
@@ -131,7 +143,7 @@ export class EngineReads {
     this.host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
     this.port = url.port;
     this.prefix = url.pathname.replace(/\/+$/, '');
-    this.headers = { accept: 'application/json', 'content-type': 'application/json' };
+    this.headers = { accept: JSON_TYPE };
     if (url.username || url.password) {
       const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
       this.headers.authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
@@ -150,6 +162,40 @@ export class EngineReads {
     const target = index === undefined ? '' : `/${encodeURIComponent(index)}`;
     const query = filterPath ? `?filter_path=${encodeURIComponent(filterPath.join(','))}` : '';
     return (await this.call('POST', `${target}/_search${query}`, body)).body;
+  }
+
+  /**
+   * `POST /{index}/_msearch`: several searches of one index in one round trip, run side by side
+   * by the engine. Each answer is the search's own; one the engine refused is thrown as that
+   * search alone would have been (a `ResponseError` with the item's status and error), the first
+   * such in request order.
+   */
+  async msearch(index: string, bodies: readonly JsonObject[]): Promise<unknown[]> {
+    const answer = await this.call(
+      'POST',
+      '/_msearch',
+      msearchLines(index, bodies),
+      undefined,
+      NDJSON,
+    );
+    const responses = (answer.body as { responses?: unknown }).responses;
+    if (!Array.isArray(responses) || responses.length !== bodies.length) {
+      throw new EngineResponseError(502, answer.headers, {
+        error: {
+          type: 'msearch_answer_mismatch',
+          reason: 'the engine answered a different number of searches',
+        },
+      });
+    }
+    for (const response of responses as { error?: unknown; status?: number }[]) {
+      if (response.error !== undefined) {
+        throw new EngineResponseError(response.status ?? 500, answer.headers, {
+          error: response.error,
+          status: response.status,
+        });
+      }
+    }
+    return responses;
   }
 
   /** `POST /{index}/_count`. */
@@ -180,10 +226,11 @@ export class EngineReads {
   private async call(
     method: string,
     path: string,
-    body: JsonObject | undefined,
+    body: JsonObject | string | undefined,
     allowedStatus?: number,
+    contentType = JSON_TYPE,
   ): Promise<EngineAnswer> {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const payload = body === undefined || typeof body === 'string' ? body : JSON.stringify(body);
     for (let attempt = 0; ; attempt += 1) {
       const mayRetry = attempt < this.options.maxRetries;
       if (attempt > 0 && this.options.retryDelayMs) {
@@ -191,7 +238,7 @@ export class EngineReads {
       }
       let answer: EngineAnswer;
       try {
-        answer = await this.once(method, this.prefix + path, payload);
+        answer = await this.once(method, this.prefix + path, payload, contentType);
       } catch (error) {
         // As the client: a failed connection or a timeout is retried, an unreadable answer not.
         const transient =
@@ -207,12 +254,18 @@ export class EngineReads {
     }
   }
 
-  private once(method: string, path: string, payload: string | undefined): Promise<EngineAnswer> {
+  private once(
+    method: string,
+    path: string,
+    payload: string | undefined,
+    contentType: string,
+  ): Promise<EngineAnswer> {
     return new Promise((resolve, reject) => {
       const headers =
         payload === undefined
           ? this.headers
           : Object.assign({}, this.headers, {
+              'content-type': contentType,
               'content-length': String(Buffer.byteLength(payload)),
             });
       const request = this.send({

@@ -52,6 +52,21 @@ describe('bench: the engine alone', () => {
     expect(replayRequest({ case: 'none', requests: [] })).to.equal(undefined);
   });
 
+  it('replays a count and page sent together as the same _msearch lines', () => {
+    const count = { query: { term: { id: 'x' } }, size: 0, track_total_hits: true };
+    const page = { query: { term: { id: 'x' } }, size: 10 };
+    const replay = replayRequest({
+      case: 'deep-offset',
+      requests: [{ kind: 'msearch', index: 'a b', bodies: [count, page] }],
+    });
+    expect(replay).to.deep.equal({
+      method: 'POST',
+      path: '/_msearch',
+      contentType: 'application/x-ndjson',
+      body: `{"index":"a b"}\n${JSON.stringify(count)}\n{"index":"a b"}\n${JSON.stringify(page)}\n`,
+    });
+  });
+
   it('pairs the rounds, takes the medians and marks the targets', () => {
     const row = overheadRow(
       [run(64, 12, 30), run(64, 10, 40), run(64, 11, 50)],

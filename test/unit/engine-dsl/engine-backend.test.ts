@@ -53,6 +53,13 @@ class FakeAdapter implements EngineAdapter {
     this.searches.push(request);
     return this.searchAnswer(request);
   }
+  async searchMany(index: string, bodies: readonly JsonObject[]): Promise<EngineSearchResponse[]> {
+    this.check();
+    return bodies.map((body) => {
+      this.searches.push({ index, body });
+      return this.searchAnswer({ index, body });
+    });
+  }
   async count(): Promise<number> {
     this.check();
     return 0;

@@ -19,6 +19,7 @@ interface Seen {
   method?: string;
   url?: string;
   authorization?: string;
+  type?: string;
   body: string;
 }
 
@@ -36,6 +37,7 @@ async function serve(
         method: request.method,
         url: request.url,
         authorization: request.headers.authorization,
+        type: request.headers['content-type'],
         body,
       };
       seen.push(entry);
@@ -119,6 +121,37 @@ for (const [engine, Adapter] of ADAPTERS)
         await adapter.close();
         await server.close();
       }
+    });
+
+    it('sends several searches as _msearch lines and reads each answer, retrying a 503', async () => {
+      const answer = JSON.stringify({ took: 1, responses: [JSON.parse(HITS), JSON.parse(HITS)] });
+      await against(
+        Adapter,
+        (attempt) => (attempt === 1 ? { status: 503, body: '{}' } : { status: 200, body: answer }),
+        async (adapter, seen) => {
+          const answers = await adapter.searchMany('records', [{ size: 1 }, { size: 0 }]);
+          expect(answers.map((item) => item.hits.total?.value)).to.deep.equal([1, 1]);
+          expect(seen).to.have.length(2);
+          expect(seen[1]).to.deep.include({
+            method: 'POST',
+            url: '/_msearch',
+            type: 'application/x-ndjson',
+            body: '{"index":"records"}\n{"size":1}\n{"index":"records"}\n{"size":0}\n',
+          });
+        },
+      );
+    });
+
+    it('refuses a multi-search answer with another number of answers than searches sent', async () => {
+      const answer = JSON.stringify({ took: 1, responses: [JSON.parse(HITS)] });
+      await against(
+        Adapter,
+        () => ({ status: 200, body: answer }),
+        async (adapter) => {
+          const error = await failure(adapter.searchMany('records', [{ size: 1 }, { size: 0 }]));
+          expect(error.message).to.match(/msearch_answer_mismatch/);
+        },
+      );
     });
 
     it('retries a connection the server resets, twice, then reports the engine unavailable', async () => {
