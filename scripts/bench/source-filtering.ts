@@ -1,0 +1,133 @@
+/**
+ * What reading a page's `_source` costs the engine, by how it is asked for: none, the whole
+ * of it, the parts Cairn presents (`record` and `source`, or `record` alone), or all but the
+ * fields derived for search. Pages of 10 records found by id (cheap to find, so the fetch is
+ * most of the time), each variant in turn (A B C … A B C …), straight at
+ * the engine over one keep-alive connection. Writes every variant's percentiles to a JSON file
+ * and prints them.
+ *
+ *   npx tsx scripts/bench/source-filtering.ts --url http://127.0.0.1:9251 --alias ab10os
+ *     [--rounds 300] [--out bench/results/source-filtering-<engine>.json]
+ */
+import http from 'node:http';
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { percentile } from './http-load.js';
+
+const DERIVED = ['anytext', 'props', 'sort', 'time', 'bbox', 'box0', 'box1', 'geometry', 'has'];
+
+const VARIANTS: Record<string, unknown> = {
+  'none (_source: false)': false,
+  'whole (_source: true)': true,
+  'record and source named': ['record', 'source'],
+  'record named': ['record'],
+  'derived fields excluded': { excludes: [...DERIVED, 'indexedAt', 'boxFootprint', 'id'] },
+};
+
+function post(agent: http.Agent, url: URL, path: string, body: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path,
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () =>
+          response.statusCode === 200
+            ? resolve(text)
+            : reject(new Error(`${response.statusCode}: ${text.slice(0, 200)}`)),
+        );
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      url: { type: 'string' },
+      alias: { type: 'string' },
+      rounds: { type: 'string', default: '300' },
+      out: { type: 'string' },
+    },
+  });
+  if (!values.url || !values.alias) {
+    console.error(
+      'usage: source-filtering.ts --url ENGINE_URL --alias ALIAS [--rounds N] [--out FILE]',
+    );
+    process.exit(2);
+  }
+  const url = new URL(values.url);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const path = `/${encodeURIComponent(values.alias)}/_search`;
+  // Ten records from the middle of the index, found by id (cheap: the fetch is most of it).
+  const first = JSON.parse(
+    await post(
+      agent,
+      url,
+      path,
+      JSON.stringify({ size: 10, from: 5000, sort: [{ id: 'asc' }], _source: false }),
+    ),
+  ) as { hits: { hits: { _id: string }[] } };
+  const ids = first.hits.hits.map((hit) => hit._id);
+  if (ids.length < 10) throw new Error(`fewer than 5,010 records under ${values.alias}`);
+  const bodies = Object.entries(VARIANTS).map(([name, source]) => ({
+    name,
+    body: JSON.stringify({
+      query: { ids: { values: ids } },
+      sort: [{ id: 'asc' }],
+      size: 10,
+      track_total_hits: false,
+      _source: source,
+    }),
+    times: [] as number[],
+    bytes: 0,
+  }));
+  for (const variant of bodies) variant.bytes = (await post(agent, url, path, variant.body)).length;
+  for (let round = 0; round < 20; round += 1) {
+    for (const variant of bodies) await post(agent, url, path, variant.body);
+  }
+  const rounds = Number(values.rounds);
+  for (let round = 0; round < rounds; round += 1) {
+    for (const variant of bodies) {
+      const started = performance.now();
+      await post(agent, url, path, variant.body);
+      variant.times.push(performance.now() - started);
+    }
+  }
+  agent.destroy();
+  const rows = bodies.map(({ name, times, bytes }) => {
+    const sorted = [...times].sort((a, b) => a - b);
+    const ms = (fraction: number) => Math.round(percentile(sorted, fraction) * 100) / 100;
+    return { variant: name, answerBytes: bytes, p50Ms: ms(0.5), p90Ms: ms(0.9), p99Ms: ms(0.99) };
+  });
+  const result = {
+    benchmark: 'source-filtering',
+    date: new Date().toISOString(),
+    engine: values.url,
+    alias: values.alias,
+    rounds,
+    page: '10 records found by id, sorted by id, no hit count',
+    rows,
+  };
+  if (values.out) writeFileSync(values.out, `${JSON.stringify(result, null, 2)}\n`);
+  console.log(
+    '| variant | answer bytes | p50 ms | p90 ms | p99 ms |\n| --- | ---: | ---: | ---: | ---: |',
+  );
+  for (const row of rows) {
+    console.log(
+      `| ${row.variant} | ${row.answerBytes} | ${row.p50Ms} | ${row.p90Ms} | ${row.p99Ms} |`,
+    );
+  }
+}
+
+await main();
