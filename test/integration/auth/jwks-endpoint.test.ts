@@ -125,16 +125,17 @@ describe('JWKS endpoint failures: back-off and size cap (real HTTP key-set serve
   it('after a failed fetch, 200 requests fail fast with one fetch, then the keys are fetched again', async () => {
     keySet.mode = 'fail';
     const verifier = verifierFor(keySet, { AUTH_JWKS_FAILURE_COOLDOWN_SECONDS: '2' });
-    const first = await unavailable(verifier.verify(token()));
+    const signed = token();
+    const first = await unavailable(verifier.verify(signed));
     expect(first.status).to.equal(503);
-    const started = Date.now();
+    // Failing fast means failing without asking the key-set server: still one fetch after 200
+    // refusals within the cool-down (a wall-clock bound here timed the machine, not the verifier).
     for (let index = 0; index < 200; index += 1) {
-      const error = await unavailable(verifier.verify(token()));
+      const error = await unavailable(verifier.verify(signed));
       expect(error.status).to.equal(503);
       expect(error.retryAfter).to.be.within(1, 2);
     }
-    expect(Date.now() - started).to.be.below(1000, '200 fast failures');
-    expect(keySet.hits).to.equal(1);
+    expect(keySet.hits).to.equal(1, 'one fetch for 201 refusals');
 
     keySet.mode = 'ok';
     await new Promise((resolve) => setTimeout(resolve, 2100));
