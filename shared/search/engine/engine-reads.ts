@@ -1,7 +1,7 @@
 /**
- * The reads every search request makes (`_search`, `_msearch`, `_count`, `_doc`), sent to Elasticsearch or
- * OpenSearch over `node:http(s)` with a keep-alive agent instead of through the client's
- * transport. Both engines answer these the same way.
+ * The reads every search request makes (`_search`, `_msearch`, `_count`, `_doc`), sent to
+ * Elasticsearch or OpenSearch over `node:http(s)` with a keep-alive agent instead of through the
+ * client's transport. Both engines answer these the same way.
  *
  * Why, for OpenSearch: @opensearch-project/opensearch (2.x and 3.x, `Transport.request`) gives every result
  * object a `warnings` getter made from a new closure. Each result so gets a hidden class of its
