@@ -487,36 +487,6 @@ export class EngineBackend implements SearchBackend {
   }
 
   /**
-   * Compiles a search the engine answers exactly on its own; undefined when it cannot (the
-   * compiler refuses a predicate, or some record in scope is in doubt), and the search is to be
-   * refined in Node instead (refine-search.ts).
-   */
-  private async compileExact(query: SearchQuery): Promise<CompiledSearch | undefined> {
-    const compiled = await this.compileWithDoubt(query);
-    if (!compiled || (await compiled.inDoubt) > 0) return undefined;
-    return compiled.search;
-  }
-
-  /**
-   * Compiles a search the engine may answer exactly, with the count of its records in doubt
-   * already asked for (0 without any): a caller can send its page beside that count and use the
-   * page only when the count is 0. Undefined when the compiler refuses a predicate.
-   */
-  private async compileWithDoubt(
-    query: SearchQuery,
-  ): Promise<{ search: CompiledSearch; inDoubt: Promise<number> } | undefined> {
-    const compiled = await this.compileCandidate(query);
-    if (!compiled) return undefined;
-    const inDoubt = compiled.doubt
-      ? this.adapter.count(this.alias, compiled.doubt.query)
-      : Promise.resolve(0);
-    // Settled by every caller; this keeps a failed count from being reported as unhandled
-    // while the page beside it is still on its way.
-    inDoubt.catch(() => undefined);
-    return { search: compiled, inDoubt };
-  }
-
-  /**
    * Compiles a search the engine may answer exactly (see CompiledSearch.doubt for the records
    * for which it may not); undefined when the compiler refuses a predicate.
    */
