@@ -11,7 +11,7 @@ import { describeOpenSearch } from '../opensearch/describe.js';
 import { presentAtomFeed, type EntryLink } from '../opensearch/present.js';
 import { presentCapabilities, presentDescribeRecord } from './capabilities.js';
 import { CswError, invalidParameter } from './csw-errors.js';
-import { ATOM, CSW_NS, findParameterDomain } from './csw-model.js';
+import { ATOM, findParameterDomain } from './csw-model.js';
 import { resolveDomainProperty } from './parse-constraint.js';
 import {
   presentAcknowledgement,
@@ -21,7 +21,12 @@ import {
   type CswResponse,
   type DomainEntry,
 } from './present.js';
-import type { CswRequest, GetRecordByIdRequest, GetRecordsRequest } from './request.js';
+import {
+  getRecordsSearch,
+  type CswRequest,
+  type GetRecordByIdRequest,
+  type GetRecordsRequest,
+} from './request.js';
 import { writesConfigured } from './transaction.js';
 
 export interface CswDependencies {
@@ -72,13 +77,7 @@ async function getRecords(
   const timeStamp = new Date().toISOString();
   if (request.resultType === 'validate') return presentAcknowledgement(request, { timeStamp });
   const started = process.hrtime.bigint();
-  // Only ISO 19139 output gives records' stored source documents (verbatim); csw:Record and
-  // Atom entries are written from the record, so the backend need not read the source.
-  const result = await backend.search(
-    request.outputSchema === CSW_NS.gmd
-      ? request.query
-      : { ...request.query, omitSourceContent: true },
-  );
+  const result = await backend.search(getRecordsSearch(request));
   const elapsedMs = Number(process.hrtime.bigint() - started) / 1e6;
   if (request.notFoundLocator !== undefined && result.total === 0) {
     throw new CswError(

@@ -38,7 +38,7 @@ import {
   parseFacetsQuery,
   parseFormatOnlyQuery,
   parseItemsPresentation,
-  parseItemsQuery,
+  parseItemsSearch,
   parseOutputFormat,
   type FacetRequest,
   type FilterBody,
@@ -203,11 +203,11 @@ export function createRecordsRouter({
     filter?: FilterBody,
   ): Promise<void> {
     const format = negotiate(request, response, JSON_OR_HTML);
-    // Items JSON and HTML present no record's source document: the backend need not read it.
-    const query = {
-      ...parseItemsQuery(request.query, { ...config.limits, query: config.query }, filter),
-      omitSourceContent: true,
-    };
+    const query = parseItemsSearch(
+      request.query,
+      { ...config.limits, query: config.query },
+      filter,
+    );
     const presentation = parseItemsPresentation(request.query);
     let facets = parseFacetsQuery(request.query);
     // The HTML search page shows resource types and keywords beside the results.
