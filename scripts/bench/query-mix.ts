@@ -4,9 +4,8 @@
  * the same query can be measured without HTTP (Cairn's overhead = API latency / backend time).
  */
 import { COLLECTION_ID } from '../../services/api/common/urls.js';
-import { parseItemsSearch } from '../../services/api/protocols/records/parse.js';
+import { parseItemsQuery } from '../../services/api/protocols/records/parse.js';
 import { parseCswKvp, readKvp } from '../../services/api/protocols/csw/parse.js';
-import { getRecordsSearch } from '../../services/api/protocols/csw/request.js';
 import { parseSearchPost } from '../../services/api/protocols/stac/parse.js';
 import type { SearchQuery } from '../../shared/query/search-query.js';
 import { cswGetRecords } from './csw-get-records.js';
@@ -69,7 +68,7 @@ function itemsCase(
     description,
     method: 'GET',
     path: `${ITEMS_PATH}?${toSearch(parameters)}`,
-    buildQuery: (limits) => parseItemsSearch(parameters, limits),
+    buildQuery: (limits) => parseItemsQuery(parameters, limits),
     ...(note !== undefined && { note }),
   };
 }
@@ -89,7 +88,7 @@ function cswCase(name: string, description: string, parameters: Record<string, s
       if (request.operation !== 'GetRecords') {
         throw new Error(`${name}: expected a GetRecords request, got ${request.operation}`);
       }
-      return getRecordsSearch(request);
+      return request.query;
     },
   };
 }

@@ -59,12 +59,6 @@ export interface SearchQuery {
   sort: SortKey[];
   offset: number;
   limit: number;
-  /**
-   * The caller presents no record's stored source document (items JSON and HTML, csw:Record,
-   * Atom): a backend may then leave `source.content` empty instead of reading it. A hint only:
-   * a backend that ignores it returns the content as usual.
-   */
-  omitSourceContent?: boolean;
 }
 
 /** Builds a SearchQuery that matches everything, for callers to refine. */

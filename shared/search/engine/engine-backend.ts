@@ -55,12 +55,7 @@ import {
   type RefreshPolicy,
   type SortValue,
 } from './engine-adapter.js';
-import {
-  buildEngineDocument,
-  readStoredRecord,
-  sourceWithoutContent,
-  type StoredParts,
-} from './engine-document.js';
+import { buildEngineDocument, readStoredRecord, type StoredParts } from './engine-document.js';
 import { toReadError, toWriteError, RETRY_AFTER_SECONDS } from './engine-errors.js';
 import { fieldOf, type FieldKind } from './engine-fields.js';
 import { canonicalPropertyName } from '../../query/queryables.js';
@@ -150,21 +145,14 @@ export interface EngineBackendOptions {
 
 const STORED_FIELDS = ['record', 'source'];
 /**
- * What a page reads when its records are presented with their source documents: the whole
- * stored `_source`, not `STORED_FIELDS`. Naming fields makes the engine parse each hit's source
- * and write the named parts anew (about 0.1 ms a hit on both engines, measured on 10-hit pages:
- * docs/decisions.md, tenth session), where the whole of it is copied as stored. The rest of it
- * (the fields derived for search: anytext, props, geometry, boxes, sort keys) is about the size
- * of the record again, and costs the API less to parse than the engine spent cutting it out.
+ * What every page reads: the whole stored `_source`, not `STORED_FIELDS`, nor the record alone
+ * for pages that present no source document. Naming fields makes the engine parse each hit's
+ * source and write the named parts anew, where the whole of it is copied as stored: on 10-hit
+ * pages, naming `record` alone cost the engine 1.8–2.1 ms more a page than the whole source,
+ * and 3.2–3.4 ms more with 30 KB source documents, about twice what the API then spends parsing
+ * the larger answer (docs/decisions.md, eleventh session).
  */
 const WHOLE_SOURCE = true;
-/**
- * What a page reads when the caller presents no source document (SearchQuery.omitSourceContent):
- * the record part alone. The source part holds the document as it was ingested (an ISO XML
- * document is often several times the size of its record), which the engine would otherwise
- * read, send and the API parse for nothing.
- */
-const RECORD_FIELDS = ['record'];
 /**
  * Walks read sort values only: no `_source` and no stored fields, not even `_id`, whose
  * reading would decompress a stored-fields block per hit.
@@ -722,18 +710,9 @@ export class EngineBackend implements SearchBackend {
     }
   }
 
-  /**
-   * The records of a page's hits; a hit read without its source part (RECORD_FIELDS) gets the
-   * source's format and media type from its record part, and empty content.
-   */
+  /** The records of a page's hits (each read with its whole stored `_source`). */
   private toRecords(hits: EngineHit[]): CoreRecord[] {
-    return hits.map((hit) => {
-      const stored = hit._source as unknown as Partial<StoredParts> & Pick<StoredParts, 'record'>;
-      return readStoredRecord({
-        record: stored.record,
-        source: stored.source ?? sourceWithoutContent(stored.record),
-      });
-    });
+    return hits.map((hit) => readStoredRecord(hit._source as unknown as StoredParts));
   }
 
   /** The sort values of a hit, without an engine-added tiebreaker (ES adds `_shard_doc` under a PIT). */
@@ -787,7 +766,7 @@ export class EngineBackend implements SearchBackend {
           `A page holds at most ${this.maxResultWindow} records on this backend`,
         );
       }
-      const fields = query.omitSourceContent === true ? RECORD_FIELDS : WHOLE_SOURCE;
+      const fields = WHOLE_SOURCE;
       const firstPageBody = (search: CompiledSearch): JsonObject | undefined =>
         offset + limit > this.maxResultWindow && limit !== 0
           ? undefined

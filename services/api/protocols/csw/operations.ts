@@ -21,12 +21,7 @@ import {
   type CswResponse,
   type DomainEntry,
 } from './present.js';
-import {
-  getRecordsSearch,
-  type CswRequest,
-  type GetRecordByIdRequest,
-  type GetRecordsRequest,
-} from './request.js';
+import type { CswRequest, GetRecordByIdRequest, GetRecordsRequest } from './request.js';
 import { writesConfigured } from './transaction.js';
 
 export interface CswDependencies {
@@ -77,7 +72,7 @@ async function getRecords(
   const timeStamp = new Date().toISOString();
   if (request.resultType === 'validate') return presentAcknowledgement(request, { timeStamp });
   const started = process.hrtime.bigint();
-  const result = await backend.search(getRecordsSearch(request));
+  const result = await backend.search(request.query);
   const elapsedMs = Number(process.hrtime.bigint() - started) / 1e6;
   if (request.notFoundLocator !== undefined && result.total === 0) {
     throw new CswError(

@@ -6,7 +6,7 @@ import type { QueryLimits } from '../../../../shared/query/query-limits.js';
 import type { SearchQuery } from '../../../../shared/query/search-query.js';
 import type { XmlElement } from '../../../../shared/xml/index.js';
 import type { OpenSearchEcho } from '../opensearch/parse.js';
-import { CSW_NS, type CswElementSet, type CswVersion, type ResultType } from './csw-model.js';
+import type { CswElementSet, CswVersion, ResultType } from './csw-model.js';
 
 /** Capabilities sections a response carries. */
 export interface SectionSelection {
@@ -118,16 +118,4 @@ export interface CswParseContext {
   query?: QueryLimits;
   /** The request's Accept header, for outputFormat negotiation (CSW 3.0). */
   accept?: string;
-}
-
-/**
- * The search a GetRecords request gives the backend. Only ISO 19139 output gives records'
- * stored source documents (verbatim); csw:Record and Atom entries are written from the record,
- * so the backend need not read the source. The benchmark replays the engine request of this
- * query (scripts/bench/query-mix.ts).
- */
-export function getRecordsSearch(request: GetRecordsRequest): SearchQuery {
-  return request.outputSchema === CSW_NS.gmd
-    ? request.query
-    : { ...request.query, omitSourceContent: true };
 }

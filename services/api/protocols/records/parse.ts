@@ -488,19 +488,6 @@ function checkListParameters(query: QueryParameters): void {
 }
 
 /**
- * The search an items request gives the backend: parseItemsQuery, reading no record's source
- * document (items JSON and HTML present none). The benchmark replays the engine request of
- * this query (scripts/bench/query-mix.ts).
- */
-export function parseItemsSearch(
-  query: QueryParameters,
-  limits: ItemsLimits,
-  body?: FilterBody,
-): SearchQuery {
-  return { ...parseItemsQuery(query, limits, body), omitSourceContent: true };
-}
-
-/**
  * Parses an items request's query parameters (and, for `POST …/items`, its CQL2 JSON body)
  * into a SearchQuery; the filter is ANDed with every other parameter.
  */

@@ -38,7 +38,7 @@ import {
   parseFacetsQuery,
   parseFormatOnlyQuery,
   parseItemsPresentation,
-  parseItemsSearch,
+  parseItemsQuery,
   parseOutputFormat,
   type FacetRequest,
   type FilterBody,
@@ -203,11 +203,7 @@ export function createRecordsRouter({
     filter?: FilterBody,
   ): Promise<void> {
     const format = negotiate(request, response, JSON_OR_HTML);
-    const query = parseItemsSearch(
-      request.query,
-      { ...config.limits, query: config.query },
-      filter,
-    );
+    const query = parseItemsQuery(request.query, { ...config.limits, query: config.query }, filter);
     const presentation = parseItemsPresentation(request.query);
     let facets = parseFacetsQuery(request.query);
     // The HTML search page shows resource types and keywords beside the results.
