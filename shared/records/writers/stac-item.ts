@@ -282,13 +282,17 @@ function buildEoProperties(record: CoreRecord): JsonObject {
   };
 }
 
+/** The object without its undefined, empty-array and empty-string members (a loop: see compact in records/present.ts). */
 function withoutEmpty(object: JsonObject): JsonObject {
-  return Object.fromEntries(
-    Object.entries(object).filter(
-      ([, value]) =>
-        value !== undefined && !(Array.isArray(value) && value.length === 0) && value !== '',
-    ),
-  );
+  const kept: JsonObject = {};
+  for (const key of Object.keys(object)) {
+    const value = object[key];
+    if (value === undefined || (Array.isArray(value) && value.length === 0) || value === '') {
+      continue;
+    }
+    kept[key] = value;
+  }
+  return kept;
 }
 
 function declaredExtensions(properties: JsonObject): string[] {

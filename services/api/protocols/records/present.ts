@@ -36,13 +36,21 @@ export function presentTime(time: TimeExtent | undefined): RecordTime | null {
   return { interval: [format(start), format(end)] };
 }
 
+/**
+ * The object without its undefined, null and empty-array members, in the same order. A loop,
+ * not entries → filter → fromEntries: it runs for every record of every page, and the arrays
+ * that chain allocates made it 3–6× slower (`npx tsx scripts/bench/compact-objects.ts`).
+ */
 function compact<T extends Record<string, unknown>>(object: T): Partial<T> {
-  return Object.fromEntries(
-    Object.entries(object).filter(
-      ([, value]) =>
-        value !== undefined && value !== null && !(Array.isArray(value) && value.length === 0),
-    ),
-  ) as Partial<T>;
+  const kept: Record<string, unknown> = {};
+  for (const key of Object.keys(object)) {
+    const value = object[key];
+    if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) {
+      continue;
+    }
+    kept[key] = value;
+  }
+  return kept as Partial<T>;
 }
 
 /** Renders the record's properties: the core properties, EO properties and extras. */
