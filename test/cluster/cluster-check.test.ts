@@ -72,7 +72,7 @@ describe(`cluster check, reduced (${RECORDS} records, three kills)`, function ()
     result = JSON.parse(readFileSync(join(directory, file), 'utf8')) as Result;
   });
 
-  after(() => rmSync(directory, { recursive: true, force: true, maxRetries: 10 }));
+  after(() => rmSync(directory, { recursive: true, force: true, maxRetries: 10, retryDelay: 500 }));
 
   it('lays the index out on the 3-node cluster: 3 shards, 1 replica, green at the end', () => {
     expect(result.topology.layout).to.include({ shards: 3, replicas: 1, nodes: 3 });

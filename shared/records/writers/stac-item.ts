@@ -282,7 +282,10 @@ function buildEoProperties(record: CoreRecord): JsonObject {
   };
 }
 
-/** The object without its undefined, empty-array and empty-string members (a loop: see compact in records/present.ts). */
+/**
+ * The object without its undefined, empty-array and empty-string members, in the same order (a
+ * loop: see compact in services/api/protocols/records/present.ts).
+ */
 function withoutEmpty(object: JsonObject): JsonObject {
   const kept: JsonObject = {};
   for (const key of Object.keys(object)) {
