@@ -766,7 +766,6 @@ export class EngineBackend implements SearchBackend {
           `A page holds at most ${this.maxResultWindow} records on this backend`,
         );
       }
-      const fields = WHOLE_SOURCE;
       const firstPageBody = (search: CompiledSearch): JsonObject | undefined =>
         offset + limit > this.maxResultWindow && limit !== 0
           ? undefined
@@ -776,7 +775,7 @@ export class EngineBackend implements SearchBackend {
               track_total_hits: true,
               from: limit === 0 ? 0 : offset,
               size: limit,
-              _source: fields,
+              _source: WHOLE_SOURCE,
             };
       let firstPage: Promise<EngineSearchResponse> | undefined;
       let inDoubt: number | undefined;
@@ -850,17 +849,11 @@ export class EngineBackend implements SearchBackend {
       let hits: EngineHit[];
       let total: number;
       if (isIndexOrder(compiled.sort)) {
-        ({ hits, total } = await this.hitsAfterInIndexOrder(
-          key,
-          compiled.query,
-          after,
-          limit,
-          fields,
-        ));
+        ({ hits, total } = await this.hitsAfterInIndexOrder(key, compiled.query, after, limit));
       } else {
         const response = await this.searchWithinBudget({
           index: this.alias,
-          body: { ...base, size: limit, search_after: after, _source: fields },
+          body: { ...base, size: limit, search_after: after, _source: WHOLE_SOURCE },
         });
         hits = response.hits.hits;
         total = response.hits.total?.value ?? 0;
@@ -1114,7 +1107,6 @@ export class EngineBackend implements SearchBackend {
     query: Query,
     after: SortValue[],
     size: number,
-    fields: readonly string[] | true,
   ): Promise<{ hits: EngineHit[]; total: number }> {
     // A range on id cannot count the matches: the first request carries the count beside it
     // (`_msearch`, one round trip).
@@ -1140,7 +1132,7 @@ export class EngineBackend implements SearchBackend {
         sort: [{ [ID_FIELD]: { order: 'asc' } }],
         size,
         track_total_hits: false,
-        _source: fields,
+        _source: WHOLE_SOURCE,
       });
       if (hits.length >= size) {
         this.blockWidths.set(key, size, drop);
@@ -1155,7 +1147,7 @@ export class EngineBackend implements SearchBackend {
       size,
       track_total_hits: false,
       search_after: after,
-      _source: fields,
+      _source: WHOLE_SOURCE,
     });
     return { hits, total: total! };
   }
