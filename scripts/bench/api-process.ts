@@ -86,32 +86,43 @@ export async function startApi(
 
 /**
  * Starts the bench's pass-through server (scripts/bench/pass-through.ts: a bare `node:http`
- * server forwarding to the engine) on loopback and a free port, as a process of its own.
+ * server forwarding to the engine, or with `tcp` the hop alone, a byte pipe) on loopback and a
+ * free port, as a process of its own.
  */
 export async function startPassThrough(
   repoRoot: string,
   engineUrl: string,
-  timeoutMs = 60_000,
+  { tcp = false, timeoutMs = 60_000 }: { tcp?: boolean; timeoutMs?: number } = {},
 ): Promise<ApiProcess> {
   const port = await findFreePort();
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'scripts/bench/pass-through.ts', engineUrl, String(port)],
+    [
+      '--import',
+      'tsx',
+      'scripts/bench/pass-through.ts',
+      engineUrl,
+      String(port),
+      ...(tcp ? ['--tcp'] : []),
+    ],
     {
       cwd: repoRoot,
       env: { ...process.env, NODE_ENV: 'production' },
       stdio: ['ignore', 'ignore', 'pipe'],
     },
   );
-  return waitUntilReady(child, `http://127.0.0.1:${port}`, 'the pass-through', timeoutMs);
+  // The byte pipe has no path of its own: through it, the engine's root answers.
+  const name = tcp ? 'the TCP pipe' : 'the pass-through';
+  return waitUntilReady(child, `http://127.0.0.1:${port}`, name, timeoutMs, tcp ? '/' : '/readyz');
 }
 
-/** Resolves once `origin`/readyz answers 200; fails when the child exits or time runs out. */
+/** Resolves once `origin` + `path` answers 200; fails when the child exits or time runs out. */
 async function waitUntilReady(
   child: ChildProcess,
   origin: string,
   name: string,
   timeoutMs: number,
+  path = '/readyz',
 ): Promise<ApiProcess> {
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
@@ -123,7 +134,7 @@ async function waitUntilReady(
       throw new Error(`${name} exited with code ${child.exitCode}: ${stderr.trim()}`);
     }
     try {
-      const response = await fetch(`${origin}/readyz`);
+      const response = await fetch(`${origin}${path}`);
       if (response.ok) return { origin, pid: child.pid ?? 0, child };
     } catch {
       // not listening yet

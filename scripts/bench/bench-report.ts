@@ -152,7 +152,7 @@ export function renderMarkdown(result: BenchResult): string {
           row.rounds
             .map(
               (r) =>
-                `${r.apiP50Ms}/${r.apiP99Ms} · ${r.engineP50Ms}/${r.engineP99Ms}${r.floorP50Ms === undefined ? '' : ` · floor ${r.floorP50Ms}/${r.floorP99Ms}`} · ${r.loadAverage1m}${r.apiCpuMsPerRequest === undefined ? '' : ` · API CPU ${r.apiCpuMsPerRequest} ms/req`}`,
+                `${r.apiP50Ms}/${r.apiP99Ms} · ${r.engineP50Ms}/${r.engineP99Ms}${r.floorP50Ms === undefined ? '' : ` · floor ${r.floorP50Ms}/${r.floorP99Ms}`}${r.hopP50Ms === undefined ? '' : ` · hop ${r.hopP50Ms}/${r.hopP99Ms}`} · ${r.loadAverage1m}${r.apiCpuMsPerRequest === undefined ? '' : ` · API CPU ${r.apiCpuMsPerRequest} ms/req`}`,
             )
             .join('; '),
         ]),
@@ -201,6 +201,40 @@ export function renderMarkdown(result: BenchResult): string {
           row.p99Ratio,
           row.floor?.apiP99Ratio ?? '–',
           `${medianOf(row.rounds.map((r) => r.floorCpuMsPerRequest))} · ${medianOf(row.rounds.map((r) => r.apiCpuMsPerRequest))}`,
+        ]),
+      ),
+    );
+  }
+  const hopRows = result.engine?.overhead.filter((row) => row.hop !== undefined) ?? [];
+  if (hopRows.length > 0) {
+    parts.push(
+      '',
+      '### The hop: a byte pipe in front of the engine (scripts/bench/pass-through.ts --tcp)',
+      '',
+      "The same engine request through a process that pipes each connection's bytes to the engine and back, parsing nothing, in the same rounds: what one more process on the path costs before any HTTP is parsed. Medians over the rounds in ms.",
+      '',
+      table(
+        [
+          'case',
+          'conc.',
+          'engine p50',
+          'hop p50',
+          'hop/engine p50',
+          'engine p99',
+          'hop p99',
+          'hop/engine p99',
+          'CPU ms/req hop',
+        ],
+        hopRows.map((row) => [
+          row.case,
+          row.concurrency,
+          row.engineP50Ms,
+          row.hop?.p50Ms ?? '–',
+          row.hop?.engineP50Ratio ?? '–',
+          row.engineP99Ms,
+          row.hop?.p99Ms ?? '–',
+          row.hop?.engineP99Ratio ?? '–',
+          medianOf(row.rounds.map((r) => r.hopCpuMsPerRequest)),
         ]),
       ),
     );

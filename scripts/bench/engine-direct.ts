@@ -168,6 +168,10 @@ export interface OverheadRow {
     floorP50Ms?: number;
     floorP99Ms?: number;
     floorCpuMsPerRequest?: number;
+    /** The hop alone (a byte pipe in front of the engine, parsing nothing), when run. */
+    hopP50Ms?: number;
+    hopP99Ms?: number;
+    hopCpuMsPerRequest?: number;
   }[];
   /** Medians over the rounds. */
   apiP50Ms: number;
@@ -184,6 +188,13 @@ export interface OverheadRow {
     apiP50Ratio: number;
     apiP99Ratio: number;
     /** Floor over engine: what any HTTP API in front of the engine costs. */
+    engineP50Ratio: number;
+    engineP99Ratio: number;
+  };
+  /** The hop's medians and the hop over the engine: one more process on the path, no HTTP. */
+  hop?: {
+    p50Ms: number;
+    p99Ms: number;
     engineP50Ratio: number;
     engineP99Ratio: number;
   };
@@ -210,23 +221,45 @@ function ratio(numerator: number, denominator: number): number {
   return denominator > 0 ? round2(numerator / denominator) : Number.NaN;
 }
 
+/** The runs measured beside the API and the engine alone, and the machine's load per round. */
+export interface OverheadExtras {
+  /** The 1-minute load average after each round. */
+  loadAverages?: number[];
+  /** The pass-through floor's runs, one per round. */
+  floor?: HttpCaseResult[];
+  /** The hop's runs (the byte pipe), one per round. */
+  hop?: HttpCaseResult[];
+}
+
+/** The median p50 and p99 of some runs, rounded to 0.01 ms. */
+function medianLatencies(runs: HttpCaseResult[]): { p50Ms: number; p99Ms: number } {
+  return {
+    p50Ms: round2(median(runs.map((run) => run.latencyMs.p50))),
+    p99Ms: round2(median(runs.map((run) => run.latencyMs.p99))),
+  };
+}
+
 /**
  * Pairs the API runs and the engine runs of one case and concurrency (round i of each, in the
- * order they ran), and the pass-through floor's runs when given, and computes the ratios of
- * the medians.
+ * order they ran), and the pass-through floor's and the hop's runs when given, and computes
+ * the ratios of the medians.
  */
 export function overheadRow(
   api: HttpCaseResult[],
   engine: HttpCaseResult[],
   engineRequests: number,
-  loadAverages: number[] = [],
-  floor: HttpCaseResult[] = [],
+  { loadAverages = [], floor = [], hop = [] }: OverheadExtras = {},
 ): OverheadRow {
   if (api.length === 0 || api.length !== engine.length) {
     throw new Error(`overheadRow: ${api.length} API runs against ${engine.length} engine runs`);
   }
-  if (floor.length > 0 && floor.length !== api.length) {
-    throw new Error(`overheadRow: ${api.length} API runs against ${floor.length} floor runs`);
+  for (const [name, runs] of [
+    ['floor', floor],
+    ['hop', hop],
+  ] as const) {
+    if (runs.length > 0 && runs.length !== api.length) {
+      throw new Error(`overheadRow: ${api.length} API runs against ${runs.length} ${name} runs`);
+    }
   }
   const rounds = api.map((run, i) => ({
     apiP50Ms: run.latencyMs.p50,
@@ -244,6 +277,11 @@ export function overheadRow(
         floorCpuMsPerRequest: floor[i].cpuMsPerRequest,
       }),
     }),
+    ...(hop[i] && {
+      hopP50Ms: hop[i].latencyMs.p50,
+      hopP99Ms: hop[i].latencyMs.p99,
+      ...(hop[i].cpuMsPerRequest !== undefined && { hopCpuMsPerRequest: hop[i].cpuMsPerRequest }),
+    }),
   }));
   const apiP50Ms = round2(median(rounds.map((r) => r.apiP50Ms)));
   const apiP99Ms = round2(median(rounds.map((r) => r.apiP99Ms)));
@@ -251,9 +289,17 @@ export function overheadRow(
   const engineP99Ms = round2(median(rounds.map((r) => r.engineP99Ms)));
   const p50Ratio = ratio(apiP50Ms, engineP50Ms);
   const p99Ratio = ratio(apiP99Ms, engineP99Ms);
-  const floorP50Ms = round2(median(floor.map((run) => run.latencyMs.p50)));
-  const floorP99Ms = round2(median(floor.map((run) => run.latencyMs.p99)));
   const concurrency = api[0].concurrency;
+  const overEngine = (runs: HttpCaseResult[]) => {
+    const { p50Ms, p99Ms } = medianLatencies(runs);
+    return {
+      p50Ms,
+      p99Ms,
+      engineP50Ratio: ratio(p50Ms, engineP50Ms),
+      engineP99Ratio: ratio(p99Ms, engineP99Ms),
+    };
+  };
+  const floorMedians = floor.length > 0 ? overEngine(floor) : undefined;
   return {
     case: api[0].case,
     concurrency,
@@ -265,16 +311,17 @@ export function overheadRow(
     engineP99Ms,
     p50Ratio,
     p99Ratio,
-    ...(floor.length > 0 && {
+    ...(floorMedians && {
       floor: {
-        p50Ms: floorP50Ms,
-        p99Ms: floorP99Ms,
-        apiP50Ratio: ratio(apiP50Ms, floorP50Ms),
-        apiP99Ratio: ratio(apiP99Ms, floorP99Ms),
-        engineP50Ratio: ratio(floorP50Ms, engineP50Ms),
-        engineP99Ratio: ratio(floorP99Ms, engineP99Ms),
+        p50Ms: floorMedians.p50Ms,
+        p99Ms: floorMedians.p99Ms,
+        apiP50Ratio: ratio(apiP50Ms, floorMedians.p50Ms),
+        apiP99Ratio: ratio(apiP99Ms, floorMedians.p99Ms),
+        engineP50Ratio: floorMedians.engineP50Ratio,
+        engineP99Ratio: floorMedians.engineP99Ratio,
       },
     }),
+    ...(hop.length > 0 && { hop: overEngine(hop) }),
     p50Target: p50Ratio <= P50_TARGET,
     ...(concurrency === P99_TARGET_CONCURRENCY && { p99Target: p99Ratio <= P99_TARGET }),
   };

@@ -6,11 +6,17 @@
  * with the API and the engine alone, so the report can say what a do-nothing API costs on this
  * machine and how far Cairn is from it.
  *
- *   node --import tsx scripts/bench/pass-through.ts <engine-url> [port]
+ * Under it, the hop alone (`--tcp`): a `node:net` server that pipes each connection's bytes to
+ * a connection of its own to the engine and back, parsing nothing. It is what one more process
+ * on the path costs on this machine (the kernel's loopback and the wake-ups), before any HTTP
+ * parsing; the floor adds node's HTTP server and client to it.
+ *
+ *   node --import tsx scripts/bench/pass-through.ts <engine-url> [port] [--tcp]
  *
  * Run as its own process (as the API is), so its CPU is not the load generator's.
  */
 import { Agent, createServer, request as httpRequest, type Server } from 'node:http';
+import { connect, createServer as createTcpServer, type Server as TcpServer } from 'node:net';
 import { pathToFileURL } from 'node:url';
 
 /** The pass-through's answer to `GET /readyz` (its own, not forwarded). */
@@ -71,13 +77,37 @@ export function createPassThroughServer(engineUrl: string): Server {
   return server;
 }
 
+/**
+ * Creates (without listening) the hop: each accepted connection is piped, byte for byte, to a
+ * new connection to the engine at `engineUrl` (`http://host:port`), both with Nagle's algorithm
+ * off as node's HTTP sockets have it. Nothing is parsed, so it has no readiness path of its own:
+ * a GET of `/` through it is the engine's.
+ */
+export function createTcpPipeServer(engineUrl: string): TcpServer {
+  const upstream = new URL(engineUrl);
+  if (upstream.protocol !== 'http:') {
+    throw new Error(`pass-through: only http engine URLs are supported, got ${engineUrl}`);
+  }
+  const port = Number(upstream.port || 80);
+  return createTcpServer({ noDelay: true }, (client) => {
+    const engine = connect({ host: upstream.hostname, port, noDelay: true });
+    client.pipe(engine);
+    engine.pipe(client);
+    client.on('error', () => engine.destroy());
+    engine.on('error', () => client.destroy());
+    client.on('close', () => engine.destroy());
+    engine.on('close', () => client.destroy());
+  });
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const [engineUrl, port] = process.argv.slice(2);
-  if (!engineUrl) {
-    console.error('usage: pass-through.ts <engine-url> [port]');
+  const [engineUrl, port, mode] = process.argv.slice(2);
+  if (!engineUrl || (mode !== undefined && mode !== '--tcp')) {
+    console.error('usage: pass-through.ts <engine-url> [port] [--tcp]');
     process.exit(2);
   }
-  const server = createPassThroughServer(engineUrl);
+  const server =
+    mode === '--tcp' ? createTcpPipeServer(engineUrl) : createPassThroughServer(engineUrl);
   server.listen(Number(port ?? 0), '127.0.0.1');
   process.on('SIGTERM', () => server.close(() => process.exit(0)));
 }

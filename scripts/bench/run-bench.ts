@@ -72,6 +72,8 @@ export interface BenchResult {
     runs: HttpCaseResult[];
     /** The pass-through floor's runs (scripts/bench/pass-through.ts), interleaved with both. */
     floorRuns: HttpCaseResult[];
+    /** The hop's runs (scripts/bench/pass-through.ts --tcp), interleaved likewise. */
+    hopRuns: HttpCaseResult[];
     overhead: OverheadRow[];
   };
   paging?: DeepPagingResult;
@@ -174,6 +176,8 @@ interface EngineReplay {
   url: string;
   /** The pass-through floor in front of the engine (a process of its own). */
   floor?: ApiProcess;
+  /** The hop: a byte pipe in front of the engine (a process of its own). */
+  hop?: ApiProcess;
   requests: Map<string, { engineRequests: number; replay?: EngineHttpRequest }>;
 }
 
@@ -199,6 +203,7 @@ async function runHttpPart(
       const apiRuns: HttpCaseResult[] = [];
       const engineRuns: HttpCaseResult[] = [];
       const floorRuns: HttpCaseResult[] = [];
+      const hopRuns: HttpCaseResult[] = [];
       const loads: number[] = [];
       // A B A B: the API and the engine alone take turns, so both see the same machine load.
       for (let round = 1; round <= rounds; round += 1) {
@@ -215,7 +220,7 @@ async function runHttpPart(
         if (probe.status !== 200) outcome.ok = false;
         result.http.push(outcome);
         apiRuns.push(outcome);
-        // The same captured engine request, through the floor and straight at the engine.
+        // The same captured engine request, through the floor, the hop and straight at the engine.
         const replayAt = async (
           captured: NonNullable<typeof replay>,
           origin: string,
@@ -253,6 +258,11 @@ async function runHttpPart(
           result.engine?.floorRuns.push(floor);
           floorRuns.push(floor);
         }
+        if (engine?.hop && replay) {
+          const hop = await replayAt(replay, engine.hop.origin, engine.hop.pid, 'hop', 'the hop');
+          result.engine?.hopRuns.push(hop);
+          hopRuns.push(hop);
+        }
         if (engine && replay) {
           const direct = await replayAt(replay, engine.url, 0, 'engine', 'engine alone');
           result.engine?.runs.push(direct);
@@ -264,7 +274,11 @@ async function runHttpPart(
       }
       if (engine && replay && captured) {
         result.engine?.overhead.push(
-          overheadRow(apiRuns, engineRuns, captured.engineRequests, loads, floorRuns),
+          overheadRow(apiRuns, engineRuns, captured.engineRequests, {
+            loadAverages: loads,
+            floor: floorRuns,
+            hop: hopRuns,
+          }),
         );
       }
     }
@@ -448,10 +462,20 @@ async function main(): Promise<void> {
         };
         engine.floor = await startPassThrough(REPO_ROOT, engine.url);
         log(`floor: pass-through ${engine.floor.origin} (pid ${engine.floor.pid})`);
-        result.engine = { url: engine.url, requests, runs: [], floorRuns: [], overhead: [] };
+        engine.hop = await startPassThrough(REPO_ROOT, engine.url, { tcp: true });
+        log(`hop: TCP pipe ${engine.hop.origin} (pid ${engine.hop.pid})`);
+        result.engine = {
+          url: engine.url,
+          requests,
+          runs: [],
+          floorRuns: [],
+          hopRuns: [],
+          overhead: [],
+        };
         result.notes.push(
           `engine alone: each case's search request, captured from a backend configured as the API's, replayed at the engine's _search with autocannon at the same concurrency; API and engine runs alternate (${options.rounds} rounds, A B A B); ratios are of the medians over the rounds`,
           'floor: the same engine request through scripts/bench/pass-through.ts (a bare node:http server, its own process, forwarding to the engine over keep-alive and returning its JSON as is), run between the API and the engine in each round: what any HTTP API in front of the engine costs on this machine',
+          'hop: the same engine request through scripts/bench/pass-through.ts --tcp (its own process piping the bytes of each connection to the engine and back, parsing nothing), run after the floor in each round: what one more process on the path costs on this machine before any HTTP is parsed',
         );
       }
     }
@@ -459,6 +483,7 @@ async function main(): Promise<void> {
       if (api && options.parts.has('http')) await runHttpPart(api, mix, options, result, engine);
     } finally {
       if (engine?.floor) await stopApi(engine.floor);
+      if (engine?.hop) await stopApi(engine.hop);
     }
 
     // 3. Backend time for the same SearchQueries.

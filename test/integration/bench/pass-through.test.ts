@@ -1,9 +1,12 @@
 import { expect } from 'chai';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createPassThroughServer } from '../../../scripts/bench/pass-through.js';
+import { Agent, createServer, request, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo, Server as TcpServer } from 'node:net';
+import {
+  createPassThroughServer,
+  createTcpPipeServer,
+} from '../../../scripts/bench/pass-through.js';
 
-function listen(server: Server): Promise<string> {
+function listen(server: Server | TcpServer): Promise<string> {
   return new Promise((resolve) => {
     server.listen(0, '127.0.0.1', () => {
       resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
@@ -84,5 +87,88 @@ describe('bench: the pass-through floor', () => {
     const response = await fetch(`${floorOrigin}/readyz`);
     expect(response.status).to.equal(200);
     expect(seen).to.have.length(0);
+  });
+});
+
+// The same stand-in engine; what is checked is that the pipe changes no byte either way and
+// gives each client connection an engine connection of its own, for as long as it lasts.
+describe('bench: the hop (a byte pipe in front of the engine)', () => {
+  const seen: { raw: string; remotePort?: number }[] = [];
+  let upstream: Server;
+  let pipe: TcpServer;
+  let pipeOrigin: string;
+  let upstreamOrigin: string;
+
+  before(async () => {
+    upstream = createServer((request, response) => {
+      void readBody(request).then((body) => {
+        const head = `${request.method} ${request.url} ${request.headers['x-probe'] ?? ''}`;
+        seen.push({ raw: `${head}\n${body}`, remotePort: request.socket.remotePort });
+        response.writeHead(201, { 'content-type': 'application/json', 'x-echo': head });
+        response.end(JSON.stringify({ echoed: body }));
+      });
+    });
+    upstreamOrigin = await listen(upstream);
+    pipe = createTcpPipeServer(upstreamOrigin);
+    pipeOrigin = await listen(pipe);
+  });
+
+  // Closing the engine's connections closes the pipe's, and with them the clients'.
+  after(async () => {
+    await close(upstream);
+    await new Promise<void>((resolve) => pipe.close(() => resolve()));
+  });
+
+  it('carries the request and the answer through unchanged', async () => {
+    const body = JSON.stringify({ query: { match_all: {} }, size: 10 });
+    const send = async (origin: string) => {
+      const response = await fetch(`${origin}/idx/_search?filter_path=hits`, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json', 'x-probe': 'p1' },
+      });
+      return {
+        status: response.status,
+        echo: response.headers.get('x-echo'),
+        text: await response.text(),
+      };
+    };
+    seen.length = 0;
+    const direct = await send(upstreamOrigin);
+    const piped = await send(pipeOrigin);
+    expect(piped).to.deep.equal(direct);
+    expect(piped.status).to.equal(201);
+    expect(seen.map((entry) => entry.raw)).to.deep.equal([
+      `POST /idx/_search?filter_path=hits p1\n${body}`,
+      `POST /idx/_search?filter_path=hits p1\n${body}`,
+    ]);
+  });
+
+  it('keeps one engine connection per client connection, and a new one for a new client', async () => {
+    seen.length = 0;
+    const ask = async (agent: Agent) => {
+      const url = new URL(`${pipeOrigin}/a/_search`);
+      return new Promise<void>((resolve, reject) => {
+        const outgoing = request(
+          { agent, host: url.hostname, port: url.port, path: url.pathname, method: 'POST' },
+          (answer) => {
+            answer.resume();
+            answer.on('end', () => resolve());
+          },
+        );
+        outgoing.on('error', reject);
+        outgoing.end('{}');
+      });
+    };
+    const first = new Agent({ keepAlive: true, maxSockets: 1 });
+    const second = new Agent({ keepAlive: true, maxSockets: 1 });
+    for (let i = 0; i < 3; i += 1) await ask(first);
+    await ask(second);
+    first.destroy();
+    second.destroy();
+    const ports = seen.map((entry) => entry.remotePort);
+    expect(ports).to.have.length(4);
+    expect(new Set(ports.slice(0, 3)).size).to.equal(1);
+    expect(ports[3]).to.not.equal(ports[0]);
   });
 });

@@ -72,7 +72,7 @@ describe('bench: the engine alone', () => {
       [run(64, 12, 30), run(64, 10, 40), run(64, 11, 50)],
       [run(64, 10, 20), run(64, 9, 30), run(64, 10, 25)],
       1,
-      [2.5, 2.6, 2.7],
+      { loadAverages: [2.5, 2.6, 2.7] },
     );
     expect(row.apiP50Ms).to.equal(11);
     expect(row.engineP50Ms).to.equal(10);
@@ -100,13 +100,10 @@ describe('bench: the engine alone', () => {
       ...run(1, p50, p99),
       cpuMsPerRequest: cpu,
     });
-    const row = overheadRow(
-      [run(1, 4, 8), run(1, 6, 10)],
-      [run(1, 2, 4), run(1, 2, 4)],
-      1,
-      [1, 1],
-      [floorRun(2.4, 5, 0.2), floorRun(2.6, 5, 0.3)],
-    );
+    const row = overheadRow([run(1, 4, 8), run(1, 6, 10)], [run(1, 2, 4), run(1, 2, 4)], 1, {
+      loadAverages: [1, 1],
+      floor: [floorRun(2.4, 5, 0.2), floorRun(2.6, 5, 0.3)],
+    });
     expect(row.floor).to.deep.equal({
       p50Ms: 2.5,
       p99Ms: 5,
@@ -118,8 +115,35 @@ describe('bench: the engine alone', () => {
     expect(row.rounds[1]).to.include({ floorP50Ms: 2.6, floorP99Ms: 5, floorCpuMsPerRequest: 0.3 });
     expect(overheadRow([run(1, 1, 1)], [run(1, 1, 1)], 1).floor).to.equal(undefined);
     expect(() =>
-      overheadRow([run(1, 1, 1)], [run(1, 1, 1)], 1, [], [run(1, 1, 1), run(1, 1, 1)]),
+      overheadRow([run(1, 1, 1)], [run(1, 1, 1)], 1, { floor: [run(1, 1, 1), run(1, 1, 1)] }),
     ).to.throw(/1 API runs against 2 floor runs/);
+  });
+
+  it('adds the hop: its medians and the hop over the engine, round by round', () => {
+    const hopRun = (p50: number, p99: number, cpu: number): HttpCaseResult => ({
+      ...run(64, p50, p99),
+      cpuMsPerRequest: cpu,
+    });
+    const row = overheadRow(
+      [run(64, 30, 60), run(64, 34, 70)],
+      [run(64, 20, 40), run(64, 20, 40)],
+      1,
+      { hop: [hopRun(21, 44, 0.1), hopRun(23, 46, 0.2)] },
+    );
+    expect(row.hop).to.deep.equal({
+      p50Ms: 22,
+      p99Ms: 45,
+      engineP50Ratio: 1.1,
+      engineP99Ratio: 1.13,
+    });
+    expect(row.rounds[0]).to.include({ hopP50Ms: 21, hopP99Ms: 44, hopCpuMsPerRequest: 0.1 });
+    expect(row.floor).to.equal(undefined);
+    expect(overheadRow([run(1, 1, 1)], [run(1, 1, 1)], 1).hop).to.equal(undefined);
+    expect(() =>
+      overheadRow([run(1, 1, 1), run(1, 1, 1)], [run(1, 1, 1), run(1, 1, 1)], 1, {
+        hop: [run(1, 1, 1)],
+      }),
+    ).to.throw(/2 API runs against 1 hop runs/);
   });
 
   it("reads a process's CPU time from /proc/<pid>/stat, whatever its command is called", () => {
