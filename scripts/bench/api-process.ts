@@ -111,18 +111,24 @@ export async function startPassThrough(
       stdio: ['ignore', 'ignore', 'pipe'],
     },
   );
-  // The byte pipe has no path of its own: through it, the engine's root answers.
-  const name = tcp ? 'the TCP pipe' : 'the pass-through';
-  return waitUntilReady(child, `http://127.0.0.1:${port}`, name, timeoutMs, tcp ? '/' : '/readyz');
+  const origin = `http://127.0.0.1:${port}`;
+  if (!tcp) return waitUntilReady(child, origin, 'the pass-through', timeoutMs);
+  // The byte pipe has no path of its own: any answer through it is the engine's, and enough
+  // (Elasticsearch answers its root 405 behind the services script's settings).
+  return waitUntilReady(child, origin, 'the TCP pipe', timeoutMs, '/', () => true);
 }
 
-/** Resolves once `origin` + `path` answers 200; fails when the child exits or time runs out. */
+/**
+ * Resolves once `origin` + `path` answers with a status `ready` accepts (200 by default); fails
+ * when the child exits or time runs out.
+ */
 async function waitUntilReady(
   child: ChildProcess,
   origin: string,
   name: string,
   timeoutMs: number,
   path = '/readyz',
+  ready: (status: number) => boolean = (status) => status === 200,
 ): Promise<ApiProcess> {
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
@@ -135,7 +141,8 @@ async function waitUntilReady(
     }
     try {
       const response = await fetch(`${origin}${path}`);
-      if (response.ok) return { origin, pid: child.pid ?? 0, child };
+      await response.body?.cancel();
+      if (ready(response.status)) return { origin, pid: child.pid ?? 0, child };
     } catch {
       // not listening yet
     }
