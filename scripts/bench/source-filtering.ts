@@ -2,13 +2,15 @@
  * What reading a page's `_source` costs the engine, by how it is asked for: none, the whole
  * of it, the parts Cairn presents (`record` and `source`, or `record` alone), or all but the
  * fields derived for search. Pages of 10 records found by id (cheap to find, so the fetch is
- * most of the time), each variant in turn (A B C … A B C …), straight at
- * the engine over one keep-alive connection; beside each round trip, the time JSON.parse takes
- * over the answer (what the API then pays for its size). Writes every variant's percentiles to
- * a JSON file and prints them.
+ * most of the time; `--page-size` for more, as the refining search's candidate batches of
+ * 1,000), each variant in turn (A B C … A B C …), straight at the engine over one keep-alive
+ * connection, with `--filter-path` as the `filter_path` of every request when given; beside
+ * each round trip, the time JSON.parse takes over the answer (what the API then pays for its
+ * size). Writes every variant's percentiles to a JSON file and prints them.
  *
  *   npx tsx scripts/bench/source-filtering.ts --url http://127.0.0.1:9251 --alias ab10os
- *     [--rounds 300] [--out bench/results/source-filtering-<engine>.json]
+ *     [--rounds 300] [--page-size 10] [--filter-path hits.hits._id,hits.hits._source]
+ *     [--out bench/results/source-filtering-<engine>.json]
  */
 import http from 'node:http';
 import { writeFileSync } from 'node:fs';
@@ -58,35 +60,46 @@ async function main(): Promise<void> {
       url: { type: 'string' },
       alias: { type: 'string' },
       rounds: { type: 'string', default: '300' },
+      'page-size': { type: 'string', default: '10' },
+      'filter-path': { type: 'string' },
       out: { type: 'string' },
     },
   });
   if (!values.url || !values.alias) {
     console.error(
-      'usage: source-filtering.ts --url ENGINE_URL --alias ALIAS [--rounds N] [--out FILE]',
+      'usage: source-filtering.ts --url ENGINE_URL --alias ALIAS [--rounds N] [--page-size N] [--filter-path LIST] [--out FILE]',
     );
+    process.exit(2);
+  }
+  const pageSize = Number(values['page-size']);
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 10_000) {
+    console.error(`--page-size must be an integer from 1 to 10000, got ${values['page-size']}`);
     process.exit(2);
   }
   const url = new URL(values.url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const path = `/${encodeURIComponent(values.alias)}/_search`;
-  // Ten records from the middle of the index, found by id (cheap: the fetch is most of it).
+  const index = `/${encodeURIComponent(values.alias)}/_search`;
+  const filterPath = values['filter-path'];
+  const path = filterPath ? `${index}?filter_path=${encodeURIComponent(filterPath)}` : index;
+  // Records from the middle of the index, found by id (cheap: the fetch is most of it).
   const first = JSON.parse(
     await post(
       agent,
       url,
-      path,
-      JSON.stringify({ size: 10, from: 5000, sort: [{ id: 'asc' }], _source: false }),
+      index,
+      JSON.stringify({ size: pageSize, from: 5000, sort: [{ id: 'asc' }], _source: false }),
     ),
   ) as { hits: { hits: { _id: string }[] } };
   const ids = first.hits.hits.map((hit) => hit._id);
-  if (ids.length < 10) throw new Error(`fewer than 5,010 records under ${values.alias}`);
+  if (ids.length < pageSize) {
+    throw new Error(`fewer than ${5000 + pageSize} records under ${values.alias}`);
+  }
   const bodies = Object.entries(VARIANTS).map(([name, source]) => ({
     name,
     body: JSON.stringify({
       query: { ids: { values: ids } },
       sort: [{ id: 'asc' }],
-      size: 10,
+      size: pageSize,
       track_total_hits: false,
       _source: source,
     }),
@@ -133,7 +146,8 @@ async function main(): Promise<void> {
     engine: values.url,
     alias: values.alias,
     rounds,
-    page: '10 records found by id, sorted by id, no hit count',
+    page: `${pageSize} records found by id, sorted by id, no hit count`,
+    filterPath: filterPath ?? null,
     rows,
   };
   if (values.out) writeFileSync(values.out, `${JSON.stringify(result, null, 2)}\n`);
