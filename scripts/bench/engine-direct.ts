@@ -231,11 +231,15 @@ export interface OverheadExtras {
   hop?: HttpCaseResult[];
 }
 
-/** The median p50 and p99 of some runs, rounded to 0.01 ms. */
-function medianLatencies(runs: HttpCaseResult[]): { p50Ms: number; p99Ms: number } {
+/** The median p50 and p99 of some runs (rounded to 0.01 ms), and each over the engine's. */
+function overEngine(runs: HttpCaseResult[], engineP50Ms: number, engineP99Ms: number) {
+  const p50Ms = round2(median(runs.map((run) => run.latencyMs.p50)));
+  const p99Ms = round2(median(runs.map((run) => run.latencyMs.p99)));
   return {
-    p50Ms: round2(median(runs.map((run) => run.latencyMs.p50))),
-    p99Ms: round2(median(runs.map((run) => run.latencyMs.p99))),
+    p50Ms,
+    p99Ms,
+    engineP50Ratio: ratio(p50Ms, engineP50Ms),
+    engineP99Ratio: ratio(p99Ms, engineP99Ms),
   };
 }
 
@@ -290,16 +294,7 @@ export function overheadRow(
   const p50Ratio = ratio(apiP50Ms, engineP50Ms);
   const p99Ratio = ratio(apiP99Ms, engineP99Ms);
   const concurrency = api[0].concurrency;
-  const overEngine = (runs: HttpCaseResult[]) => {
-    const { p50Ms, p99Ms } = medianLatencies(runs);
-    return {
-      p50Ms,
-      p99Ms,
-      engineP50Ratio: ratio(p50Ms, engineP50Ms),
-      engineP99Ratio: ratio(p99Ms, engineP99Ms),
-    };
-  };
-  const floorMedians = floor.length > 0 ? overEngine(floor) : undefined;
+  const floorMedians = floor.length > 0 ? overEngine(floor, engineP50Ms, engineP99Ms) : undefined;
   return {
     case: api[0].case,
     concurrency,
@@ -313,15 +308,12 @@ export function overheadRow(
     p99Ratio,
     ...(floorMedians && {
       floor: {
-        p50Ms: floorMedians.p50Ms,
-        p99Ms: floorMedians.p99Ms,
+        ...floorMedians,
         apiP50Ratio: ratio(apiP50Ms, floorMedians.p50Ms),
         apiP99Ratio: ratio(apiP99Ms, floorMedians.p99Ms),
-        engineP50Ratio: floorMedians.engineP50Ratio,
-        engineP99Ratio: floorMedians.engineP99Ratio,
       },
     }),
-    ...(hop.length > 0 && { hop: overEngine(hop) }),
+    ...(hop.length > 0 && { hop: overEngine(hop, engineP50Ms, engineP99Ms) }),
     p50Target: p50Ratio <= P50_TARGET,
     ...(concurrency === P99_TARGET_CONCURRENCY && { p99Target: p99Ratio <= P99_TARGET }),
   };
