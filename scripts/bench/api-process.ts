@@ -75,7 +75,7 @@ export async function startApi(
     NODE_ENV: 'production',
   });
   buildOnce(repoRoot);
-  // The young generation's size as `npm start` and the container give it (docs/decisions.md).
+  // The young generation's size as `npm start` and the container give it (docs/decisions/less-cpu-per-answer.md).
   const child = spawn(process.execPath, ['--max-semi-space-size=32', 'dist/services/api/main.js'], {
     cwd: repoRoot,
     env: environment,

@@ -35,7 +35,7 @@ const adopted = new WeakMap<Express, AppClasses>();
  * the next full collection: every request's objects were copied and then promoted. Measured on a
  * bare Express app: each scavenge copied 2.9-3.9 MB and took 3-8 ms; with these classes it
  * copies under 1 KB in 0.3-0.4 ms, and the app answers a third more requests a second
- * (docs/decisions.md, "Garbage the young collector kept"). Express's own swap then finds
+ * (docs/decisions/garbage-the-young-collector-kept.md). Express's own swap then finds
  * the prototype already in place and changes nothing. Servers created by others for the same app
  * (supertest) still work: Express swaps their objects' prototypes to these, as before.
  */

@@ -4,7 +4,7 @@
  * `error_description`, and whether trying again later can help (`retryable`).
  *
  * The classification follows Keycloak 26.x standard token exchange v2 (its refusals are pinned
- * by test/integration/keycloak/ and described in docs/decisions.md, Auth); anything unrecognised is a plain
+ * by test/integration/keycloak/ and described in docs/decisions/auth.md); anything unrecognised is a plain
  * TokenEndpointError with the same fields. Messages never contain a token.
  */
 import { CairnError } from '../errors/index.js';

@@ -12,13 +12,22 @@ import { REPO_ROOT } from '../support/fixtures.js';
 
 const README_MAX_BYTES = 20_000;
 
+/** The pages of docs/ (not its subfolders), relative to the repository. */
+const DOCS_PAGES = readdirSync(join(REPO_ROOT, 'docs'))
+  .filter((name) => name.endsWith('.md'))
+  .map((name) => `docs/${name}`);
+/** The decision records: one file per decision, indexed by docs/decisions/README.md. */
+const DECISIONS_INDEX = 'docs/decisions/README.md';
+const DECISION_FILES = readdirSync(join(REPO_ROOT, 'docs/decisions'))
+  .filter((name) => name.endsWith('.md') && name !== 'README.md')
+  .map((name) => `docs/decisions/${name}`);
 /** The Markdown files whose links and commands are checked, relative to the repository. */
 const PRIMARY_DOCS = [
   'README.md',
   'bench/README.md',
-  ...readdirSync(join(REPO_ROOT, 'docs'))
-    .filter((name) => name.endsWith('.md'))
-    .map((name) => `docs/${name}`),
+  ...DOCS_PAGES,
+  DECISIONS_INDEX,
+  ...DECISION_FILES,
 ];
 /** The primary docs and the READMEs of folders, whose links are checked too. */
 const DOC_FILES = [
@@ -214,10 +223,29 @@ describe('documentation', () => {
     it('links every page of docs/ and names no folder outside the repository', () => {
       const readme = read('README.md');
       const linked = new Set(listLinkTargets(readme).map((target) => target.split('#')[0]));
-      for (const file of PRIMARY_DOCS.filter((name) => name.startsWith('docs/')))
+      for (const file of [...DOCS_PAGES, DECISIONS_INDEX])
         expect(linked, `README.md links ${file}`).to.include(file);
       for (const file of PRIMARY_DOCS)
         expect(findOutsidePaths(REPO_ROOT, file, read(file)), file).to.deep.equal([]);
+    });
+  });
+
+  describe('decisions', () => {
+    it(`${DECISIONS_INDEX} links every decision, and each has the four sections`, () => {
+      const linked = new Set(
+        listLinkTargets(read(DECISIONS_INDEX)).map((target) => `docs/decisions/${target}`),
+      );
+      expect(DECISION_FILES.length).to.be.above(10);
+      for (const file of DECISION_FILES) {
+        expect(linked, `${DECISIONS_INDEX} links ${file}`).to.include(file);
+        const headings = [...read(file).matchAll(/^## (.+)$/gm)].map((match) => match[1]);
+        expect(headings, file).to.deep.equal([
+          'Context',
+          'Decision',
+          'Consequences',
+          'Measurement',
+        ]);
+      }
     });
   });
 

@@ -2,7 +2,7 @@
  * CoreRecord → STAC Item 1.0.0. Pure: the caller gives the URLs of the item, the root and the
  * parent collection, so the writer knows nothing about routes.
  *
- * Decisions (see the README's STAC section):
+ * Decisions (see docs/decisions/stac-api.md):
  * - A record whose stored source is a STAC Item is written from that source (every property,
  *   extension and asset key as published), with its hierarchy links (self, root, parent,
  *   collection) replaced by this catalogue's and relative hrefs resolved against its old self.
@@ -326,7 +326,7 @@ export function buildStacItem(record: CoreRecord, links: StacItemLinks): StacIte
     .filter((name) => name !== '');
   // Not `{ ...buildStacTime(record), title, … }`: on Node 20 an object literal that opens with
   // a spread and then adds keys gets a hidden class of its own, which the young-generation
-  // collector keeps (docs/decisions.md, "Garbage the young collector kept"). Likewise below.
+  // collector keeps (docs/decisions/garbage-the-young-collector-kept.md). Likewise below.
   const core = withoutEmpty(
     Object.assign(buildStacTime(record), {
       title: record.title,

@@ -6,7 +6,7 @@
  * name reaches SQL only as a bound JSON path or as a whitelisted column, so no user text is
  * ever SQL.
  *
- * Semantics (the decisions are listed in the README):
+ * Semantics (see docs/decisions/cql2-filters-on-sqlite.md):
  * - Three-valued logic: a missing property, a value of the wrong type and any operation on NULL
  *   give SQL NULL, which AND/OR/NOT propagate as CQL2 requires; only TRUE selects a record.
  * - Properties: registered queryables use the indexed columns or their canonical `props`
