@@ -206,6 +206,200 @@ function listTableCells(section: string): string[] {
   return names;
 }
 
+/** The documents whose code spans must all resolve to the repository as it is. */
+const RESOLVED_DOCS = ['docs/architecture.md', 'docs/extending.md'];
+
+/** This file, whose examples of stale names must not count as declarations. */
+const DOCS_TEST = 'test/unit/docs.test.ts';
+/** Folders whose source is searched for the declarations a document names. */
+const SOURCE_FOLDERS = ['services', 'shared', 'scripts', 'test'];
+const SOURCE_FILE = /\.(?:ts|mts|mjs|js)$/;
+/** Shell scripts, searched only for the environment variables they read. */
+const SHELL_FILE = /\.sh$/;
+/** File extensions that make a code span a file name (`parse.ts`, `tables-*.md`). */
+const FILE_NAME =
+  /^[\w.*<>-]*[\w*>-]\.(?:ts|mts|mjs|cjs|js|json|md|sh|ya?ml|njk|cfg|txt|py|xsd|xml|html|png|example)$/;
+/** Folders never searched: dependencies, build output, git's own and data made at run time. */
+const UNSEARCHED = /^(?:node_modules|dist|\.git|data\/(?!samples(?:\/|$))[^/]*)$/;
+
+/** Every file of the repository, relative to `root` with `/` separators. */
+function listRepositoryFiles(root: string): string[] {
+  const files: string[] = [];
+  const walk = (folder: string): void => {
+    for (const entry of readdirSync(join(root, folder), { withFileTypes: true })) {
+      const path = folder ? `${folder}/${entry.name}` : entry.name;
+      if (UNSEARCHED.test(path)) continue;
+      if (entry.isDirectory()) walk(path);
+      else files.push(path);
+    }
+  };
+  walk('');
+  return files;
+}
+
+/** The inline code spans of a Markdown document's prose (fenced blocks left out). */
+function listCodeSpans(markdown: string): string[] {
+  const prose = markdown.replace(/^```[^\n]*\n[\s\S]*?^```[ \t]*$/gm, '');
+  return [...prose.matchAll(/`([^`\n]+)`/g)].map((match) => match[1]);
+}
+
+/** A glob (`*` within a segment, `<placeholder>` for one name part) as a regular expression. */
+function globPattern(glob: string): string {
+  return glob
+    .split(/(\*|<[^>]+>)/)
+    .map((part) => (part === '*' || /^<.+>$/.test(part) ? '[^/]*' : escapeRegExp(part)))
+    .join('');
+}
+
+/** `a/{b,c}/d` as `a/b/d` and `a/c/d`. */
+function expandBraces(path: string): string[] {
+  const match = /\{([^{}]+)\}/.exec(path);
+  if (!match) return [path];
+  return match[1]
+    .split(',')
+    .flatMap((choice) => expandBraces(path.replace(match[0], choice.trim())));
+}
+
+type SpanKind = 'path' | 'identifier' | 'call' | 'constant' | 'code';
+
+/**
+ * What a code span of the architecture and extending pages stands for; the rules:
+ * - **code** (not resolved): anything with a space, quote, `=`, `:` or `?` in it (commands,
+ *   expressions, `{code, description}`, `f=xml`), HTTP paths (`/catalogue/…`, `…/items`), URLs,
+ *   paths under ~ or in data/, dist/, node_modules (made at run time), generated files
+ *   (`*.generated.*`), names in lower case (`ingest`, `search_after`, `index.sort.field`: values,
+ *   queue names, settings and keywords of other tools) and single capitalised words
+ *   (`Dockerfile`, `Accept`).
+ * - **path**: a span with a `/` whose first segment is a top-level entry of the repository or
+ *   that ends in `/` or a file extension, or a bare file name with an extension (`parse.ts`). It
+ *   must exist: from the repository root, or as the tail of a repository path (`sqlite/rows.ts`,
+ *   `engine-reads.ts`); `*` matches within a segment, `<name>` stands for any name part and
+ *   `{a,b}` for each of its choices.
+ * - **identifier**: a camelCase or PascalCase name (an inner capital: `createApp`,
+ *   `SearchBackend`, `mediaType`), alone or dotted (`EngineBackend.method`): each such segment
+ *   must be declared in services/, shared/, scripts/ or test/ — as a function, class, interface,
+ *   type, enum or variable, as a member (a property, method or object key), or imported by name
+ *   from a dependency (`UnrecoverableError` from BullMQ).
+ * - **call**: `name(…)` or `value.name()`; the called name must be declared as above
+ *   (`perform(payload, context)`); on a lower-case value it must at least be called so in the
+ *   source (`req.accepts()`).
+ * - **constant**: an upper-case name (`JOB_HANDLERS`, `JOBS`): declared as above, or an
+ *   environment variable (or a keyword the code quotes, such as `CASEI`) —
+ *   documented in docs/configuration.md, named in the source as a string or `process.env.X`,
+ *   or read by a shell script (`$X`).
+ */
+function classifySpan(span: string): SpanKind {
+  if (/^[~/…]|:\/\/|^\$/.test(span) || /\.generated\./.test(span)) return 'code';
+  if (/^[\w.$]+\([^()]*\)$/.test(span)) return 'call';
+  if (/[\s'"=:?,]/.test(span)) return 'code';
+  if (span.includes('/')) {
+    const first = span.split('/')[0];
+    if (RUNTIME_PATHS.test(span)) return 'code';
+    if (span.endsWith('/') || FILE_NAME.test(span.split('/').pop() ?? '')) return 'path';
+    return existsSync(join(REPO_ROOT, first)) ? 'path' : 'code';
+  }
+  if (FILE_NAME.test(span)) return 'path';
+  if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/.test(span) && span.length > 1) return 'constant';
+  if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/.test(span) && /[a-z0-9][A-Z]/.test(span))
+    return 'identifier';
+  return 'code';
+}
+
+/** The names the source declares, imports from dependencies, calls as members and quotes. */
+interface SourceIndex {
+  declared: Set<string>;
+  memberCalls: Set<string>;
+  quoted: Set<string>;
+}
+
+/** Reads the source folders' declarations, members, imports and string literals. */
+function indexSource(root: string, files: string[]): SourceIndex {
+  const index: SourceIndex = { declared: new Set(), memberCalls: new Set(), quoted: new Set() };
+  const add = (set: Set<string>, source: string, pattern: RegExp): void => {
+    for (const match of source.matchAll(pattern)) set.add(match[1]);
+  };
+  for (const file of files) {
+    if (!SOURCE_FOLDERS.includes(file.split('/')[0])) continue;
+    if (SHELL_FILE.test(file)) {
+      add(index.quoted, readFileSync(join(root, file), 'utf8'), /\$\{?([A-Z][A-Z0-9_]*)/g);
+      continue;
+    }
+    if (!SOURCE_FILE.test(file) || file.includes('.generated.') || file === DOCS_TEST) continue;
+    const source = readFileSync(join(root, file), 'utf8');
+    add(
+      index.declared,
+      source,
+      /\b(?:function\*?|class|interface|type|enum|const|let|var)\s+([A-Za-z_$][\w$]*)/g,
+    );
+    add(
+      index.declared,
+      source,
+      /^\s*(?:(?:export|public|private|protected|static|readonly|abstract|declare|override|async|get|set)\s+)*['"]?([A-Za-z_$][\w$]*)['"]?(?:\??\s*[:=]|\s*[<(][^;]*$)/gm,
+    );
+    for (const match of source.matchAll(/^import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+'[^.]/gm))
+      for (const name of match[1].split(','))
+        index.declared.add(
+          name
+            .replace(/^\s*type\s+/, '')
+            .split(/\s+as\s+/)[0]
+            .trim(),
+        );
+    add(index.memberCalls, source, /\.([A-Za-z_$][\w$]*)\(/g);
+    add(index.quoted, source, /['"`]([A-Z][A-Z0-9_]*)['"`]/g);
+    add(index.quoted, source, /\benv\.([A-Z][A-Z0-9_]*)/g);
+  }
+  return index;
+}
+
+/** Whether a path span names something in the repository (see classifySpan). */
+function pathResolves(root: string, files: string[], docPath: string, span: string): boolean {
+  return expandBraces(span).every((path) => {
+    const plain = path.replace(/<[^>]+>/g, '*');
+    if (pathExists(join(root, plain)) || pathExists(join(root, dirname(docPath), plain)))
+      return true;
+    const folder = path.endsWith('/');
+    const pattern = new RegExp(
+      `(?:^|/)${globPattern(path.replace(/\/$/, ''))}${folder ? '/' : '$'}`,
+    );
+    return files.some((file) => pattern.test(file));
+  });
+}
+
+/** The code spans of a document that do not resolve, each with the rule it broke. */
+function findUnresolvedSpans(
+  root: string,
+  files: string[],
+  index: SourceIndex,
+  configured: Set<string>,
+  docPath: string,
+  markdown: string,
+): string[] {
+  const declared = (name: string): boolean => index.declared.has(name);
+  const unresolved: string[] = [];
+  for (const span of new Set(listCodeSpans(markdown))) {
+    const kind = classifySpan(span);
+    if (kind === 'path' && !pathResolves(root, files, docPath, span))
+      unresolved.push(`${span} (no such path)`);
+    if (kind === 'identifier') {
+      const names = span.split('.').filter((name) => /[a-z0-9][A-Z]|^[A-Z]/.test(name));
+      const missing = names.filter((name) => !declared(name));
+      if (missing.length > 0) unresolved.push(`${span} (not declared: ${missing.join(', ')})`);
+    }
+    if (kind === 'call') {
+      const callee = span.slice(0, span.indexOf('('));
+      const name = callee.split('.').pop() ?? callee;
+      const found =
+        callee.includes('.') && /^[a-z]/.test(callee)
+          ? declared(name) || index.memberCalls.has(name)
+          : declared(name);
+      if (!found) unresolved.push(`${span} (not declared: ${name})`);
+    }
+    if (kind === 'constant' && !declared(span) && !configured.has(span) && !index.quoted.has(span))
+      unresolved.push(`${span} (neither declared nor an environment variable)`);
+  }
+  return unresolved;
+}
+
 interface PackageJson {
   scripts: Record<string, string>;
   dependencies: Record<string, string>;
@@ -246,6 +440,84 @@ describe('documentation', () => {
           'Measurement',
         ]);
       }
+    });
+  });
+
+  describe('names in the architecture and extending pages', () => {
+    const files = listRepositoryFiles(REPO_ROOT);
+    const index = indexSource(REPO_ROOT, files);
+    const configured = new Set(listTableVariables(read('docs/configuration.md')));
+
+    for (const file of RESOLVED_DOCS) {
+      it(`every path and identifier ${file} names in code exists`, () => {
+        expect(
+          findUnresolvedSpans(REPO_ROOT, files, index, configured, file, read(file)),
+        ).to.deep.equal([]);
+      });
+    }
+
+    it('tells paths, identifiers, calls, constants and ordinary code apart', () => {
+      const kinds = Object.fromEntries(
+        [
+          'shared/search/backend.ts',
+          'jobs/*-job.ts',
+          'row-worker.ts',
+          'test/integration/<name>-backend.test.ts',
+          'createApp',
+          'EngineBackend.search',
+          'perform(payload, context)',
+          'req.accepts()',
+          'JOB_HANDLERS',
+          'npm run lint',
+          '/catalogue/admin/jobs/{id}',
+          '…/items?name=value',
+          'ingest',
+          'from/size',
+          'Dockerfile',
+          'shared/query/cql2/cql2-text-parser.generated.*',
+        ].map((span) => [span, classifySpan(span)]),
+      );
+      expect(kinds).to.deep.equal({
+        'shared/search/backend.ts': 'path',
+        'jobs/*-job.ts': 'path',
+        'row-worker.ts': 'path',
+        'test/integration/<name>-backend.test.ts': 'path',
+        createApp: 'identifier',
+        'EngineBackend.search': 'identifier',
+        'perform(payload, context)': 'call',
+        'req.accepts()': 'call',
+        JOB_HANDLERS: 'constant',
+        'npm run lint': 'code',
+        '/catalogue/admin/jobs/{id}': 'code',
+        '…/items?name=value': 'code',
+        ingest: 'code',
+        'from/size': 'code',
+        Dockerfile: 'code',
+        'shared/query/cql2/cql2-text-parser.generated.*': 'code',
+      });
+    });
+
+    it('finds a stale path, identifier, call and constant, and accepts live ones', () => {
+      const markdown = [
+        '`shared/search/backend.ts` `sqlite/rows.ts` `scripts/services/<name>.sh` `services/worker/jobs/`',
+        '`createApp` `SearchBackend` `UnrecoverableError` `JOB_HANDLERS` `REDIS_URL` `CAIRN_TEST_SYSTEM_BACKEND`',
+        '`checkFilter(tree, limits)` `req.accepts()` `ingest` `/catalogue/openapi` `npm test`',
+        '`services/api/openapi/gone.ts` `gone-file.ts` `shared/gone/` `UNVALIDATED_PATHS` `JOBS_TABLE`',
+        '`createGoneApp` `SearchBackend.goneMethod` `goneFunction(x)`',
+        '```sh\nls `not/checked-in-code-blocks.ts`\n```',
+      ].join('\n');
+      expect(
+        findUnresolvedSpans(REPO_ROOT, files, index, configured, 'docs/extending.md', markdown),
+      ).to.deep.equal([
+        'services/api/openapi/gone.ts (no such path)',
+        'gone-file.ts (no such path)',
+        'shared/gone/ (no such path)',
+        'UNVALIDATED_PATHS (neither declared nor an environment variable)',
+        'JOBS_TABLE (neither declared nor an environment variable)',
+        'createGoneApp (not declared: createGoneApp)',
+        'SearchBackend.goneMethod (not declared: goneMethod)',
+        'goneFunction(x) (not declared: goneFunction)',
+      ]);
     });
   });
 
