@@ -9,6 +9,11 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 results=$(mktemp -d)
+# Coverage: one report per covered suite, then all of them merged and held to the floor the
+# README states (COVERAGE=0 runs without c8).
+coverage_dir="$PWD/coverage"
+COVERAGE_FLOOR_LINES="${COVERAGE_FLOOR_LINES:-85}"
+rm -rf "$coverage_dir"
 services_started=0
 cleanup() {
   if [[ "$services_started" == "1" && "${KEEP_SERVICES:-0}" != "1" ]]; then
@@ -29,10 +34,17 @@ install_dependencies() {
   npm ci --no-audit --no-fund
 }
 
-# Runs one mocha suite in the background; its output and counts land in $results.
+# Runs one mocha suite in the background; its output and counts land in $results. Suites named
+# in COVERED_SUITES run under c8 (.c8rc.json: services/ and shared/ only), which collects V8's
+# coverage of every process the suite starts, the API and worker processes included.
+COVERED_SUITES=" unit integration system system-es system-os "
 start_suite() {
   local name=$1; shift
-  MOCHA_SUMMARY_FILE="$results/$name.json" npx mocha --reporter test/support/summary-reporter.cjs "$@" \
+  local runner=(npx mocha)
+  if [[ "${COVERAGE:-1}" == "1" && "$COVERED_SUITES" == *" $name "* ]]; then
+    runner=(npx c8 --temp-directory "$coverage_dir/raw/$name" --report-dir "$coverage_dir/$name" npx mocha)
+  fi
+  MOCHA_SUMMARY_FILE="$results/$name.json" "${runner[@]}" --reporter test/support/summary-reporter.cjs "$@" \
     >"$results/$name.log" 2>&1 &
   echo $! >"$results/$name.pid"
 }
@@ -138,6 +150,27 @@ finish_suite faults
 # run folder; alone at the end, since three engine nodes starting would slow the other suites.
 start_suite cluster 'test/cluster/**/*.test.ts'
 finish_suite cluster
+
+# Coverage per suite (each suite's own summary is at the end of its log), then merged.
+if [[ "${COVERAGE:-1}" == "1" && -d "$coverage_dir/raw" ]]; then
+  step "coverage (services/ and shared/, lines): per suite, and all suites merged"
+  for suite in $COVERED_SUITES; do
+    summary_file="$coverage_dir/$suite/coverage-summary.json"
+    [[ -f "$summary_file" ]] && node -e '
+      const t = require(process.argv[1]).total;
+      console.log(`${process.argv[2].padEnd(12)} lines ${t.lines.pct}%  branches ${t.branches.pct}%  functions ${t.functions.pct}%`);
+    ' "$summary_file" "$suite"
+  done
+  mkdir -p "$coverage_dir/raw/all"
+  find "$coverage_dir/raw" -mindepth 2 -maxdepth 2 -name '*.json' -not -path '*/all/*' \
+    -exec cp {} "$coverage_dir/raw/all/" \;
+  if ! npx c8 report --temp-directory "$coverage_dir/raw/all" --report-dir "$coverage_dir/all" \
+    --check-coverage --lines "$COVERAGE_FLOOR_LINES"; then
+    echo "coverage of services/ and shared/ is under the floor of $COVERAGE_FLOOR_LINES% of lines"
+    extra_failures=$((extra_failures + 1))
+  fi
+  rm -rf "$coverage_dir/raw"
+fi
 
 summary=$(node -e '
   const fs = require("fs");
