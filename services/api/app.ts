@@ -12,7 +12,7 @@ import { withQueryLimits } from '../../shared/search/query-limited-backend.js';
 import { renderJsonError } from './middleware/errors.js';
 import { requestContext } from './middleware/request-context.js';
 import { limitUrlLength, refuseMalformedPath } from './middleware/url-limit.js';
-import type { MountStage, ProtocolContext } from './protocols/protocol.js';
+import { MOUNT_STAGES, type MountStage, type ProtocolContext } from './protocols/protocol.js';
 import { CONFORMANCE_CLASSES, errorRenderers, orderMounts } from './registry/protocols.js';
 // OGC API – Records HTML interface, static files and OpenAPI request validation.
 import { PACKAGE_VERSION, STATIC_DIR, STATIC_PATH, VENDOR_DIRS } from './html/assets.js';
@@ -161,7 +161,11 @@ export function createApp(dependencies: AppDependencies): Express {
   // Routers the searches need not walk through (issue 29: each layer is a path match per
   // request) say which requests they see (`when`): the writes no GET or HEAD, the admin
   // routers only paths under /admin.
+  const mounted: MountStage[] = [];
   const mountStage = (stage: MountStage): void => {
+    // Each stage once, in the order MOUNT_STAGES gives (a stage added there must be placed here).
+    if (MOUNT_STAGES[mounted.length] !== stage) throw new Error(`Stage ${stage} out of order`);
+    mounted.push(stage);
     for (const mount of mounts.filter((candidate) => candidate.stage === stage)) {
       const handler = mount.create(context);
       app.use(mount.path, mount.when ? onlyWhen(mount.when, handler) : handler);
@@ -196,6 +200,8 @@ export function createApp(dependencies: AppDependencies): Express {
   // Every read below is public unless AUTH_READS_REQUIRE_TOKEN asks for a valid token (any role).
   app.use('/catalogue', auth.readAccess);
   mountStage('reads');
+  if (mounted.length !== MOUNT_STAGES.length)
+    throw new Error('A mount stage has no place in the app');
 
   app.use((request) => {
     throw new NotFoundError(`No resource at ${request.path}`);

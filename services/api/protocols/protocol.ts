@@ -80,7 +80,10 @@ export interface OpenApiPartOptions {
 
 /** A protocol's part of the OpenAPI document. */
 export interface ProtocolOpenApi {
-  /** The tags its operations use that no earlier protocol declares, in document order. */
+  /**
+   * The tags its operations use, in document order; a tag another protocol uses too is given
+   * with the same description (the document lists it once).
+   */
   tags: readonly OpenApiTag[];
   /**
    * Whether requests are validated against its paths: only then are they in the validation
