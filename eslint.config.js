@@ -12,7 +12,7 @@ const OTHER_SERVICE = (name) => ({
   message: 'The API and the worker share code through shared/, never each other.',
 });
 const API_LAYERS_BELOW = {
-  regex: '(^|/)(protocols|html|middleware|openapi)/|^\\.\\./(app|main)\\.js$',
+  regex: '(^|/)(protocols|html|middleware|openapi|registry)/|^\\.\\./(app|main)\\.js$',
   message:
     'services/api/common and services/api/commands sit below the protocols, the pages and the middleware: move what they need down into them, or pass it in.',
 };

@@ -12,11 +12,8 @@ import { withQueryLimits } from '../../shared/search/query-limited-backend.js';
 import { renderJsonError } from './middleware/errors.js';
 import { requestContext } from './middleware/request-context.js';
 import { limitUrlLength, refuseMalformedPath } from './middleware/url-limit.js';
-import { createRecordsRouter } from './protocols/records/routes.js';
-import { renderCswError } from './protocols/csw/errors.js';
-import { createCswRouter } from './protocols/csw/routes.js';
-import { createOpenSearchRouter } from './protocols/opensearch/routes.js';
-import { createStacRouter } from './protocols/stac/routes.js';
+import { MOUNT_STAGES, type MountStage, type ProtocolContext } from './protocols/protocol.js';
+import { CONFORMANCE_CLASSES, errorRenderers, orderMounts } from './registry/protocols.js';
 // OGC API – Records HTML interface, static files and OpenAPI request validation.
 import { PACKAGE_VERSION, STATIC_DIR, STATIC_PATH, VENDOR_DIRS } from './html/assets.js';
 import { renderHtmlError } from './html/errors.js';
@@ -32,14 +29,9 @@ import {
   createAuthMiddleware,
   type AuthMiddleware,
 } from './middleware/auth.js';
-import { createAdminRouter } from './protocols/admin/routes.js';
 import { ApiMetrics } from '../../shared/metrics/api-metrics.js';
 import { recordRequestMetrics, serveApiMetrics } from './middleware/metrics.js';
-import { createAdminHtmlRouter } from './protocols/admin/html-routes.js';
-import { createTransactionsRouter } from './protocols/records/transactions.js';
 import { createHarvestContext } from './commands/harvest.js';
-import { createSourcesRouter } from './protocols/admin/sources.js';
-import { createCswTransactionHandler, writesConfigured } from './protocols/csw/transaction.js';
 
 export interface AppDependencies {
   config: Readonly<Config>;
@@ -96,14 +88,6 @@ export function onlyWhen(
   return (request, response, next) => (when(request) ? handler(request, response, next) : next());
 }
 
-/**
- * Whether a request under /catalogue is for /admin or below, as Express matches route paths
- * (case-insensitive, a trailing slash allowed): the only paths the admin routers answer.
- */
-export function isAdminPath(request: Request): boolean {
-  return /^\/admin(\/|$)/i.test(request.path);
-}
-
 /** Creates the Express app serving /catalogue and the health endpoints. */
 export function createApp(dependencies: AppDependencies): Express {
   const { config, logger } = dependencies;
@@ -137,8 +121,9 @@ export function createApp(dependencies: AppDependencies): Express {
   // HTML search forms send empty fields: redirect to the URL without them.
   app.use('/catalogue', redirectEmptyFormFields);
 
-  // Writes and admin (before request validation: they parse their own bodies, and POST …/items
-  // falls through to the CQL2 search unless the body is a record).
+  // The protocols' routers (registry/protocols.ts), stage by stage in chain order, built from
+  // one context. The writes and admin stages come before request validation: they parse their
+  // own bodies, and POST …/items falls through to the CQL2 search unless the body is a record.
   const auth = dependencies.auth ?? createAuthMiddleware(config.auth);
   let queue = dependencies.queue;
   let ingestLog = dependencies.ingestLog;
@@ -147,15 +132,47 @@ export function createApp(dependencies: AppDependencies): Express {
     return queue;
   };
   const getIngestLog = (): IngestLog => (ingestLog ??= openIngestLog(config, backend));
+  const context: ProtocolContext = {
+    config,
+    backend,
+    logger,
+    auth,
+    queue: getQueue,
+    ingestLog: getIngestLog,
+    // Harvest sources and the CSW Harvest operation share one harvest context (shared/harvest).
+    harvest: createHarvestContext({
+      config,
+      backend,
+      logger,
+      queue: getQueue,
+      ingestLog: getIngestLog,
+    }),
+    conformance: CONFORMANCE_CLASSES,
+    openApiDocument: (publicBaseUrl) =>
+      buildOpenApiDocument({
+        serverUrl: `${publicBaseUrl}/catalogue`,
+        rootUrl: publicBaseUrl,
+        service: config.service,
+        version: PACKAGE_VERSION,
+        limits: config.limits,
+      }),
+  };
+  const mounts = orderMounts();
   // Routers the searches need not walk through (issue 29: each layer is a path match per
-  // request): the writes answer no GET or HEAD, the admin routers only paths under /admin.
-  app.use(
-    '/catalogue',
-    onlyWhen(
-      (request) => request.method !== 'GET' && request.method !== 'HEAD',
-      createTransactionsRouter({ config, backend, auth, queue: getQueue, ingestLog: getIngestLog }),
-    ),
-  );
+  // request) say which requests they see (`when`): the writes no GET or HEAD, the admin
+  // routers only paths under /admin.
+  const mounted: MountStage[] = [];
+  const mountStage = (stage: MountStage): void => {
+    // Each stage once, in the order MOUNT_STAGES gives (a stage added there must be placed here).
+    if (MOUNT_STAGES[mounted.length] !== stage) throw new Error(`Stage ${stage} out of order`);
+    mounted.push(stage);
+    for (const mount of mounts.filter((candidate) => candidate.stage === stage)) {
+      const handler = mount.create(context);
+      app.use(mount.path, mount.when ? onlyWhen(mount.when, handler) : handler);
+    }
+  };
+
+  mountStage('writes');
   // JSON bodies for everything else (writes read theirs after checking the token).
   app.use(
     express.json({
@@ -163,29 +180,7 @@ export function createApp(dependencies: AppDependencies): Express {
       type: ['application/json', 'application/*+json', 'application/query-cql-json'],
     }),
   );
-  // Harvest sources and the CSW Harvest operation share one harvest context (shared/harvest).
-  const harvest = createHarvestContext({
-    config,
-    backend,
-    logger,
-    queue: getQueue,
-    ingestLog: getIngestLog,
-  });
-  app.use('/catalogue', onlyWhen(isAdminPath, createSourcesRouter({ auth, harvest })));
-  app.use(
-    '/catalogue',
-    onlyWhen(
-      isAdminPath,
-      createAdminHtmlRouter({ config, auth, ingestLog: getIngestLog, queue: getQueue }),
-    ),
-  );
-  app.use(
-    '/catalogue',
-    onlyWhen(
-      isAdminPath,
-      createAdminRouter({ config, auth, ingestLog: getIngestLog, queue: getQueue, backend }),
-    ),
-  );
+  mountStage('admin');
   // Records and STAC requests are validated against the OpenAPI document (CSW and OpenSearch
   // are not), but for the searches, whose parsers check every parameter themselves.
   app.use(
@@ -200,55 +195,20 @@ export function createApp(dependencies: AppDependencies): Express {
       { skip: unvalidatedRoute },
     ),
   );
-
-  app.get('/healthz', (_request, response) => {
-    response.json({ status: 'ok' });
-  });
-  // Ready while the backend answers (reads are the service); a queue that is down only
-  // degrades it (writes answer 503), so every instance is not taken out of rotation at once.
-  app.get('/readyz', async (_request, response) => {
-    const [health, queueHealth] = await Promise.all([backend.health(), getQueue()?.health()]);
-    const status = !health.ok ? 'unavailable' : queueHealth?.ok === false ? 'degraded' : 'ready';
-    response
-      .status(health.ok ? 200 : 503)
-      .json({ status, backend: health, ...(queueHealth && { queue: queueHealth }) });
-  });
-
-  // Every read below is public unless AUTH_READS_REQUIRE_TOKEN asks for a valid token
-  // (any role); health checks above stay open for probes.
+  // Health probes stay open.
+  mountStage('open');
+  // Every read below is public unless AUTH_READS_REQUIRE_TOKEN asks for a valid token (any role).
   app.use('/catalogue', auth.readAccess);
-
-  // CSW 2.0.2/3.0.0 and its OpenSearch description (errors: OWS ExceptionReports, below).
-  const transactions = writesConfigured(config)
-    ? createCswTransactionHandler({
-        config,
-        backend,
-        auth,
-        harvest,
-        queue: getQueue,
-        ingestLog: getIngestLog,
-      })
-    : undefined;
-  app.use('/catalogue/csw', createCswRouter({ config, backend, transactions }));
-  app.use('/catalogue/opensearch', createOpenSearchRouter({ config, backend }));
-
-  // STAC API (search, queryables, `f=stac` collection) first; the Records router owns the rest.
-  app.use('/catalogue', createStacRouter({ config, backend }));
-  const openApiDocument = (publicBaseUrl: string) =>
-    buildOpenApiDocument({
-      serverUrl: `${publicBaseUrl}/catalogue`,
-      rootUrl: publicBaseUrl,
-      service: config.service,
-      version: PACKAGE_VERSION,
-      limits: config.limits,
-    });
-  app.use('/catalogue', createRecordsRouter({ config, backend, openApiDocument }));
+  mountStage('reads');
+  if (mounted.length !== MOUNT_STAGES.length)
+    throw new Error('A mount stage has no place in the app');
 
   app.use((request) => {
     throw new NotFoundError(`No resource at ${request.path}`);
   });
   app.use(authChallengeHeaders); // WWW-Authenticate on 401/403, for every renderer below
-  app.use(['/catalogue/csw', '/catalogue/opensearch'], renderCswError);
+  // Protocols with an error format of their own (CSW and OpenSearch: OWS ExceptionReports).
+  for (const renderer of errorRenderers()) app.use([...renderer.paths], renderer.render);
   app.use('/catalogue', renderHtmlError(config.service)); // HTML error pages for browsers
   app.use(renderJsonError);
   return app;

@@ -12,7 +12,7 @@ import request from 'supertest';
 import { unvalidatedRoute } from '../../services/api/app.js';
 import { PACKAGE_VERSION } from '../../services/api/html/assets.js';
 import { renderJsonError } from '../../services/api/middleware/errors.js';
-import type { OpenApiDocument } from '../../services/api/openapi/common.js';
+import type { OpenApiDocument } from '../../services/api/common/openapi.js';
 import { buildValidationDocument } from '../../services/api/openapi/document.js';
 import { createRequestValidator } from '../../services/api/openapi/validator.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { NextFunction, Request, Response } from 'express';
-import { isAdminPath, onlyWhen } from '../../services/api/app.js';
+import { onlyWhen } from '../../services/api/app.js';
+import { isAdminPath } from '../../services/api/protocols/admin/index.js';
 
 const at = (path: string, method = 'GET') => ({ path, method }) as Request;
 

@@ -127,6 +127,12 @@ describe('lint rules that guard the seams', function () {
     ).to.have.length(1);
     expect(
       await seamErrors(
+        'services/api/common/probe.ts',
+        "import { PROTOCOLS } from '../registry/protocols.js';\nexport const probe = PROTOCOLS;\n",
+      ),
+    ).to.have.length(1);
+    expect(
+      await seamErrors(
         'services/api/commands/probe.ts',
         [
           "import { jobUrl } from '../common/urls.js';",

@@ -4,32 +4,29 @@
  * the write and admin endpoints and the health endpoints. Served at /catalogue/openapi and
  * used to validate requests.
  *
- * Assembled in one pass from typed parts, one per protocol (common, records, stac, csw,
- * admin), and frozen: nothing is patched afterwards. The parts take their parameter names,
- * bounds and enums from the parsers' constants and the configured limits.
+ * Assembled in one pass from the shared parts (common/openapi.ts) and the part each protocol
+ * module gives (its `openapi`, in the order of PROTOCOLS, registry/protocols.ts), and frozen:
+ * nothing is patched afterwards. The parts take their parameter names, bounds and enums from
+ * the parsers' constants and the configured limits.
  */
 import type { ServiceMetadata } from '../../../shared/config/index.js';
 import { deepFreeze } from '../../../shared/deep-freeze.js';
-import { buildAdminPaths, buildHealthPaths } from './admin.js';
 import {
   buildCommonSchemas,
   buildErrorResponses,
   type DocumentPurpose,
   type OpenApiDocument,
-  type Paths,
-} from './common.js';
-import { buildCswPaths } from './csw.js';
-import {
-  buildRecordsParameters,
-  buildRecordsPaths,
-  buildRecordsSchemas,
   type PageLimits,
-} from './records.js';
-import { buildStacPaths, buildStacSchemas } from './stac.js';
+  type Parameter,
+  type Paths,
+  type Schema,
+} from '../common/openapi.js';
+import type { OpenApiPartOptions, Protocol } from '../protocols/protocol.js';
+import { assembleTags, PROTOCOLS } from '../registry/protocols.js';
 
-export { OPENAPI_MEDIA_TYPE } from './common.js';
-export { queryableParameterNames } from './records.js';
-export type { OpenApiDocument } from './common.js';
+export { OPENAPI_MEDIA_TYPE } from '../common/openapi.js';
+export { queryableParameterNames } from '../protocols/records/openapi.js';
+export type { OpenApiDocument } from '../common/openapi.js';
 
 export interface OpenApiOptions {
   /** Public URL of the catalogue root (…/catalogue), the document's server. */
@@ -44,17 +41,6 @@ export interface OpenApiOptions {
 
 /** Page sizes when the caller does not say (the configuration's defaults). */
 const DEFAULT_LIMITS: PageLimits = { defaultLimit: 10, maxLimit: 1000 };
-
-const TAGS = [
-  {
-    name: 'OGC API – Records',
-    description: 'Landing page, conformance, the catalogue and its records',
-  },
-  { name: 'STAC API', description: 'STAC API item search' },
-  { name: 'CSW and OpenSearch', description: 'CSW 2.0.2 / 3.0.0 and OpenSearch' },
-  { name: 'Writes and admin', description: 'Record transactions, bulk ingest, job log' },
-  { name: 'Operations', description: 'Health' },
-];
 
 function buildInfo(options: OpenApiOptions): OpenApiDocument['info'] {
   const { service } = options;
@@ -77,35 +63,74 @@ function buildInfo(options: OpenApiOptions): OpenApiDocument['info'] {
 }
 
 /**
- * The paths of a document. Request validation covers the Records and STAC reads only: CSW
- * (case-insensitive KVP names), OpenSearch, health and the write and admin endpoints (mounted
- * before validation) parse their own requests.
+ * Merges the parts the protocols give for one member of the document (paths, schemas,
+ * parameters), in document order. Throws when two parts name the same entry, which would
+ * otherwise replace one protocol's entry with another's.
  */
-function buildPaths(options: OpenApiOptions, purpose: DocumentPurpose): Paths {
-  const reads = { ...buildRecordsPaths(purpose), ...buildStacPaths() };
-  if (purpose === 'validation') return reads;
+export function mergeParts<T>(
+  member: string,
+  parts: readonly (readonly [string, Readonly<Record<string, T>>])[],
+): Record<string, T> {
+  const merged: Record<string, T> = {};
+  const owner = new Map<string, string>();
+  for (const [protocol, part] of parts) {
+    for (const [name, value] of Object.entries(part)) {
+      const earlier = owner.get(name);
+      if (earlier !== undefined)
+        throw new Error(`OpenAPI ${member} "${name}" is given by both ${earlier} and ${protocol}`);
+      owner.set(name, protocol);
+      merged[name] = value;
+    }
+  }
+  return merged;
+}
+
+/**
+ * The document of `protocols`. Request validation covers only the protocols whose paths say
+ * so (the Records and STAC reads): CSW (case-insensitive KVP names), OpenSearch, health and the
+ * write and admin endpoints (mounted before validation) parse their own requests.
+ */
+export function assembleDocument(
+  options: OpenApiOptions,
+  purpose: DocumentPurpose,
+  protocols: readonly Protocol[] = PROTOCOLS,
+): OpenApiDocument {
+  const part: OpenApiPartOptions = {
+    purpose,
+    rootUrl: options.rootUrl,
+    limits: options.limits ?? DEFAULT_LIMITS,
+  };
+  const documented = protocols.filter(
+    (protocol) => purpose === 'served' || protocol.openapi.validated,
+  );
   return {
-    ...reads,
-    ...buildCswPaths(),
-    ...buildHealthPaths(options.rootUrl),
-    ...buildAdminPaths(),
+    openapi: '3.0.3',
+    info: buildInfo(options),
+    servers: [{ url: options.serverUrl, description: 'This catalogue' }],
+    tags: assembleTags(protocols),
+    paths: mergeParts<Paths[string]>(
+      'path',
+      documented.map((protocol) => [protocol.name, protocol.openapi.paths(part)]),
+    ),
+    components: {
+      schemas: mergeParts<Schema>('schema', [
+        ['common', buildCommonSchemas()],
+        ...protocols.map(
+          (protocol) => [protocol.name, protocol.openapi.schemas?.() ?? {}] as const,
+        ),
+      ]),
+      parameters: mergeParts<Parameter>(
+        'parameter',
+        protocols.map((protocol) => [protocol.name, protocol.openapi.parameters?.(part) ?? {}]),
+      ),
+      responses: buildErrorResponses(),
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+    },
   };
 }
 
 function assemble(options: OpenApiOptions, purpose: DocumentPurpose): Readonly<OpenApiDocument> {
-  return deepFreeze({
-    openapi: '3.0.3',
-    info: buildInfo(options),
-    servers: [{ url: options.serverUrl, description: 'This catalogue' }],
-    tags: TAGS.map((tag) => ({ ...tag })),
-    paths: buildPaths(options, purpose),
-    components: {
-      schemas: { ...buildCommonSchemas(), ...buildRecordsSchemas(), ...buildStacSchemas() },
-      parameters: buildRecordsParameters(options.limits ?? DEFAULT_LIMITS, purpose),
-      responses: buildErrorResponses(),
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
-    },
-  });
+  return deepFreeze(assembleDocument(options, purpose));
 }
 
 /** Documents built so far, by purpose and options; a deployment has one or a few public URLs. */

@@ -12,7 +12,7 @@ import {
   NotFoundError,
   UnknownParameterError,
 } from '../../../shared/errors/index.js';
-import type { OpenApiDocument } from './common.js';
+import type { OpenApiDocument } from '../common/openapi.js';
 
 type ValidatorOptions = Parameters<typeof OpenApiValidator.middleware>[0];
 

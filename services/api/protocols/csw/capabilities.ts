@@ -284,11 +284,6 @@ const TEMPORAL_OPERATORS = [
 
 const GEOMETRY_OPERANDS = ['Envelope', 'Point', 'LineString', 'Polygon'];
 
-/** The spatial operators the backend evaluates: all of them, on every backend. */
-function spatialOperatorNames(_context: CapabilitiesContext): readonly string[] {
-  return SPATIAL_OPERATORS;
-}
-
 /** A writer of `prefix:local` child elements in one namespace. */
 function elementsIn(
   namespace: string,
@@ -297,7 +292,7 @@ function elementsIn(
   return (parent, local, attributes) => parent.ele(namespace, `${prefix}:${local}`, attributes);
 }
 
-function appendFilterCapabilities11(root: XmlNode, context: CapabilitiesContext): void {
+function appendFilterCapabilities11(root: XmlNode): void {
   const ogc = elementsIn(CSW_NS.ogc, 'ogc');
   const capabilities = ogc(root, 'Filter_Capabilities');
   const spatial = ogc(capabilities, 'Spatial_Capabilities');
@@ -306,7 +301,7 @@ function appendFilterCapabilities11(root: XmlNode, context: CapabilitiesContext)
     ogc(operands, 'GeometryOperand').txt(`gml:${operand}`).up();
   operands.up();
   const spatialOperators = ogc(spatial, 'SpatialOperators');
-  for (const name of spatialOperatorNames(context)) {
+  for (const name of SPATIAL_OPERATORS) {
     ogc(spatialOperators, 'SpatialOperator', { name }).up();
   }
   spatialOperators.up();
@@ -356,7 +351,7 @@ const FES_CONFORMANCE: readonly [string, boolean][] = [
   ['ImplementsSchemaElementFunc', false],
 ];
 
-function appendFilterCapabilities20(root: XmlNode, context: CapabilitiesContext): void {
+function appendFilterCapabilities20(root: XmlNode): void {
   const fes = elementsIn(CSW_NS.fes, 'fes');
   const capabilities = fes(root, 'Filter_Capabilities');
   const conformance = fes(capabilities, 'Conformance');
@@ -398,7 +393,7 @@ function appendFilterCapabilities20(root: XmlNode, context: CapabilitiesContext)
     fes(operands, 'GeometryOperand', { name: `gml32:${operand}` }).up();
   operands.up();
   const spatialOperators = fes(spatial, 'SpatialOperators');
-  for (const name of spatialOperatorNames(context)) {
+  for (const name of SPATIAL_OPERATORS) {
     fes(spatialOperators, 'SpatialOperator', { name }).up();
   }
   spatialOperators.up();
@@ -449,8 +444,8 @@ export function presentCapabilities(
     ows.text(ows.ele(root, 'Languages'), 'Language', 'en');
   }
   if (sections.filterCapabilities) {
-    if (version === '2.0.2') appendFilterCapabilities11(root, context);
-    else appendFilterCapabilities20(root, context);
+    if (version === '2.0.2') appendFilterCapabilities11(root);
+    else appendFilterCapabilities20(root);
   }
   return serialise(document);
 }

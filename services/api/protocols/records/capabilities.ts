@@ -4,7 +4,7 @@
  */
 import type { ServiceMetadata } from '../../../../shared/config/index.js';
 import { QUERYABLES, type Queryable } from '../../../../shared/query/queryables.js';
-import type { BackendKind, CatalogueExtent } from '../../../../shared/search/backend.js';
+import type { CatalogueExtent } from '../../../../shared/search/backend.js';
 import { presentCatalogueCollection } from '../../common/catalogue-collection.js';
 import type {
   CollectionsDocument,
@@ -31,7 +31,7 @@ import {
   openApiUrl,
   openSearchDescriptionUrl,
 } from '../../common/urls.js';
-import { presentStacLanding, STAC_CONFORMANCE_CLASSES } from '../stac/capabilities.js';
+import { presentStacLanding } from '../stac/capabilities.js';
 import { FACET_PROPERTIES, DEFAULT_BUCKET_COUNT } from './parse.js';
 
 const RECORDS = 'http://www.opengis.net/spec/ogcapi-records-1/1.0/conf';
@@ -41,12 +41,15 @@ const FEATURES_FILTER = 'http://www.opengis.net/spec/ogcapi-features-3/1.0/conf'
 const CQL2 = 'http://www.opengis.net/spec/cql2/1.0/conf';
 
 /**
- * Conformance classes Cairn passes. Where the Records specification spells a class two ways
- * (clause 2 table and abstract test suite), both spellings are declared. The CQL2 classes are
- * the ones the SQLite filter compiler passes against the CQL2 test dataset
- * (test/integration/cql2-sqlite.test.ts).
+ * The conformance classes the Records API passes, on every backend (the engines decide in Node
+ * what their index cannot: shared/search/engine/refine-search.ts; test/integration/
+ * cql2-engines.test.ts runs the whole CQL2 suite on them with no refusal). Where the Records
+ * specification spells a class two ways (clause 2 table and abstract test suite), both
+ * spellings are declared. The CQL2 classes are the ones the SQLite filter compiler passes
+ * against the CQL2 test dataset (test/integration/cql2-sqlite.test.ts). /conformance declares
+ * these with the other protocols' (registry/protocols.ts).
  */
-export const CONFORMANCE_CLASSES: readonly string[] = [
+export const RECORDS_CONFORMANCE_CLASSES: readonly string[] = [
   `${FEATURES}/core`,
   `${FEATURES}/geojson`,
   `${FEATURES}/html`,
@@ -87,24 +90,13 @@ export const CONFORMANCE_CLASSES: readonly string[] = [
   `${CQL2}/arithmetic`,
   `${CQL2}/cql2-text`,
   `${CQL2}/cql2-json`,
-  // STAC API (services/api/protocols/stac): the landing page is also a STAC Catalog.
-  ...STAC_CONFORMANCE_CLASSES,
-].filter((uri, index, all) => all.indexOf(uri) === index); // each once (CQL2 classes are shared)
+];
 
-/**
- * The conformance classes the configured backend really passes: the same on every backend, as
- * the engines decide in Node what their index cannot (shared/search/engine/refine-search.ts;
- * test/integration/cql2-engines.test.ts runs the whole CQL2 suite on them with no refusal).
- */
-export function conformanceClasses(_backend: BackendKind): readonly string[] {
-  return CONFORMANCE_CLASSES;
-}
-
-/** The landing page document. */
+/** The landing page document, declaring the API's conformance classes. */
 export function presentLandingPage(
   baseUrl: string,
   service: ServiceMetadata,
-  backend: BackendKind,
+  conformance: readonly string[],
 ): LandingPage {
   const root = catalogueUrl(baseUrl);
   // STAC API: stac_version, type, conformsTo and the root/search/queryables links, and a
@@ -116,7 +108,7 @@ export function presentLandingPage(
     id: 'cairn',
     title: service.title,
     description: service.description,
-    conformsTo: conformanceClasses(backend),
+    conformsTo: conformance,
     links: uniqueLinks([
       ...jsonAndHtmlLinks(root, JSON_TYPE, 'This document'),
       {
@@ -169,9 +161,9 @@ function uniqueLinks(links: Link[]): Link[] {
   });
 }
 
-/** The conformance declaration of the configured backend. */
-export function presentConformance(backend: BackendKind): ConformanceDocument {
-  return { conformsTo: conformanceClasses(backend) };
+/** The conformance declaration of the API's conformance classes. */
+export function presentConformance(conformance: readonly string[]): ConformanceDocument {
+  return { conformsTo: conformance };
 }
 
 /** The collections list (one catalogue). */

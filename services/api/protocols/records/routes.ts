@@ -57,6 +57,11 @@ export interface RecordsRouteDependencies {
    * app: the document reads the parsers' tables, so this folder does not import it.
    */
   openApiDocument: (publicBaseUrl: string) => unknown;
+  /**
+   * The conformance classes of the whole API (every protocol's), declared at /conformance and
+   * on the landing page. Passed in by the app, which assembles them from the protocol modules.
+   */
+  conformance: readonly string[];
 }
 
 const JSON_OR_HTML = ['json', 'html'] as const;
@@ -128,6 +133,7 @@ export function createRecordsRouter({
   config,
   backend,
   openApiDocument,
+  conformance,
 }: RecordsRouteDependencies): Router {
   const router = Router();
   const collectionPath = `/collections/${COLLECTION_ID}`;
@@ -154,7 +160,7 @@ export function createRecordsRouter({
 
   serveDocument(
     '/',
-    (request) => presentLandingPage(request.publicBaseUrl, config.service, backend.kind),
+    (request) => presentLandingPage(request.publicBaseUrl, config.service, conformance),
     renderLandingPage,
   );
 
@@ -164,7 +170,7 @@ export function createRecordsRouter({
     sendJson(response, openApiDocument(request.publicBaseUrl), OPENAPI_JSON);
   });
 
-  serveDocument('/conformance', () => presentConformance(backend.kind), renderConformancePage);
+  serveDocument('/conformance', () => presentConformance(conformance), renderConformancePage);
   serveDocument(
     '/collections',
     async (request) =>

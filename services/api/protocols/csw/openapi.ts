@@ -1,6 +1,7 @@
 /**
- * The CSW and OpenSearch part of the OpenAPI document: `/csw` (CSW 2.0.2 / 3.0.0 KVP and XML,
- * with the OpenSearch mode and the EO parameters) and the OpenSearch description. KVP names
+ * The CSW part of the OpenAPI document: `/csw` (CSW 2.0.2 / 3.0.0 KVP and XML, with the
+ * OpenSearch mode and the EO parameters); the OpenSearch description is the OpenSearch
+ * folder's (protocols/opensearch/openapi.ts). KVP names
  * are case-insensitive (CSW's own parser reads them; the request validator never sees /csw);
  * the enums are the CSW model's and the OpenSearch parser's constants.
  */
@@ -8,7 +9,7 @@ import {
   EO_PARAMETERS,
   SPATIAL_RELATIONS,
   TEMPORAL_RELATIONS,
-} from '../../../shared/query/opensearch/index.js';
+} from '../../../../shared/query/opensearch/index.js';
 import {
   ATOM,
   CONSTRAINT_LANGUAGES,
@@ -20,7 +21,7 @@ import {
   OPERATIONS,
   OUTPUT_FORMATS,
   RESULT_TYPES,
-} from '../protocols/csw/csw-model.js';
+} from './csw-model.js';
 import {
   objectContent,
   stringParameter,
@@ -30,9 +31,10 @@ import {
   type Paths,
   type QueryParameter,
   type Responses,
-} from './common.js';
+} from '../../common/openapi.js';
 
-const TAG = 'CSW and OpenSearch';
+/** The tag of the CSW and OpenSearch operations. */
+export const CSW_TAG = 'CSW and OpenSearch';
 
 /** Every operation a request may name (2.0.2 has them all; 3.0.0 dropped DescribeRecord). */
 export const CSW_REQUESTS: readonly string[] = [
@@ -143,7 +145,7 @@ export function buildCswParameters(): QueryParameter[] {
   ];
 }
 
-/** The CSW and OpenSearch paths (KVP names are case-insensitive; values are not). */
+/** The CSW path (KVP names are case-insensitive; values are not). */
 export function buildCswPaths(): Paths {
   const xml = textContent(XML);
   const responses: Responses = {
@@ -169,13 +171,13 @@ export function buildCswPaths(): Paths {
           'Catalogue Service for the Web. Parameter names are case-insensitive, values are ' +
           'case-sensitive. Without parameters: the capabilities, or the OpenSearch description ' +
           `when Accept prefers ${OPENSEARCH_DESCRIPTION}.`,
-        tags: [TAG],
+        tags: [CSW_TAG],
         parameters: buildCswParameters(),
         responses,
       },
       post: {
         summary: 'CSW 2.0.2 / 3.0.0 (XML request body, or KVP as a form)',
-        tags: [TAG],
+        tags: [CSW_TAG],
         requestBody: {
           required: true,
           content: {
@@ -184,18 +186,6 @@ export function buildCswPaths(): Paths {
           },
         },
         responses,
-      },
-    },
-    '/opensearch': {
-      get: {
-        summary: 'OpenSearch description document (templates on /csw)',
-        tags: [TAG],
-        responses: {
-          '200': {
-            description: 'The OpenSearch description',
-            content: textContent(OPENSEARCH_DESCRIPTION),
-          },
-        },
       },
     },
   };

@@ -6,7 +6,7 @@
  * and empty values (the parsers judge those), which the types make impossible to forget.
  */
 import type { OpenAPIV3 } from 'openapi-types';
-import { HTML, JSON_TYPE } from '../common/media-types.js';
+import { HTML, JSON_TYPE } from './media-types.js';
 
 /** Vendor extensions the document uses (express-openapi-validator's). */
 export interface OperationExtensions {
@@ -64,6 +64,12 @@ export type OpenApiDocument = OpenAPIV3.Document<OperationExtensions>;
 /** Whether a part is built for the served document or for request validation. */
 export type DocumentPurpose = 'served' | 'validation';
 
+/** Page sizes: the configured LIMIT_DEFAULT and LIMIT_MAX. */
+export interface PageLimits {
+  defaultLimit: number;
+  maxLimit: number;
+}
+
 export {
   FACETS_JSON,
   GEOJSON,
@@ -72,7 +78,7 @@ export {
   OPENAPI_JSON as OPENAPI_MEDIA_TYPE,
   SCHEMA_JSON,
   XML,
-} from '../common/media-types.js';
+} from './media-types.js';
 
 /** A reference to a component. */
 export function ref(kind: 'schemas' | 'parameters' | 'responses', name: string): Reference {

@@ -5,7 +5,7 @@
  * their bounds and enums come from the parser's constants and the configured limits.
  */
 import type { OpenAPIV3 } from 'openapi-types';
-import { QUERYABLES } from '../../../shared/query/queryables.js';
+import { QUERYABLES } from '../../../../shared/query/queryables.js';
 import {
   FACET_ORDERS,
   FACET_PROPERTIES,
@@ -20,8 +20,8 @@ import {
   SUPPORTED_CRS,
   type ItemsParameterName,
   type OutputFormat,
-} from '../protocols/records/parse.js';
-import { createRecordsOperation, recordWriteOperations } from './admin.js';
+} from './parse.js';
+import { createRecordsOperation, recordWriteOperations } from '../../common/openapi-writes.js';
 import {
   BBOX_SCHEMA,
   FACETS_JSON,
@@ -44,18 +44,13 @@ import {
   textContent,
   XML,
   type DocumentPurpose,
+  type PageLimits,
   type Parameter,
   type PathItem,
   type Paths,
   type Reference,
   type Schema,
-} from './common.js';
-
-/** Page sizes: the configured LIMIT_DEFAULT and LIMIT_MAX. */
-export interface PageLimits {
-  defaultLimit: number;
-  maxLimit: number;
-}
+} from '../../common/openapi.js';
 
 /** The encodings of the Records resources (`f`), the default first. */
 export const RECORDS_FORMATS: readonly OutputFormat[] = ['json', 'html'];

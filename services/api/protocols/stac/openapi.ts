@@ -9,7 +9,7 @@ import {
   SEARCH_PARAMETER_NAMES,
   STAC_FILTER_LANGUAGES,
   type SearchParameterName,
-} from '../protocols/stac/parse.js';
+} from './parse.js';
 import {
   BBOX_SCHEMA,
   GEOJSON,
@@ -27,10 +27,18 @@ import {
   type Paths,
   type Reference,
   type Schema,
-} from './common.js';
-import { parameterRef } from './records.js';
+} from '../../common/openapi.js';
 
 const TAG = 'STAC API';
+
+/**
+ * The Records parameters (components/parameters, built in protocols/records/openapi.ts) that
+ * the item search shares; referenced by name, as the Records folder imports this one.
+ */
+type RecordsParameter = 'bbox' | 'limit' | 'filter' | 'filterCrs';
+
+/** A reference to one of the Records parameters the item search shares. */
+const parameterRef = (name: RecordsParameter): Reference => ref('parameters', name);
 
 /** The encodings of the STAC API documents (`f`): JSON only. */
 export const STAC_FORMATS: readonly string[] = ['json'];
