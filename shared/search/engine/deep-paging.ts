@@ -24,7 +24,7 @@ import {
   estimateSampleRank,
   findClosestBelow,
 } from './jump-estimate.js';
-import type { BudgetedSearch } from './search-budget.js';
+import type { BudgetedSearch } from './budgeted-search.js';
 import {
   SortCheckpoints,
   type Checkpoint,

@@ -35,9 +35,10 @@ import { QueryCompiler } from './query-compiler.js';
 import { RecordReads } from './record-reads.js';
 import { DEFAULT_REFINE_MAX_CANDIDATES } from './refine-search.js';
 import type { ReindexResult } from './reindex.js';
-import { BudgetedSearch } from './search-budget.js';
+import { BudgetedSearch } from './budgeted-search.js';
 import type { CheckpointStats, CheckpointStore } from './sort-checkpoints.js';
 
+/** How an EngineBackend is set up: the engine, its adapter, index names and limits. */
 export interface EngineBackendOptions {
   engine: EngineName;
   /** The client adapter for `engine` (shared/search/create-backend.ts builds one from a URL). */

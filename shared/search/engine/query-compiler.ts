@@ -17,7 +17,7 @@ import { ENGINE_TITLES } from './engine-errors.js';
 import type { IndexLifecycle, RecordsIndex } from './index-lifecycle.js';
 import type { SpatialMode } from './index-templates.js';
 import { selectInDoubt, type RefineTarget } from './refine-search.js';
-import type { BudgetedSearch } from './search-budget.js';
+import type { BudgetedSearch } from './budgeted-search.js';
 
 /** What the compiler is given. */
 export interface QueryCompilerOptions {

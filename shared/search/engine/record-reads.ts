@@ -31,7 +31,7 @@ import type { DeepPaging } from './deep-paging.js';
 import type { IndexLifecycle } from './index-lifecycle.js';
 import type { QueryCompiler } from './query-compiler.js';
 import { refineSearch } from './refine-search.js';
-import type { BudgetedSearch } from './search-budget.js';
+import type { BudgetedSearch } from './budgeted-search.js';
 
 /** What the reads are given. */
 export interface RecordReadsOptions {
