@@ -5,16 +5,17 @@
  * engine (API time / engine time for the same DSL) is measured in one run, interleaved.
  */
 import type { Config } from '../../shared/config/index.js';
-import { engineBackendOptions } from '../../shared/search/create-backend.js';
-import { ElasticsearchAdapter } from '../../shared/search/engine/elasticsearch-adapter.js';
+import {
+  createEngineAdapter,
+  createEngineBackend,
+  engineBackendOptions,
+} from '../../shared/search/create-backend.js';
 import type {
   EngineAdapter,
   EngineSearchRequest,
   JsonObject,
 } from '../../shared/search/engine/engine-adapter.js';
-import { EngineBackend } from '../../shared/search/engine/engine-backend.js';
 import { msearchLines, NDJSON } from '../../shared/search/engine/engine-reads.js';
-import { OpenSearchAdapter } from '../../shared/search/engine/opensearch-adapter.js';
 import type { SearchQuery } from '../../shared/query/search-query.js';
 import type { HttpCaseResult } from './http-load.js';
 
@@ -120,13 +121,9 @@ export async function captureEngineRequests(
   cases: { name: string; query: SearchQuery }[],
 ): Promise<CapturedCase[]> {
   const options = engineBackendOptions(config);
-  const connection = { url: options.url ?? '' };
-  const inner =
-    options.engine === 'elasticsearch'
-      ? new ElasticsearchAdapter(connection)
-      : new OpenSearchAdapter(connection);
+  const inner = createEngineAdapter(options.engine, { url: options.url ?? '' });
   let sink: CapturedRequest[] = [];
-  const backend = new EngineBackend({
+  const backend = createEngineBackend({
     ...options,
     adapter: recordingAdapter(inner, (request) => sink.push(request)),
   });

@@ -25,7 +25,8 @@ import { Redis } from 'ioredis';
 import { generateRecords } from '../corpus/generator.js';
 import { parseDocuments } from '../../shared/records/formats/index.js';
 import { buildConnection } from '../../shared/queue/connection.js';
-import { EngineBackend } from '../../shared/search/engine/engine-backend.js';
+import { createEngineBackend } from '../../shared/search/create-backend.js';
+import type { EngineBackend } from '../../shared/search/engine/engine-backend.js';
 import { RedisCheckpointStore } from '../../shared/search/engine/redis-checkpoints.js';
 import { readLoadAverage } from './system-info.js';
 
@@ -75,7 +76,7 @@ async function store(): Promise<RedisCheckpointStore> {
 }
 
 async function backend(shared?: RedisCheckpointStore): Promise<EngineBackend> {
-  const made = new EngineBackend({
+  const made = createEngineBackend({
     engine,
     url: engineUrl,
     alias,

@@ -9,6 +9,7 @@ import { loadConfig } from '../../shared/config/index.js';
 import { ingestDocuments } from '../../shared/ingest/pipeline.js';
 import { JobQueues } from '../../shared/queue/job-queues.js';
 import type { SearchBackend } from '../../shared/search/backend.js';
+import { createEngineBackend } from '../../shared/search/create-backend.js';
 import { EngineBackend } from '../../shared/search/engine/engine-backend.js';
 import { SqliteBackend } from '../../shared/search/sqlite/sqlite-backend.js';
 import { generateCorpusDocuments } from '../bench/bench-corpus.js';
@@ -32,7 +33,7 @@ export interface SoakCatalogue {
 function openBackend(options: SoakOptions, directory: string, alias: string): SearchBackend {
   if (options.backend === 'sqlite')
     return new SqliteBackend({ path: join(directory, 'cairn.sqlite') });
-  return new EngineBackend({ engine: options.backend, url: options.url!, alias, refresh: false });
+  return createEngineBackend({ engine: options.backend, url: options.url!, alias, refresh: false });
 }
 
 /** Loads `options.records` generated records into a new catalogue. */

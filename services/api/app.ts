@@ -94,7 +94,7 @@ export function createApp(dependencies: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   // No ETag on answers: a search answer carries its timeStamp, so a hash of it never matches,
-  // and hashing each body cost a search page about 50 µs of CPU (issue 29; docs/decisions.md).
+  // and hashing each body cost a search page about 50 µs of CPU (docs/decisions/less-cpu-per-answer.md).
   app.set('etag', false);
   app.set('query parser', 'simple');
   // Metrics: every request counted and timed, backend calls timed; served on GET /metrics.
@@ -158,7 +158,7 @@ export function createApp(dependencies: AppDependencies): Express {
       }),
   };
   const mounts = orderMounts();
-  // Routers the searches need not walk through (issue 29: each layer is a path match per
+  // Routers the searches need not walk through (each layer is a path match per
   // request) say which requests they see (`when`): the writes no GET or HEAD, the admin
   // routers only paths under /admin.
   const mounted: MountStage[] = [];

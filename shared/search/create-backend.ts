@@ -4,10 +4,13 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../config/index.js';
-import { CairnError } from '../errors/index.js';
+import { CairnError, InternalError } from '../errors/index.js';
 import { createLogger } from '../logging/index.js';
 import type { SearchBackend } from './backend.js';
+import { ElasticsearchAdapter } from './engine/elasticsearch-adapter.js';
+import type { EngineAdapter, EngineName } from './engine/engine-adapter.js';
 import { EngineBackend, type EngineBackendOptions } from './engine/engine-backend.js';
+import { OpenSearchAdapter } from './engine/opensearch-adapter.js';
 import { RedisCheckpointStore } from './engine/redis-checkpoints.js';
 import { SqliteBackend } from './sqlite/sqlite-backend.js';
 
@@ -38,13 +41,47 @@ function sharedCheckpoints(
 }
 
 /**
+ * What builds an EngineBackend: its options, with the engine's URL (and the client's timeout
+ * and retries) in place of the adapter, or a ready adapter (tests, the benchmark's recorder).
+ */
+export type EngineBackendSettings = Omit<EngineBackendOptions, 'adapter'> & {
+  /** The engine's URL; required unless an adapter is given. */
+  url?: string;
+  /** A ready adapter; otherwise one is built for `engine` and `url`. */
+  adapter?: EngineAdapter;
+  /** Milliseconds before a request to the engine is abandoned. */
+  requestTimeout?: number;
+  /** Retries on connection errors and 502/503/504. */
+  maxRetries?: number;
+};
+
+/** Builds the client adapter of an engine at a URL. */
+export function createEngineAdapter(
+  engine: EngineName,
+  connection: { url: string; requestTimeout?: number; maxRetries?: number },
+): EngineAdapter {
+  return engine === 'elasticsearch'
+    ? new ElasticsearchAdapter(connection)
+    : new OpenSearchAdapter(connection);
+}
+
+/** Builds an EngineBackend (not initialised) over the given adapter or one for its URL. */
+export function createEngineBackend(settings: EngineBackendSettings): EngineBackend {
+  const { url, adapter, requestTimeout, maxRetries, ...options } = settings;
+  if (adapter) return new EngineBackend({ ...options, adapter });
+  if (!url) throw new InternalError(`The ${settings.engine} backend needs a URL`);
+  return new EngineBackend({
+    ...options,
+    adapter: createEngineAdapter(settings.engine, { url, requestTimeout, maxRetries }),
+  });
+}
+
+/**
  * The EngineBackend options the configuration gives, without the shared checkpoint store (which
  * connects to Redis). The benchmark builds a backend from them too, to capture the exact requests
  * the API sends.
  */
-export function engineBackendOptions(
-  config: BackendConfig,
-): EngineBackendOptions & Required<Pick<EngineBackendOptions, 'engine'>> {
+export function engineBackendOptions(config: BackendConfig): EngineBackendSettings {
   const { search } = config;
   if (search.kind === 'sqlite') throw new Error('engineBackendOptions: the backend is SQLite');
   // Spatial mode defaults per engine (shape on OpenSearch, envelope on Elasticsearch) unless
@@ -68,7 +105,7 @@ export async function createBackend(config: BackendConfig): Promise<SearchBacken
   const { search } = config;
   const timeBudgetMs = config.query?.timeBudgetMs;
   if (search.kind !== 'sqlite') {
-    const engine = new EngineBackend({
+    const engine = createEngineBackend({
       ...engineBackendOptions(config),
       sharedCheckpoints: sharedCheckpoints(config, search.checkpoints),
     });

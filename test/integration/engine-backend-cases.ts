@@ -25,9 +25,10 @@ import type {
 import { ElasticsearchAdapter } from '../../shared/search/engine/elasticsearch-adapter.js';
 import { OpenSearchAdapter } from '../../shared/search/engine/opensearch-adapter.js';
 import {
-  EngineBackend,
-  type EngineBackendOptions,
-} from '../../shared/search/engine/engine-backend.js';
+  createEngineBackend,
+  type EngineBackendSettings,
+} from '../../shared/search/create-backend.js';
+import type { EngineBackend } from '../../shared/search/engine/engine-backend.js';
 import {
   buildRecordsTemplates,
   MAPPING_VERSION,
@@ -94,9 +95,9 @@ export function uniqueAlias(label: string): string {
 export async function createTestBackend(
   engine: EngineName,
   url: string,
-  options: Partial<EngineBackendOptions> & { spatial: SpatialMode },
+  options: Partial<EngineBackendSettings> & { spatial: SpatialMode },
 ): Promise<EngineBackend> {
-  const backend = new EngineBackend({
+  const backend = createEngineBackend({
     engine,
     url,
     alias: uniqueAlias(options.spatial),
@@ -127,7 +128,7 @@ async function openWaitForWriter(
   alias: string,
   spatial: SpatialMode,
 ): Promise<EngineBackend> {
-  const writer = new EngineBackend({ engine, url, alias, spatial, refresh: 'wait_for' });
+  const writer = createEngineBackend({ engine, url, alias, spatial, refresh: 'wait_for' });
   await writer.init();
   return writer;
 }
@@ -589,7 +590,7 @@ export function describeEngineCases(engine: EngineName, url: string, spatial: Sp
         // Backends of their own over the same index: no checkpoints; a window of 1,000 makes
         // every page from offset 1,000 on deep and a walk go in strides of 1,000.
         const open = async (): Promise<EngineBackend> => {
-          const fresh = new EngineBackend({
+          const fresh = createEngineBackend({
             engine,
             url,
             alias: backend.alias,
@@ -676,7 +677,7 @@ export function describeEngineCases(engine: EngineName, url: string, spatial: Sp
             bodies.push(request.body as Record<string, unknown>);
             return search(request);
           };
-          const fresh = new EngineBackend({
+          const fresh = createEngineBackend({
             engine,
             url,
             alias: backend.alias,
@@ -852,7 +853,7 @@ export function describeEngineCases(engine: EngineName, url: string, spatial: Sp
       });
 
       it('applies a new shard count through a reindex, keeping every record', async () => {
-        const resized = new EngineBackend({
+        const resized = createEngineBackend({
           engine,
           url,
           alias: backend.alias,
@@ -1137,7 +1138,7 @@ export function describeEngineCases(engine: EngineName, url: string, spatial: Sp
 
     describe('an unreachable engine', () => {
       it('is a 503 with Retry-After, and unhealthy', async () => {
-        const backend = new EngineBackend({
+        const backend = createEngineBackend({
           engine,
           url: 'http://127.0.0.1:9',
           spatial,

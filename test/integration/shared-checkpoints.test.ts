@@ -15,7 +15,7 @@ import { generateRecords } from '../../scripts/corpus/generator.js';
 import type { SearchQuery } from '../../shared/query/search-query.js';
 import { loadConfig } from '../../shared/config/index.js';
 import { buildConnection } from '../../shared/queue/connection.js';
-import { createBackend } from '../../shared/search/create-backend.js';
+import { createBackend, createEngineBackend } from '../../shared/search/create-backend.js';
 import type { EngineName } from '../../shared/search/engine/engine-adapter.js';
 import { EngineBackend } from '../../shared/search/engine/engine-backend.js';
 import {
@@ -188,7 +188,7 @@ function describeEngine(engine: EngineName): void {
     const startProcess = async (
       options: { store?: RedisCheckpointStore } = {},
     ): Promise<EngineBackend> => {
-      const backend = new EngineBackend({
+      const backend = createEngineBackend({
         engine,
         url,
         alias: first.alias,

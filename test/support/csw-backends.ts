@@ -14,7 +14,7 @@ import { loadConfig } from '../../shared/config/index.js';
 import { ingestDocuments, type RawDocument } from '../../shared/ingest/pipeline.js';
 import { createLogger } from '../../shared/logging/index.js';
 import type { SearchBackend } from '../../shared/search/backend.js';
-import type { EngineBackendOptions } from '../../shared/search/engine/engine-backend.js';
+import type { EngineBackendSettings } from '../../shared/search/create-backend.js';
 import { createApp } from '../../services/api/app.js';
 import { requireEngineUrl } from '../integration/engine-backend-cases.js';
 import { readDocuments } from './catalogue-app.js';
@@ -59,7 +59,7 @@ export async function createCatalogueAppOn(
   target: SuiteBackend,
   documents: RawDocument[],
   environment: Record<string, string> = {},
-  engine: Partial<EngineBackendOptions> = {},
+  engine: Partial<EngineBackendSettings> = {},
 ): Promise<TestApp> {
   if (target.kind === 'sqlite') return startApp(target, documents, environment, true);
   const backend = await loadEngine(target, documents, engine);
@@ -70,7 +70,7 @@ export async function createCatalogueAppOn(
 async function loadEngine(
   target: SuiteBackend,
   documents: RawDocument[],
-  engine: Partial<EngineBackendOptions> = {},
+  engine: Partial<EngineBackendSettings> = {},
 ): Promise<SearchBackend> {
   const backend = await openEngineBackend(target, engine);
   try {

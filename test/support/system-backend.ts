@@ -16,10 +16,8 @@
  * (scripts/test-all.sh runs the protocol suites once per backend, in parallel).
  */
 import type { BackendKind } from '../../shared/search/backend.js';
-import type {
-  EngineBackend,
-  EngineBackendOptions,
-} from '../../shared/search/engine/engine-backend.js';
+import type { EngineBackendSettings } from '../../shared/search/create-backend.js';
+import type { EngineBackend } from '../../shared/search/engine/engine-backend.js';
 import type { SpatialMode } from '../../shared/search/engine/index-templates.js';
 import { createTestBackend } from '../integration/engine-backend-cases.js';
 
@@ -98,7 +96,7 @@ export function engineUrl(target: SuiteBackend): string {
  */
 export async function openEngineBackend(
   target: SuiteBackend,
-  options: Partial<EngineBackendOptions> = {},
+  options: Partial<EngineBackendSettings> = {},
 ): Promise<EngineBackend> {
   const url = engineUrl(target);
   if (target.kind === 'sqlite' || !target.spatial) {

@@ -14,7 +14,8 @@ import { loadConfig } from '../../shared/config/index.js';
 import { ingestDocuments } from '../../shared/ingest/pipeline.js';
 import { createLogger } from '../../shared/logging/index.js';
 import { JobQueues } from '../../shared/queue/job-queues.js';
-import { EngineBackend } from '../../shared/search/engine/engine-backend.js';
+import { createEngineBackend } from '../../shared/search/create-backend.js';
+import type { EngineBackend } from '../../shared/search/engine/engine-backend.js';
 import {
   createAdapter,
   createTestBackend,
@@ -65,7 +66,7 @@ if (url)
       const logger = createLogger('silent', 'test');
       queue = new JobQueues(REDIS_URL, config.worker);
       app = createApp({ config, backend: api, logger, queue });
-      workerBackend = new EngineBackend({ engine: 'elasticsearch', url, alias: api.alias });
+      workerBackend = createEngineBackend({ engine: 'elasticsearch', url, alias: api.alias });
       await workerBackend.init();
       running = startWorkers({
         redisUrl: REDIS_URL,

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { parse } from 'yaml';
 import { loadConfig } from '../../shared/config/index.js';
-import { EngineBackend } from '../../shared/search/engine/engine-backend.js';
+import { createEngineBackend } from '../../shared/search/create-backend.js';
 import { describeImportFailure } from '../../scripts/import-saved-objects.js';
 import { REPO_ROOT } from '../support/fixtures.js';
 
@@ -265,7 +265,7 @@ describe('docker-compose.yml (the deployments for users with Docker)', () => {
 
     // The index names the scaled APIs use: their alias, and the ingest log named after it.
     const search = loadConfig(services['api-1'].environment).search;
-    const engine = new EngineBackend({
+    const engine = createEngineBackend({
       engine: 'opensearch',
       url: 'http://127.0.0.1:9',
       alias: search.kind === 'sqlite' ? undefined : search.alias,

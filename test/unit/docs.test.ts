@@ -33,6 +33,7 @@ const PRIMARY_DOCS = [
 const DOC_FILES = [
   ...PRIMARY_DOCS,
   'es-mappings/README.md',
+  'shared/search/engine/README.md',
   'shared/xml/README.md',
   'data/samples/README.md',
   'test/fixtures/README.md',

@@ -109,7 +109,7 @@ export interface FilterContext {
   /**
    * Collects, for each predicate the engine cannot answer exactly for every record, the
    * documents in doubt and the operator: the backend refuses the search when any document in
-   * the query's scope is in doubt (engine-backend.ts). Absent: nothing is collected.
+   * the query's scope is in doubt (query-compiler.ts). Absent: nothing is collected.
    */
   doubts?: { query: Query; operator: string }[];
 }

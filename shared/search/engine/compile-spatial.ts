@@ -381,7 +381,7 @@ function polygonDoubt(
  * relation with it may be decided within the band around its boundary, as edgeDoubt does for
  * a box, with the polygon grown and shrunk by jsts (shared/query/geometry-band.ts); UNPROVEN
  * when no band can be built (too many vertices: the filter is then decided in Node); undefined
- * for lines and collections, which geo_shape decides at its own precision (docs/decisions.md).
+ * for lines and collections, which geo_shape decides at its own precision (docs/decisions/exact-cql2-on-the-engines.md).
  */
 function literalDoubt(
   relation: EngineSpatialRelation,

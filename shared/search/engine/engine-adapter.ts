@@ -25,6 +25,14 @@ export interface EngineHit {
   fields?: Record<string, unknown[]>;
 }
 
+/**
+ * The sort values of a hit, without an engine-added tiebreaker (Elasticsearch adds `_shard_doc`
+ * under a point in time): the first `sortLength`, those of the search's own sort.
+ */
+export function sortValues(hit: EngineHit, sortLength: number): SortValue[] {
+  return (hit.sort ?? []).slice(0, sortLength);
+}
+
 export interface EngineSearchResponse {
   /** True when the search stopped at its `timeout` and the hits are partial. */
   timed_out?: boolean;

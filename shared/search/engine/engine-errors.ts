@@ -11,7 +11,13 @@ import {
   InvalidParameterError,
   ServiceUnavailableError,
 } from '../../errors/index.js';
-import { classifyClientError } from './engine-adapter.js';
+import { classifyClientError, type EngineName } from './engine-adapter.js';
+
+/** The names the engines go by in messages to clients. */
+export const ENGINE_TITLES: Record<EngineName, string> = {
+  elasticsearch: 'Elasticsearch',
+  opensearch: 'OpenSearch',
+};
 
 /** Seconds a client should wait before retrying when the engine is unavailable. */
 export const RETRY_AFTER_SECONDS = 5;

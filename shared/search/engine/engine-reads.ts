@@ -10,12 +10,12 @@
  * the next full collection. Measured on the API at concurrency 1, STAC datetime search: every
  * scavenge copied and then promoted about 1.7 MB, took 3-5 ms, and the old space grew by about
  * 20 MB a second, emptied by a 50 ms mark-compact every 10 s. The same calls over `node:http`
- * copy a few KB and take 0.2-0.6 ms (docs/decisions.md, "Garbage the young collector kept").
+ * copy a few KB and take 0.2-0.6 ms (docs/decisions/garbage-the-young-collector-kept.md).
  *
  * Why, for Elasticsearch: @elastic/elasticsearch does not keep answers alive so, but its
  * request path (splitting parameters from the body, the transport's diagnostics, product
  * check, serialiser and undici pool) cost more CPU per search than these calls
- * (docs/decisions.md, ninth session).
+ * (docs/decisions/less-cpu-per-answer.md).
  *
  * Failures are named and shaped as the clients' own, so `classifyClientError` reads them as it
  * reads the clients': a status of 400 or more is a `ResponseError` carrying the engine's answer

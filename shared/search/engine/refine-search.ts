@@ -23,12 +23,13 @@ import type { SearchResult } from '../backend.js';
 import type { FilterContext } from './compile-filter.js';
 import { compileSearchQuery, ID_FIELD, type SortClause } from './compile-search.js';
 import { isMatchAll, terms, type Query } from './dsl.js';
-import type {
-  EngineAdapter,
-  EngineHit,
-  EngineSearchRequest,
-  EngineSearchResponse,
-  SortValue,
+import {
+  sortValues,
+  type EngineAdapter,
+  type EngineHit,
+  type EngineSearchRequest,
+  type EngineSearchResponse,
+  type SortValue,
 } from './engine-adapter.js';
 import { readStoredRecord, sourceWithoutContent, type StoredParts } from './engine-document.js';
 import { relaxFilter } from './relax-filter.js';
@@ -116,11 +117,6 @@ function budgetCheck(budgetMs: number | undefined): () => void {
   return () => {
     if (Date.now() > until) throw new QueryTimeoutError(budgetMs);
   };
-}
-
-/** The sort values of a hit, without an engine-added tiebreaker. */
-function sortValues(hit: EngineHit, sortLength: number): SortValue[] {
-  return (hit.sort ?? []).slice(0, sortLength);
 }
 
 /** The record of a hit that carries the `record` part (its source content left empty). */
@@ -228,7 +224,7 @@ async function collectMatches(
  * One batch of candidates in the search's order (record parts only): from the alias, or from a
  * point in time (`pit`, then `search_after` the last batch's sort values). No `filter_path`: a
  * filtered answer makes the engine parse and write again each hit's `_source` it keeps, which
- * cost OpenSearch 240 ms against 196 for a batch of 1,000 (docs/decisions.md, twelfth session).
+ * cost OpenSearch 240 ms against 196 for a batch of 1,000 (docs/decisions/refine-batches-without-filter-path.md).
  */
 async function candidateBatch(
   target: RefineTarget,

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../../shared/config/index.js';
 import { JobQueues } from '../../../shared/queue/job-queues.js';
-import { EngineBackend } from '../../../shared/search/engine/engine-backend.js';
+import { createEngineBackend } from '../../../shared/search/create-backend.js';
 import { generateRecords } from '../../../scripts/corpus/generator.js';
 import { parseDocuments } from '../../../shared/records/formats/index.js';
 import { CLIENT, ISSUER } from '../../integration/keycloak/keycloak-support.js';
@@ -44,7 +44,7 @@ export async function createScaledCatalogue(
 ): Promise<ScaledCatalogue> {
   const directory = mkdtempSync(join(tmpdir(), `cairn-faults-${name}-`));
   const alias = `cairn-faults-${name}-${process.pid}-${Date.now()}`;
-  const backend = new EngineBackend({ engine: 'elasticsearch', url: engineUrl, alias });
+  const backend = createEngineBackend({ engine: 'elasticsearch', url: engineUrl, alias });
   try {
     await backend.init();
     const content = [...generateRecords(seedCount, SEED_RECORDS_SEED)]
@@ -108,7 +108,7 @@ export async function engineRecordIds(catalogue: ScaledCatalogue): Promise<strin
 
 /** Removes the alias, its indices and templates. */
 export async function destroyScaledCatalogue(catalogue: ScaledCatalogue): Promise<void> {
-  const backend = new EngineBackend({
+  const backend = createEngineBackend({
     engine: 'elasticsearch',
     url: catalogue.engineUrl,
     alias: catalogue.alias,

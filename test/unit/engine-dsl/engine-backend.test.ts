@@ -18,10 +18,8 @@ import {
   type EngineSearchResponse,
   type JsonObject,
 } from '../../../shared/search/engine/engine-adapter.js';
-import {
-  describeBulkFailure,
-  EngineBackend,
-} from '../../../shared/search/engine/engine-backend.js';
+import { describeBulkFailure } from '../../../shared/search/engine/bulk-writer.js';
+import { EngineBackend } from '../../../shared/search/engine/engine-backend.js';
 import { toReadError } from '../../../shared/search/engine/engine-errors.js';
 import { SortCheckpoints } from '../../../shared/search/engine/sort-checkpoints.js';
 import { generateRecords } from '../../../scripts/corpus/generator.js';

@@ -53,7 +53,7 @@ export interface PresentContext {
 
 /**
  * Search and record answers are written without indentation: XML clients (OWSLib, GDAL, QGIS)
- * ignore it, and indenting costs CPU on every search (issue 29). Capabilities stay indented.
+ * ignore it, and indenting costs CPU on every search (docs/decisions/less-cpu-per-answer.md). Capabilities stay indented.
  */
 const COMPACT = { prettyPrint: false } as const;
 

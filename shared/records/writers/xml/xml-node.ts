@@ -3,7 +3,7 @@
  * by one serialiser that escapes every value and declares every namespace an element or
  * attribute uses. It offers the part of xmlbuilder2's interface the writers use (`ele`, `att`,
  * `txt`, `up`) without a DOM behind it: a CSW or Atom page of ten records was spending half the
- * API's CPU in xmlbuilder2's DOM and its serialiser (issue 29). `toXmlBuilder2` replays a tree
+ * API's CPU in xmlbuilder2's DOM and its serialiser (docs/decisions/less-cpu-per-answer.md). `toXmlBuilder2` replays a tree
  * into xmlbuilder2 for its XML-to-JSON conversion (CSW `outputFormat=application/json`) and so
  * that the tests can hold this serialiser to xmlbuilder2's, document by document.
  */

@@ -1,0 +1,279 @@
+/**
+ * The records index's life: templates, the alias over the versioned index it points to, the
+ * kinds of the dynamic properties in that index's mapping, and reindexing into the next
+ * version. Reads go through the alias (`cairn-records`) over a versioned index
+ * (`cairn-records-v1`, …) created from the templates in `es-mappings/`; `reindex()` builds the
+ * next version from the stored source documents and moves the alias atomically. Kept apart from
+ * the reads and writes because it is the only part that changes which index they reach.
+ */
+import { InternalError } from '../../errors/index.js';
+import type { CoreRecord } from '../../records/core-record.js';
+import type { WriteFailure } from '../backend.js';
+import {
+  classifyClientError,
+  type EngineAdapter,
+  type EngineName,
+  type JsonObject,
+} from './engine-adapter.js';
+import { ENGINE_TITLES, toWriteError } from './engine-errors.js';
+import type { FieldKind } from './engine-fields.js';
+import {
+  buildIngestLogTemplate,
+  buildRecordsTemplates,
+  parseIndexVersion,
+  versionedIndexName,
+  type IndexLayout,
+  type RecordsIndexMeta,
+  type SpatialMode,
+  type TextAnalysis,
+} from './index-templates.js';
+import { rebuildIndex, type ReindexResult } from './reindex.js';
+
+/** A physical records index and the spatial mode it was built with. */
+export interface RecordsIndex {
+  index: string;
+  spatial: SpatialMode;
+}
+
+/** What the index set-up is given. */
+export interface IndexLifecycleOptions {
+  adapter: EngineAdapter;
+  engine: EngineName;
+  alias: string;
+  ingestLog: string;
+  /** The spatial mode new index versions are built with. */
+  spatial: SpatialMode;
+  analysis: TextAnalysis;
+  refreshInterval: string | undefined;
+  layout: IndexLayout;
+  /** Keep the previous index version (write-blocked) after a reindex. */
+  keepPreviousIndex: boolean;
+}
+
+/** Writes records built for `spatial` into `index` (refresh off); returns the failures. */
+export type WriteToIndex = (
+  records: CoreRecord[],
+  index: string,
+  spatial: SpatialMode,
+) => Promise<{ written: number; failures: WriteFailure[] }>;
+
+/** How often at most the mapping is read again for a property a query names but it lacks. */
+const MAPPING_RELOAD_INTERVAL_MS = 2_000;
+
+/** Flattens the mapping of `props.*` into the kinds of its fields. */
+export function readPropertyKinds(mappings: JsonObject): Map<string, FieldKind> {
+  const kinds = new Map<string, FieldKind>();
+  const props = (mappings.properties as Record<string, JsonObject> | undefined)?.props;
+  const fields = (props?.properties ?? {}) as Record<string, { type?: string }>;
+  for (const [name, field] of Object.entries(fields)) {
+    const kind: FieldKind =
+      field.type === 'double' || field.type === 'long' || field.type === 'float'
+        ? 'number'
+        : field.type === 'date'
+          ? 'time'
+          : 'string';
+    kinds.set(`props.${name}`, kind);
+  }
+  return kinds;
+}
+
+/** The alias, the index versions behind it and what the live one maps. */
+export class IndexLifecycle {
+  private readonly options: IndexLifecycleOptions;
+  /** The physical index behind the alias, and what it was built with; unset until read. */
+  private live: RecordsIndex | undefined;
+  private propertyKinds = new Map<string, FieldKind>();
+  private kindsLoadedAt = 0;
+  /** While a reindex runs: the index being built, which in-process writes also reach. */
+  private buildingIndex: RecordsIndex | undefined;
+
+  constructor(options: IndexLifecycleOptions) {
+    this.options = options;
+  }
+
+  /** The physical index the alias points to (after init). */
+  get liveIndex(): string | undefined {
+    return this.live?.index;
+  }
+
+  /** The index a running reindex is building, if any. */
+  get building(): RecordsIndex | undefined {
+    return this.buildingIndex;
+  }
+
+  /** Installs (or updates) the index templates from `es-mappings/`. */
+  async installTemplates(): Promise<void> {
+    const { adapter, alias, spatial } = this.options;
+    const records = buildRecordsTemplates(alias, {
+      spatial,
+      analysis: this.options.analysis,
+      refreshInterval: this.options.refreshInterval,
+      ...this.options.layout,
+    });
+    try {
+      for (const component of records.components) {
+        await adapter.putComponentTemplate(component.name, component.body);
+      }
+      await adapter.putIndexTemplate(records.indexTemplate.name, records.indexTemplate.body);
+      const ingestLog = buildIngestLogTemplate(this.options.ingestLog);
+      await adapter.putIndexTemplate(ingestLog.name, ingestLog.body);
+    } catch (error) {
+      const engineError = classifyClientError(error);
+      if (engineError.kind === 'rejected' && spatial === 'shape') {
+        throw new InternalError(
+          `The ${ENGINE_TITLES[this.options.engine]} at this URL refused the records templates; spatial mode "shape" needs the geo_shape field type (OpenSearch: the geo module; Elasticsearch: x-pack spatial), which minimal distributions lack. Use spatial mode "envelope" there.`,
+          { cause: engineError },
+        );
+      }
+      throw toWriteError(error);
+    }
+  }
+
+  /** Installs the templates, creates the first index version and the ingest log if missing. */
+  async init(): Promise<void> {
+    await this.installTemplates();
+    const { adapter, alias, ingestLog } = this.options;
+    try {
+      let targets = await adapter.aliasTargets(alias);
+      if (targets.length === 0) {
+        const first = versionedIndexName(alias, 1);
+        if (!(await adapter.indexExists(first))) {
+          await adapter.createIndex(first, {
+            aliases: { [alias]: { is_write_index: true } },
+          });
+        } else {
+          await adapter.updateAliases([{ add: { index: first, alias, is_write_index: true } }]);
+        }
+        targets = [first];
+      }
+      if (targets.length !== 1) {
+        throw new InternalError(`The alias ${alias} points to ${targets.length} indices`);
+      }
+      if (!(await adapter.indexExists(ingestLog))) {
+        await adapter.createIndex(ingestLog, {}).catch((error: unknown) => {
+          // Another process may have created it in between.
+          if (classifyClientError(error).kind !== 'rejected') throw error;
+        });
+      }
+      await this.loadLiveIndex(targets[0]);
+    } catch (error) {
+      throw toWriteError(error);
+    }
+  }
+
+  /** Reads what the live index was built with, and its dynamic property kinds. */
+  private async loadLiveIndex(index: string): Promise<RecordsIndex> {
+    const mappings = (await this.options.adapter.getMappings(index))[index] ?? {};
+    const meta = ((mappings._meta as JsonObject | undefined)?.cairn ??
+      {}) as Partial<RecordsIndexMeta>;
+    const live = { index, spatial: meta.spatial ?? this.options.spatial };
+    this.live = live;
+    this.propertyKinds = readPropertyKinds(mappings);
+    this.kindsLoadedAt = Date.now();
+    return live;
+  }
+
+  /**
+   * The live index. When init() could not reach the engine (it was down at start-up), the
+   * first use tries again, so the backend recovers without a restart.
+   */
+  async requireLive(): Promise<RecordsIndex> {
+    if (this.live) return this.live;
+    const { adapter, alias } = this.options;
+    const targets = await adapter.aliasTargets(alias);
+    if (targets.length !== 1) {
+      throw new InternalError(`The alias ${alias} points to ${targets.length} indices`);
+    }
+    return this.loadLiveIndex(targets[0]);
+  }
+
+  /** The kind of a `props.*` field in the live index's mapping as last read, if mapped. */
+  mappedKind(path: string): FieldKind | undefined {
+    return this.propertyKinds.get(path);
+  }
+
+  /** True when the mapping was read long enough ago to be read again for a missing property. */
+  get kindsReloadDue(): boolean {
+    return Date.now() - this.kindsLoadedAt >= MAPPING_RELOAD_INTERVAL_MS;
+  }
+
+  /** Lets the next query re-read the mapping if needed (writes may have extended it). */
+  markKindsStale(): void {
+    this.kindsLoadedAt = 0;
+  }
+
+  /** Reads the live index's property kinds again. */
+  async reloadPropertyKinds(): Promise<void> {
+    if (!this.live) return;
+    const { index } = this.live;
+    const mappings = (await this.options.adapter.getMappings(index))[index] ?? {};
+    this.propertyKinds = readPropertyKinds(mappings);
+    this.kindsLoadedAt = Date.now();
+  }
+
+  /** Makes everything written so far visible to search (after bulk loads with refresh off). */
+  async refresh(): Promise<void> {
+    try {
+      await this.options.adapter.refresh(this.options.alias);
+    } catch (error) {
+      throw toWriteError(error);
+    }
+  }
+
+  /**
+   * Builds the next index version from the stored source documents with the current parsers
+   * and mapping (`write` puts each batch there), then moves the alias to it atomically; reads
+   * never see a half-built index. `onSwapped` runs once the alias has moved and the new
+   * version's mapping is read.
+   */
+  async reindex(write: WriteToIndex, onSwapped: () => void): Promise<ReindexResult> {
+    if (this.buildingIndex) throw new InternalError('A reindex is already running');
+    const { adapter, alias } = this.options;
+    try {
+      const live = await this.requireLive();
+      await this.installTemplates();
+      const existing = Object.keys(await adapter.getMappings(`${alias}-v*`));
+      const version =
+        Math.max(0, ...existing.map((index) => parseIndexVersion(alias, index) ?? 0)) + 1;
+      const target = { index: versionedIndexName(alias, version), spatial: this.options.spatial };
+      return await rebuildIndex({
+        adapter,
+        alias,
+        from: live.index,
+        to: target.index,
+        keepPrevious: this.options.keepPreviousIndex,
+        refreshInterval: this.options.refreshInterval,
+        write: (records) => write(records, target.index, target.spatial),
+        onBuildStart: () => {
+          this.buildingIndex = target;
+        },
+        onSwapped: async () => {
+          this.buildingIndex = undefined;
+          await this.loadLiveIndex(target.index);
+          onSwapped();
+        },
+      });
+    } catch (error) {
+      throw toWriteError(error);
+    } finally {
+      this.buildingIndex = undefined;
+    }
+  }
+
+  /** Removes the alias, every index version and the templates (tests, teardown). */
+  async destroy(): Promise<void> {
+    const { adapter, alias, ingestLog } = this.options;
+    try {
+      const indices = Object.keys(await adapter.getMappings(`${alias}-v*`));
+      for (const index of indices) await adapter.deleteIndex(index);
+      await adapter.deleteIndex(ingestLog);
+      await adapter.deleteIndexTemplate(alias);
+      await adapter.deleteIndexTemplate(ingestLog);
+      for (const suffix of ['base', 'shape', 'analysis-full']) {
+        await adapter.deleteComponentTemplate(`${alias}-${suffix}`);
+      }
+    } catch (error) {
+      throw toWriteError(error);
+    }
+  }
+}

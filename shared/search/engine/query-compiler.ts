@@ -1,0 +1,160 @@
+/**
+ * Compiles searches against the live index's mapping and settles the records for which the
+ * engine's answer is unproven. A property the cached mapping does not know may have appeared
+ * since (another process wrote it), so the mapping is read again, at most every couple of
+ * seconds, and the query compiled again. A compiled search may carry records in doubt (an
+ * intersects geometry near footprints the engine cannot relate exactly): few of them are
+ * decided in Node (refine-search.ts) and the engine answers for the rest; where no count may be
+ * given without deciding them, the search is refused rather than answered approximately.
+ */
+import { FilterError, UnsupportedFilterError } from '../../errors/index.js';
+import type { SearchQuery } from '../../query/search-query.js';
+import type { FilterContext } from './compile-filter.js';
+import { compileSearchQuery, type CompiledSearch } from './compile-search.js';
+import type { EngineAdapter, EngineName } from './engine-adapter.js';
+import { STORED_FIELDS } from './engine-document.js';
+import { ENGINE_TITLES } from './engine-errors.js';
+import type { IndexLifecycle, RecordsIndex } from './index-lifecycle.js';
+import type { SpatialMode } from './index-templates.js';
+import { selectInDoubt, type RefineTarget } from './refine-search.js';
+import type { BudgetedSearch } from './budgeted-search.js';
+
+/** What the compiler is given. */
+export interface QueryCompilerOptions {
+  adapter: EngineAdapter;
+  engine: EngineName;
+  alias: string;
+  /** The live index and its mapping. */
+  lifecycle: IndexLifecycle;
+  /** Searches of the alias under the query time budget. */
+  search: BudgetedSearch;
+  /** Most candidates a search may check in Node. */
+  refineMaxCandidates: number;
+  /** The index's max_result_window. */
+  maxResultWindow: number;
+}
+
+/** A search compiled against the live index, with that index. */
+export interface LiveCompiled {
+  compiled: CompiledSearch;
+  live: RecordsIndex;
+}
+
+/**
+ * Candidates fetched per request when a search is refined in Node: small enough that parsing one
+ * response and evaluating it never holds the event loop for long.
+ */
+const REFINE_BATCH_SIZE = 1_000;
+
+/** Searches compiled for the live index, and their records in doubt settled. */
+export class QueryCompiler {
+  private readonly options: QueryCompilerOptions;
+  private readonly engineName: string;
+
+  constructor(options: QueryCompilerOptions) {
+    this.options = options;
+    this.engineName = ENGINE_TITLES[options.engine];
+  }
+
+  /** The filter context of an index built with `spatial`; names the unmapped paths in `missing`. */
+  filterContext(spatial: SpatialMode, missing: Set<string>): FilterContext {
+    const { lifecycle } = this.options;
+    return {
+      spatial,
+      engineName: this.engineName,
+      mappedKind: (path) => {
+        const kind = lifecycle.mappedKind(path);
+        if (kind) return kind;
+        missing.add(path);
+        return 'absent';
+      },
+    };
+  }
+
+  /** Compiles a query the engine must answer exactly; refuses one with records in doubt. */
+  async compile(query: SearchQuery): Promise<CompiledSearch> {
+    const { compiled, live } = await this.compileUnproven(query);
+    if (compiled.doubt) await this.refuseUnproven(compiled.doubt, live.spatial);
+    return compiled;
+  }
+
+  /** Compiles a query, with the documents for which its answer is unproven (if any). */
+  private async compileUnproven(query: SearchQuery): Promise<LiveCompiled> {
+    const { lifecycle } = this.options;
+    const live = await lifecycle.requireLive();
+    const missing = new Set<string>();
+    let compiled = compileSearchQuery(query, this.filterContext(live.spatial, missing));
+    if (missing.size > 0 && lifecycle.kindsReloadDue) {
+      await lifecycle.reloadPropertyKinds();
+      compiled = compileSearchQuery(query, this.filterContext(live.spatial, new Set()));
+    }
+    return { compiled, live };
+  }
+
+  /**
+   * Compiles a search the engine may answer exactly (see CompiledSearch.doubt for the records
+   * for which it may not); undefined when the compiler refuses a predicate.
+   */
+  async compileCandidate(query: SearchQuery): Promise<CompiledSearch | undefined> {
+    try {
+      return (await this.compileUnproven(query)).compiled;
+    } catch (error) {
+      if (error instanceof UnsupportedFilterError) return undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * The search compiled again with its records in doubt decided: they are fetched (at most the
+   * refine cap), the query's filter is evaluated on each in Node, and the engine query selects
+   * its own answer outside the doubt and the chosen records inside it. Exact at any page and in
+   * any order, where refining the whole search would check every candidate.
+   */
+  async settleDoubt(
+    query: SearchQuery,
+    doubt: NonNullable<CompiledSearch['doubt']>,
+    compiled: CompiledSearch,
+    inDoubt: number,
+    spatial: SpatialMode,
+  ): Promise<CompiledSearch> {
+    const selected = await selectInDoubt(this.refineTarget(), query, {
+      query: doubt.query,
+      sort: compiled.sort,
+      count: inDoubt,
+    });
+    return compileSearchQuery(query, this.filterContext(spatial, new Set()), selected);
+  }
+
+  /** What refining a search needs from this backend. */
+  refineTarget(): RefineTarget {
+    const { adapter, alias, search, refineMaxCandidates, maxResultWindow } = this.options;
+    return {
+      adapter,
+      alias,
+      engineName: this.engineName,
+      maxCandidates: refineMaxCandidates,
+      batchSize: Math.min(REFINE_BATCH_SIZE, maxResultWindow),
+      storedFields: STORED_FIELDS,
+      search: (request) => search.search(request),
+      timeBudgetMs: search.budgetMs,
+    };
+  }
+
+  /**
+   * Refuses (400) a search for which some record in its scope has a footprint the engine
+   * cannot relate exactly to the filter's geometry (compile-spatial.ts): a count it cannot
+   * prove is never given.
+   */
+  private async refuseUnproven(
+    doubt: NonNullable<CompiledSearch['doubt']>,
+    spatial: SpatialMode,
+  ): Promise<void> {
+    if ((await this.options.adapter.count(this.options.alias, doubt.query)) === 0) return;
+    const operators = doubt.operators.join(', ');
+    throw new FilterError(
+      spatial === 'envelope'
+        ? `The ${this.engineName} backend cannot answer ${operators} exactly here: in spatial mode "envelope" only each record's bounding box is indexed, and records in scope have footprints that are not boxes (or the geometry is not a box) near the operand`
+        : `The ${this.engineName} backend cannot answer ${operators} exactly here: records in scope have a footprint the engine could not index or that lies on the edge of the operand, within its coordinate precision`,
+    );
+  }
+}
