@@ -656,11 +656,57 @@ function checkDistance(node: OperatorNode, op: FilterOp): CheckedOperator {
 }
 
 /**
+ * Names a condition the checker made (or composed from checked filters) a CheckedFilter: the one
+ * place the brand is given.
+ */
+const asCheckedFilter = (condition: CheckedExpression): CheckedFilter => condition as CheckedFilter;
+
+/**
  * Checks a parsed filter and returns the checked tree every backend translates. Throws a
  * FilterError (400) naming the problem for a filter no backend could answer; given the query
  * limits, a QueryLimitError first for a filter over them (before any literal is validated).
  */
 export function checkFilter(filter: Expression, limits?: QueryLimits): CheckedFilter {
   if (limits) checkFilterLimits(filter, limits);
-  return checkPredicate(filter);
+  return asCheckedFilter(checkPredicate(filter));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Composing checked filters
+
+/**
+ * The conjunction of checked filters, itself checked: undefined for none (absent filters are
+ * skipped), the filter itself for one, else one AND whose operands are the filters', an AND
+ * among them giving its own operands (one level: their insides stay as checked).
+ */
+export function andChecked(
+  first: CheckedFilter,
+  ...rest: (CheckedFilter | undefined)[]
+): CheckedFilter;
+export function andChecked(...filters: (CheckedFilter | undefined)[]): CheckedFilter | undefined;
+export function andChecked(...filters: (CheckedFilter | undefined)[]): CheckedFilter | undefined {
+  const present = filters.filter((filter): filter is CheckedFilter => filter !== undefined);
+  if (present.length <= 1) return present[0];
+  const args = present.flatMap((filter) =>
+    filter.kind === 'op' && filter.op === 'and' ? filter.args : [filter],
+  );
+  return asCheckedFilter(args.length === 1 ? args[0] : { kind: 'op', op: 'and', args });
+}
+
+/** The negation of a checked filter, itself checked. */
+export function notChecked(filter: CheckedFilter): CheckedFilter {
+  return asCheckedFilter({ kind: 'op', op: 'not', args: [filter] });
+}
+
+/**
+ * The operator and operands of a checked AND, OR or NOT, each operand a checked filter (the
+ * checker checked them as conditions); undefined for any other filter.
+ */
+export function logicalOperands(
+  filter: CheckedFilter,
+): { op: 'and' | 'or' | 'not'; operands: CheckedFilter[] } | undefined {
+  if (filter.kind !== 'op' || !(filter.op === 'and' || filter.op === 'or' || filter.op === 'not')) {
+    return undefined;
+  }
+  return { op: filter.op, operands: filter.args.map(asCheckedFilter) };
 }
