@@ -129,19 +129,15 @@ export function parseOffset(value: string | undefined, name = 'offset'): number 
  * (ascending, default) or `-` (descending); names must be sortable queryables.
  */
 export function parseSortby(value: string, name = 'sortby'): SortKey[] {
-  return value
-    .split(',')
-    .map((part) => part.trim())
-    .filter((part) => part !== '')
-    .map((part) => {
-      const descending = part.startsWith('-');
-      const field = part.replace(/^[+-]/, '').trim();
-      const queryable = findQueryable(field);
-      if (!queryable || !queryable.sortable) {
-        throw new InvalidParameterError(name, `${name}: "${field}" is not a sortable property`);
-      }
-      return { field: queryable.name, direction: descending ? 'desc' : 'asc' } satisfies SortKey;
-    });
+  return parseList(value).map((part) => {
+    const descending = part.startsWith('-');
+    const field = part.replace(/^[+-]/, '').trim();
+    const queryable = findQueryable(field);
+    if (!queryable || !queryable.sortable) {
+      throw new InvalidParameterError(name, `${name}: "${field}" is not a sortable property`);
+    }
+    return { field: queryable.name, direction: descending ? 'desc' : 'asc' } satisfies SortKey;
+  });
 }
 
 /**
@@ -156,7 +152,11 @@ export function parseFreeText(value: string): string[][] | undefined {
   return terms.length > 0 ? terms : undefined;
 }
 
-/** Splits a comma-separated list parameter into trimmed, non-empty values. */
+/**
+ * Splits a comma-separated list parameter into trimmed (String.prototype.trim), non-empty
+ * values: every comma separates, there is no escaping. The one list splitter of the protocols'
+ * GET and KVP parameters (Records, STAC, CSW, OpenSearch).
+ */
 export function parseList(value: string): string[] {
   return value
     .split(',')

@@ -5,6 +5,7 @@ import {
   parseDatetime,
   parseFreeText,
   parseLimit,
+  parseList,
   parseOffset,
   parseSortby,
 } from '../../shared/query/params.js';
@@ -116,6 +117,18 @@ describe('shared query parameters', () => {
         ['desalination'],
       ]);
       expect(parseFreeText(' , ')).to.equal(undefined);
+    });
+  });
+
+  describe('parseList', () => {
+    it('splits on every comma, trims each item and drops the empty ones', () => {
+      expect(parseList(' a, b ,,c ,\t, ')).to.deep.equal(['a', 'b', 'c']);
+      expect(parseList('x')).to.deep.equal(['x']);
+      expect(parseList('')).to.deep.equal([]);
+      expect(parseList(' , ,')).to.deep.equal([]);
+    });
+    it('keeps inner spaces and knows no escaping', () => {
+      expect(parseList('a b, "c,d", e\\,f')).to.deep.equal(['a b', '"c', 'd"', 'e\\', 'f']);
     });
   });
 });

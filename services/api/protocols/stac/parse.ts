@@ -17,6 +17,7 @@ import {
   parseBbox,
   parseDatetime,
   parseLimit,
+  parseList,
   parseOffset,
 } from '../../../../shared/query/params.js';
 import { findQueryable } from '../../../../shared/query/queryables.js';
@@ -126,14 +127,6 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** Splits a GET list value on commas, trimming and dropping empty items. */
-function splitList(value: string): string[] {
-  return value
-    .split(',')
-    .map((item) => item.trim())
-    .filter((item) => item !== '');
-}
-
 /**
  * Reads a list member: a comma-separated string in GET, an array of strings in POST (where a
  * single string is accepted too, as some clients send one).
@@ -146,7 +139,7 @@ export function extractStringList(
   if (value === undefined) return undefined;
   let items: string[];
   if (typeof value === 'string') {
-    items = splitList(value);
+    items = parseList(value);
   } else if (
     method === 'POST' &&
     Array.isArray(value) &&
@@ -434,7 +427,7 @@ function sortKey(field: unknown, direction: unknown): SortKey {
 export function extractSortby(value: unknown, method: SearchMethod): SortKey[] {
   if (value === undefined) return [];
   if (typeof value === 'string') {
-    return splitList(value).map((part) => {
+    return parseList(value).map((part) => {
       const descending = part.startsWith('-');
       return sortKey(part.replace(/^[+-]/, ''), descending ? 'desc' : 'asc');
     });
@@ -479,7 +472,7 @@ export function extractFields(value: unknown, method: SearchMethod): FieldsSelec
     if (typeof value !== 'string') fail('fields', 'fields must be given once');
     const include: string[] = [];
     const exclude: string[] = [];
-    for (const part of splitList(value)) {
+    for (const part of parseList(value)) {
       const name = part.replace(/^[+-]/, '').trim();
       if (name === '') continue;
       (part.startsWith('-') ? exclude : include).push(normaliseFieldPath(name));
