@@ -34,6 +34,7 @@ import {
   type TemporalOp,
 } from './cql2/cql2-operators.js';
 import { printCql2Text } from './cql2/print-cql2-text.js';
+import { findPositionFault } from './crs84.js';
 import { readGeometry } from './cql2-functions.js';
 import type { Expression, OperatorNode } from './filter-ast.js';
 import { findQueryable } from './queryables.js';
@@ -146,11 +147,12 @@ function checkTime(expression: { kind: 'date' | 'timestamp'; value: string }): C
 }
 
 function checkPosition(position: Position, where: Expression): void {
-  const [x, y] = position;
-  if (position.length < 2 || !position.every((n) => typeof n === 'number' && Number.isFinite(n))) {
+  const fault = findPositionFault(position);
+  if (fault === 'shape') {
     throw new FilterError(`${describeFilter(where)} has a coordinate that is not a number pair`);
   }
-  if (x < -180 || x > 180 || y < -90 || y > 90) {
+  if (fault === 'range') {
+    const [x, y] = position;
     throw new FilterError(
       `${describeFilter(where)} has the coordinate (${x} ${y}) outside CRS84 (longitude ±180, latitude ±90)`,
     );

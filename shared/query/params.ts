@@ -6,6 +6,7 @@
 import { InvalidParameterError } from '../errors/index.js';
 import type { Bbox } from '../records/core-record.js';
 import { parseTimestamp, parseTimeValue } from '../records/time.js';
+import { isCrs84Coordinate } from './crs84.js';
 import { findQueryable } from './queryables.js';
 import type { SortKey } from './search-query.js';
 
@@ -29,10 +30,7 @@ export function parseBbox(value: string, name = 'bbox'): Bbox {
   const numbers = parts.map(Number);
   const [west, south, east, north] =
     numbers.length === 4 ? numbers : [numbers[0], numbers[1], numbers[3], numbers[4]];
-  if (
-    [west, east].some((x) => x < -180 || x > 180) ||
-    [south, north].some((y) => y < -90 || y > 90)
-  ) {
+  if (!isCrs84Coordinate(west, south) || !isCrs84Coordinate(east, north)) {
     throw new InvalidParameterError(
       name,
       `${name} is outside the CRS84 range (longitude ±180, latitude ±90)`,

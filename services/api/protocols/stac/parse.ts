@@ -12,6 +12,7 @@ import {
 import { parseCql2Json, parseCql2Text } from '../../../../shared/query/cql2/index.js';
 import type { Expression } from '../../../../shared/query/filter-ast.js';
 import { checkFilter } from '../../../../shared/query/check-filter.js';
+import { findPositionFault } from '../../../../shared/query/crs84.js';
 import type { QueryLimits } from '../../../../shared/query/query-limits.js';
 import {
   parseBbox,
@@ -190,15 +191,11 @@ export function extractBbox(value: unknown, method: SearchMethod): Bbox | undefi
 }
 
 function checkPosition(value: unknown, path: string): Position {
-  if (
-    !Array.isArray(value) ||
-    (value.length !== 2 && value.length !== 3) ||
-    !value.every((n) => typeof n === 'number' && Number.isFinite(n))
-  ) {
+  const fault = findPositionFault(value, 2, 3);
+  if (fault === 'shape') {
     fail('intersects', `intersects: ${path} must be a position of 2 or 3 numbers`);
   }
-  const [longitude, latitude] = value as number[];
-  if (longitude < -180 || longitude > 180 || latitude < -90 || latitude > 90) {
+  if (fault === 'range') {
     fail('intersects', `intersects: ${path} is outside CRS84 (longitude ±180, latitude ±90)`);
   }
   return value as Position;
