@@ -20,6 +20,7 @@ import {
   compileFilterDsl,
   type FilterContext,
 } from '../../../shared/search/engine/compile-filter.js';
+import { refinedFilter } from '../../../shared/search/engine/refine-search.js';
 import { compileFilter } from '../../../shared/search/sqlite/compile-filter.js';
 
 const check = (text: string) => checkFilter(parseCql2Text(text));
@@ -96,6 +97,35 @@ describe('andChecked: the conjunction of checked filters', () => {
     expect(decide(buildFilterSubject(recordWith({ a: 1, b: 1 })))).to.equal(true);
     expect(decide(buildFilterSubject(recordWith({ a: 1, b: 3 })))).to.equal(false);
     expect(decide(buildFilterSubject(recordWith({ a: 1 })))).to.equal(null);
+  });
+});
+
+describe('refinedFilter: what the engines decide in Node', () => {
+  const area = {
+    type: 'Polygon' as const,
+    coordinates: [
+      [
+        [0, 0],
+        [4, 0],
+        [0, 3],
+        [0, 0],
+      ],
+    ],
+  };
+  const page = { sort: [], offset: 0, limit: 10 };
+
+  it('is the filter and the geometry constraint, in one flat AND', () => {
+    const filter = check('a = 1 AND b = 2');
+    expect(refinedFilter({ ...page, filter })).to.equal(filter);
+    expect(
+      refinedFilter({ ...page, filter, spatial: { geometry: area, relation: 'intersects' } }),
+    ).to.deep.equal(
+      check('a = 1 AND b = 2 AND S_INTERSECTS(geometry, POLYGON((0 0, 4 0, 0 3, 0 0)))'),
+    );
+    expect(
+      refinedFilter({ ...page, spatial: { geometry: area, relation: 'within' } }),
+    ).to.deep.equal(check('S_WITHIN(geometry, POLYGON((0 0, 4 0, 0 3, 0 0)))'));
+    expect(refinedFilter(page)).to.equal(undefined);
   });
 });
 
