@@ -6,7 +6,9 @@
  * non-geometry in S_*, an instant in an interval-only T_*), invalid dates, timestamps, boxes
  * and geometries, intervals that end before they start. It returns the checked tree
  * (checked-filter.ts): canonical operators, resolved properties, normalised literals and
- * arithmetic, CASEI and ACCENTI on literals folded. Backends only translate that tree.
+ * arithmetic, CASEI and ACCENTI on literals folded. Backends only translate that tree. This file
+ * alone names a tree a CheckedFilter: checkFilter, and the composers of checked filters
+ * (andChecked, notChecked, logicalOperands) at its end.
  */
 import type { Position } from 'geojson';
 import { FilterError } from '../errors/index.js';
