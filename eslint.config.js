@@ -23,6 +23,14 @@ const SHARED_CONCRETE_BACKENDS = {
 };
 const BACKENDS_APART =
   'The SQLite and engine backends never import each other: what both need lives in shared/query or shared/records.';
+const UNCHECKED_CAST =
+  'A CheckedFilter comes from checkFilter or andChecked (shared/query/check-filter.ts), never from a cast: check the tree, or compose checked filters with andChecked.';
+/** A cast (`as`, `<…>`) to CheckedFilter, alone, in a union or in an array. */
+const CHECKED_FILTER_CASTS = ['TSAsExpression', 'TSTypeAssertion'].flatMap((cast) =>
+  ['', ' > TSUnionType', ' > TSArrayType', ' > TSUnionType > TSArrayType'].map(
+    (path) => `${cast}${path} > TSTypeReference[typeName.name='CheckedFilter']`,
+  ),
+);
 
 export default tseslint.config(
   {
@@ -104,6 +112,18 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         { patterns: [{ regex: '(/search/engine/|^\\.\\./engine/)', message: BACKENDS_APART }] },
+      ],
+    },
+  },
+  // Only the checker names a tree a CheckedFilter (shared/query/checked-filter.ts): a cast to
+  // the brand anywhere else would hand a backend a tree nobody checked.
+  {
+    files: ['**/*.ts'],
+    ignores: ['shared/query/check-filter.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...CHECKED_FILTER_CASTS.map((selector) => ({ selector, message: UNCHECKED_CAST })),
       ],
     },
   },

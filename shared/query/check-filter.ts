@@ -6,7 +6,9 @@
  * non-geometry in S_*, an instant in an interval-only T_*), invalid dates, timestamps, boxes
  * and geometries, intervals that end before they start. It returns the checked tree
  * (checked-filter.ts): canonical operators, resolved properties, normalised literals and
- * arithmetic, CASEI and ACCENTI on literals folded. Backends only translate that tree.
+ * arithmetic, CASEI and ACCENTI on literals folded. Backends only translate that tree. This file
+ * alone names a tree a CheckedFilter: checkFilter, and the composers of checked filters
+ * (andChecked, notChecked, logicalOperands) at its end.
  */
 import type { Position } from 'geojson';
 import { FilterError } from '../errors/index.js';
@@ -34,6 +36,7 @@ import {
   type TemporalOp,
 } from './cql2/cql2-operators.js';
 import { printCql2Text } from './cql2/print-cql2-text.js';
+import { findPositionFault } from './crs84.js';
 import { readGeometry } from './cql2-functions.js';
 import type { Expression, OperatorNode } from './filter-ast.js';
 import { findQueryable } from './queryables.js';
@@ -146,11 +149,12 @@ function checkTime(expression: { kind: 'date' | 'timestamp'; value: string }): C
 }
 
 function checkPosition(position: Position, where: Expression): void {
-  const [x, y] = position;
-  if (position.length < 2 || !position.every((n) => typeof n === 'number' && Number.isFinite(n))) {
+  const fault = findPositionFault(position);
+  if (fault === 'shape') {
     throw new FilterError(`${describeFilter(where)} has a coordinate that is not a number pair`);
   }
-  if (x < -180 || x > 180 || y < -90 || y > 90) {
+  if (fault === 'range') {
+    const [x, y] = position;
     throw new FilterError(
       `${describeFilter(where)} has the coordinate (${x} ${y}) outside CRS84 (longitude ±180, latitude ±90)`,
     );
@@ -656,11 +660,57 @@ function checkDistance(node: OperatorNode, op: FilterOp): CheckedOperator {
 }
 
 /**
+ * Names a condition the checker made (or composed from checked filters) a CheckedFilter: the one
+ * place the brand is given.
+ */
+const asCheckedFilter = (condition: CheckedExpression): CheckedFilter => condition as CheckedFilter;
+
+/**
  * Checks a parsed filter and returns the checked tree every backend translates. Throws a
  * FilterError (400) naming the problem for a filter no backend could answer; given the query
  * limits, a QueryLimitError first for a filter over them (before any literal is validated).
  */
 export function checkFilter(filter: Expression, limits?: QueryLimits): CheckedFilter {
   if (limits) checkFilterLimits(filter, limits);
-  return checkPredicate(filter);
+  return asCheckedFilter(checkPredicate(filter));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Composing checked filters
+
+/**
+ * The conjunction of checked filters, itself checked: undefined for none (absent filters are
+ * skipped), the filter itself for one, else one AND whose operands are the filters', an AND
+ * among them giving its own operands (one level: their insides stay as checked).
+ */
+export function andChecked(
+  first: CheckedFilter,
+  ...rest: (CheckedFilter | undefined)[]
+): CheckedFilter;
+export function andChecked(...filters: (CheckedFilter | undefined)[]): CheckedFilter | undefined;
+export function andChecked(...filters: (CheckedFilter | undefined)[]): CheckedFilter | undefined {
+  const present = filters.filter((filter): filter is CheckedFilter => filter !== undefined);
+  if (present.length <= 1) return present[0];
+  const args = present.flatMap((filter) =>
+    filter.kind === 'op' && filter.op === 'and' ? filter.args : [filter],
+  );
+  return asCheckedFilter(args.length === 1 ? args[0] : { kind: 'op', op: 'and', args });
+}
+
+/** The negation of a checked filter, itself checked. */
+export function notChecked(filter: CheckedFilter): CheckedFilter {
+  return asCheckedFilter({ kind: 'op', op: 'not', args: [filter] });
+}
+
+/**
+ * The operator and operands of a checked AND, OR or NOT, each operand a checked filter (the
+ * checker checked them as conditions); undefined for any other filter.
+ */
+export function logicalOperands(
+  filter: CheckedFilter,
+): { op: 'and' | 'or' | 'not'; operands: CheckedFilter[] } | undefined {
+  if (filter.kind !== 'op' || !(filter.op === 'and' || filter.op === 'or' || filter.op === 'not')) {
+    return undefined;
+  }
+  return { op: filter.op, operands: filter.args.map(asCheckedFilter) };
 }

@@ -98,5 +98,14 @@ export type CheckedExpression =
   | CheckedArray
   | CheckedOperator;
 
-/** A checked filter: a boolean expression as checkFilter returns it. */
-export type CheckedFilter = CheckedExpression;
+/**
+ * The brand of a whole checked filter. It is declared and never exported, so no object literal
+ * can carry it: only check-filter.ts (checkFilter, andChecked) names a tree a CheckedFilter.
+ */
+declare const checkedFilterBrand: unique symbol;
+
+/**
+ * A checked filter: a boolean expression as checkFilter returns it, or a conjunction of such
+ * filters made by andChecked. The brand exists only in the types; at run time it is the tree.
+ */
+export type CheckedFilter = CheckedExpression & { readonly [checkedFilterBrand]: true };

@@ -6,6 +6,7 @@
 import { InvalidParameterError } from '../errors/index.js';
 import type { Bbox } from '../records/core-record.js';
 import { parseTimestamp, parseTimeValue } from '../records/time.js';
+import { isCrs84Coordinate } from './crs84.js';
 import { findQueryable } from './queryables.js';
 import type { SortKey } from './search-query.js';
 
@@ -29,10 +30,7 @@ export function parseBbox(value: string, name = 'bbox'): Bbox {
   const numbers = parts.map(Number);
   const [west, south, east, north] =
     numbers.length === 4 ? numbers : [numbers[0], numbers[1], numbers[3], numbers[4]];
-  if (
-    [west, east].some((x) => x < -180 || x > 180) ||
-    [south, north].some((y) => y < -90 || y > 90)
-  ) {
+  if (!isCrs84Coordinate(west, south) || !isCrs84Coordinate(east, north)) {
     throw new InvalidParameterError(
       name,
       `${name} is outside the CRS84 range (longitude ±180, latitude ±90)`,
@@ -129,19 +127,15 @@ export function parseOffset(value: string | undefined, name = 'offset'): number 
  * (ascending, default) or `-` (descending); names must be sortable queryables.
  */
 export function parseSortby(value: string, name = 'sortby'): SortKey[] {
-  return value
-    .split(',')
-    .map((part) => part.trim())
-    .filter((part) => part !== '')
-    .map((part) => {
-      const descending = part.startsWith('-');
-      const field = part.replace(/^[+-]/, '').trim();
-      const queryable = findQueryable(field);
-      if (!queryable || !queryable.sortable) {
-        throw new InvalidParameterError(name, `${name}: "${field}" is not a sortable property`);
-      }
-      return { field: queryable.name, direction: descending ? 'desc' : 'asc' } satisfies SortKey;
-    });
+  return parseList(value).map((part) => {
+    const descending = part.startsWith('-');
+    const field = part.replace(/^[+-]/, '').trim();
+    const queryable = findQueryable(field);
+    if (!queryable || !queryable.sortable) {
+      throw new InvalidParameterError(name, `${name}: "${field}" is not a sortable property`);
+    }
+    return { field: queryable.name, direction: descending ? 'desc' : 'asc' } satisfies SortKey;
+  });
 }
 
 /**
@@ -156,7 +150,11 @@ export function parseFreeText(value: string): string[][] | undefined {
   return terms.length > 0 ? terms : undefined;
 }
 
-/** Splits a comma-separated list parameter into trimmed, non-empty values. */
+/**
+ * Splits a comma-separated list parameter into trimmed (String.prototype.trim), non-empty
+ * values: every comma separates, there is no escaping. The one list splitter of the protocols'
+ * GET and KVP parameters (Records, STAC, CSW, OpenSearch).
+ */
 export function parseList(value: string): string[] {
   return value
     .split(',')

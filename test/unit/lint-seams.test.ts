@@ -1,7 +1,8 @@
 /**
  * The linter guards the seams (eslint.config.js): a service file that imports a concrete
  * backend, or the other service, is an error with a message saying what to use instead, and the
- * way the code reaches backends today passes.
+ * way the code reaches backends today passes. A cast to CheckedFilter outside the checker is an
+ * error too.
  */
 import { expect } from 'chai';
 import { ESLint } from 'eslint';
@@ -104,6 +105,28 @@ describe('lint rules that guard the seams', function () {
         ].join('\n'),
       ),
     ).to.deep.equal([]);
+  });
+
+  it('refuses a cast to CheckedFilter anywhere but in the checker', async () => {
+    /** The no-restricted-syntax messages for `code` linted as if it were at `file`. */
+    const castErrors = async (file: string, code: string): Promise<string[]> => {
+      const [result] = await eslint.lintText(code, { filePath: `${REPO_ROOT}/${file}` });
+      return result.messages
+        .filter((message) => message.ruleId === 'no-restricted-syntax')
+        .map((message) => message.message);
+    };
+    const casts = [
+      "import type { CheckedFilter } from '../../query/checked-filter.js';",
+      'export const a = {} as CheckedFilter;',
+      'export const b = {} as unknown as CheckedFilter | undefined;',
+      'export const c = [] as CheckedFilter[];',
+      '',
+    ].join('\n');
+    const errors = await castErrors('shared/search/engine/probe.ts', casts);
+    expect(errors).to.have.length(3);
+    expect(errors[0]).to.match(/checkFilter or andChecked/);
+    expect(await castErrors('test/unit/probe.ts', casts)).to.have.length(3);
+    expect(await castErrors('shared/query/check-filter.ts', casts)).to.deep.equal([]);
   });
 
   it('keeps services/api/common and commands below the protocols, pages and middleware', async () => {

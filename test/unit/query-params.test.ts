@@ -5,9 +5,11 @@ import {
   parseDatetime,
   parseFreeText,
   parseLimit,
+  parseList,
   parseOffset,
   parseSortby,
 } from '../../shared/query/params.js';
+import { findPositionFault, isCrs84Coordinate } from '../../shared/query/crs84.js';
 
 function expectInvalid(fn: () => unknown, locator: string): void {
   try {
@@ -116,6 +118,40 @@ describe('shared query parameters', () => {
         ['desalination'],
       ]);
       expect(parseFreeText(' , ')).to.equal(undefined);
+    });
+  });
+
+  describe('parseList', () => {
+    it('splits on every comma, trims each item and drops the empty ones', () => {
+      expect(parseList(' a, b ,,c ,\t, ')).to.deep.equal(['a', 'b', 'c']);
+      expect(parseList('x')).to.deep.equal(['x']);
+      expect(parseList('')).to.deep.equal([]);
+      expect(parseList(' , ,')).to.deep.equal([]);
+    });
+    it('keeps inner spaces and knows no escaping', () => {
+      expect(parseList('a b, "c,d", e\\,f')).to.deep.equal(['a b', '"c', 'd"', 'e\\', 'f']);
+    });
+  });
+
+  describe('CRS84 positions', () => {
+    it('are longitude ±180 and latitude ±90, edges included', () => {
+      expect(isCrs84Coordinate(180, -90)).to.equal(true);
+      expect(isCrs84Coordinate(-180, 90)).to.equal(true);
+      expect(isCrs84Coordinate(180.5, 0)).to.equal(false);
+      expect(isCrs84Coordinate(0, -90.5)).to.equal(false);
+      expect(isCrs84Coordinate(90, 180)).to.equal(false);
+    });
+    it('name what is wrong with a position: its shape first, then its range', () => {
+      expect(findPositionFault([1, 2])).to.equal(undefined);
+      expect(findPositionFault([1, 2, 3, 4])).to.equal(undefined);
+      expect(findPositionFault([1, 2, 3, 4], 2, 3)).to.equal('shape');
+      expect(findPositionFault([1])).to.equal('shape');
+      expect(findPositionFault([1, Number.NaN])).to.equal('shape');
+      expect(findPositionFault([1, '2'])).to.equal('shape');
+      expect(findPositionFault('1 2')).to.equal('shape');
+      expect(findPositionFault([200, Number.POSITIVE_INFINITY])).to.equal('shape');
+      expect(findPositionFault([200, 0])).to.equal('range');
+      expect(findPositionFault([0, 91, 5], 2, 3)).to.equal('range');
     });
   });
 });

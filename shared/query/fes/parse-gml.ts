@@ -16,6 +16,7 @@ import type {
 } from 'geojson';
 import { FilterError } from '../../errors/index.js';
 import type { XmlElement } from '../../xml/index.js';
+import { isCrs84Coordinate } from '../crs84.js';
 import type { BboxLiteral, Expression, GeometryLiteral } from '../filter-ast.js';
 import { resolveAxisOrder, type AxisOrder } from './crs-axis-order.js';
 import { describeElement, GML_NAMESPACES } from './fes-names.js';
@@ -216,7 +217,7 @@ function normalise(positions: Position[], context: Context, where: XmlElement): 
   }
   return positions.map(([a, b]) => {
     const [lon, lat] = order === 'lat-lon' ? [b, a] : [a, b];
-    if (lon < -180 || lon > 180 || lat < -90 || lat > 90) {
+    if (!isCrs84Coordinate(lon, lat)) {
       const axes = order === 'lat-lon' ? 'lat lon' : 'lon lat';
       throw new FilterError(
         `GML ${describeElement(where)}: position (${a} ${b}) is outside the WGS 84 range ` +

@@ -21,6 +21,7 @@ import type {
   Position,
 } from 'geojson';
 import { InvalidParameterError } from '../../errors/index.js';
+import { isCrs84Coordinate } from '../crs84.js';
 
 /** Limits on a WKT geometry; callers take them from configuration. */
 export interface WktLimits {
@@ -149,7 +150,7 @@ class WktReader {
       );
     }
     const [lon, lat] = numbers;
-    if (lon < -180 || lon > 180 || lat < -90 || lat > 90) {
+    if (!isCrs84Coordinate(lon, lat)) {
       this.fail(`position (${lon} ${lat}) is outside the EPSG:4326 range (lon ±180, lat ±90)`);
     }
     this.vertices += 1;

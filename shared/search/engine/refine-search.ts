@@ -14,7 +14,7 @@ import {
   compileRecordPredicate,
   type RecordPredicate,
 } from '../../query/evaluate-filter.js';
-import { checkFilter } from '../../query/check-filter.js';
+import { andChecked, checkFilter } from '../../query/check-filter.js';
 import type { CheckedFilter } from '../../query/checked-filter.js';
 import { operator, propertyRef } from '../../query/filter-ast.js';
 import type { SearchQuery } from '../../query/search-query.js';
@@ -72,20 +72,16 @@ const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmedi
 /** The filter the refinement decides: the query's filter and its geometry constraint. */
 export function refinedFilter(query: SearchQuery): CheckedFilter | undefined {
   const geometry = query.spatial?.geometry;
-  const parts: CheckedFilter[] = [
-    ...(query.filter ? [query.filter] : []),
-    ...(geometry
-      ? [
-          checkFilter(
-            operator(`s_${query.spatial!.relation}`, propertyRef('geometry'), {
-              kind: 'geometry',
-              geometry,
-            }),
-          ),
-        ]
-      : []),
-  ];
-  return parts.length <= 1 ? parts[0] : { kind: 'op', op: 'and', args: parts };
+  return andChecked(
+    query.filter,
+    geometry &&
+      checkFilter(
+        operator(`s_${query.spatial!.relation}`, propertyRef('geometry'), {
+          kind: 'geometry',
+          geometry,
+        }),
+      ),
+  );
 }
 
 /** The engine query and sort of the candidates: the exact scope AND the relaxed filter. */

@@ -13,7 +13,12 @@
  */
 import { UnsupportedFilterError } from '../../errors/index.js';
 import { METRES_PER_DEGREE } from '../../query/cql2-functions.js';
-import type { CheckedExpression, CheckedOperator } from '../../query/checked-filter.js';
+import { logicalOperands, notChecked } from '../../query/check-filter.js';
+import type {
+  CheckedExpression,
+  CheckedFilter,
+  CheckedOperator,
+} from '../../query/checked-filter.js';
 import type { Bbox } from '../../records/core-record.js';
 import { compileFilterDsl, type FilterContext } from './compile-filter.js';
 import { compileSpatialRelation } from './compile-spatial.js';
@@ -114,33 +119,26 @@ function envelopeMeets(boxes: Bbox[]): Query {
 const EDGE_MARGIN = 1e-9;
 
 function relax(
-  expression: CheckedExpression,
+  expression: CheckedFilter,
   polarity: boolean,
   context: FilterContext,
   operators: string[],
 ): Query {
-  if (expression.kind === 'op') {
-    const op = expression.op.toLowerCase();
-    if (op === 'and' || op === 'or') {
-      const parts = expression.args.map((argument) =>
-        relax(argument, polarity, context, operators),
-      );
-      // AND is TRUE when all parts are, FALSE when any is (OR the other way round).
-      return (op === 'and') === polarity ? allOf(parts) : anyOf(parts);
-    }
-    if (op === 'not' && expression.args.length === 1) {
-      return relax(expression.args[0], !polarity, context, operators);
-    }
+  const logical = logicalOperands(expression);
+  if (logical && logical.op !== 'not') {
+    const parts = logical.operands.map((operand) => relax(operand, polarity, context, operators));
+    // AND is TRUE when all parts are, FALSE when any is (OR the other way round).
+    return (logical.op === 'and') === polarity ? allOf(parts) : anyOf(parts);
+  }
+  if (logical?.op === 'not' && logical.operands.length === 1) {
+    return relax(logical.operands[0], !polarity, context, operators);
   }
   const doubts: NonNullable<FilterContext['doubts']> = [];
   try {
-    const exact = compileFilterDsl(
-      polarity ? expression : { kind: 'op', op: 'not', args: [expression] },
-      {
-        ...context,
-        doubts,
-      },
-    );
+    const exact = compileFilterDsl(polarity ? expression : notChecked(expression), {
+      ...context,
+      doubts,
+    });
     if (doubts.length === 0) return exact;
     operators.push(...doubts.map((doubt) => doubt.operator));
     return anyOf([exact, ...doubts.map((doubt) => doubt.query)]);
@@ -156,7 +154,7 @@ function relax(
  * more). FilterErrors other than UnsupportedFilterError (a filter that is invalid everywhere)
  * are thrown as they are.
  */
-export function relaxFilter(filter: CheckedExpression, context: FilterContext): RelaxedFilter {
+export function relaxFilter(filter: CheckedFilter, context: FilterContext): RelaxedFilter {
   const operators: string[] = [];
   const query = relax(filter, true, context, operators);
   return { query, operators: [...new Set(operators)] };

@@ -35,6 +35,7 @@ import {
   propertyRef,
   type Expression,
 } from '../../../../shared/query/filter-ast.js';
+import { parseList } from '../../../../shared/query/params.js';
 import { findQueryable, type Queryable } from '../../../../shared/query/queryables.js';
 import type { SortKey } from '../../../../shared/query/search-query.js';
 import {
@@ -424,16 +425,12 @@ export function resolveSortKeys(keys: SortKey[], locator = 'SortBy'): SortKey[] 
 
 /** Parses the KVP `sortBy=name[:A|D],…` (ASC/DESC accepted too). */
 export function parseKvpSortBy(value: string): SortKey[] {
-  const keys = value
-    .split(',')
-    .map((part) => part.trim())
-    .filter((part) => part !== '')
-    .map((part): SortKey => {
-      const match = /^(.*?)(?::(A|D|ASC|DESC))?$/i.exec(part);
-      const field = match?.[1] ?? part;
-      const order = (match?.[2] ?? 'A').toUpperCase();
-      return { field, direction: order.startsWith('D') ? 'desc' : 'asc' };
-    });
+  const keys = parseList(value).map((part): SortKey => {
+    const match = /^(.*?)(?::(A|D|ASC|DESC))?$/i.exec(part);
+    const field = match?.[1] ?? part;
+    const order = (match?.[2] ?? 'A').toUpperCase();
+    return { field, direction: order.startsWith('D') ? 'desc' : 'asc' };
+  });
   if (keys.length === 0) throw invalidParameter('SortBy', 'SortBy names no property');
   return resolveSortKeys(keys);
 }

@@ -11,6 +11,7 @@
 import type { SortKey, SearchQuery } from '../../../../shared/query/search-query.js';
 import { andAll, type Expression } from '../../../../shared/query/filter-ast.js';
 import { checkFilter } from '../../../../shared/query/check-filter.js';
+import { parseList } from '../../../../shared/query/params.js';
 import { NS } from '../../../../shared/xml/index.js';
 import { preferredMediaType } from '../../common/negotiation.js';
 import {
@@ -92,19 +93,11 @@ export function readKvp(query: Readonly<Record<string, unknown>>): Kvp {
   return { values, entries };
 }
 
-/** Splits a comma-separated list value into trimmed, non-empty items. */
-export function splitList(value: string): string[] {
-  return value
-    .split(',')
-    .map((item) => item.trim())
-    .filter((item) => item !== '');
-}
-
 /** The version a KVP request asks for, as well as can be told before parsing it (for errors). */
 export function guessKvpVersion(values: Readonly<Record<string, string>>): CswVersion {
   const accepted = values.acceptversions;
   if (accepted !== undefined) {
-    const first = splitList(accepted).find((item) => CSW_VERSIONS.includes(item as CswVersion));
+    const first = parseList(accepted).find((item) => CSW_VERSIONS.includes(item as CswVersion));
     if (first !== undefined) return first as CswVersion;
   }
   return values.version === '2.0.2' ? '2.0.2' : DEFAULT_VERSION;
@@ -470,7 +463,7 @@ export function buildGetRecordsRequest(
 
 function parseGetCapabilitiesKvp(values: Readonly<Record<string, string>>): GetCapabilitiesRequest {
   const acceptVersions =
-    values.acceptversions === undefined ? undefined : splitList(values.acceptversions);
+    values.acceptversions === undefined ? undefined : parseList(values.acceptversions);
   const version = negotiateVersion(acceptVersions, values.version, DEFAULT_VERSION);
   const mode = values.mode;
   if (mode !== undefined && mode !== 'opensearch') {
@@ -481,10 +474,10 @@ function parseGetCapabilitiesKvp(values: Readonly<Record<string, string>>): GetC
     version,
     sections: parseSections(
       version,
-      values.sections === undefined ? undefined : splitList(values.sections),
+      values.sections === undefined ? undefined : parseList(values.sections),
     ),
     mediaType: parseAcceptFormats(
-      values.acceptformats === undefined ? undefined : splitList(values.acceptformats),
+      values.acceptformats === undefined ? undefined : parseList(values.acceptformats),
     ),
     openSearch: mode === 'opensearch',
   };
@@ -504,7 +497,7 @@ function presentationKvp(
       400,
     );
   }
-  if (elementName !== undefined) return parseElementNames(splitList(elementName), resolvePrefix);
+  if (elementName !== undefined) return parseElementNames(parseList(elementName), resolvePrefix);
   return {
     kind: 'elementSet',
     elementSet:
@@ -613,7 +606,7 @@ function parseGetRecordByIdKvp(
   if (id === undefined || id.trim() === '') throw missingParameter('id');
   // CSW 3.0 takes one id (an anyURI, which may hold a comma); a comma-separated list, as
   // 2.0.2 and OWSLib write it, is read as a list unless a record has the whole value as its id.
-  const ids = splitList(id);
+  const ids = parseList(id);
   if (ids.length === 0) throw missingParameter('id');
   const literalId = version === '3.0.0' && ids.length > 1 ? id.trim() : undefined;
   const elementSet = values.elementsetname;
@@ -639,8 +632,8 @@ function parseGetDomainKvp(
   values: Readonly<Record<string, string>>,
   version: CswVersion,
 ): GetDomainRequest {
-  const parameterNames = splitList(values.parametername ?? '');
-  const valueReferences = splitList(values.valuereference ?? values.propertyname ?? '');
+  const parameterNames = parseList(values.parametername ?? '');
+  const valueReferences = parseList(values.valuereference ?? values.propertyname ?? '');
   if (parameterNames.length === 0 && valueReferences.length === 0) {
     throw missingParameter(
       'parameterName',
@@ -655,7 +648,7 @@ function checkDescribeRecordKvp(
   version: CswVersion,
 ): void {
   const namespaces = parseNamespaceParameter(values.namespace);
-  for (const name of splitList(values.typename ?? '')) {
+  for (const name of parseList(values.typename ?? '')) {
     resolveTypeName(name, version, (prefix) => namespaces.get(prefix));
   }
   if (values.outputformat !== undefined && values.outputformat !== XML) {

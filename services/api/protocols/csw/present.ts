@@ -3,18 +3,15 @@
  * ISO 19139 or Atom entries), the validate Acknowledgement, GetRecordById (2.0.2 wrapper,
  * 3.0 bare record or result list), GetDomain, and the ExceptionReport of each version. Pure: records and
  * request in, a media type and a body out. JSON output is the same document rendered by
- * xmlbuilder2's object conversion (`@` attributes, `#` text).
+ * xmlbuilder2's object conversion (`@` attributes, `#` text). Records are written by the module
+ * of the requested output schema (output-schemas/), looked up in its table.
  */
 import type { CoreRecord } from '../../../../shared/records/core-record.js';
 import {
   appendAtomEntry,
-  appendCswRecord,
-  appendIso19139,
   appendParsedElement,
   createDocument,
   serialise,
-  writeCswRecord,
-  writeIso19139,
 } from '../../../../shared/records/writers/xml/index.js';
 import {
   declareNamespaces,
@@ -24,7 +21,6 @@ import {
   type XmlNode,
 } from '../../../../shared/records/writers/xml/xml-builder.js';
 import type { DomainValue } from '../../../../shared/search/backend.js';
-import { parseXml } from '../../../../shared/xml/index.js';
 import type { EncodedResponse } from '../../common/responses.js';
 import type { OwsException } from './csw-errors.js';
 import {
@@ -38,6 +34,7 @@ import {
   SCHEMA_LOCATION,
   type CswVersion,
 } from './csw-model.js';
+import { findOutputSchema } from './output-schemas/index.js';
 import type { GetRecordsRequest, OutputFormat, RecordPresentation } from './request.js';
 
 /** A response body with its media type and HTTP status. */
@@ -100,69 +97,6 @@ function startResponse(
   };
 }
 
-/** Namespace equivalences for choosing elements (the record writer uses its version's OWS). */
-function sameElement(
-  wanted: { ns: string; local: string },
-  element: { ns: string; local: string },
-): boolean {
-  if (wanted.local !== element.local) return false;
-  const ows: string[] = [CSW_NS.ows, CSW_NS.ows20];
-  const csw: string[] = [CSW_NS.csw202, CSW_NS.csw30];
-  return (
-    wanted.ns === element.ns ||
-    (ows.includes(wanted.ns) && ows.includes(element.ns)) ||
-    (csw.includes(wanted.ns) && csw.includes(element.ns))
-  );
-}
-
-/** Appends one record in the requested schema and presentation. */
-function appendRecord(
-  parent: XmlNode,
-  record: CoreRecord,
-  version: CswVersion,
-  outputSchema: string,
-  presentation: RecordPresentation,
-  declare: boolean,
-): void {
-  if (outputSchema === CSW_NS.gmd) {
-    // In a list (not standalone), gmi:MI_Metadata as gmd:MD_Metadata: OWSLib reads either the
-    // MD_Metadata or the MI_Metadata elements of a response, so it would drop one kind.
-    appendIso19139(parent, record, { asMdMetadata: !declare });
-    return;
-  }
-  if (outputSchema === CSW_NS.atom) {
-    appendAtomEntry(parent, record);
-    return;
-  }
-  if (presentation.kind === 'elementSet') {
-    appendCswRecord(parent, record, {
-      version,
-      elementSet: presentation.elementSet,
-      declareNamespaces: declare,
-    });
-    return;
-  }
-  // Chosen elements: the full record, reduced to the requested children.
-  const full = parseXml(
-    writeCswRecord(record, { version, elementSet: 'full', prettyPrint: false, declaration: false }),
-  ).root;
-  const prefix = CSW_PREFIX[version];
-  const reduced = parent.ele(CSW_NAMESPACE[version], `${prefix}:Record`);
-  if (declare) {
-    declareNamespaces(reduced, {
-      [prefix]: CSW_NAMESPACE[version],
-      dc: CSW_NS.dc,
-      dct: CSW_NS.dct,
-      [OWS_PREFIX[version]]: OWS_NAMESPACE[version],
-    });
-  }
-  for (const child of full.children) {
-    if (presentation.names.some((name) => sameElement(name, child))) {
-      appendParsedElement(reduced, child);
-    }
-  }
-}
-
 /** The position of the next record, or 0 when the last record has been returned. */
 export function computeNextRecord(
   startPosition: number,
@@ -190,12 +124,11 @@ function writeSearchResponse(
   parts: SearchResponseParts,
   context: PresentContext,
 ): CswResponse {
-  const { version } = parts;
+  const { version, presentation } = parts;
+  const schema = findOutputSchema(parts.outputSchema);
   const { prefix, ns, document, root } = startResponse(version, 'GetRecordsResponse');
   root.att('version', version);
-  if (parts.outputSchema === CSW_NS.gmd) {
-    declareNamespaces(root, { gmd: CSW_NS.gmd, gco: CSW_NS.gco });
-  }
+  declareNamespaces(root, schema.responseNamespaces);
   if (parts.requestId !== undefined) {
     root.ele(ns, `${prefix}:RequestId`).txt(xmlText(parts.requestId)).up();
   }
@@ -207,10 +140,8 @@ function writeSearchResponse(
     nextRecord: String(nextRecord),
     recordSchema: parts.outputSchema,
   };
-  if (parts.presentation.kind === 'elementSet') {
-    // ISO 19139 records are always written whole.
-    attributes.elementSet =
-      parts.outputSchema === CSW_NS.gmd ? 'full' : parts.presentation.elementSet;
+  if (presentation.kind === 'elementSet') {
+    attributes.elementSet = schema.reportedElementSet ?? presentation.elementSet;
   }
   if (version === '3.0.0') {
     if (context.elapsedMs !== undefined)
@@ -219,7 +150,7 @@ function writeSearchResponse(
   }
   const results = root.ele(ns, `${prefix}:SearchResults`, attributes);
   for (const record of records) {
-    appendRecord(results, record, version, parts.outputSchema, parts.presentation, false);
+    schema.appendRecord(results, record, { version, presentation, standalone: false });
   }
   return finish(document, parts.outputFormat, parts.xmlMediaType);
 }
@@ -328,19 +259,22 @@ export function presentGetRecordById(
       context,
     );
   }
+  const schema = findOutputSchema(options.outputSchema);
+  const { presentation } = options;
   if (version === '3.0.0') {
-    if (options.outputSchema === CSW_NS.gmd && options.outputFormat === 'xml') {
-      // The whole ISO 19139 document: a record that came as ISO 19139 is its source, verbatim.
-      return { status: 200, mediaType: options.xmlMediaType, body: writeIso19139(records[0]) };
+    if (schema.writeDocument && options.outputFormat === 'xml') {
+      return {
+        status: 200,
+        mediaType: options.xmlMediaType,
+        body: schema.writeDocument(records[0]),
+      };
     }
-    appendRecord(document, records[0], version, options.outputSchema, options.presentation, true);
+    schema.appendRecord(document, records[0], { version, presentation, standalone: true });
   } else {
     const root = rootElement(document, version, 'GetRecordByIdResponse');
-    if (options.outputSchema === CSW_NS.gmd) {
-      declareNamespaces(root, { gmd: CSW_NS.gmd, gco: CSW_NS.gco });
-    }
+    declareNamespaces(root, schema.responseNamespaces);
     for (const record of records) {
-      appendRecord(root, record, version, options.outputSchema, options.presentation, false);
+      schema.appendRecord(root, record, { version, presentation, standalone: false });
     }
   }
   return finish(document, options.outputFormat, options.xmlMediaType);

@@ -12,11 +12,13 @@ import {
 import { parseCql2Json, parseCql2Text } from '../../../../shared/query/cql2/index.js';
 import type { Expression } from '../../../../shared/query/filter-ast.js';
 import { checkFilter } from '../../../../shared/query/check-filter.js';
+import { findPositionFault } from '../../../../shared/query/crs84.js';
 import type { QueryLimits } from '../../../../shared/query/query-limits.js';
 import {
   parseBbox,
   parseDatetime,
   parseLimit,
+  parseList,
   parseOffset,
 } from '../../../../shared/query/params.js';
 import { findQueryable } from '../../../../shared/query/queryables.js';
@@ -126,14 +128,6 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** Splits a GET list value on commas, trimming and dropping empty items. */
-function splitList(value: string): string[] {
-  return value
-    .split(',')
-    .map((item) => item.trim())
-    .filter((item) => item !== '');
-}
-
 /**
  * Reads a list member: a comma-separated string in GET, an array of strings in POST (where a
  * single string is accepted too, as some clients send one).
@@ -146,7 +140,7 @@ export function extractStringList(
   if (value === undefined) return undefined;
   let items: string[];
   if (typeof value === 'string') {
-    items = splitList(value);
+    items = parseList(value);
   } else if (
     method === 'POST' &&
     Array.isArray(value) &&
@@ -197,15 +191,11 @@ export function extractBbox(value: unknown, method: SearchMethod): Bbox | undefi
 }
 
 function checkPosition(value: unknown, path: string): Position {
-  if (
-    !Array.isArray(value) ||
-    (value.length !== 2 && value.length !== 3) ||
-    !value.every((n) => typeof n === 'number' && Number.isFinite(n))
-  ) {
+  const fault = findPositionFault(value, 2, 3);
+  if (fault === 'shape') {
     fail('intersects', `intersects: ${path} must be a position of 2 or 3 numbers`);
   }
-  const [longitude, latitude] = value as number[];
-  if (longitude < -180 || longitude > 180 || latitude < -90 || latitude > 90) {
+  if (fault === 'range') {
     fail('intersects', `intersects: ${path} is outside CRS84 (longitude ±180, latitude ±90)`);
   }
   return value as Position;
@@ -434,7 +424,7 @@ function sortKey(field: unknown, direction: unknown): SortKey {
 export function extractSortby(value: unknown, method: SearchMethod): SortKey[] {
   if (value === undefined) return [];
   if (typeof value === 'string') {
-    return splitList(value).map((part) => {
+    return parseList(value).map((part) => {
       const descending = part.startsWith('-');
       return sortKey(part.replace(/^[+-]/, ''), descending ? 'desc' : 'asc');
     });
@@ -479,7 +469,7 @@ export function extractFields(value: unknown, method: SearchMethod): FieldsSelec
     if (typeof value !== 'string') fail('fields', 'fields must be given once');
     const include: string[] = [];
     const exclude: string[] = [];
-    for (const part of splitList(value)) {
+    for (const part of parseList(value)) {
       const name = part.replace(/^[+-]/, '').trim();
       if (name === '') continue;
       (part.startsWith('-') ? exclude : include).push(normaliseFieldPath(name));
