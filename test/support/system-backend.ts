@@ -28,7 +28,7 @@ export interface SuiteBackend {
   kind: BackendKind;
   /** For suite titles: "SQLite", "Elasticsearch (envelope)" … */
   label: string;
-  url?: string;
+  url?: string | undefined;
   spatial?: SpatialMode;
 }
 
