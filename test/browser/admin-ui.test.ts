@@ -26,6 +26,7 @@ import {
   requireKeycloak,
   userTokens,
 } from '../integration/keycloak/keycloak-support.js';
+import { defined } from '../support/defined.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = join('test-results', 'browser');
@@ -71,7 +72,7 @@ describe('Admin pages: sign-in in headless Chromium (real Keycloak)', function (
       .send([...generateRecords(1, 99, 70000)][0]);
     expect(created.status, created.text).to.equal(201);
     const log = await request(test.app).get('/catalogue/admin/jobs').set('Authorization', bearer);
-    jobId = (log.body as { jobs: { jobId: string }[] }).jobs[0].jobId;
+    jobId = defined((log.body as { jobs: { jobId: string }[] }).jobs[0], 'the newest job').jobId;
     server = test.app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

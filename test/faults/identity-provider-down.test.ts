@@ -21,12 +21,13 @@ import { EditorToken } from './support/editor-token.js';
 import { PROBES, FaultLoad } from './support/fault-load.js';
 import { removeTestFolder } from './support/scaled-catalogue.js';
 import { TcpRelay } from './support/tcp-relay.js';
+import { defined } from '../support/defined.js';
 
 const SEEDED = 30;
 const ITEMS = '/catalogue/collections/metadata:main/items';
 /** The names of the protected requests below. */
 const ALL = ['create', 'replace', 'delete', 'bulk ingest', 'job log'];
-const EXISTING_ID = String([...generateRecords(1, 7)][0].id);
+const EXISTING_ID = String(defined([...generateRecords(1, 7)][0], 'the generated record').id);
 
 /** A record (GeoJSON Feature) that is not in the catalogue. */
 const newRecord = (index: number): Record<string, unknown> =>
@@ -205,7 +206,7 @@ describe('fault: the identity provider (JWKS) is unreachable', function () {
     await relay.set('forward');
     const response = await fetch(
       `${api.origin}${ITEMS}`,
-      protectedRequests(token.current, 1000)[0].init,
+      defined(protectedRequests(token.current, 1000)[0], 'the first protected request').init,
     );
     assert.equal(response.status, 201, await response.text());
     assert.equal(await recordCount(), SEEDED + 1);

@@ -8,6 +8,7 @@ import type { SearchQuery } from '../../shared/query/search-query.js';
 import { parseDocuments } from '../../shared/records/formats/index.js';
 import type { SearchBackend } from '../../shared/search/backend.js';
 import { CONTRACT_RECORDS } from '../fixtures/contract-records.js';
+import { defined } from '../support/defined.js';
 
 type Refinement = Partial<SearchQuery>;
 
@@ -210,12 +211,15 @@ export function describeBackendContract(
     });
 
     it('upserts idempotently by id and replaces what was indexed', async () => {
-      const [changed] = parseDocuments(
-        JSON.stringify({
-          ...CONTRACT_RECORDS[2],
-          properties: { type: 'series', title: 'Coastal erosion map' },
-        }),
-      ).records;
+      const changed = defined(
+        parseDocuments(
+          JSON.stringify({
+            ...CONTRACT_RECORDS[2],
+            properties: { type: 'series', title: 'Coastal erosion map' },
+          }),
+        ).records[0],
+        'the changed record',
+      );
       await backend.upsert([changed]);
       await backend.upsert([changed]);
       expect((await backend.search({ sort: [], offset: 0, limit: 1 })).total).to.equal(6);
@@ -233,15 +237,21 @@ export function describeBackendContract(
     });
 
     it('applies upserts and deletes as one unit (applyAtomically)', async () => {
-      const [changed] = parseDocuments(
-        JSON.stringify({
-          ...CONTRACT_RECORDS[3],
-          properties: { type: 'dataset', title: 'Danube network' },
-        }),
-      ).records;
-      const [added] = parseDocuments(
-        JSON.stringify({ ...CONTRACT_RECORDS[2], id: 'r7', properties: { title: 'Added' } }),
-      ).records;
+      const changed = defined(
+        parseDocuments(
+          JSON.stringify({
+            ...CONTRACT_RECORDS[3],
+            properties: { type: 'dataset', title: 'Danube network' },
+          }),
+        ).records[0],
+        'the changed record',
+      );
+      const added = defined(
+        parseDocuments(
+          JSON.stringify({ ...CONTRACT_RECORDS[2], id: 'r7', properties: { title: 'Added' } }),
+        ).records[0],
+        'the added record',
+      );
       const result = await backend.applyAtomically({
         upsert: [changed, added],
         delete: ['r5', 'missing'],

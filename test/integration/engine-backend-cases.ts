@@ -38,6 +38,7 @@ import {
 import { SqliteBackend } from '../../shared/search/sqlite/sqlite-backend.js';
 import { CONTRACT_RECORDS } from '../fixtures/contract-records.js';
 import { checkFilter } from '../../shared/query/check-filter.js';
+import { defined } from '../support/defined.js';
 
 const URL_VARIABLES: Record<EngineName, string> = {
   elasticsearch: 'CAIRN_TEST_ELASTICSEARCH_URL',
@@ -157,7 +158,7 @@ async function walkIds(adapter: EngineAdapter, alias: string): Promise<string[]>
     const hits = response.hits.hits;
     if (hits.length === 0) return ids;
     ids.push(...hits.map((hit) => hit._id));
-    after = hits[hits.length - 1].sort;
+    after = defined(hits[hits.length - 1], 'the last hit').sort;
   }
 }
 
@@ -433,16 +434,19 @@ export function describeEngineCases(engine: EngineName, url: string, spatial: Sp
     describe('atomic writes (CSW-T Transactions)', () => {
       let backend: EngineBackend;
       const record = (id: string, properties: Record<string, unknown>): CoreRecord =>
-        parseAll(
-          JSON.stringify({
-            type: 'Feature',
-            id,
-            conformsTo: [],
-            geometry: null,
-            time: null,
-            properties: { type: 'dataset', ...properties },
-          }),
-        )[0];
+        defined(
+          parseAll(
+            JSON.stringify({
+              type: 'Feature',
+              id,
+              conformsTo: [],
+              geometry: null,
+              time: null,
+              properties: { type: 'dataset', ...properties },
+            }),
+          )[0],
+          `record ${id}`,
+        );
       const titles = async (ids: string[]): Promise<(string | null)[]> =>
         Promise.all(ids.map(async (id) => (await backend.get(id))?.title ?? null));
 
@@ -573,12 +577,17 @@ export function describeEngineCases(engine: EngineName, url: string, spatial: Sp
           string,
           { settings: { index: { sort?: unknown } } }
         >;
-        expect(settings[backend.liveIndex!].settings.index.sort).to.deep.equal({
+        expect(
+          defined(settings[backend.liveIndex!], 'the live index settings').settings.index.sort,
+        ).to.deep.equal({
           field: ['id'],
           order: ['asc'],
         });
         const adapter = createAdapter(engine, url);
-        const mappings = (await adapter.getMappings(backend.liveIndex!))[backend.liveIndex!];
+        const mappings = defined(
+          (await adapter.getMappings(backend.liveIndex!))[backend.liveIndex!],
+          'the live index mappings',
+        );
         await adapter.close();
         expect(mappings._meta).to.deep.include({
           cairn: { mappingVersion: MAPPING_VERSION, spatial, analysis: 'standard' },
@@ -803,8 +812,10 @@ export function describeEngineCases(engine: EngineName, url: string, spatial: Sp
           string,
           { settings: { index: Record<string, unknown> } }
         >;
-        const { number_of_shards, number_of_replicas, auto_expand_replicas } =
-          settings[index].settings.index;
+        const { number_of_shards, number_of_replicas, auto_expand_replicas } = defined(
+          settings[index],
+          `settings of ${index}`,
+        ).settings.index;
         return { number_of_shards, number_of_replicas, auto_expand_replicas };
       };
 
@@ -907,7 +918,8 @@ export function describeEngineCases(engine: EngineName, url: string, spatial: Sp
           string,
           { settings: { index: { refresh_interval?: string; search?: unknown } } }
         >;
-        const index = settings[backend.liveIndex!].settings.index;
+        const index = defined(settings[backend.liveIndex!], 'the live index settings').settings
+          .index;
         expect(index.refresh_interval).to.equal(undefined);
         expect(index.search).to.deep.equal({ idle: { after: '5s' } });
       });
@@ -934,7 +946,10 @@ export function describeEngineCases(engine: EngineName, url: string, spatial: Sp
         const writer = await openWaitForWriter(engine, url, backend.alias, spatial);
         try {
           const before = await externalRefreshes();
-          const [extra] = parseAll(JSON.stringify([...generateRecords(1, 22)]));
+          const extra = defined(
+            parseAll(JSON.stringify([...generateRecords(1, 22)]))[0],
+            'the extra record',
+          );
           expect((await writer.upsert([extra])).failures).to.deep.equal([]);
           // The write waited for a refresh that it asked for itself: no search has run since.
           expect(await externalRefreshes()).to.be.greaterThan(before);
@@ -950,7 +965,9 @@ export function describeEngineCases(engine: EngineName, url: string, spatial: Sp
           string,
           { settings: { index: { refresh_interval?: string } } }
         >;
-        expect(settings[result.to].settings.index.refresh_interval).to.equal(undefined);
+        expect(
+          defined(settings[result.to], `settings of ${result.to}`).settings.index.refresh_interval,
+        ).to.equal(undefined);
         expect((await backend.search({ sort: [], offset: 0, limit: 1 })).total).to.equal(301);
       });
 
@@ -962,7 +979,7 @@ export function describeEngineCases(engine: EngineName, url: string, spatial: Sp
           const body = (await response.json()) as {
             indices: Record<string, { shards: Record<string, { segments: object }[]> }>;
           };
-          return Object.values(body.indices[index].shards)
+          return Object.values(defined(body.indices[index], `segments of ${index}`).shards)
             .flat()
             .reduce((sum, shard) => sum + Object.keys(shard.segments).length, 0);
         };
@@ -1012,7 +1029,10 @@ export function describeEngineCases(engine: EngineName, url: string, spatial: Sp
           }
         })();
         const writer = await openWaitForWriter(engine, url, backend.alias, spatial);
-        const [extra] = parseAll(JSON.stringify([...generateRecords(1, 99)]));
+        const extra = defined(
+          parseAll(JSON.stringify([...generateRecords(1, 99)]))[0],
+          'the extra record',
+        );
         const [result] = await Promise.all([
           backend.reindex().finally(() => {
             done = true;
@@ -1062,7 +1082,10 @@ export function describeEngineCases(engine: EngineName, url: string, spatial: Sp
           { settings: { index: { refresh_interval?: string } } }
         >;
         expect(Object.keys(settings)).to.deep.equal([backend.liveIndex]);
-        expect(settings[backend.liveIndex!].settings.index.refresh_interval).to.equal('2s');
+        expect(
+          defined(settings[backend.liveIndex!], 'the live index settings').settings.index
+            .refresh_interval,
+        ).to.equal('2s');
       });
     });
 
@@ -1109,7 +1132,7 @@ export function describeEngineCases(engine: EngineName, url: string, spatial: Sp
           string,
           { settings: { index: { sort?: unknown } } }
         >;
-        return settings[index].settings.index.sort;
+        return defined(settings[index], `settings of ${index}`).settings.index.sort;
       };
 
       const deepPages = async (): Promise<void> => {

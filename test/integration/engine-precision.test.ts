@@ -30,6 +30,7 @@ import type { EngineBackend } from '../../shared/search/engine/engine-backend.js
 import type { SpatialMode } from '../../shared/search/engine/index-templates.js';
 import { SqliteBackend } from '../../shared/search/sqlite/sqlite-backend.js';
 import { createTestBackend, requireEngineUrl, requireGeoShape } from './engine-backend-cases.js';
+import { defined } from '../support/defined.js';
 
 /** Each family has a record at d = step × OFFSET for every step from -8 to 8. */
 const STEPS = Array.from({ length: 17 }, (_, i) => i - 8);
@@ -96,7 +97,8 @@ const TILES = STEPS.map(tile);
 const RECORDS = [...TRIANGLES, ...SQUARES, ...TILES];
 const idsOf = (records: CoreRecord[]) => records.map((record) => record.id).sort();
 /** The records on the near side (d <= 0) of each family. */
-const near = (records: CoreRecord[]) => idsOf(records.filter((_, i) => STEPS[i] <= 0));
+const near = (records: CoreRecord[]) =>
+  idsOf(records.filter((_, i) => defined(STEPS[i], `step ${i}`) <= 0));
 const ALL = idsOf(RECORDS);
 const without = (ids: string[]) => ALL.filter((id) => !ids.includes(id));
 
@@ -124,7 +126,10 @@ const CASES: [string, string[]][] = [
   // The corner itself, as a point: inside exactly the triangles that hold it.
   ['S_INTERSECTS(geometry, POINT(20 60))', near(TRIANGLES)],
   // (d = 0 puts the point on the triangle's edge, which does not contain it.)
-  ['S_CONTAINS(geometry, POINT(20 60))', idsOf(TRIANGLES.filter((_, i) => STEPS[i] < 0))],
+  [
+    'S_CONTAINS(geometry, POINT(20 60))',
+    idsOf(TRIANGLES.filter((_, i) => defined(STEPS[i], `step ${i}`) < 0)),
+  ],
   ['S_INTERSECTS(geometry, MULTIPOINT((20 60), (100 0)))', near(TRIANGLES)],
   // Within several points: no band (decided in Node).
   ['S_WITHIN(geometry, MULTIPOINT((20 60), (100 0)))', []],

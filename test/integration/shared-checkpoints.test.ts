@@ -194,7 +194,7 @@ function describeEngine(engine: EngineName): void {
         alias: first.alias,
         spatial: 'envelope',
         maxResultWindow: WINDOW,
-        sharedCheckpoints: options.store,
+        ...(options.store === undefined ? {} : { sharedCheckpoints: options.store }),
       });
       await backend.init();
       extra.push(backend);
@@ -384,7 +384,9 @@ describe('deep-paging checkpoints from configuration (REDIS_URL set)', function 
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(await clients()).to.equal(0);
       // Without REDIS_URL: no connection.
-      const alone = await createBackend({ ...config, redisUrl: undefined });
+      const withoutRedis = { ...config };
+      delete withoutRedis.redisUrl;
+      const alone = await createBackend(withoutRedis);
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(await clients()).to.equal(0);
       await (alone as EngineBackend).destroy();

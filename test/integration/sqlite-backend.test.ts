@@ -7,6 +7,7 @@ import { parseDocuments } from '../../shared/records/formats/index.js';
 import { SqliteBackend } from '../../shared/search/sqlite/sqlite-backend.js';
 import { CONTRACT_RECORDS } from '../fixtures/contract-records.js';
 import { describeBackendContract } from './backend-contract.js';
+import { defined } from '../support/defined.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'cairn-sqlite-'));
 after(() => rmSync(directory, { recursive: true, force: true }));
@@ -28,9 +29,9 @@ describe('sqlite applyAtomically', () => {
   it('refuses the whole unit, writing nothing, when one record cannot be stored', async () => {
     const backend = new SqliteBackend({ path: ':memory:' });
     try {
-      const [kept, unstorable] = parseDocuments(
-        JSON.stringify(CONTRACT_RECORDS.slice(0, 2)),
-      ).records;
+      const [first, second] = parseDocuments(JSON.stringify(CONTRACT_RECORDS.slice(0, 2))).records;
+      const kept = defined(first, 'the first record');
+      const unstorable = defined(second, 'the second record');
       await backend.upsert([kept]);
       // A value JSON cannot hold: building its row fails, after the first record's row is built.
       unstorable.extra.size = 10n;

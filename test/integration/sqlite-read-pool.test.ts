@@ -20,6 +20,7 @@ import { SqliteBackend } from '../../shared/search/sqlite/sqlite-backend.js';
 import { deadlineGuard } from '../../shared/search/sqlite/sql-functions.js';
 import { CONTRACT_RECORDS } from '../fixtures/contract-records.js';
 import { REPO_ROOT } from '../support/fixtures.js';
+import { defined } from '../support/defined.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'cairn-read-pool-'));
 after(() => rmSync(directory, { recursive: true, force: true }));
@@ -197,7 +198,7 @@ describe('SQLite read pool', function () {
       const running = pool.run([slow(1_000_000_000)]).catch((caught: unknown) => caught);
       const waiting = pool.run([fast(7)]);
       await new Promise((resolve) => setTimeout(resolve, 100));
-      await pool.workers[0].terminate();
+      await defined(pool.workers[0], 'the worker').terminate();
       const error = await running;
       expect(error).to.be.instanceOf(InternalError);
       expect((error as Error).message).to.contain('stopped');
@@ -255,16 +256,19 @@ describe('SqliteBackend with read workers', function () {
     const backend = new SqliteBackend({ path: join(directory, 'ryw.sqlite'), readWorkers: 2 });
     try {
       await backend.init();
-      const [template] = parseDocuments(JSON.stringify(CONTRACT_RECORDS)).records;
+      const template = defined(
+        parseDocuments(JSON.stringify(CONTRACT_RECORDS)).records[0],
+        'the template record',
+      );
       for (let n = 0; n < 40; n += 1) {
         const id = `ryw-${n}`;
         await backend.upsert([{ ...template, id, title: `title ${n}` }]);
         const found = await backend.search({ ids: [id], sort: [], offset: 0, limit: 10 });
         expect(found.total, id).to.equal(1);
-        expect(found.records[0].title).to.equal(`title ${n}`);
+        expect(defined(found.records[0], `record ${id}`).title).to.equal(`title ${n}`);
         await backend.upsert([{ ...template, id, title: `changed ${n}` }]);
         const changed = await backend.search({ ids: [id], sort: [], offset: 0, limit: 10 });
-        expect(changed.records[0].title).to.equal(`changed ${n}`);
+        expect(defined(changed.records[0], `record ${id}`).title).to.equal(`changed ${n}`);
         if (n % 2 === 0) {
           await backend.delete([id]);
           const gone = await backend.search({ ids: [id], sort: [], offset: 0, limit: 10 });

@@ -313,7 +313,7 @@ describe('SQLite search shapes', () => {
           [8, 8],
           [20, 10],
           [24, 5],
-        ]) {
+        ] as const) {
           expect(await page(offset, limit), `${offset}+${limit}`).to.deep.equal(
             whole.slice(offset, offset + limit),
           );
@@ -369,7 +369,7 @@ describe('SQLite search shapes', () => {
             [0, 10],
             [100, 25],
             [260, 20],
-          ]) {
+          ] as const) {
             const search = query({
               spatial: { ...spatial, bbox: [...spatial.bbox] },
               sort: [{ field: 'updated', direction }],

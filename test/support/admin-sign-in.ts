@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { KEYCLOAK_URL, REALM } from '../integration/keycloak/keycloak-support.js';
+import { defined } from './defined.js';
 
 const FIXTURE = new URL('../fixtures/keycloak/cairn-test-realm.json', import.meta.url);
 /** The realm clients the admin-page tests sign in with. */
@@ -48,7 +49,7 @@ export async function syncSignInClients(
     const response = await fetch(url, {
       method,
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     if (!response.ok) throw new Error(`Keycloak admin ${method} ${url}: HTTP ${response.status}`);
     return response;
@@ -79,7 +80,7 @@ interface StoredCookie {
   value: string;
   path: string;
   httpOnly: boolean;
-  sameSite?: string;
+  sameSite?: string | undefined;
   secure: boolean;
 }
 
@@ -94,7 +95,8 @@ export class CookieJar {
   store(setCookie: string[] | string | undefined | null): void {
     const headers = setCookie === undefined || setCookie === null ? [] : [setCookie].flat();
     for (const header of headers) {
-      const [pair, ...attributes] = header.split(';').map((part) => part.trim());
+      const [first, ...attributes] = header.split(';').map((part) => part.trim());
+      const pair = defined(first, 'the Set-Cookie name=value pair');
       const index = pair.indexOf('=');
       const name = pair.slice(0, index);
       const value = pair.slice(index + 1);
@@ -145,7 +147,7 @@ export function setCookiesOf(response: Response): string[] {
 /** One step at Keycloak: the status, where it redirects, and the page. */
 export interface ProviderStep {
   status: number;
-  location?: string;
+  location?: string | undefined;
   html: string;
 }
 

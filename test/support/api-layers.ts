@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
+import { defined } from './defined.js';
 
 /** Layer → the layers it imports (itself excluded). */
 export type LayerGraph = Map<string, Set<string>>;
@@ -15,7 +16,7 @@ export function layerOf(path: string): string {
   const parts = path.split('/');
   if (parts.length === 1) return 'app';
   if (parts[0] === 'protocols' && parts.length > 2) return `protocols/${parts[1]}`;
-  return parts[0];
+  return defined(parts[0], `the first folder of ${path}`);
 }
 
 function sourceFiles(folder: string): string[] {
@@ -83,7 +84,7 @@ export function findCycles(graph: LayerGraph, within: (layer: string) => boolean
   return components.map((component) => {
     // A path through the component from its first member back to it.
     const members = new Set(component);
-    const start = [...component].sort()[0];
+    const start = defined([...component].sort()[0], 'the first member of a component');
     const path = [start];
     const seen = new Set(path);
     let at = start;

@@ -78,9 +78,9 @@ export interface SearchResults {
   matched: number;
   returned: number;
   next: number;
-  elementSet?: string;
-  recordSchema?: string;
-  status?: string;
+  elementSet?: string | undefined;
+  recordSchema?: string | undefined;
+  status?: string | undefined;
   records: readonly XmlElement[];
   /** dc:identifier of each record (or gmd:fileIdentifier). */
   ids: string[];
@@ -117,9 +117,9 @@ export function searchResultsOf(text: string): SearchResults {
 /** What an ExceptionReport says. */
 export interface ExceptionReport {
   ns: string;
-  version?: string;
-  code?: string;
-  locator?: string;
+  version?: string | undefined;
+  code?: string | undefined;
+  locator?: string | undefined;
   text: string;
 }
 

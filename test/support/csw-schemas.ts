@@ -18,6 +18,7 @@ import { pathToFileURL } from 'node:url';
 import { elementSource, parseXml, type XmlElement } from '../../shared/xml/index.js';
 import { validate as validateRecords, type ValidationResult } from '../unit/formats-xml/xmllint.js';
 import { fixturePath, isoCoreSchemasUrl } from './fixtures.js';
+import { defined } from './defined.js';
 
 export { requireXmllint, xmllintAvailable } from '../unit/formats-xml/xmllint.js';
 export type { ValidationResult };
@@ -95,7 +96,7 @@ function runXmllint(
     const output = `${run.stdout}${run.stderr}`;
     if (/failed to compile/.test(output)) throw new Error(`schema did not compile:\n${output}`);
     return files.map((file, index) => ({
-      name: documents[index].name,
+      name: defined(documents[index], `document ${index}`).name,
       valid: output.includes(`${file} validates`),
       errors: output
         .split('\n')

@@ -6,6 +6,7 @@
  * slipped in, the text cut short.
  */
 import fc from 'fast-check';
+import { defined } from './defined.js';
 
 /** Values that break readers: wrong kinds, out-of-range numbers, impossible dates, markup. */
 export const HOSTILE_VALUES: readonly string[] = [
@@ -91,8 +92,9 @@ interface Range {
 function rangesOf(text: string, pattern: RegExp, group: number): Range[] {
   const ranges: Range[] = [];
   for (const match of text.matchAll(pattern)) {
-    const start = (match.index ?? 0) + match[0].indexOf(match[group]);
-    ranges.push({ start, end: start + match[group].length });
+    const matched = defined(match[group], `group ${group} of ${pattern}`);
+    const start = (match.index ?? 0) + match[0].indexOf(matched);
+    ranges.push({ start, end: start + matched.length });
   }
   return ranges;
 }
@@ -294,7 +296,7 @@ export function mutateJsonValue(value: unknown): fc.Arbitrary<unknown> {
         parent = typeof child === 'object' && child !== null ? (child as typeof parent) : undefined;
       }
       if (parent === undefined) continue;
-      const last = path[path.length - 1];
+      const last = defined(path[path.length - 1], 'the last key of a JSON path');
       if (mode === 0 && Array.isArray(parent)) parent.splice(last as number, 1);
       else if (mode === 0) delete parent[last];
       else parent[last] = next;

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { printCql2Json, printCql2Text } from '../../shared/query/cql2/index.js';
 import { filterExpressionOfDepth, mutateJson, tokenSoup } from '../unit/cql2/cql2-arbitraries.js';
 import { HOSTILE_VALUES, mutateString, mutateXml } from './fuzz-mutations.js';
+import { defined } from './defined.js';
 
 /** A value from a grammar, corrupted now and then: mutated, or replaced by a hostile value. */
 export function corrupted(valid: fc.Arbitrary<string>): fc.Arbitrary<string> {
@@ -406,7 +407,10 @@ export const cswKvpQuery: fc.Arbitrary<[string, string][]> = fc
           arbitrary: fc
             .constantFrom(...Object.keys(CSW_KVP_VALUES))
             .chain((name) =>
-              fc.tuple(fc.constant(name), corrupted(fc.constantFrom(...CSW_KVP_VALUES[name]))),
+              fc.tuple(
+                fc.constant(name),
+                corrupted(fc.constantFrom(...defined(CSW_KVP_VALUES[name], `values of ${name}`))),
+              ),
             ),
         },
         {
@@ -483,6 +487,11 @@ export function cswXmlRequest(
   const mutators = requests.map(mutateXml);
   return fc.oneof(
     { weight: 1, arbitrary: fc.constantFrom(...requests) },
-    { weight: 5, arbitrary: fc.nat({ max: mutators.length - 1 }).chain((i) => mutators[i]) },
+    {
+      weight: 5,
+      arbitrary: fc
+        .nat({ max: mutators.length - 1 })
+        .chain((i) => defined(mutators[i], `mutator ${i}`)),
+    },
   );
 }

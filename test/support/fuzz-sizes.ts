@@ -55,7 +55,7 @@ function cqlTextRequest(text: string): string {
 }
 
 /** `parts` unit squares, apart from one another (a valid MultiPolygon). */
-function squares(parts: number): number[][][][] {
+function squares(parts: number): [number[][]][] {
   const side = Math.max(1, Math.ceil(Math.sqrt(parts)));
   return Array.from({ length: parts }, (_, i) => {
     const [x, y] = [-170 + (i % side) * 0.3, -80 + Math.floor(i / side) * 0.3];

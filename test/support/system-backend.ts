@@ -26,7 +26,7 @@ export interface SuiteBackend {
   kind: BackendKind;
   /** For suite titles: "SQLite", "Elasticsearch (envelope)" … */
   label: string;
-  url?: string;
+  url?: string | undefined;
   spatial?: SpatialMode;
 }
 

@@ -73,7 +73,7 @@ export async function startApp(
       // turn an ordinary test query into a 503).
       const sqlite = new SqliteBackend({
         path,
-        timeBudgetMs: environment.QUERY_TIME_BUDGET_MS ? config.query.timeBudgetMs : undefined,
+        ...(environment.QUERY_TIME_BUDGET_MS ? { timeBudgetMs: config.query.timeBudgetMs } : {}),
         readWorkers: readWorkers && config.search.kind === 'sqlite' ? config.search.readWorkers : 0,
       });
       await sqlite.init();
@@ -90,7 +90,9 @@ export async function startApp(
       });
       const engine = await openEngineBackend(target, {
         alias,
-        queryTimeBudgetMs: environment.QUERY_TIME_BUDGET_MS ? config.query.timeBudgetMs : undefined,
+        ...(environment.QUERY_TIME_BUDGET_MS
+          ? { queryTimeBudgetMs: config.query.timeBudgetMs }
+          : {}),
       });
       backend = engine;
     }

@@ -43,6 +43,7 @@ import {
   userTokens,
 } from '../integration/keycloak/keycloak-support.js';
 import { REDIS_URL, requireRedis, waitFor } from '../integration/worker/worker-support.js';
+import { defined } from '../support/defined.js';
 
 const REDIRECT_BASE = 'http://127.0.0.1:8000';
 const JOBS = '/catalogue/admin/jobs';
@@ -126,7 +127,7 @@ describe('Admin HTML pages with PKCE sign-in (real Keycloak)', function () {
       expect(created.status, created.text).to.equal(201);
       const log = await request(test.app).get(JOBS).set('Authorization', `Bearer ${aliceBearer}`);
       expect(log.status).to.equal(200);
-      jobId = (log.body as { jobs: { jobId: string }[] }).jobs[0].jobId;
+      jobId = defined((log.body as { jobs: { jobId: string }[] }).jobs[0], 'the newest job').jobId;
     });
     after(async () => test?.close());
 
@@ -145,7 +146,7 @@ describe('Admin HTML pages with PKCE sign-in (real Keycloak)', function () {
         code_challenge_method: 'S256',
         redirect_uri: `${REDIRECT_BASE}/catalogue/admin/callback`,
       });
-      expect(parameters.scope.split(' ')).to.include('openid');
+      expect(parameters.scope?.split(' ')).to.include('openid');
       expect(parameters.code_challenge).to.match(/^[A-Za-z0-9_-]{43}$/);
       expect(parameters.state).to.have.length.greaterThan(20);
       expect(parameters.nonce).to.have.length.greaterThan(20);

@@ -30,6 +30,7 @@ import {
   requireRedis,
   waitFor,
 } from '../integration/worker/worker-support.js';
+import { defined } from '../support/defined.js';
 
 /** A document the worker cannot use: JSON that is no known metadata format. */
 const BAD_DOCUMENT: JobDocument = {
@@ -110,7 +111,7 @@ describe('admin operations: dead letters, reindex, worker metrics (real Keycloak
       deadLetters: { id: string; jobId: string; name: string; reason: string; href: string }[];
     };
     assert.equal(body.total, 1);
-    const [letter] = body.deadLetters;
+    const letter = defined(body.deadLetters[0], 'the dead letter');
     assert.equal(letter.jobId, jobId);
     assert.equal(letter.name, 'bad upload');
     assert.match(letter.reason, /format/i);

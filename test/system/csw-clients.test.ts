@@ -50,7 +50,13 @@ function gdalGetRecords(version: string, resultType: 'hits' | 'results'): string
 }
 
 /** OWSLib 0.35's CSW 3.0 `getrecordbyid` query string, parameter for parameter. */
-function owsLibGetRecordById(ids: string[]): Record<string, string> {
+/** Its parameters, by name (a type of known members, so each one reads as a string). */
+type OwsLibGetRecordById = Record<
+  'service' | 'version' | 'request' | 'outputFormat' | 'outputSchema' | 'elementsetname' | 'id',
+  string
+>;
+
+function owsLibGetRecordById(ids: string[]): OwsLibGetRecordById {
   return {
     service: 'CSW',
     version: '3.0.0',

@@ -27,6 +27,7 @@ import {
 import { requireXmllint, validateCsw, type CswSchema } from '../support/csw-schemas.js';
 import type { TestApp } from '../support/test-app.js';
 import { generateRecords } from '../../scripts/corpus/generator.js';
+import { defined } from '../support/defined.js';
 
 /** Text order as sorting promises it: case- and accent-insensitive, ties by code point. */
 function byFoldedText(a: string, b: string): number {
@@ -424,10 +425,9 @@ function describeCiteRecords(backend: SuiteBackend): void {
           .expect(200)
           .expect('Content-Type', /application\/json/);
         const body = response.body as Record<string, Record<string, unknown>>;
-        const results = body['csw30:GetRecordsResponse']['csw30:SearchResults'] as Record<
-          string,
-          unknown
-        >;
+        const results = defined(body['csw30:GetRecordsResponse'], 'the GetRecordsResponse')[
+          'csw30:SearchResults'
+        ] as Record<string, unknown>;
         expect(results['@numberOfRecordsMatched']).to.equal('12');
         expect(results['@nextRecord']).to.equal('3');
         expect(results['csw30:SummaryRecord']).to.have.length(2);
@@ -568,13 +568,13 @@ function describeGeneratedRecords(backend: SuiteBackend): void {
         const value = values[0];
         expect(value, `generated records carry ${name}`).to.be.a('string');
         const count = values.filter((item) => item === value).length;
-        expect(await matched({ [`eo:${name}`]: value })).to.equal(count);
+        expect(await matched({ [`eo:${name}`]: defined(value, name) })).to.equal(count);
       });
     }
 
     it('eo:orbitNumber ranges, eo:snowCover and eo:spectralRange are accepted', async () => {
       const orbits = eo('orbitNumber').map(
-        (record) => (record.properties as Record<string, number>).orbitNumber,
+        (record) => (record.properties as { orbitNumber: number }).orbitNumber,
       );
       expect(await matched({ 'eo:orbitNumber': '[1000,20000]' })).to.equal(
         orbits.filter((orbit) => orbit >= 1000 && orbit <= 20000).length,
@@ -602,15 +602,16 @@ function describeGeneratedRecords(backend: SuiteBackend): void {
     });
 
     it('EO parameters AND with each other and with q', async () => {
+      const first = defined(eo('platform')[0], 'a record with a platform');
       const both = eo('platform').filter(
         (record) =>
           (record.properties as Record<string, unknown>).orbitDirection === 'ASCENDING' &&
           (record.properties as Record<string, unknown>).platform ===
-            (eo('platform')[0].properties as Record<string, unknown>).platform,
+            (first.properties as Record<string, unknown>).platform,
       ).length;
       expect(
         await matched({
-          'eo:platform': String((eo('platform')[0].properties as Record<string, unknown>).platform),
+          'eo:platform': String((first.properties as Record<string, unknown>).platform),
           'eo:orbitDirection': 'ASCENDING',
         }),
       ).to.equal(both);

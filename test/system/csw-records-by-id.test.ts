@@ -92,7 +92,7 @@ function describeSuite(backend: SuiteBackend): void {
       it('2.0.2: element sets and ISO 19139 output', async () => {
         for (const elementSetName of ['brief', 'summary', 'full']) {
           const root = rootOf((await byId('2.0.2', { id: LOREM, elementSetName })).text);
-          expect(root.children[0].local).to.equal(
+          expect(root.children[0]?.local).to.equal(
             { brief: 'BriefRecord', summary: 'SummaryRecord', full: 'Record' }[elementSetName],
           );
         }

@@ -29,6 +29,7 @@ import {
 } from '../integration/keycloak/keycloak-support.js';
 import { REDIS_URL, requireRedis, waitFor } from '../integration/worker/worker-support.js';
 import { allIds, startSourceCatalogue, type SourceCatalogue } from './harvest-support.js';
+import { defined } from '../support/defined.js';
 
 type Version = '2.0.2' | '3.0.0';
 const CSW_NS: Record<Version, string> = {
@@ -87,10 +88,10 @@ function textOf(xml: string, local: string): string | undefined {
   return match?.[1];
 }
 
-function exceptionOf(xml: string): { code?: string; locator?: string } {
+function exceptionOf(xml: string): { code?: string | undefined; locator?: string | undefined } {
   const root = parseXml(xml).root;
   assert.equal(root.local, 'ExceptionReport', xml);
-  const exception = root.children[0];
+  const exception = defined(root.children[0], 'the Exception element');
   const attribute = (name: string) =>
     exception.attributes.find((item) => item.local === name)?.value;
   return { code: attribute('exceptionCode'), locator: attribute('locator') };
@@ -242,8 +243,9 @@ describe('CSW-T: Transaction and Harvest (real Keycloak)', function () {
           response.text,
         );
         assert.ok(harvest, response.text);
-        assert.match(harvest[1], /:Get /, 'Harvest is offered by GET (KVP)');
-        assert.match(harvest[1], /:Post /, 'and by POST (XML)');
+        const operation = defined(harvest[1], 'the Harvest operation');
+        assert.match(operation, /:Get /, 'Harvest is offered by GET (KVP)');
+        assert.match(operation, /:Post /, 'and by POST (XML)');
         if (version === '3.0.0')
           for (const name of ['Transaction', 'Harvest-Basic-XML', 'Harvest-Basic-KVP'])
             assert.match(
@@ -665,7 +667,10 @@ describe('CSW-T: Transaction and Harvest (real Keycloak)', function () {
       assert.equal((await ingestLog.get(jobId))?.written, 4);
       for (const id of await allIds(source.test)) assert.ok(await test.backend.get(id));
       requireXmllint();
-      const [result] = validateCsw('csw-2.0.2-publication', [{ name: 'ack', xml: response.text }]);
+      const result = defined(
+        validateCsw('csw-2.0.2-publication', [{ name: 'ack', xml: response.text }])[0],
+        'the validation result',
+      );
       assert.ok(result.valid, result.errors.join('\n'));
     });
   });

@@ -20,6 +20,7 @@ import {
   REDIS_URL,
   requireRedis,
 } from '../integration/worker/worker-support.js';
+import { defined } from '../support/defined.js';
 
 /** Runs the CLI to its end; resolves with its exit code and output. */
 async function runCli(
@@ -55,7 +56,7 @@ describe('enqueue CLI (real Redis, worker process)', function () {
       join(folder, 'upload', 'records.ndjson'),
       [...records.slice(0, 30), '{"type": "Feature", "properties": {}}'].join('\n'),
     );
-    writeFileSync(join(folder, 'upload', 'one.json'), records[30]);
+    writeFileSync(join(folder, 'upload', 'one.json'), defined(records[30], 'the 31st record'));
     writeFileSync(join(folder, 'upload', 'broken.xml'), '<gmd:MD_Metadata><unclosed>');
     mkdirSync(join(folder, 'bad'));
     writeFileSync(join(folder, 'bad', 'nothing.json'), '{"hello": "world"}');

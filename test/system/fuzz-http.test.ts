@@ -43,6 +43,7 @@ import {
 } from '../integration/keycloak/keycloak-support.js';
 import { generateRecords } from '../../scripts/corpus/generator.js';
 import { hostileSizeRequest } from '../support/fuzz-sizes.js';
+import { defined } from '../support/defined.js';
 
 /** Default requests per entry point (scaled by CAIRN_FUZZ_SCALE). */
 const RUNS = 150;
@@ -254,7 +255,7 @@ describe('HTTP entry points under fuzzing (SQLite)', function () {
   });
 
   describe('write endpoints with garbage bodies', () => {
-    const record = [...generateRecords(1, 5, 90_000)][0];
+    const record = defined([...generateRecords(1, 5, 90_000)][0], 'the generated record');
     const bodies = fc.oneof(
       {
         weight: 2,

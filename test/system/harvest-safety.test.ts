@@ -37,6 +37,7 @@ import {
   userTokens,
 } from '../integration/keycloak/keycloak-support.js';
 import { allIds } from './harvest-support.js';
+import { defined } from '../support/defined.js';
 
 const WORKER_SECRET = 'cairn-worker-test-secret';
 /** Text only the internal server knows: it must never reach a client or the catalogue. */
@@ -339,7 +340,7 @@ describe('safe harvesting: internal addresses, redirects, sizes, error bodies (r
         jobId: 'job-1',
         backend,
         config: config.worker,
-        harvest,
+        ...(harvest === undefined ? {} : { harvest }),
         harvestStore,
         logger: createLogger('silent', 'test'),
         deadLetter: async () => undefined,
@@ -366,10 +367,13 @@ describe('safe harvesting: internal addresses, redirects, sizes, error bodies (r
     try {
       const client = new SourceClient({
         auth: { type: 'client-credentials' },
-        tokens: createTokenClient(TOKEN_ENDPOINT, {
-          clientId: CLIENT.worker,
-          clientSecret: WORKER_SECRET,
-        }),
+        tokens: defined(
+          createTokenClient(TOKEN_ENDPOINT, {
+            clientId: CLIENT.worker,
+            clientSecret: WORKER_SECRET,
+          }),
+          'the token client',
+        ),
         policy: new AddressPolicy(['127.0.0.1']),
       });
       const target = `http://127.0.0.1:${other.port}/record.json`;
@@ -391,7 +395,7 @@ describe('safe harvesting: internal addresses, redirects, sizes, error bodies (r
     const calls: string[] = [];
     const resolve: Resolver = (hostname, _options, callback) => {
       calls.push(hostname);
-      const address = answers[Math.min(calls.length - 1, answers.length - 1)];
+      const address = defined(answers[Math.min(calls.length - 1, answers.length - 1)], 'an answer');
       callback(null, [{ address, family: 4 }]);
     };
     const client = new SourceClient({

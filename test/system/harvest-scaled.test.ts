@@ -33,6 +33,7 @@ import {
   startSourceCatalogue,
   type SourceCatalogue,
 } from './harvest-support.js';
+import { defined } from '../support/defined.js';
 
 const SOURCE_RECORDS = 17;
 const url = requireEngineUrl('elasticsearch');
@@ -122,7 +123,7 @@ if (url)
       it(`${name}: every record once, incremental run changes nothing, deletions follow`, async () => {
         const source = await startSourceCatalogue(SOURCE_RECORDS);
         sources.push(source);
-        const id = `scaled-${name.split(' ')[0].toLowerCase()}`;
+        const id = `scaled-${defined(name.split(' ')[0], 'the first word').toLowerCase()}`;
         const created = await admin('post', '').send({
           id,
           pageSize: 6,

@@ -14,6 +14,7 @@ import { createAuthMiddleware } from '../../services/api/middleware/auth.js';
 import { renderJsonError } from '../../services/api/middleware/errors.js';
 import { generateRecords } from '../../scripts/corpus/generator.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import { defined } from '../support/defined.js';
 
 export interface SourceCatalogue {
   test: TestApp;
@@ -79,14 +80,16 @@ export async function changeSource(source: SourceCatalogue): Promise<{
   deleted: string;
   title: string;
 }> {
-  const [first, second] = [...generateRecords(2, 7)];
+  const [one, two] = [...generateRecords(2, 7)];
+  const first = defined(one, 'the first source record');
+  const second = defined(two, 'the second source record');
   const title = `Changed at the source ${Date.now()}`;
   const modified = {
     ...first,
     properties: { ...(first.properties ?? {}), title, updated: new Date().toISOString() },
   };
   // A new record whose modification date is old: only the identifier listing reveals it.
-  const [added] = [...generateRecords(1, 7, 5000)];
+  const added = defined([...generateRecords(1, 7, 5000)][0], 'the added record');
   const summary = await ingestDocuments(source.test.backend, [
     { name: 'modified', content: JSON.stringify(modified) },
     { name: 'added', content: JSON.stringify(added) },

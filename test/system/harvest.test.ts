@@ -32,12 +32,13 @@ import {
   startSourceCatalogue,
   type SourceCatalogue,
 } from './harvest-support.js';
+import { defined } from '../support/defined.js';
 
 const SOURCE_RECORDS = 23;
 const WORKER_SECRET = 'cairn-worker-test-secret';
 
 /** A local record of the target (seed 99): no harvest may delete it. */
-const LOCAL = [...generateRecords(1, 99, 777)][0];
+const LOCAL = defined([...generateRecords(1, 99, 777)][0], 'the local record');
 
 function targetEnvironment(extra: Record<string, string> = {}): Record<string, string> {
   const directory = mkdtempSync(join(tmpdir(), 'cairn-harvest-'));
@@ -377,10 +378,13 @@ describe('harvesting a Cairn instance on loopback (embedded mode, real Keycloak)
     });
 
     it('token exchange: the token sent carries the source as its only audience', async () => {
-      const tokens = createTokenClient(TOKEN_ENDPOINT, {
-        clientId: CLIENT.worker,
-        clientSecret: WORKER_SECRET,
-      });
+      const tokens = defined(
+        createTokenClient(TOKEN_ENDPOINT, {
+          clientId: CLIENT.worker,
+          clientSecret: WORKER_SECRET,
+        }),
+        'the token client',
+      );
       const client = new SourceClient({
         auth: { type: 'token-exchange', audience: CLIENT.catalogue },
         tokens,

@@ -147,7 +147,7 @@ describe('request size limits (413, 414) in each protocol’s format', function 
       ['application/x-ndjson', `${line}\n${line}`],
       ['application/json', line],
       ['application/xml', `<x>${big}</x>`],
-    ]) {
+    ] as const) {
       const headers = { 'Content-Type': type };
       await expectJson(
         '/catalogue/admin/ingest',

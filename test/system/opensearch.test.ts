@@ -21,6 +21,7 @@ import {
 } from '../support/csw-client.js';
 import { samplePath } from '../support/fixtures.js';
 import type { TestApp } from '../support/test-app.js';
+import { defined } from '../support/defined.js';
 
 const GEO = 'http://a9.com/-/opensearch/extensions/geo/1.0/';
 const EO_NS = 'http://a9.com/-/opensearch/extensions/eo/1.0/';
@@ -255,7 +256,11 @@ function describeSuite(backend: SuiteBackend): void {
         expect(seen).to.have.length(first.total);
         expect(new Set(seen).size).to.equal(first.total);
         const last = feedOf(
-          (await request(test.app).get(local(first.links.last)).expect(200)).text,
+          (
+            await request(test.app)
+              .get(local(defined(first.links.last, 'the last link')))
+              .expect(200)
+          ).text,
         );
         expect(last.ids).to.deep.equal(feed.ids);
       });

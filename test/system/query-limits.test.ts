@@ -14,6 +14,7 @@ import {
   type TimedAnswer,
 } from '../support/child-catalogue.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import { defined } from '../support/defined.js';
 
 const HEALTHZ_MS = 500;
 const ITEMS = '/catalogue/collections/metadata:main/items';
@@ -22,7 +23,7 @@ const CSW = '/catalogue/csw';
 const strings = (count: number): string[] => Array.from({ length: count }, (_, i) => `kw${i}`);
 
 /** A MultiPolygon of `parts` small squares in a grid, with no two touching. */
-function multiPolygon(parts: number): { type: 'MultiPolygon'; coordinates: number[][][][] } {
+function multiPolygon(parts: number): { type: 'MultiPolygon'; coordinates: [number[][]][] } {
   const side = Math.ceil(Math.sqrt(parts));
   return {
     type: 'MultiPolygon',
@@ -214,7 +215,7 @@ describe('query cost limits (issue 27: H1, H2, M1, M2) on SQLite, server in a ch
         const angle = (2 * Math.PI * i) / 10_001;
         return [10 * Math.cos(angle), 10 * Math.sin(angle)];
       });
-      ring.push(ring[0]);
+      ring.push(defined(ring[0], 'the first vertex'));
       const answer = await send(
         '/catalogue/search',
         json({ intersects: { type: 'Polygon', coordinates: [ring] } }),

@@ -11,6 +11,7 @@ import { generateRecords } from '../../scripts/corpus/generator.js';
 import { createCatalogueApp } from '../support/catalogue-app.js';
 import { REPO_ROOT } from '../support/fixtures.js';
 import type { TestApp } from '../support/test-app.js';
+import { defined } from '../support/defined.js';
 
 const README = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
 const ORIGIN = 'http://127.0.0.1:8000';
@@ -29,7 +30,7 @@ function section(title: string): string {
 function shellWords(command: string): string[] {
   const words: string[] = [];
   for (const match of command.matchAll(/'([^']*)'|"((?:[^"\\]|\\.)*)"|(\S+)/g))
-    words.push(match[1] ?? match[2]?.replace(/\\(.)/g, '$1') ?? match[3]);
+    words.push(defined(match[1] ?? match[2]?.replace(/\\(.)/g, '$1') ?? match[3], 'a word'));
   return words;
 }
 
@@ -50,15 +51,16 @@ function readCurl(command: string, base: string): ExampleRequest {
   const data: string[] = [];
   const headers: Record<string, string> = {};
   for (let index = 1; index < words.length; index += 1) {
-    const word = words[index];
+    const word = defined(words[index], `word ${index}`);
+    const argument = () => defined(words[++index], `the argument of ${word}`);
     if (word === '-G') asQuery = true;
-    else if (word === '-d') data.push(words[++index]);
+    else if (word === '-d') data.push(argument());
     else if (word === '--data-urlencode') {
-      const [name, ...value] = words[++index].split('=');
-      data.push(`${name}=${encodeURIComponent(value.join('='))}`);
+      const [name, ...value] = argument().split('=');
+      data.push(`${defined(name, 'a parameter name')}=${encodeURIComponent(value.join('='))}`);
     } else if (word === '-H') {
-      const [name, ...value] = words[++index].split(':');
-      headers[name.trim()] = value.join(':').trim();
+      const [name, ...value] = argument().split(':');
+      headers[defined(name, 'a header name').trim()] = value.join(':').trim();
     } else if (word.startsWith('-')) throw new Error(`curl option ${word} is not understood`);
     else url = word;
   }
@@ -122,7 +124,9 @@ describe("the README's example queries (npm start's sample catalogue)", function
   it('the example URL of "The two commands" shows several records and a next page', async () => {
     const url = new RegExp(`\`(${ORIGIN}/catalogue/[^\`]+)\``).exec(section('The two commands'));
     expect(url, 'an example URL under "The two commands"').to.not.equal(null);
-    const response = await request(catalogue.app).get(url![1].slice(ORIGIN.length));
+    const response = await request(catalogue.app).get(
+      defined(url?.[1], 'the example URL').slice(ORIGIN.length),
+    );
     expect(response.status).to.equal(200);
     expect(response.body.features).to.have.length.of.at.least(SEVERAL);
     expect(response.body.numberMatched).to.be.above(response.body.numberReturned);

@@ -123,10 +123,11 @@ describe('OGC API – Records filtering over HTTP (CQL2)', () => {
   });
 
   it('evaluates spatial filters exactly, including boxes across the antimeridian', async () => {
-    for (const box of [
+    const boxes: [west: number, south: number, east: number, north: number][] = [
       [-20, 30, 40, 70],
       [150, -60, -150, 60],
-    ]) {
+    ];
+    for (const box of boxes) {
       const [west, south, east, north] = box;
       const parts =
         west <= east

@@ -10,6 +10,7 @@ import { ingestDocuments } from '../../shared/ingest/pipeline.js';
 import { QUERYABLES } from '../../shared/query/queryables.js';
 import { systemBackend } from '../support/system-backend.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import { defined } from '../support/defined.js';
 
 const ROOT = '/catalogue';
 const COLLECTION = `${ROOT}/collections/metadata:main`;
@@ -343,8 +344,8 @@ describe(`OGC API – Records encodings and resources over HTTP on ${systemBacke
     it('lists the collection in /collections with self and alternate links', async () => {
       const { body } = await get(`${ROOT}/collections`).expect(200);
       expect(body.collections).to.have.length(1);
-      expect(linksOf(body, 'self')[0].type).to.equal('application/json');
-      expect(linksOf(body, 'alternate')[0].type).to.equal('text/html');
+      expect(linksOf(body, 'self')[0]?.type).to.equal('application/json');
+      expect(linksOf(body, 'alternate')[0]?.type).to.equal('text/html');
     });
   });
 
@@ -400,11 +401,11 @@ describe(`OGC API – Records encodings and resources over HTTP on ${systemBacke
       const { body } = await get(`${ITEMS}?limit=5`).expect(200);
       expect(body.timeStamp).to.match(/^\d{4}-\d\d-\d\dT.*Z$/);
       expect(body).to.include({ numberReturned: 5 });
-      expect(linksOf(body, 'self')[0].type).to.equal('application/geo+json');
-      expect(linksOf(body, 'alternate')[0].type).to.equal('text/html');
+      expect(linksOf(body, 'self')[0]?.type).to.equal('application/geo+json');
+      expect(linksOf(body, 'alternate')[0]?.type).to.equal('text/html');
       expect(linksOf(body, 'collection')).to.have.length(1);
       expect(linksOf(body, 'next')).to.have.length(1);
-      await get(pathOf(linksOf(body, 'alternate')[0].href))
+      await get(pathOf(defined(linksOf(body, 'alternate')[0], 'the alternate link').href))
         .expect(200)
         .expect('Content-Type', /html/);
     });
@@ -528,9 +529,9 @@ describe(`OGC API – Records encodings and resources over HTTP on ${systemBacke
       expect(response.text).to.contain('value="land"');
       expect(response.text).to.contain('value="-180,-90,180,90"');
       expect(response.text).to.contain('value="2000-01-01/.."');
-      const next = /<a rel="next" href="([^"]+)"/.exec(response.text);
-      if (next) {
-        const href = next[1].replace(/&amp;/g, '&');
+      const next = /<a rel="next" href="([^"]+)"/.exec(response.text)?.[1];
+      if (next !== undefined) {
+        const href = next.replace(/&amp;/g, '&');
         expect(href).to.contain('q=land');
         expect(href).to.contain('datetime=2000-01-01');
       }
@@ -538,7 +539,9 @@ describe(`OGC API – Records encodings and resources over HTTP on ${systemBacke
 
     it('redirects a form submission with empty fields to the URL without them', async () => {
       const response = await get(`${ITEMS}?f=html&q=land&bbox=&datetime=&sortby=`).expect(303);
-      expect(pathOf(response.headers.location)).to.equal(`${ITEMS}?f=html&q=land`);
+      expect(pathOf(defined(response.headers.location, 'the Location header'))).to.equal(
+        `${ITEMS}?f=html&q=land`,
+      );
       // JSON requests keep the strict rule: an empty bbox is invalid.
       await get(`${ITEMS}?bbox=`).expect(400);
     });
@@ -563,7 +566,7 @@ describe(`OGC API – Records encodings and resources over HTTP on ${systemBacke
         const { text } = await get(page).expect(200);
         const sources = [
           ...text.matchAll(/<(?:script|link|img)\b[^>]*?\b(?:src|href)="([^"]+)"/g),
-        ].map((match) => match[1]);
+        ].map((match) => defined(match[1], 'a src or href'));
         expect(sources.length).to.be.greaterThan(0);
         for (const source of sources) {
           expect(new URL(source).hostname, `${page}: ${source}`).to.equal('127.0.0.1');

@@ -8,6 +8,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import { expect } from 'chai';
 import request from 'supertest';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import { defined } from '../support/defined.js';
 
 const ROOT = '/catalogue';
 const COLLECTION = `${ROOT}/collections/metadata:main`;
@@ -43,6 +44,13 @@ describe('OpenAPI document and request validation', () => {
   });
 
   const paths = () => document.paths as Record<string, Record<string, Json>>;
+  /** A path item of the document, or an error naming the missing path. */
+  const pathItem = (path: string): Record<string, Json> => defined(paths()[path], `path ${path}`);
+  /** An operation of the document, or an error naming the missing operation. */
+  const operationOf = (path: string, method: string): Json =>
+    defined(pathItem(path)[method], `${method} ${path}`);
+  /** A media type without its parameters. */
+  const mediaType = (value: string): string => defined(value.split(';')[0], value).trim();
   const resolve = <T>(value: unknown): T => {
     const reference = (value as { $ref?: string }).$ref;
     if (!reference) return value as T;
@@ -52,7 +60,7 @@ describe('OpenAPI document and request validation', () => {
       .reduce<unknown>((node, key) => (node as Json)[key], document) as T;
   };
   const parametersOf = (path: string, method: string): Parameter[] =>
-    ((paths()[path][method].parameters as unknown[]) ?? []).map((p) => resolve<Parameter>(p));
+    ((operationOf(path, method).parameters as unknown[]) ?? []).map((p) => resolve<Parameter>(p));
 
   /** The Ajv validator for a response of an operation, by status and media type. */
   function responseValidator(
@@ -61,16 +69,14 @@ describe('OpenAPI document and request validation', () => {
     status: number,
     contentType: string,
   ): ValidateFunction {
-    const operation = paths()[template][method];
+    const operation = operationOf(template, method);
     const responses = operation.responses as Record<string, unknown>;
     const response = resolve<{ content: Record<string, { schema: Json }> }>(
       responses[String(status)],
     );
     expect(response, `${method} ${template} ${status}`).to.not.equal(undefined);
-    const wanted = contentType.split(';')[0].trim();
-    const entry = Object.entries(response.content).find(
-      ([type]) => type.split(';')[0].trim() === wanted,
-    );
+    const wanted = mediaType(contentType);
+    const entry = Object.entries(response.content).find(([type]) => mediaType(type) === wanted);
     expect(entry, `${method} ${template} ${status} ${contentType}`).to.not.equal(undefined);
     const schema = JSON.parse(
       JSON.stringify(entry![1].schema).replaceAll('"#/components/', '"openapi.json#/components/'),
@@ -92,13 +98,12 @@ describe('OpenAPI document and request validation', () => {
             .post(url)
             .send(body as object);
     const response = await call;
-    const validate = responseValidator(
-      template,
-      method,
-      response.status,
+    const contentType = defined(
       response.headers['content-type'],
+      `the Content-Type of ${method} ${url}`,
     );
-    const value = /json/.test(response.headers['content-type']) ? response.body : response.text;
+    const validate = responseValidator(template, method, response.status, contentType);
+    const value = /json/.test(contentType) ? response.body : response.text;
     expect(validate(value), `${method} ${url}: ${ajv.errorsText(validate.errors)}`).to.equal(true);
     return response;
   }
@@ -145,11 +150,11 @@ describe('OpenAPI document and request validation', () => {
       ];
       expect(Object.keys(paths()).sort()).to.deep.equal(expected.map(([path]) => path).sort());
       for (const [path, methods] of expected) {
-        expect(Object.keys(paths()[path]).filter((key) => key !== 'servers')).to.deep.equal(
+        expect(Object.keys(pathItem(path)).filter((key) => key !== 'servers')).to.deep.equal(
           methods,
         );
         for (const method of methods) {
-          const operation = paths()[path][method];
+          const operation = operationOf(path, method);
           expect(operation.summary, `${method} ${path}`).to.be.a('string');
           const statuses = Object.keys(operation.responses as object);
           expect(
@@ -178,7 +183,7 @@ describe('OpenAPI document and request validation', () => {
         'filter-crs',
         'facets',
       ]);
-      expect(paths()['/collections/{collectionId}/items'].get).to.have.property(
+      expect(pathItem('/collections/{collectionId}/items').get).to.have.property(
         'x-eov-allow-unknown-query-parameters',
         true,
       );
@@ -239,7 +244,9 @@ describe('OpenAPI document and request validation', () => {
       const id = parameters.find((p) => p.name === 'id')!;
       expect(id.description).to.match(/identifier of the record/);
       expect(id.schema).to.not.have.property('enum');
-      expect(paths()['/csw'].post.requestBody).to.have.nested.property('content.application/xml');
+      expect(operationOf('/csw', 'post').requestBody).to.have.nested.property(
+        'content.application/xml',
+      );
     });
 
     it('describes the STAC search by GET and POST', () => {
@@ -258,7 +265,7 @@ describe('OpenAPI document and request validation', () => {
         'fields',
         'token',
       ]);
-      expect(paths()['/search'].post.requestBody).to.have.nested.property(
+      expect(operationOf('/search', 'post').requestBody).to.have.nested.property(
         'content.application/json',
       );
     });
@@ -277,11 +284,13 @@ describe('OpenAPI document and request validation', () => {
       let checked = 0;
       for (const template of Object.keys(paths())) {
         const f =
-          paths()[template].get && parametersOf(template, 'get').find((p) => p.name === 'f');
+          pathItem(template).get && parametersOf(template, 'get').find((p) => p.name === 'f');
         if (!f) continue;
         const url =
           ROOT +
-          template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(values[name]));
+          template.replace(/\{(\w+)\}/g, (_, name: string) =>
+            encodeURIComponent(defined(values[name], `a value for {${name}}`)),
+          );
         for (const value of (f.schema?.enum as string[] | undefined) ?? []) {
           const response = await request(test.app).get(url).query({ f: value });
           expect(response.status, `${url}?f=${value}`).to.equal(200);

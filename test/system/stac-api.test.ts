@@ -3,6 +3,7 @@ import request from 'supertest';
 import { ingestDocuments } from '../../shared/ingest/pipeline.js';
 import { systemBackend } from '../support/system-backend.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import { defined } from '../support/defined.js';
 
 const SEARCH = '/catalogue/search';
 const ITEMS = '/catalogue/collections/metadata:main/items';
@@ -142,13 +143,18 @@ const TOTAL = GENERATED + FIXTURES.length;
 
 /** Whether two CRS84 boxes intersect (each may cross the antimeridian). */
 function boxesIntersect(a: number[], b: number[]): boolean {
-  const split = ([w, s, e, n]: number[]): number[][] =>
-    w <= e
+  type Box = [west: number, south: number, east: number, north: number];
+  const corner = (box: number[], index: number): number =>
+    defined(box[index], `coordinate ${index} of [${box.join(',')}]`);
+  const split = (box: number[]): Box[] => {
+    const [w, s, e, n]: Box = [corner(box, 0), corner(box, 1), corner(box, 2), corner(box, 3)];
+    return w <= e
       ? [[w, s, e, n]]
       : [
           [w, s, 180, n],
           [-180, s, e, n],
         ];
+  };
   return split(a).some(([aw, as, ae, an]) =>
     split(b).some(([bw, bs, be, bn]) => aw <= be && ae >= bw && as <= bn && an >= bs),
   );
@@ -663,9 +669,12 @@ describe(`STAC API item search over HTTP on ${systemBackend().label}`, () => {
         'collection',
       ];
       const one = async (query: string): Promise<Item> =>
-        (await search(`ids=fx-instant&${query}`)).features[0];
+        defined((await search(`ids=fx-instant&${query}`)).features[0], `fx-instant (${query})`);
       const onePost = async (fields: unknown): Promise<Item> =>
-        (await searchPost({ ids: ['fx-instant'], fields })).features[0];
+        defined(
+          (await searchPost({ ids: ['fx-instant'], fields })).features[0],
+          `fx-instant (fields ${JSON.stringify(fields)})`,
+        );
 
       const baseline = await one('fields=');
       expect(Object.keys(baseline).sort()).to.deep.equal([...defaults, 'properties'].sort());
@@ -699,7 +708,10 @@ describe(`STAC API item search over HTTP on ${systemBackend().label}`, () => {
       const allButTitle = await onePost({ include: ['properties'], exclude: ['properties.title'] });
       expect(allButTitle.properties).to.not.have.property('title');
       expect(allButTitle.properties).to.include({ 'eo:cloud_cover': 5 });
-      const interval = (await search('ids=fx-interval&fields=')).features[0];
+      const interval = defined(
+        (await search('ids=fx-interval&fields=')).features[0],
+        'fx-interval',
+      );
       expect(interval.properties).to.deep.equal({
         datetime: null,
         start_datetime: '2021-01-01T00:00:00Z',
@@ -854,7 +866,7 @@ describe(`STAC API item search over HTTP on ${systemBackend().label}`, () => {
       const item = (await get(`${ITEMS}/fx-instant?f=stac`).expect(200)).body as Item;
       expect(item.collection).to.equal('fixture-s2');
       expect(Object.keys(item.assets)).to.deep.equal(['B04', 'thumbnail']);
-      expect(item.assets.B04.href).to.equal('https://old.example.org/stac/items/B04.tif');
+      expect(item.assets.B04?.href).to.equal('https://old.example.org/stac/items/B04.tif');
       expect(item.stac_extensions).to.deep.equal([
         'https://stac-extensions.github.io/eo/v1.1.0/schema.json',
       ]);
@@ -878,7 +890,7 @@ describe(`STAC API item search over HTTP on ${systemBackend().label}`, () => {
       for (const item of page.features) {
         expect(item.stac_version).to.equal('1.0.0');
         expect(item.assets).to.have.property('download');
-        expect(item.assets.download.roles).to.deep.equal(['data']);
+        expect(item.assets.download?.roles).to.deep.equal(['data']);
         expect(item.links.map((link) => link.rel)).to.include('describedby');
         const { datetime, start_datetime: start, end_datetime: end } = item.properties;
         expect(
@@ -1021,7 +1033,7 @@ describe(`STAC API item search over HTTP on ${systemBackend().label}`, () => {
 
     it('writes a record whose parent is not in the catalogue without collection links', async () => {
       const page = await search('ids=fx-other-collection');
-      const [item] = page.features;
+      const item = defined(page.features[0], 'fx-other-collection');
       expect(item).to.not.have.property('collection');
       const rels = item.links.map((link) => link.rel);
       expect(rels).to.not.include('collection');

@@ -16,6 +16,7 @@ import type { OpenApiDocument } from '../../services/api/common/openapi.js';
 import { buildValidationDocument } from '../../services/api/openapi/document.js';
 import { createRequestValidator } from '../../services/api/openapi/validator.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import { defined } from '../support/defined.js';
 
 const ROOT = '/catalogue';
 const ITEMS = `${ROOT}/collections/metadata:main/items`;
@@ -125,7 +126,7 @@ describe('searches skip the OpenAPI request validator: their parsers give the sa
       .map((parameter) => {
         const reference = (parameter as { $ref?: string }).$ref;
         return reference
-          ? components[reference.split('/').pop() ?? '']
+          ? defined(components[reference.split('/').pop() ?? ''], `the parameter ${reference}`)
           : (parameter as { name: string; in: string });
       })
       .filter((parameter) => (parameter as { in?: string }).in !== 'path')
@@ -186,8 +187,10 @@ describe('searches skip the OpenAPI request validator: their parsers give the sa
   }
 
   it('STAC search POST: every body member, bad values, same status and code', async () => {
-    const schema = (document.components?.schemas as Record<string, { properties?: object }>)
-      .StacSearch;
+    const schema = defined(
+      (document.components?.schemas as Record<string, { properties?: object }>).StacSearch,
+      'the StacSearch schema',
+    );
     const members = Object.keys(schema.properties ?? {});
     expect(members.length).to.be.greaterThan(10);
     const differences: string[] = [];

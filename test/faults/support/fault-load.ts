@@ -11,6 +11,7 @@
  */
 import { generateRecords } from '../../../scripts/corpus/generator.js';
 import { exceptionOf, NS } from '../../support/csw-client.js';
+import { defined } from '../../support/defined.js';
 
 export type Protocol =
   'records' | 'records-html' | 'stac' | 'csw-2.0.2' | 'csw-3.0.0' | 'opensearch' | 'write';
@@ -25,7 +26,7 @@ export interface Outcome {
   sentAt: number;
   doneAt: number;
   /** What was wrong, for `wrong` outcomes. */
-  problem?: string;
+  problem?: string | undefined;
 }
 
 interface Probe {
@@ -220,7 +221,8 @@ export class FaultLoad {
   }
 
   private async query(): Promise<void> {
-    const probe = PROBES[this.nextProbe++ % PROBES.length];
+    const index = this.nextProbe++ % PROBES.length;
+    const probe = defined(PROBES[index], `probe ${index}`);
     await this.send(probe.protocol, probe.path, probe.init ?? {}, (response, text) => {
       if (response.status === 200) return probe.checkOk(response, text);
       return probe.checkUnavailable(response, text);

@@ -78,9 +78,13 @@ async function startKeySetServer(): Promise<KeySetServer> {
     state.hits += 1;
     if (state.mode === 'fail') {
       response.statusCode = 500;
-      return response.end('down');
+      response.end('down');
+      return;
     }
-    if (state.mode === 'huge') return void writeHuge(response, state);
+    if (state.mode === 'huge') {
+      void writeHuge(response, state);
+      return;
+    }
     response.setHeader('content-type', 'application/json');
     response.end(JSON.stringify({ keys: [JWK] }));
   });

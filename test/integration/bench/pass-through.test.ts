@@ -30,7 +30,12 @@ function readBody(request: IncomingMessage): Promise<string> {
 // The upstream here is a plain loopback HTTP server standing in for the engine's _search: the
 // pass-through is a proxy, and what is checked is what it forwards and returns.
 describe('bench: the pass-through floor', () => {
-  const seen: { method?: string; url?: string; body: string; remotePort?: number }[] = [];
+  const seen: {
+    method?: string | undefined;
+    url?: string | undefined;
+    body: string;
+    remotePort?: number | undefined;
+  }[] = [];
   let upstream: Server;
   let floor: Server;
   let floorOrigin: string;
@@ -93,7 +98,7 @@ describe('bench: the pass-through floor', () => {
 // The same stand-in engine; what is checked is that the pipe changes no byte either way and
 // gives each client connection an engine connection of its own, for as long as it lasts.
 describe('bench: the hop (a byte pipe in front of the engine)', () => {
-  const seen: { raw: string; remotePort?: number }[] = [];
+  const seen: { raw: string; remotePort?: number | undefined }[] = [];
   let upstream: Server;
   let pipe: TcpServer;
   let pipeOrigin: string;

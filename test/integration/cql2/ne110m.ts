@@ -16,6 +16,7 @@ import {
   type CoreRecord,
 } from '../../../shared/records/core-record.js';
 import { fixturePath } from '../../support/fixtures.js';
+import { defined } from '../../support/defined.js';
 
 export type LayerName = 'countries' | 'places' | 'rivers' | 'extras';
 
@@ -56,8 +57,8 @@ function positionsOf(geometry: Geometry): Position[] {
 /** The bbox of a geometry (planar, as the dataset's coordinates are). */
 export function bboxOf(geometry: Geometry): Bbox {
   const positions = positionsOf(geometry);
-  const xs = positions.map((p) => p[0]);
-  const ys = positions.map((p) => p[1]);
+  const xs = positions.map((p) => defined(p[0], 'a longitude'));
+  const ys = positions.map((p) => defined(p[1], 'a latitude'));
   return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
 }
 

@@ -46,6 +46,7 @@ import {
   type Truth,
 } from './oracle.js';
 import { checkFilter } from '../../../shared/query/check-filter.js';
+import { defined } from '../../support/defined.js';
 
 type Props = Record<string, unknown>;
 
@@ -56,7 +57,7 @@ interface Case {
   /** The independent answer: the features for which this is TRUE are selected. */
   oracle: (properties: Props, feature: LoadedFeature) => Truth;
   /** The number of items the CQL2 ATS expects for this predicate, where it gives one. */
-  ats?: number;
+  ats?: number | undefined;
 }
 
 const str = (properties: Props, name: string): string | null => {
@@ -251,7 +252,10 @@ export function describeCql2Suite(label: string, target: Cql2SuiteTarget): void 
     // -------------------------------------------------------------------------------------------
     describe('basic-cql2', () => {
       const comparisons = ['=', '<>', '<', '<=', '>', '>='] as const;
-      const ats: Record<string, Record<(typeof comparisons)[number], number>> = {
+      const ats: Record<
+        'NAME' | 'POP_EST' | 'name' | 'pop_other' | 'date' | 'start',
+        Record<(typeof comparisons)[number], number>
+      > = {
         NAME: { '=': 1, '<>': 176, '<': 93, '<=': 94, '>': 83, '>=': 84 },
         POP_EST: { '=': 1, '<>': 176, '<': 138, '<=': 139, '>': 38, '>=': 39 },
         name: { '=': 1, '<>': 242, '<': 106, '<=': 107, '>': 136, '>=': 137 },
@@ -366,7 +370,8 @@ export function describeCql2Suite(label: string, target: Cql2SuiteTarget): void 
         const atom = (text: string): Atom => {
           const isNull = /^(\w+) IS (NOT )?NULL$/.exec(text);
           if (isNull) {
-            const [, name, negated] = isNull;
+            const [, group, negated] = isNull;
+            const name = defined(group, `the property of ${text}`);
             const test = op('isNull', prop(name));
             return {
               text,
@@ -376,22 +381,21 @@ export function describeCql2Suite(label: string, target: Cql2SuiteTarget): void 
           }
           const match = /^(\w+)(<>|<=|>=|=|<|>)(.+)$/.exec(text);
           if (!match) throw new Error(`unreadable atom ${text}`);
-          const [, name, comparison, literal] = match;
+          const name = defined(match[1], `the property of ${text}`);
+          const comparison = defined(match[2], `the operator of ${text}`);
+          const literal = defined(match[3], `the literal of ${text}`);
           const c = comparison as '=' | '<>' | '<' | '<=' | '>' | '>=';
-          const stamp = /^TIMESTAMP\('(.+)'\)$/.exec(literal);
-          if (stamp) {
+          const stamp = /^TIMESTAMP\('(.+)'\)$/.exec(literal)?.[1];
+          if (stamp !== undefined) {
             return {
               text,
-              json: op(c, prop(name), timestamp(stamp[1])),
-              evaluate: (p) => compare3(ms(p, name), c, Date.parse(stamp[1])),
+              json: op(c, prop(name), timestamp(stamp)),
+              evaluate: (p) => compare3(ms(p, name), c, Date.parse(stamp)),
             };
           }
-          const quoted = /^'(.*)'$/.exec(literal);
-          const parsed: string | number | boolean = quoted
-            ? quoted[1]
-            : literal === 'true'
-              ? true
-              : Number(literal);
+          const quoted = /^'(.*)'$/.exec(literal)?.[1];
+          const parsed: string | number | boolean =
+            quoted !== undefined ? quoted : literal === 'true' ? true : Number(literal);
           return {
             text,
             json: op(c, prop(name), parsed),
@@ -440,7 +444,7 @@ export function describeCql2Suite(label: string, target: Cql2SuiteTarget): void 
           ['pop_other>=1038288', `name>${k}`, 'boolean IS NOT NULL', 'start IS NOT NULL', 184],
         ];
         const cases: Case[] = rows.map(([a, b, c, d, count]) => {
-          const [p1, p2, p3, p4] = [a, b, c, d].map(atom);
+          const [p1, p2, p3, p4] = [atom(a), atom(b), atom(c), atom(d)];
           return {
             layer: 'places',
             text: `(NOT (${p2.text}) AND ${p1.text}) OR (${p3.text} and ${p4.text}) or not (${p1.text} OR ${p4.text})`,
@@ -1077,7 +1081,9 @@ export function describeCql2Suite(label: string, target: Cql2SuiteTarget): void 
         type: 'LineString',
         coordinates,
       });
-      const lux: [number, number][] = [
+      type Vertex = [number, number];
+      // Two vertices at least, as the touches cases below use the first two.
+      const lux: [Vertex, Vertex, ...Vertex[]] = [
         [6.043073357781111, 50.128051662794235],
         [6.242751092156993, 49.90222565367873],
         [6.186320428094177, 49.463802802114515],
@@ -1223,7 +1229,7 @@ export function describeCql2Suite(label: string, target: Cql2SuiteTarget): void 
         ['intersects', 'intersects'],
       ];
       const day = '2022-04-16';
-      const year22 = ['2022-01-01T00:00:00Z', '2022-12-31T23:59:59Z'];
+      const year22 = ['2022-01-01T00:00:00Z', '2022-12-31T23:59:59Z'] as const;
       const ats = {
         dateDate: { after: 1, before: 1, disjoint: 2, equals: 1, intersects: 1 },
         dateInterval: { after: 1, before: 1, disjoint: 2, equals: 0, intersects: 1 },
@@ -1789,7 +1795,9 @@ export function describeCql2Suite(label: string, target: Cql2SuiteTarget): void 
     // -------------------------------------------------------------------------------------------
     describe('distance operators from FES (DWithin, Beyond in metres)', () => {
       /** Great-circle metres between two points, on the mean sphere. */
-      const metres = ([x1, y1]: number[], [x2, y2]: number[]): number => {
+      const metres = (from: readonly number[], to: readonly number[]): number => {
+        const [x1, y1] = [defined(from[0], 'a longitude'), defined(from[1], 'a latitude')];
+        const [x2, y2] = [defined(to[0], 'a longitude'), defined(to[1], 'a latitude')];
         const rad = Math.PI / 180;
         const a =
           Math.sin(((y2 - y1) * rad) / 2) ** 2 +
@@ -1807,12 +1815,13 @@ export function describeCql2Suite(label: string, target: Cql2SuiteTarget): void 
           literal('m'),
         );
 
-      for (const [x, y, d] of [
+      const centres: [x: number, y: number, d: number][] = [
         [7.02, 49.92, 300_000],
         [12.5, 55.7, 1_000_000],
         [179, -17, 2_500_000],
         [0, 89, 4_000_000],
-      ]) {
+      ];
+      for (const [x, y, d] of centres) {
         exact(`selects places within and beyond ${d / 1000} km of (${x} ${y})`, async () => {
           const near = expectedIds('places', (_p, f) =>
             placeAt(f) === null ? null : metres(placeAt(f)!, [x, y]) <= d,

@@ -30,6 +30,7 @@ import {
   userTokens,
   waitUntilExpired,
 } from './keycloak-support.js';
+import { defined } from '../../support/defined.js';
 
 function authConfig(extra: Record<string, string> = {}): AuthConfig {
   return loadConfig({
@@ -65,7 +66,9 @@ function keyStore(refetchCooldownMs = 30_000): JwksKeyStore {
 
 const b64 = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
 const partsOf = (token: string) => {
-  const [header, payload, signature] = token.split('.');
+  const [first, second, signature] = token.split('.');
+  const header = defined(first, 'the JWT header');
+  const payload = defined(second, 'the JWT payload');
   return {
     header: JSON.parse(Buffer.from(header, 'base64url').toString()) as Record<string, unknown>,
     payload: JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, unknown>,

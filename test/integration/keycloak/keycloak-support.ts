@@ -46,7 +46,7 @@ export function clientFor(
   return new TokenClient({
     tokenEndpoint: TOKEN_ENDPOINT,
     clientId,
-    clientSecret: secret,
+    ...(secret === undefined ? {} : { clientSecret: secret }),
     maxRetries: 0,
     ...options,
   });

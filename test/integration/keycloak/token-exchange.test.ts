@@ -458,7 +458,7 @@ describe('Keycloak standard token exchange v2 through TokenClient (real provider
         ['requested_subject', 'bob'],
         ['requested_issuer', 'other'],
         ['subject_issuer', 'other'],
-      ]) {
+      ] as const) {
         const error = await refusal(
           worker.requestToken({ ...base(alice), [parameter]: value }),
           UnsupportedExchangeParameterError,

@@ -19,7 +19,7 @@ export function sampleEntry(n: number, changes: Partial<IngestLogEntry> = {}): I
     startedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),
     finishedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, n, 500)).toISOString(),
     durationMs: 500,
-    requestedBy: n % 2 === 0 ? 'alice' : undefined,
+    ...(n % 2 === 0 ? { requestedBy: 'alice' } : {}),
     failures: Array.from({ length: n % 3 }, (_, i) => ({
       name: `record-${n}-${i}`,
       reason: `bad record ${i}: "title" is required`,

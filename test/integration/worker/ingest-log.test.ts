@@ -15,6 +15,7 @@ import type { EngineBackend } from '../../../shared/search/engine/engine-backend
 import { SqliteIngestLog } from '../../../shared/search/sqlite/sqlite-ingest-log.js';
 import { createAdapter, createTestBackend, requireEngineUrl } from '../engine-backend-cases.js';
 import { describeIngestLogContract, sampleEntry } from './ingest-log-contract.js';
+import { defined } from '../../support/defined.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'cairn-ingest-log-'));
 let sqliteFiles = 0;
@@ -49,7 +50,10 @@ for (const engine of ['elasticsearch', 'opensearch'] as EngineName[]) {
       const backend = await freshBackend();
       const adapter = createAdapter(engine, url);
       try {
-        const mappings = (await adapter.getMappings(backend.ingestLog))[backend.ingestLog];
+        const mappings = defined(
+          (await adapter.getMappings(backend.ingestLog))[backend.ingestLog],
+          'the ingest log mappings',
+        );
         const fields = mappings.properties as Record<string, JsonObject>;
         const typeOf = (name: string): unknown => fields[name]?.type;
         for (const name of ['jobId', 'queue', 'status', 'requestedBy'])
@@ -57,12 +61,15 @@ for (const engine of ['elasticsearch', 'opensearch'] as EngineName[]) {
         for (const name of ['startedAt', 'finishedAt']) expect(typeOf(name), name).to.equal('date');
         for (const name of ['read', 'written', 'deleted', 'rejected', 'durationMs', 'failureCount'])
           expect(typeOf(name), name).to.equal('long');
-        const failures = fields.failures.properties as Record<string, JsonObject>;
-        expect(failures.name.type).to.equal('keyword');
-        expect(failures.reason.type).to.equal('text');
-        expect((failures.reason.fields as Record<string, JsonObject>).keyword.type).to.equal(
-          'keyword',
-        );
+        const failures = defined(fields.failures, 'the failures mapping').properties as Record<
+          string,
+          JsonObject
+        >;
+        expect(failures.name?.type).to.equal('keyword');
+        expect(failures.reason?.type).to.equal('text');
+        const reasonFields = defined(failures.reason, 'the failures.reason mapping')
+          .fields as Record<string, JsonObject>;
+        expect(reasonFields.keyword?.type).to.equal('keyword');
       } finally {
         await adapter.close();
       }

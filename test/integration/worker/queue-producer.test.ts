@@ -19,6 +19,7 @@ import {
   REDIS_URL,
   requireRedis,
 } from './worker-support.js';
+import { defined } from '../../support/defined.js';
 
 /** Redis lifts the pause by itself after this long, should the test process die meanwhile. */
 const PAUSE_MS = 30_000;
@@ -53,7 +54,7 @@ describe('queue producer (real Redis)', function () {
     return list
       .split('\n')
       .filter((line) => line.includes(` name=${prefix}:producer `))
-      .map((line) => /(?:^|\s)id=(\d+)/.exec(line)![1]);
+      .map((line) => defined(/(?:^|\s)id=(\d+)/.exec(line)?.[1], `the id in ${line}`));
   }
 
   it('names its connection after the queue prefix', async () => {
@@ -73,7 +74,7 @@ describe('queue producer (real Redis)', function () {
       await new Promise((resolve) => setTimeout(resolve, 300));
       const ids = await producerClientIds();
       assert.equal(ids.length, 1, 'the producer is connected');
-      await admin.client('KILL', 'ID', ids[0]);
+      await admin.client('KILL', 'ID', defined(ids[0], 'the producer connection id'));
       const hanging = new Promise((resolve) => setTimeout(() => resolve('hanging'), HANG_MS));
       const settled = await Promise.race([outcome, hanging]);
       assert.ok(

@@ -17,6 +17,7 @@ import {
   requireRedis,
   waitFor,
 } from './worker-support.js';
+import { defined } from '../../support/defined.js';
 
 /** Starts a service process with the test environment; its output is collected. */
 function start(
@@ -61,7 +62,7 @@ describe('graceful shutdown (real Redis)', function () {
         120000,
         'a job to become active',
       );
-      const [active] = await ingest.getJobs(['active']);
+      const active = defined((await ingest.getJobs(['active']))[0], 'the active job');
       worker.child.kill('SIGTERM');
       const [code] = (await once(worker.child, 'exit')) as [number | null];
       assert.equal(code, 0, worker.output());

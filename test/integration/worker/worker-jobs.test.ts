@@ -19,6 +19,7 @@ import {
   REDIS_URL,
   requireRedis,
 } from './worker-support.js';
+import { defined } from '../../support/defined.js';
 
 describe('worker jobs (real Redis)', function () {
   this.timeout(60000);
@@ -168,7 +169,9 @@ describe('worker jobs (real Redis)', function () {
 
   it('applies an atomic (CSW-T) ingest job as one unit: its writes and deletes, or nothing', async () => {
     const [, seeded] = await run('ingest', { documents: generatedDocuments(2, 400) });
-    const [kept, doomed] = seeded.records.map((r) => r.name);
+    const [first, second] = seeded.records.map((r) => r.name);
+    const kept = defined(first, 'the kept record');
+    const doomed = defined(second, 'the doomed record');
     const fresh = generatedDocuments(1, 410);
     const refused = await queues.enqueue('ingest', {
       documents: [...fresh, { name: 'broken', content: '{"type": "Feature", ' }],
@@ -180,7 +183,7 @@ describe('worker jobs (real Redis)', function () {
       (error: Error) => error.message.startsWith(ATOMIC_REFUSAL) && /broken/.test(error.message),
     );
     assert.equal((await queues.queues.ingest.getJob(refused))?.attemptsMade, 1, 'not retried');
-    const freshId = JSON.parse(fresh[0].content).id as string;
+    const freshId = JSON.parse(defined(fresh[0], 'the fresh document').content).id as string;
     assert.equal(await backend.get(freshId), null, 'the good record was not written');
     assert.ok(await backend.get(doomed), 'the delete was not applied');
 
