@@ -53,6 +53,30 @@ export interface HarvestRunOptions {
 /** Deletes per backend call. */
 const DELETE_BATCH = 500;
 
+/** Characters kept of a fetched document in which no record was recognised. */
+export const DEAD_LETTER_EXCERPT_CHARS = 160;
+
+/**
+ * What a dead letter keeps of a document: the whole document when it held metadata (some of
+ * its records were read), else — an answer that is not metadata at all, such as a service's
+ * status page a source redirected to — only its name, format, size and a short excerpt, so
+ * that whatever it was does not land verbatim where editors read the dead letters.
+ */
+export function deadLetterPayload(
+  document: HarvestedDocument,
+  recordsRead: number,
+): HarvestedDocument | Record<string, unknown> {
+  if (recordsRead > 0) return document;
+  const { content } = document;
+  return {
+    name: document.name,
+    ...(document.format ? { format: document.format } : {}),
+    bytes: Buffer.byteLength(content),
+    excerpt: content.slice(0, DEAD_LETTER_EXCERPT_CHARS).replace(/[\uD800-\uDBFF]$/, ''),
+    truncated: content.length > DEAD_LETTER_EXCERPT_CHARS,
+  };
+}
+
 class RunState {
   readonly outcome: HarvestOutcome;
   /** Ids of records read from the source in this run (written or refused by the backend). */
@@ -76,8 +100,9 @@ class RunState {
         maxBytes: options.maxBytes,
       });
       outcome.read += parsed.records.length + parsed.failures.length;
+      const payload = deadLetterPayload(document, parsed.records.length);
       for (const failure of parsed.failures)
-        outcome.letters.push({ name: failure.name, reason: failure.reason, payload: document });
+        outcome.letters.push({ name: failure.name, reason: failure.reason, payload });
       for (const record of parsed.records) {
         if (this.seen.has(record.id)) continue;
         this.seen.add(record.id);

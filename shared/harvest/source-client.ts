@@ -77,7 +77,7 @@ function describeFetchFailure(error: GuardedFetchError, maxBytes: number): Harve
   switch (failure.kind) {
     case 'refused-address':
       return new HarvestSourceError(
-        `${url} was not requested: ${failure.host === failure.address ? failure.host : `${failure.host} resolves to ${failure.address}, which`} is not a public address (${failure.reason}); harvesting reaches such addresses only when HARVEST_ALLOWED_ADDRESSES names them`,
+        `${url} was not requested: ${failure.host === failure.address ? failure.host : `${failure.host} resolves to ${failure.address}, which`} is not a public address (${failure.reason}); harvesting reaches such addresses only when HARVEST_ALLOWED_ADDRESSES names them (and their port)`,
         true,
       );
     case 'timeout':
@@ -87,6 +87,11 @@ function describeFetchFailure(error: GuardedFetchError, maxBytes: number): Harve
     case 'bad-redirect':
       return new HarvestSourceError(
         `${url} redirected to something that is not an http(s) URL (${failure.location})`,
+        true,
+      );
+    case 'cross-origin-redirect':
+      return new HarvestSourceError(
+        `${url} redirected to another origin (${failure.origin}), which is not followed; register the address it redirects to instead`,
         true,
       );
     case 'too-large':
