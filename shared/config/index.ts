@@ -489,12 +489,19 @@ export interface SignInConfig {
   redirectBase?: string;
   /** Lifetime of a sign-in session from sign-in, whatever the refresh token would allow. */
   sessionTtlSeconds: number;
+  /**
+   * Secret from which the key sealing sign-in state cookies is derived (AUTH_WEB_STATE_SECRET,
+   * at least 32 characters, the same on every API process). Absent: a random one kept in Redis
+   * in scaled mode, or one per process in embedded mode.
+   */
+  stateSecret?: string;
 }
 
 const signInEnvironmentSchema = z.object({
   AUTH_WEB_CLIENT_ID: z.string().min(1).optional(),
   AUTH_WEB_REDIRECT_BASE: optionalUrl,
   AUTH_WEB_SESSION_TTL_SECONDS: z.coerce.number().int().min(60).max(604800).default(28800),
+  AUTH_WEB_STATE_SECRET: z.string().min(32, 'at least 32 characters').optional(),
 });
 
 /** `{[key]: value}` when value is defined, else `{}` (keeps absent settings out of the object). */
@@ -525,6 +532,7 @@ function readSignInConfig(
     clientId: env.AUTH_WEB_CLIENT_ID,
     redirectBase: env.AUTH_WEB_REDIRECT_BASE?.replace(/\/+$/, ''),
     sessionTtlSeconds: env.AUTH_WEB_SESSION_TTL_SECONDS,
+    ...optional('stateSecret', env.AUTH_WEB_STATE_SECRET),
   };
 }
 
