@@ -65,6 +65,8 @@ export interface SourceClientOptions {
   policy?: AddressPolicy;
   /** The host-name resolver (tests replace it to provoke DNS rebinding). */
   resolve?: Resolver;
+  /** The signal each request is sent with (the run's deadlines, shared/harvest/run-deadlines). */
+  signal?: () => AbortSignal | undefined;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -167,6 +169,7 @@ export class SourceClient {
           timeoutMs: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
           maxBytes,
           resolve: this.options.resolve,
+          signal: this.options.signal?.(),
         },
       );
     } catch (error) {
