@@ -43,6 +43,7 @@ export class RunDeadlines {
   private readonly run: AbortSignal;
   private page: AbortSignal;
   private pageTimer?: NodeJS.Timeout;
+  private readonly runTimer: NodeJS.Timeout;
 
   constructor(private readonly options: RunDeadlineOptions) {
     const runOut = new AbortController();
@@ -57,6 +58,7 @@ export class RunDeadlines {
       options.runTimeoutMs,
     );
     timer.unref();
+    this.runTimer = timer;
     this.run = options.signal ? AbortSignal.any([runOut.signal, options.signal]) : runOut.signal;
     this.run.addEventListener('abort', () => clearTimeout(timer), { once: true });
     this.page = this.run;
@@ -74,6 +76,7 @@ export class RunDeadlines {
 
   /** Stops the run's clock (its timer holds nothing once the run is over). */
   finish(): void {
+    clearTimeout(this.runTimer);
     clearTimeout(this.pageTimer);
     this.page = AbortSignal.abort();
   }
