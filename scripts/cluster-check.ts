@@ -200,7 +200,7 @@ function environment(options: ClusterOptions, cluster: Cluster, stamp: string) {
     // The realm's registered redirect address; the check calls the callback on a replica itself.
     AUTH_WEB_REDIRECT_BASE: 'http://127.0.0.1:8000',
     // The harvest source of the last check is on loopback.
-    HARVEST_ALLOWED_ADDRESSES: '127.0.0.1',
+    HARVEST_ALLOWED_ADDRESSES: '127.0.0.1:*',
   };
 }
 

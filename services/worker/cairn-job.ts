@@ -5,6 +5,7 @@
 import type { JobsOptions } from 'bullmq';
 import type { AuthConfig, HarvestConfig, WorkerConfig } from '../../shared/config/index.js';
 import type { HarvestStore } from '../../shared/harvest/harvest-store.js';
+import type { SourceRunLock } from '../../shared/harvest/source-run-lock.js';
 import type { Logger } from '../../shared/logging/index.js';
 import type { DeadLetter } from '../../shared/queue/dead-letter-store.js';
 import type { JobPayloads, JobResult, QueueName } from '../../shared/queue/job-payloads.js';
@@ -22,6 +23,10 @@ export interface JobContext {
   logger: Logger;
   /** The deployment's harvest sources and their ownership (Redis). */
   harvestStore: HarvestStore;
+  /** One run per source across the workers (Redis); absent: no such limit. */
+  sourceLock?: SourceRunLock;
+  /** Aborted when the worker is shutting down: long jobs (harvests) stop at once. */
+  signal?: AbortSignal;
   /** Keeps bad records (never retried) with their payload and reason. */
   deadLetter(letters: Omit<DeadLetter, 'jobId' | 'queue' | 'at'>[]): Promise<void>;
 }

@@ -22,6 +22,8 @@ import { DeadLetterStore } from '../../shared/queue/dead-letter-store.js';
 import { deadLetterKey, harvestKey } from '../../shared/queue/job-queues.js';
 import type { HarvestStore } from '../../shared/harvest/harvest-store.js';
 import { RedisHarvestStore } from '../../shared/harvest/redis-harvest-store.js';
+import { HarvestInterruptedError } from '../../shared/harvest/run-deadlines.js';
+import { SourceBusyError, SourceRunLock } from '../../shared/harvest/source-run-lock.js';
 import type { JobPayloads, JobResult, QueueName } from '../../shared/queue/job-payloads.js';
 import type { SearchBackend } from '../../shared/search/backend.js';
 import type { CairnJob, JobContext } from './cairn-job.js';
@@ -45,9 +47,16 @@ export interface WorkerDependencies {
 
 export interface RunningWorkers {
   workers: Worker[];
-  /** Finishes in-flight jobs (or releases them to be taken over) and disconnects. */
+  /**
+   * Stops: harvests in flight end at once (and wait in the queue for another attempt), other
+   * jobs may finish within WORKER_SHUTDOWN_TIMEOUT_MS, then the workers close regardless (a job
+   * still running is taken over as stalled) and disconnect.
+   */
   close(): Promise<void>;
 }
+
+/** How long a run of a source that is already running waits before it asks again. */
+export const SOURCE_BUSY_DELAY_MS = 5_000;
 
 /** Turns bad-input project errors into BullMQ's UnrecoverableError; leaves the rest retryable. */
 export function classifyJobError(error: unknown): unknown {
@@ -67,7 +76,10 @@ interface JobRunnerParts {
   dependencies: WorkerDependencies;
   deadLetters: DeadLetterStore;
   harvestStore: HarvestStore;
+  sourceLock: SourceRunLock;
   unavailable: UnavailableBackoff;
+  /** Aborted when the workers are closing. */
+  stopping: AbortSignal;
 }
 
 /** One run of one job: its context and the ingest-log fields every outcome shares. */
@@ -102,6 +114,8 @@ function startRun<N extends QueueName>(
     auth: dependencies.auth,
     harvest: dependencies.harvest,
     harvestStore,
+    sourceLock: parts.sourceLock,
+    signal: parts.stopping,
     logger,
     deadLetter: (letters) =>
       deadLetters.add(
@@ -158,6 +172,19 @@ async function recordFailed<N extends QueueName>(
   token: string | undefined,
   parts: JobRunnerParts,
 ): Promise<unknown> {
+  // Not failures: a run of the same source is in progress, or this worker is stopping. The
+  // job waits in the queue (no slot held, no attempt spent) and is taken up again later.
+  if (
+    token !== undefined &&
+    (caught instanceof SourceBusyError || caught instanceof HarvestInterruptedError)
+  ) {
+    const busy = caught instanceof SourceBusyError;
+    run.logger.info(busy ? 'job waits for a run of the same source' : 'job interrupted', {
+      reason: caught.message,
+    });
+    await job.moveToDelayed(Date.now() + (busy ? SOURCE_BUSY_DELAY_MS : 0), token);
+    return new DelayedError();
+  }
   const error = classifyJobError(caught);
   // An unavailable dependency is waited out (see unavailable-backoff.ts), never final.
   const postpone = isUnavailableError(error) && token !== undefined;
@@ -244,11 +271,14 @@ export function startWorkers(dependencies: WorkerDependencies): RunningWorkers {
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
   // It reconnects by itself; the workers' 'error' events below log a Redis outage once each.
   redis.on('error', () => undefined);
+  const stopping = new AbortController();
   const parts: JobRunnerParts = {
     dependencies,
     deadLetters: new DeadLetterStore(redis, deadLetterKey(config)),
     harvestStore: new RedisHarvestStore(redis, harvestKey(config)),
+    sourceLock: new SourceRunLock(redis, harvestKey(config)),
     unavailable: new UnavailableBackoff(config.backoffMs),
+    stopping: stopping.signal,
   };
   const connection = buildConnection(redisUrl);
 
@@ -275,7 +305,19 @@ export function startWorkers(dependencies: WorkerDependencies): RunningWorkers {
   return {
     workers,
     close: async () => {
-      await Promise.all(workers.map((worker) => worker.close()));
+      stopping.abort(new HarvestInterruptedError());
+      const closed = Promise.all(workers.map((worker) => worker.close()));
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((resolve) => {
+        timer = setTimeout(() => resolve('late'), config.shutdownTimeoutMs);
+      });
+      if ((await Promise.race([closed, late])) === 'late') {
+        logger.warn('jobs still running at the shutdown deadline; closing without them', {
+          shutdownTimeoutMs: config.shutdownTimeoutMs,
+        });
+        await Promise.all(workers.map((worker) => worker.close(true)));
+      }
+      clearTimeout(timer);
       await Promise.all(queues.map((queue) => queue.close()));
       redis.disconnect();
     },

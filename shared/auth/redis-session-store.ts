@@ -3,8 +3,8 @@
  * `<prefix>:<id>` that Redis expires itself (PXAT), so any API process behind the balancer reads
  * a session another one opened, and a sign-in begun on one finishes on another. A sorted set
  * `<prefix>:index` (score: expiry) keeps the cap of the in-process store: adding past
- * `maxEntries` drops the entries that expire first, so a flood of anonymous sign-in starts
- * cannot fill Redis. Values are JSON.
+ * `maxEntries` drops the entries that expire first, so Redis holds a bounded number. Values
+ * are JSON.
  */
 import type { Redis } from 'ioredis';
 import { newEntryId, type SessionStore } from './session-store.js';

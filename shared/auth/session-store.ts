@@ -1,11 +1,11 @@
 /**
- * Stores with expiry for the admin pages' browser sign-in: sessions (whose tokens stay on the
- * server) and sign-ins in progress (state, nonce, PKCE verifier).
+ * Stores with expiry for the admin pages' browser sessions (whose tokens stay on the server;
+ * sign-ins in progress travel sealed in a cookie instead, see sign-in-state.ts).
  *
  * Entries are keyed by 256-bit random ids, which is what the browser's cookie carries, so a
  * cookie names an entry and proves nothing by itself. Each entry expires at a fixed time; past
- * `maxEntries` the oldest entry is dropped, so a flood of unauthenticated sign-in starts cannot
- * exhaust memory. `ExpiringStore` lives in one process (embedded mode); in scaled mode the
+ * `maxEntries` the oldest entry is dropped, so memory stays bounded (only a completed sign-in
+ * adds an entry). `ExpiringStore` lives in one process (embedded mode); in scaled mode the
  * entries live in Redis (`RedisExpiringStore`), so a browser may reach any API process.
  */
 import { randomBytes } from 'node:crypto';

@@ -30,3 +30,10 @@ export class SessionEndedError extends CairnError {
     super('SESSION_ENDED', 401, `Your sign-in has ended: ${description}`, true, options);
   }
 }
+
+/** A form of the admin pages was posted from another site (cross-site request forgery). */
+export class CrossSiteRequestError extends CairnError {
+  constructor(description: string) {
+    super('CROSS_SITE_REQUEST', 403, `Refused: ${description}`, true);
+  }
+}

@@ -489,12 +489,19 @@ export interface SignInConfig {
   redirectBase?: string;
   /** Lifetime of a sign-in session from sign-in, whatever the refresh token would allow. */
   sessionTtlSeconds: number;
+  /**
+   * Secret from which the key sealing sign-in state cookies is derived (AUTH_WEB_STATE_SECRET,
+   * at least 32 characters, the same on every API process). Absent: a random one kept in Redis
+   * in scaled mode, or one per process in embedded mode.
+   */
+  stateSecret?: string;
 }
 
 const signInEnvironmentSchema = z.object({
   AUTH_WEB_CLIENT_ID: z.string().min(1).optional(),
   AUTH_WEB_REDIRECT_BASE: optionalUrl,
   AUTH_WEB_SESSION_TTL_SECONDS: z.coerce.number().int().min(60).max(604800).default(28800),
+  AUTH_WEB_STATE_SECRET: z.string().min(32, 'at least 32 characters').optional(),
 });
 
 /** `{[key]: value}` when value is defined, else `{}` (keeps absent settings out of the object). */
@@ -525,6 +532,7 @@ function readSignInConfig(
     clientId: env.AUTH_WEB_CLIENT_ID,
     redirectBase: env.AUTH_WEB_REDIRECT_BASE?.replace(/\/+$/, ''),
     sessionTtlSeconds: env.AUTH_WEB_SESSION_TTL_SECONDS,
+    ...optional('stateSecret', env.AUTH_WEB_STATE_SECRET),
   };
 }
 
@@ -554,6 +562,11 @@ export interface WorkerConfig {
   /** Where the worker serves Prometheus /metrics; port 0 turns it off. */
   metricsHost: string;
   metricsPort: number;
+  /**
+   * After SIGTERM/SIGINT, how long in-flight jobs may take to finish (harvests stop at once
+   * and are resumed by another worker) before the worker exits anyway.
+   */
+  shutdownTimeoutMs: number;
   /** JSON_DEPTH_LIMIT: the same limit the API applies to records, for the records of jobs. */
   jsonDepth: number;
 }
@@ -570,6 +583,7 @@ const workerEnvironmentSchema = z.object({
   WORKER_INGEST_LOG_PATH: z.string().min(1).default('data/ingest-log.sqlite'),
   WORKER_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+  WORKER_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
 });
 
 function readWorkerConfig(
@@ -592,6 +606,7 @@ function readWorkerConfig(
     ingestLogPath: env.WORKER_INGEST_LOG_PATH,
     metricsHost: env.WORKER_METRICS_HOST,
     metricsPort: env.WORKER_METRICS_PORT,
+    shutdownTimeoutMs: env.WORKER_SHUTDOWN_TIMEOUT_MS,
   };
 }
 
@@ -609,6 +624,10 @@ export interface HarvestConfig {
   maxBytes: number;
   /** Time allowed for one request to a source, redirects and body included. */
   timeoutMs: number;
+  /** Time allowed for one page of a run (every request it takes, authentication included). */
+  pageTimeoutMs: number;
+  /** Time allowed for a whole run; past it the run stops and fails (not retried). */
+  runTimeoutMs: number;
 }
 
 const harvestEnvironmentSchema = z.object({
@@ -619,6 +638,8 @@ const harvestEnvironmentSchema = z.object({
     .min(1024)
     .default(64 * 1024 * 1024),
   HARVEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  HARVEST_PAGE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
+  HARVEST_RUN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(604_800_000).default(3_600_000),
 });
 
 function readHarvestConfig(
@@ -638,5 +659,15 @@ function readHarvestConfig(
       problems.push(`HARVEST_ALLOWED_ADDRESSES: ${(error as Error).message}`);
     }
   }
-  return { allowedAddresses, maxBytes: env.HARVEST_MAX_BYTES, timeoutMs: env.HARVEST_TIMEOUT_MS };
+  if (env.HARVEST_PAGE_TIMEOUT_MS > env.HARVEST_RUN_TIMEOUT_MS)
+    problems.push(
+      `HARVEST_PAGE_TIMEOUT_MS (${env.HARVEST_PAGE_TIMEOUT_MS}) must not exceed HARVEST_RUN_TIMEOUT_MS (${env.HARVEST_RUN_TIMEOUT_MS})`,
+    );
+  return {
+    allowedAddresses,
+    maxBytes: env.HARVEST_MAX_BYTES,
+    timeoutMs: env.HARVEST_TIMEOUT_MS,
+    pageTimeoutMs: env.HARVEST_PAGE_TIMEOUT_MS,
+    runTimeoutMs: env.HARVEST_RUN_TIMEOUT_MS,
+  };
 }

@@ -3,8 +3,12 @@
  * write role (or a CSW-T Harvest), so without a policy Cairn would fetch whatever they point
  * at: its own loopback services, the cloud metadata endpoint, the private network. Every
  * address that is not public unicast is refused unless the configured allow-list
- * (HARVEST_ALLOWED_ADDRESSES) names it. IPv6 addresses that carry an IPv4 address (mapped,
- * compatible, NAT64, 6to4) are judged by that IPv4 address.
+ * (HARVEST_ALLOWED_ADDRESSES) names it, with its port: an entry `127.0.0.1:8123` opens that one
+ * port, `127.0.0.1:*` every port, and a bare `127.0.0.1` only the web's default ports (80 and
+ * 443), so naming an internal catalogue's address does not open the search engine, Redis or the
+ * identity provider that listen on other ports of the same host. Public addresses are reachable
+ * on every port. IPv6 addresses that carry an IPv4 address (mapped, compatible, NAT64, 6to4)
+ * are judged by that IPv4 address.
  */
 import { BlockList, isIP } from 'node:net';
 
@@ -104,49 +108,92 @@ export function classifyAddress(address: string): string | undefined {
   return IPV6_RANGES.find((range) => range.list.check(plain, 'ipv6'))?.kind;
 }
 
-/** Parses one allow-list entry (an address or a CIDR range); throws a message when invalid. */
-export function parseAllowedEntry(entry: string): {
+/** The ports a bare allow-list entry (no port named) opens: http and https defaults. */
+export const DEFAULT_ALLOWED_PORTS: readonly number[] = [80, 443];
+
+/** One parsed allow-list entry; `ports` undefined means every port (`:*`). */
+export interface AllowedEntry {
   network: string;
   prefix: number;
   family: 'ipv4' | 'ipv6';
-} {
-  const [network, prefixText, extra] = entry.trim().split('/');
+  ports: readonly number[] | undefined;
+}
+
+/** Splits `addr`, `addr:port`, `addr:*`, `[v6]`, `[v6]:port` (each address maybe `/prefix`). */
+function splitPort(entry: string): { address: string; port: string | undefined } {
+  const bracketed = /^\[([^\]]+)\](?::(.*))?$/.exec(entry);
+  if (bracketed) return { address: bracketed[1], port: bracketed[2] };
+  // More than one colon without brackets: a bare IPv6 address or range (no port).
+  const colons = entry.split(':').length - 1;
+  if (colons !== 1) return { address: entry, port: undefined };
+  const [address, port] = entry.split(':');
+  return { address, port };
+}
+
+/**
+ * Parses one allow-list entry (an address or a CIDR range, with an optional `:port` or `:*`;
+ * IPv6 in brackets when a port follows); throws a message when invalid.
+ */
+export function parseAllowedEntry(text: string): AllowedEntry {
+  const entry = text.trim();
+  const { address, port } = splitPort(entry);
+  const [network, prefixText, extra] = address.split('/');
   const version = isIP(network);
   if (version === 0 || extra !== undefined)
-    throw new Error(`"${entry}" is not an IP address or a CIDR range`);
+    throw new Error(`"${entry}" is not an IP address or a CIDR range (with an optional :port)`);
   const max = version === 4 ? 32 : 128;
   const prefix = prefixText === undefined ? max : Number(prefixText);
   if (!/^\d{1,3}$/.test(prefixText ?? String(max)) || prefix > max)
     throw new Error(`"${entry}": the prefix length must be 0-${max}`);
-  return { network, prefix, family: version === 4 ? 'ipv4' : 'ipv6' };
+  let ports: readonly number[] | undefined = DEFAULT_ALLOWED_PORTS;
+  if (port === '*') ports = undefined;
+  else if (port !== undefined) {
+    const number = Number(port);
+    if (!/^\d{1,5}$/.test(port) || number < 1 || number > 65535)
+      throw new Error(`"${entry}": the port must be 1-65535 or *`);
+    ports = [number];
+  }
+  return { network, prefix, family: version === 4 ? 'ipv4' : 'ipv6', ports };
 }
 
-/** Decides, for each resolved address, whether a harvest may connect to it. */
+/** Decides, for each resolved address and port, whether a harvest may connect to it. */
 export class AddressPolicy {
-  private readonly allowed = new BlockList();
+  private readonly entries: { list: BlockList; ports: readonly number[] | undefined }[];
 
-  /** `allowed`: addresses or CIDR ranges that are reachable although not public. */
+  /** `allowedEntries`: addresses or CIDR ranges (with ports) reachable although not public. */
   constructor(readonly allowedEntries: readonly string[] = []) {
-    for (const entry of allowedEntries) {
-      const { network, prefix, family } = parseAllowedEntry(entry);
-      this.allowed.addSubnet(network, prefix, family);
-    }
+    this.entries = allowedEntries.map((text) => {
+      const { network, prefix, family, ports } = parseAllowedEntry(text);
+      const list = new BlockList();
+      list.addSubnet(network, prefix, family);
+      return { list, ports };
+    });
   }
 
-  /** Why the address is refused ("loopback", ...), or undefined when it may be used. */
-  refusal(address: string): string | undefined {
+  /**
+   * Why the address is refused on this port ("loopback", "loopback; port 9200 is not allowed
+   * for it", ...), or undefined when it may be used.
+   */
+  refusal(address: string, port: number): string | undefined {
     const kind = classifyAddress(address);
     if (kind === undefined) return undefined;
-    if (this.isAllowed(address)) return undefined;
-    return kind;
+    const matching = this.matching(address);
+    if (matching.length === 0) return kind;
+    if (matching.some((entry) => entry.ports === undefined || entry.ports.includes(port)))
+      return undefined;
+    return `${kind}; port ${port} is not allowed for it`;
   }
 
-  private isAllowed(address: string): boolean {
+  /** The allow-list entries whose range holds the address (or the IPv4 address it carries). */
+  private matching(address: string) {
     const plain = address.split('%')[0];
     const family = isIP(plain);
-    if (family === 0) return false;
-    if (this.allowed.check(plain, family === 4 ? 'ipv4' : 'ipv6')) return true;
+    if (family === 0) return [];
     const carried = family === 6 ? embeddedIpv4(plain) : undefined;
-    return carried !== undefined && this.allowed.check(carried, 'ipv4');
+    return this.entries.filter(
+      ({ list }) =>
+        list.check(plain, family === 4 ? 'ipv4' : 'ipv6') ||
+        (carried !== undefined && list.check(carried, 'ipv4')),
+    );
   }
 }

@@ -2,9 +2,11 @@
  * The one HTTP request function harvesting uses: Node's http/https with the address policy
  * applied where the socket connects (the `lookup` hook sees every address a name resolves to,
  * so a name that resolves to a public address when registered and to a private one later —
- * DNS rebinding — is still refused), redirects followed by hand (each hop checked again, at
- * most MAX_REDIRECTS, credentials dropped when the origin changes), one deadline for the
- * whole request, and a cap on the (decompressed) body. Bodies of error answers are never read.
+ * DNS rebinding — is still refused; the policy judges the address with the port), redirects
+ * followed by hand but only within the origin that was asked (a source cannot send the
+ * harvester to another host or port, e.g. the search engine beside an allowed catalogue), at
+ * most MAX_REDIRECTS, one deadline for the whole request, and a cap on the (decompressed)
+ * body. Bodies of error answers are never read.
  */
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
 import http, { type IncomingMessage } from 'node:http';
@@ -24,6 +26,7 @@ export type GuardedFetchFailure =
   | { kind: 'timeout' }
   | { kind: 'too-many-redirects' }
   | { kind: 'bad-redirect'; location: string }
+  | { kind: 'cross-origin-redirect'; origin: string }
   | { kind: 'too-large' }
   | { kind: 'bad-encoding'; encoding: string };
 
@@ -66,6 +69,8 @@ export interface GuardedFetchOptions {
   maxBytes: number;
   /** Default: the system resolver. Tests replace it to provoke DNS rebinding. */
   resolve?: Resolver;
+  /** Aborts the request (a run's deadline, a cancelled run, a worker shutting down). */
+  signal?: AbortSignal;
 }
 
 class RefusedAddress extends Error {
@@ -78,18 +83,28 @@ class RefusedAddress extends Error {
   }
 }
 
-/** A `lookup` for sockets that keeps only the addresses the policy allows. */
-export function guardedLookup(policy: AddressPolicy, resolve: Resolver): LookupFunction {
+/** The port a URL connects to (its own, else the scheme's default). */
+export function portOf(url: URL): number {
+  if (url.port !== '') return Number(url.port);
+  return url.protocol === 'https:' ? 443 : 80;
+}
+
+/** A `lookup` for sockets to `port` that keeps only the addresses the policy allows there. */
+export function guardedLookup(
+  policy: AddressPolicy,
+  resolve: Resolver,
+  port: number,
+): LookupFunction {
   return (hostname, options, callback) => {
     resolve(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, '', 0);
-      const usable = addresses.filter((entry) => policy.refusal(entry.address) === undefined);
+      const usable = addresses.filter((entry) => policy.refusal(entry.address, port) === undefined);
       if (usable.length === 0) {
         const first = addresses[0];
         const refused = new RefusedAddress(
           hostname,
           first?.address ?? '',
-          first ? (policy.refusal(first.address) ?? '') : 'unresolvable',
+          first ? (policy.refusal(first.address, port) ?? '') : 'unresolvable',
         );
         return callback(refused, '', 0);
       }
@@ -108,12 +123,14 @@ export async function guardedFetch(
   request: GuardedRequest,
   options: GuardedFetchOptions,
 ): Promise<GuardedResponse> {
-  const signal = AbortSignal.timeout(options.timeoutMs);
-  const lookup = guardedLookup(options.policy, options.resolve ?? (dnsLookup as Resolver));
+  const deadline = AbortSignal.timeout(options.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
+  const resolve = options.resolve ?? (dnsLookup as Resolver);
   let current = new URL(url);
   let { method, body } = request;
   const headers = { ...request.headers };
   for (let hop = 0; ; hop += 1) {
+    const lookup = guardedLookup(options.policy, resolve, portOf(current));
     const response = await send(current, { method, headers, body }, lookup, options, signal, url);
     const location = response.headers.location;
     if (!REDIRECTS.has(response.statusCode ?? 0) || !location) {
@@ -129,7 +146,10 @@ export async function guardedFetch(
     }
     if (next.protocol !== 'http:' && next.protocol !== 'https:')
       throw new GuardedFetchError(url, { kind: 'bad-redirect', location: next.protocol });
-    if (next.origin !== current.origin) delete headers.authorization;
+    // Another host, port or scheme is another service: never followed (the allow-list opens
+    // addresses and ports for the sources registered there, not for whatever they point to).
+    if (next.origin !== current.origin)
+      throw new GuardedFetchError(url, { kind: 'cross-origin-redirect', origin: next.origin });
     const status = response.statusCode ?? 0;
     if (status === 303 || ((status === 301 || status === 302) && method === 'POST')) {
       method = 'GET';
@@ -151,7 +171,7 @@ function send(
   // A literal address never goes through `lookup`: judge it here.
   const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
   if (isIP(host)) {
-    const reason = options.policy.refusal(host);
+    const reason = options.policy.refusal(host, portOf(target));
     if (reason !== undefined)
       return Promise.reject(
         new GuardedFetchError(original, { kind: 'refused-address', host, address: host, reason }),
@@ -178,7 +198,7 @@ function send(
   });
 }
 
-function describeFailure(error: unknown, url: string, signal: AbortSignal): GuardedFetchError {
+function describeFailure(error: unknown, url: string, signal: AbortSignal): unknown {
   if (error instanceof GuardedFetchError) return error;
   if (error instanceof RefusedAddress)
     return new GuardedFetchError(url, {
@@ -187,8 +207,18 @@ function describeFailure(error: unknown, url: string, signal: AbortSignal): Guar
       address: error.address,
       reason: error.reason,
     });
-  if (signal.aborted) return new GuardedFetchError(url, { kind: 'timeout' });
+  if (signal.aborted) return abortFailure(url, signal);
   return new GuardedFetchError(url, { kind: 'unreachable', cause: error });
+}
+
+/**
+ * Why an aborted request stopped: the caller's reason when its own signal ended it (a run's
+ * deadline, a cancelled run: passed through unchanged), else the request's own deadline.
+ */
+function abortFailure(url: string, signal: AbortSignal): unknown {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error && reason.name !== 'TimeoutError') return reason;
+  return new GuardedFetchError(url, { kind: 'timeout' });
 }
 
 function decoder(encoding: string): Transform | undefined | 'unknown' {
@@ -251,7 +281,7 @@ async function finish(
   } catch (error) {
     response.destroy();
     if (error instanceof GuardedFetchError) throw error;
-    if (signal.aborted) throw new GuardedFetchError(original, { kind: 'timeout' });
+    if (signal.aborted) throw abortFailure(original, signal);
     if (decompress) throw new GuardedFetchError(original, { kind: 'bad-encoding', encoding });
     throw new GuardedFetchError(original, { kind: 'unreachable', cause: error });
   }

@@ -11,6 +11,7 @@ import type { SearchBackend } from '../search/backend.js';
 import { AddressPolicy } from './address-policy.js';
 import { resolveSource, type HarvestSourceDefinition } from './harvest-source.js';
 import { runHarvest, type HarvestOutcome } from './run-harvest.js';
+import { RunDeadlines } from './run-deadlines.js';
 import { SourceClient } from './source-client.js';
 import type { HarvestStore } from './harvest-store.js';
 
@@ -21,13 +22,19 @@ export { RedisHarvestStore } from './redis-harvest-store.js';
 export { SourceExistsError } from './harvest-store.js';
 export type { HarvestRunSummary, HarvestStore, StoredSource } from './harvest-store.js';
 export { runHarvest } from './run-harvest.js';
+export { HarvestCancelledError, HarvestInterruptedError, RunDeadlines } from './run-deadlines.js';
 export type { HarvestDeadLetter, HarvestOutcome } from './run-harvest.js';
 
-/** The harvest settings when none are given: public addresses only, 64 MiB, 60 s. */
+/**
+ * The harvest settings when none are given: public addresses only, 64 MiB, 60 s a request,
+ * 2 minutes a page, an hour a run.
+ */
 export const DEFAULT_HARVEST_CONFIG: HarvestConfig = Object.freeze({
   allowedAddresses: [],
   maxBytes: 64 * 1024 * 1024,
   timeoutMs: 60_000,
+  pageTimeoutMs: 120_000,
+  runTimeoutMs: 3_600_000,
 });
 
 /** The catalogue's client at the identity provider for protected sources, when configured. */
@@ -57,6 +64,8 @@ export interface HarvestRequest {
   batchSize: number;
   jobId?: string;
   logger?: Logger;
+  /** Stops the run at once when aborted (the worker shutting down); its reason is thrown. */
+  signal?: AbortSignal;
 }
 
 /** Harvests a registered or one-off source. NotFoundError when the source is not registered. */
@@ -68,7 +77,14 @@ export async function harvestSource(request: HarvestRequest): Promise<HarvestOut
   if (!definition) throw new NotFoundError('a harvest needs a source id or a source');
   const source = resolveSource(definition);
   const settings = request.harvest ?? DEFAULT_HARVEST_CONFIG;
+  const deadlines = new RunDeadlines({
+    sourceId: definition.id,
+    runTimeoutMs: settings.runTimeoutMs,
+    pageTimeoutMs: settings.pageTimeoutMs,
+    signal: request.signal,
+  });
   const client = new SourceClient({
+    signal: () => deadlines.signal(),
     auth: source.auth,
     tokens: createHarvestTokenClient(request.auth, request.logger),
     maxBytes: settings.maxBytes,
@@ -85,5 +101,6 @@ export async function harvestSource(request: HarvestRequest): Promise<HarvestOut
     maxBytes: settings.maxBytes,
     jobId: request.jobId,
     logger: request.logger,
+    deadlines,
   });
 }

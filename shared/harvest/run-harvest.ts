@@ -21,6 +21,7 @@ import { createSourceAdapter, type HarvestedDocument } from './adapters/index.js
 import type { ResolvedSource } from './harvest-source.js';
 import { HarvestSourceError, type SourceClient } from './source-client.js';
 import type { HarvestRunSummary, HarvestStore } from './harvest-store.js';
+import { HarvestCancelledError, type RunDeadlines } from './run-deadlines.js';
 
 /** A record the run could not use, with what it came from. */
 export interface HarvestDeadLetter {
@@ -48,10 +49,36 @@ export interface HarvestRunOptions {
   maxBytes: number;
   jobId?: string;
   logger?: Logger;
+  /** The run's and each page's deadline, and the caller's stop signal; absent: none. */
+  deadlines?: RunDeadlines;
 }
 
 /** Deletes per backend call. */
 const DELETE_BATCH = 500;
+
+/** Characters kept of a fetched document in which no record was recognised. */
+export const DEAD_LETTER_EXCERPT_CHARS = 160;
+
+/**
+ * What a dead letter keeps of a document: the whole document when it held metadata (some of
+ * its records were read), else — an answer that is not metadata at all, such as a service's
+ * status page a source redirected to — only its name, format, size and a short excerpt, so
+ * that whatever it was does not land verbatim where editors read the dead letters.
+ */
+export function deadLetterPayload(
+  document: HarvestedDocument,
+  recordsRead: number,
+): HarvestedDocument | Record<string, unknown> {
+  if (recordsRead > 0) return document;
+  const { content } = document;
+  return {
+    name: document.name,
+    ...(document.format ? { format: document.format } : {}),
+    bytes: Buffer.byteLength(content),
+    excerpt: content.slice(0, DEAD_LETTER_EXCERPT_CHARS).replace(/[\uD800-\uDBFF]$/, ''),
+    truncated: content.length > DEAD_LETTER_EXCERPT_CHARS,
+  };
+}
 
 class RunState {
   readonly outcome: HarvestOutcome;
@@ -61,8 +88,16 @@ class RunState {
   constructor(
     mode: HarvestOutcome['mode'],
     private readonly options: HarvestRunOptions,
+    /** Whether the source is still registered as it was when the run started. */
+    private readonly stillThere: () => Promise<boolean>,
   ) {
     this.outcome = { mode, read: 0, written: 0, deleted: 0, rejected: 0, records: [], letters: [] };
+  }
+
+  /** The pages of `pages` under the run's deadlines, the source re-checked before each. */
+  paced<T>(pages: AsyncIterable<T>): AsyncIterable<T> {
+    const { deadlines } = this.options;
+    return deadlines ? deadlines.paced(pages, this.stillThere) : pages;
   }
 
   /** Parses documents and upserts their records; a record seen before in this run is skipped. */
@@ -76,8 +111,9 @@ class RunState {
         maxBytes: options.maxBytes,
       });
       outcome.read += parsed.records.length + parsed.failures.length;
+      const payload = deadLetterPayload(document, parsed.records.length);
       for (const failure of parsed.failures)
-        outcome.letters.push({ name: failure.name, reason: failure.reason, payload: document });
+        outcome.letters.push({ name: failure.name, reason: failure.reason, payload });
       for (const record of parsed.records) {
         if (this.seen.has(record.id)) continue;
         this.seen.add(record.id);
@@ -126,7 +162,8 @@ class RunState {
 
 async function runFull(state: RunState, options: HarvestRunOptions): Promise<void> {
   const adapter = createSourceAdapter(options.source, options.client, options);
-  for await (const page of adapter.pages({})) await state.write(page);
+  for await (const page of state.paced(adapter.pages({}))) await state.write(page);
+  options.deadlines?.check();
   await state.removeGone(state.seen);
 }
 
@@ -138,13 +175,15 @@ async function runIncremental(
   const adapter = createSourceAdapter(options.source, options.client, options);
   const listing = adapter.incremental;
   if (!listing) throw new Error('runIncremental needs an adapter that lists identifiers');
-  for await (const page of adapter.pages({ modifiedSince: since })) await state.write(page);
+  for await (const page of state.paced(adapter.pages({ modifiedSince: since })))
+    await state.write(page);
   const listed = new Set<string>();
-  for await (const ids of listing.identifiers()) for (const id of ids) listed.add(id);
+  for await (const ids of state.paced(listing.identifiers())) for (const id of ids) listed.add(id);
   const owned = (await options.store?.ownedIds(options.source.id)) ?? new Set<string>();
   const missing = [...listed].filter((id) => !owned.has(id) && !state.seen.has(id));
   if (missing.length > 0)
-    for await (const page of listing.fetchByIds(missing)) await state.write(page);
+    for await (const page of state.paced(listing.fetchByIds(missing))) await state.write(page);
+  options.deadlines?.check();
   await state.removeGone(listed);
 }
 
@@ -158,8 +197,16 @@ function canRunIncrementally(options: HarvestRunOptions, since: string | undefin
 export async function runHarvest(options: HarvestRunOptions): Promise<HarvestOutcome> {
   const { store, source } = options;
   const startedAt = new Date().toISOString();
-  const since = (await store?.get(source.id))?.lastSuccessStartedAt;
-  let state = new RunState(canRunIncrementally(options, since) ? 'incremental' : 'full', options);
+  const registered = await store?.get(source.id);
+  const since = registered?.lastSuccessStartedAt;
+  // Deleting the source (or replacing it by a new one of the same id) cancels the run.
+  const stillThere = async (): Promise<boolean> =>
+    !store || (await store.get(source.id))?.createdAt === registered?.createdAt;
+  let state = new RunState(
+    canRunIncrementally(options, since) ? 'incremental' : 'full',
+    options,
+    stillThere,
+  );
   const summary = (status: HarvestRunSummary['status'], error?: string): HarvestRunSummary => ({
     ...(options.jobId ? { jobId: options.jobId } : {}),
     mode: state.outcome.mode,
@@ -184,7 +231,7 @@ export async function runHarvest(options: HarvestRunOptions): Promise<HarvestOut
           source: source.id,
           reason: error.message,
         });
-        state = new RunState('full', options);
+        state = new RunState('full', options, stillThere);
         await runFull(state, options);
       }
     } else await runFull(state, options);
@@ -193,7 +240,10 @@ export async function runHarvest(options: HarvestRunOptions): Promise<HarvestOut
     return outcome;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    if (store) await store.recordRun(source.id, summary('failed', reason));
+    if (store && !(error instanceof HarvestCancelledError))
+      await store.recordRun(source.id, summary('failed', reason));
     throw error;
+  } finally {
+    options.deadlines?.finish();
   }
 }

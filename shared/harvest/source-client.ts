@@ -65,6 +65,8 @@ export interface SourceClientOptions {
   policy?: AddressPolicy;
   /** The host-name resolver (tests replace it to provoke DNS rebinding). */
   resolve?: Resolver;
+  /** The signal each request is sent with (the run's deadlines, shared/harvest/run-deadlines). */
+  signal?: () => AbortSignal | undefined;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -77,7 +79,7 @@ function describeFetchFailure(error: GuardedFetchError, maxBytes: number): Harve
   switch (failure.kind) {
     case 'refused-address':
       return new HarvestSourceError(
-        `${url} was not requested: ${failure.host === failure.address ? failure.host : `${failure.host} resolves to ${failure.address}, which`} is not a public address (${failure.reason}); harvesting reaches such addresses only when HARVEST_ALLOWED_ADDRESSES names them`,
+        `${url} was not requested: ${failure.host === failure.address ? failure.host : `${failure.host} resolves to ${failure.address}, which`} is not a public address (${failure.reason}); harvesting reaches such addresses only when HARVEST_ALLOWED_ADDRESSES names them (and their port)`,
         true,
       );
     case 'timeout':
@@ -87,6 +89,11 @@ function describeFetchFailure(error: GuardedFetchError, maxBytes: number): Harve
     case 'bad-redirect':
       return new HarvestSourceError(
         `${url} redirected to something that is not an http(s) URL (${failure.location})`,
+        true,
+      );
+    case 'cross-origin-redirect':
+      return new HarvestSourceError(
+        `${url} redirected to another origin (${failure.origin}), which is not followed; register the address it redirects to instead`,
         true,
       );
     case 'too-large':
@@ -162,6 +169,7 @@ export class SourceClient {
           timeoutMs: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
           maxBytes,
           resolve: this.options.resolve,
+          signal: this.options.signal?.(),
         },
       );
     } catch (error) {

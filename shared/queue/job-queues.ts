@@ -13,7 +13,7 @@ import { RedisExpiringStore } from '../auth/redis-session-store.js';
 import type { HarvestStore } from '../harvest/harvest-store.js';
 import { RedisHarvestStore } from '../harvest/redis-harvest-store.js';
 import type { SessionStore } from '../auth/session-store.js';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { Queue, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -96,13 +96,26 @@ export class JobQueues {
 
   /**
    * A store with expiry on this Redis, under `<queue prefix>:<name>`, shared by every API
-   * process of the deployment (the admin pages' sessions and sign-ins in progress).
+   * process of the deployment (the admin pages' sessions).
    */
   expiringStore<T>(name: string, maxEntries: number): SessionStore<T> {
     return new RedisExpiringStore<T>(this.redis, {
       prefix: `${this.keyPrefix}:${name}`,
       maxEntries,
     });
+  }
+
+  /**
+   * A random 256-bit secret under `<queue prefix>:<name>`, made by the first process that asks
+   * (SET NX) and read by every other: the admin pages' sign-in state key when
+   * AUTH_WEB_STATE_SECRET is not set.
+   */
+  async sharedSecret(name: string): Promise<Buffer> {
+    const key = `${this.keyPrefix}:${name}`;
+    await this.redis.set(key, randomBytes(32).toString('base64'), 'NX');
+    const value = await this.redis.get(key);
+    if (!value) throw new ServiceUnavailableError('the shared secret could not be read');
+    return Buffer.from(value, 'base64');
   }
 
   /** The harvest sources of the deployment, in this Redis (the worker reads the same keys). */

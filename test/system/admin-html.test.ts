@@ -13,10 +13,13 @@
  * back to the app itself.
  */
 import { expect } from 'chai';
+import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Express } from 'express';
+import { Redis } from 'ioredis';
 import request from 'supertest';
 import { Writable } from 'node:stream';
 import winston from 'winston';
@@ -293,6 +296,43 @@ describe('Admin HTML pages with PKCE sign-in (real Keycloak)', function () {
     });
   });
 
+  describe('forms from other sites (issue 47)', () => {
+    let test: TestApp;
+    before(async () => {
+      test = await createTestApp(1, signInEnvironment());
+    });
+    after(async () => test?.close());
+
+    it('refuses a sign-out posted from another origin or site (403, the session lives on); its own pages’ form signs out', async () => {
+      const { jar } = await signIn(test.app, 'alice');
+      const foreign: Record<string, string>[] = [
+        { Origin: 'https://evil.example' },
+        { Origin: 'null' },
+        { Origin: REDIRECT_BASE, 'Sec-Fetch-Site': 'cross-site' },
+        { Referer: 'https://evil.example/attack.html' },
+      ];
+      for (const headers of foreign) {
+        const refused = await browse(test.app, jar, '/catalogue/admin/sign-out', {
+          method: 'post',
+          headers,
+        });
+        expect(refused.status, JSON.stringify(headers)).to.equal(403);
+        expect(refused.text).to.include('sent from another');
+        expect(refused.headers['set-cookie'], 'no cookie cleared').to.equal(undefined);
+        expect(jar.get('cairn_admin_session'), 'session cookie kept').to.not.equal(undefined);
+        const page = await browse(test.app, jar, JOBS);
+        expect(page.status, 'still signed in').to.equal(200);
+      }
+      const own = await browse(test.app, jar, '/catalogue/admin/sign-out', {
+        method: 'post',
+        headers: { Origin: REDIRECT_BASE, 'Sec-Fetch-Site': 'same-origin' },
+      });
+      expect(own.status).to.equal(303);
+      expect(jar.get('cairn_admin_session')).to.equal(undefined);
+      expect((await browse(test.app, jar, JOBS)).status, 'signed out').to.equal(303);
+    });
+  });
+
   describe('logging', () => {
     let test: TestApp;
     before(async () => {
@@ -524,6 +564,55 @@ describe('Admin HTML pages with PKCE sign-in (real Keycloak)', function () {
       const signedOut = await browse(app, jar, '/catalogue/admin/sign-out', { method: 'post' });
       expect(signedOut.status).to.equal(303);
       expect((await browse(other, jar, JOBS)).status, 'signed out everywhere').to.equal(303);
+    });
+
+    it('a flood of anonymous sign-in starts stores nothing and cannot push out a real sign-in in progress', async () => {
+      // Alice starts signing in (on one process) before the flood and finishes after it.
+      const jar = new CookieJar();
+      const start = await browse(app, jar, `${JOBS}?f=html`);
+      expect(start.status).to.equal(303);
+      const sealed = jar.get('cairn_admin_sign_in')!.value;
+      expect(sealed.length, 'the sign-in lives in its cookie').to.be.greaterThan(200);
+
+      // 10,050 anonymous starts over real HTTP, on both processes (more than the 10,000 the
+      // server-side store kept, evicting the oldest, before issue 47).
+      const servers = [app.listen(0, '127.0.0.1'), other.listen(0, '127.0.0.1')];
+      try {
+        await Promise.all(servers.map((server) => once(server, 'listening')));
+        const bases = servers.map(
+          (server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        );
+        let next = 0;
+        let redirected = 0;
+        const flood = async (lane: number) => {
+          while (next < 10_050) {
+            next += 1;
+            const response = await fetch(`${bases[lane % 2]}/catalogue/admin/sign-in`, {
+              redirect: 'manual',
+            });
+            await response.arrayBuffer();
+            if (response.status === 303) redirected += 1;
+          }
+        };
+        await Promise.all(Array.from({ length: 16 }, (_, lane) => flood(lane)));
+        expect(redirected).to.equal(10_050);
+      } finally {
+        for (const server of servers) server.close();
+      }
+      const redis = new Redis(REDIS_URL);
+      try {
+        const keys = await redis.keys(`${test.config.worker.queuePrefix}:admin:sign-in*`);
+        expect(keys, 'only the deployment’s one secret').to.deep.equal([
+          `${test.config.worker.queuePrefix}:admin:sign-in-secret`,
+        ]);
+      } finally {
+        redis.disconnect();
+      }
+
+      const callback = await loginAtProvider(String(start.headers.location), jar, 'alice');
+      const done = await browse(other, jar, callback);
+      expect(done.status, done.text).to.equal(303);
+      expect((await browse(app, jar, JOBS)).status).to.equal(200);
     });
 
     it('shows the worker’s job, its failure and the dead letter with its payload', async () => {

@@ -51,7 +51,7 @@ function environment(): Record<string, string> {
     AUTH_CLIENT_ID: CLIENT.catalogue,
     WORKER_INGEST_LOG_PATH: join(directory, 'ingest-log.sqlite'),
     // The harvested catalogues are on loopback, which harvesting refuses unless named here.
-    HARVEST_ALLOWED_ADDRESSES: '127.0.0.1',
+    HARVEST_ALLOWED_ADDRESSES: '127.0.0.1:*',
   };
 }
 

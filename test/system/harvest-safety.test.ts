@@ -3,8 +3,8 @@
  * HARVEST_ALLOWED_ADDRESSES names an internal one. An "internal" server on loopback stands for
  * the services behind the catalogue: without the allow-list nothing reaches it however its
  * address is written (literal IPv4 or IPv6, IPv4-mapped IPv6, a name that resolves to it, a
- * redirect), through the admin source endpoints and CSW-T Harvest alike; with the allow-list
- * the redirects are checked hop by hop, credentials stay with their origin, the body is capped
+ * redirect), through the admin source endpoints and CSW-T Harvest alike; the allow-list opens
+ * an address with its port, redirects stay within their origin, the body is capped
  * after decompression, and a refusal never carries what the source answered. DNS rebinding is
  * provoked with a stand-in resolver (the only mock here: a resolver whose answers change).
  */
@@ -217,12 +217,15 @@ describe('safe harvesting: internal addresses, redirects, sizes, error bodies (r
     });
   });
 
-  describe('with HARVEST_ALLOWED_ADDRESSES=127.0.0.1', () => {
+  describe('with HARVEST_ALLOWED_ADDRESSES=127.0.0.1:<the internal port>', () => {
     let target: TestApp;
     before(async () => {
       target = await createCatalogueApp(
         [],
-        environment({ HARVEST_ALLOWED_ADDRESSES: '127.0.0.1', HARVEST_MAX_BYTES: '65536' }),
+        environment({
+          HARVEST_ALLOWED_ADDRESSES: `127.0.0.1:${internal.port}`,
+          HARVEST_MAX_BYTES: '65536',
+        }),
       );
     });
     after(async () => target?.close());
@@ -251,35 +254,35 @@ describe('safe harvesting: internal addresses, redirects, sizes, error bodies (r
       assert.doesNotMatch(JSON.stringify(state.body), new RegExp(SECRET));
     });
 
-    it('checks every redirect: allowed hops are followed, a hop to another loopback address is refused', async () => {
+    it('follows redirects within the origin only: another host name, address or port is refused', async () => {
       const allowed = await harvestDocument(
         target,
         'redirect-allowed',
         `${base()}/redirect?to=${encodeURIComponent('/record.json')}`,
       );
       assert.equal(allowed.status, 200, JSON.stringify(allowed.body));
-      // localhost resolves to 127.0.0.1 (allowed) and ::1 (not): only 127.0.0.1 is used.
-      const byName = await harvestDocument(
-        target,
-        'redirect-by-name',
-        `${base()}/redirect?to=${encodeURIComponent(`http://localhost:${internal.port}/record.json`)}`,
-      );
-      assert.equal(byName.status, 200, JSON.stringify(byName.body));
 
       const before = internal.hits.length;
-      const refused = await harvestDocument(
-        target,
-        'redirect-refused',
-        `${base()}/redirect?to=${encodeURIComponent(`http://127.0.0.2:${internal.port}/secret.json`)}`,
-      );
-      assert.equal(refused.status, 502, JSON.stringify(refused.body));
-      assert.match(
-        JSON.stringify(refused.body),
-        /127\.0\.0\.2 is not a public address \(loopback\)/,
-      );
+      for (const [id, to] of [
+        ['redirect-by-name', `http://localhost:${internal.port}/secret.json`],
+        ['redirect-address', `http://127.0.0.2:${internal.port}/secret.json`],
+        ['redirect-port', `http://127.0.0.1:${internal.port + 1}/secret.json`],
+      ]) {
+        const refused = await harvestDocument(
+          target,
+          id,
+          `${base()}/redirect?to=${encodeURIComponent(to)}`,
+        );
+        assert.equal(refused.status, 502, JSON.stringify(refused.body));
+        const origin = new URL(to).origin.replace(/[.]/g, '\\.');
+        assert.match(
+          JSON.stringify(refused.body),
+          new RegExp(`redirected to another origin \\(${origin}\\), which is not followed`),
+        );
+      }
       assert.deepEqual(
         internal.hits.slice(before).map((hit) => hit.path),
-        ['/redirect'],
+        ['/redirect', '/redirect', '/redirect'],
       );
       assert.equal(await target.backend.get(SECRET_RECORD.id), null);
 
@@ -305,7 +308,7 @@ describe('safe harvesting: internal addresses, redirects, sizes, error bodies (r
   it('redirects keep the method and body on 307, turn a POST into a GET on 302; a deadline covers the body', async () => {
     const client = new SourceClient({
       auth: { type: 'none' },
-      policy: new AddressPolicy(['127.0.0.1']),
+      policy: new AddressPolicy([`127.0.0.1:${internal.port}`]),
       timeoutMs: 500,
     });
     const base = `http://127.0.0.1:${internal.port}`;
@@ -333,7 +336,7 @@ describe('safe harvesting: internal addresses, redirects, sizes, error bodies (r
       const config = loadConfig({
         LOG_LEVEL: 'silent',
         WORKER_INGEST_LOG_PATH: join(directory, 'ingest-log.sqlite'),
-        HARVEST_ALLOWED_ADDRESSES: '127.0.0.1',
+        HARVEST_ALLOWED_ADDRESSES: `127.0.0.1:${internal.port}`,
       });
       const harvestStore = new SqliteHarvestStore(config.worker.ingestLogPath);
       const context = (harvest?: HarvestConfig): JobContext => ({
@@ -362,7 +365,7 @@ describe('safe harvesting: internal addresses, redirects, sizes, error bodies (r
     }
   });
 
-  it('a redirect to another origin loses the Authorization header', async () => {
+  it('a redirect to another port of an allowed address is refused, credentials never leave', async () => {
     const other = await startInternalServer();
     try {
       const client = new SourceClient({
@@ -374,18 +377,36 @@ describe('safe harvesting: internal addresses, redirects, sizes, error bodies (r
           }),
           'the token client',
         ),
-        policy: new AddressPolicy(['127.0.0.1']),
+        // Every port of 127.0.0.1: the redirect rule alone keeps the second server out.
+        policy: new AddressPolicy(['127.0.0.1:*']),
       });
       const target = `http://127.0.0.1:${other.port}/record.json`;
-      const response = await client.request(
-        `http://127.0.0.1:${internal.port}/redirect?to=${encodeURIComponent(target)}`,
+      await assert.rejects(
+        client.request(
+          `http://127.0.0.1:${internal.port}/redirect?to=${encodeURIComponent(target)}`,
+        ),
+        /redirected to another origin/,
       );
-      assert.equal(JSON.parse(response.text).id, PUBLIC_RECORD.id);
       assert.equal(internal.hits.at(-1)?.authorized, true);
-      assert.deepEqual(other.hits, [{ path: '/record.json', authorized: false }]);
+      assert.deepEqual(other.hits, []);
     } finally {
       await other.close();
     }
+  });
+
+  it('a bare allow-list entry opens ports 80 and 443 only, not the internal server’s port', async () => {
+    const client = new SourceClient({
+      auth: { type: 'none' },
+      policy: new AddressPolicy(['127.0.0.1']),
+    });
+    const before = internal.hits.length;
+    await assert.rejects(
+      client.request(`http://127.0.0.1:${internal.port}/record.json`),
+      new RegExp(
+        `127\\.0\\.0\\.1 is not a public address \\(loopback; port ${internal.port} is not allowed for it\\)`,
+      ),
+    );
+    assert.equal(internal.hits.length, before, 'never contacted');
   });
 
   it('DNS rebinding: the address is checked where the socket connects, on every request', async () => {
@@ -400,7 +421,7 @@ describe('safe harvesting: internal addresses, redirects, sizes, error bodies (r
     };
     const client = new SourceClient({
       auth: { type: 'none' },
-      policy: new AddressPolicy(['127.0.0.1']),
+      policy: new AddressPolicy([`127.0.0.1:${internal.port}`]),
       resolve,
     });
     const url = `http://catalogue.example:${internal.port}/record.json`;

@@ -64,7 +64,7 @@ if (url)
         WORKER_QUEUE_PREFIX: `cairn-test-harvest-scaled-${process.pid}-${Date.now()}`,
         WORKER_BACKOFF_MS: '50',
         // The sources are on loopback, which harvesting refuses unless named here.
-        HARVEST_ALLOWED_ADDRESSES: '127.0.0.1',
+        HARVEST_ALLOWED_ADDRESSES: '127.0.0.1:*',
       });
       backend = await createTestBackend('elasticsearch', url, { spatial: 'envelope' });
       scaled = startScaledApp(config, backend);

@@ -49,7 +49,7 @@ function targetEnvironment(extra: Record<string, string> = {}): Record<string, s
     AUTH_EXCHANGE_CLIENT_SECRET: WORKER_SECRET,
     WORKER_INGEST_LOG_PATH: join(directory, 'ingest-log.sqlite'),
     // The sources are on loopback, which harvesting refuses unless named here.
-    HARVEST_ALLOWED_ADDRESSES: '127.0.0.1',
+    HARVEST_ALLOWED_ADDRESSES: '127.0.0.1:*',
     ...extra,
   };
 }

@@ -2,9 +2,11 @@
  * Sessions of operators signed in to the admin HTML pages. The browser holds only a random
  * session id in an HttpOnly, SameSite=Lax cookie (Secure when the site is served over https);
  * the tokens stay on the server (shared/auth/session-store: this process's memory in embedded
- * mode, Redis in scaled mode, so any API process serves any browser). A sign-in in progress is bound
- * to the browser that started it by a second short-lived cookie, so a callback link made by
- * someone else cannot sign a victim in (login CSRF).
+ * mode, Redis in scaled mode, so any API process serves any browser). A sign-in in progress lives
+ * only in a second short-lived cookie, sealed (shared/auth/sign-in-state.ts): nothing is kept on
+ * the server until the provider's callback, so a flood of anonymous sign-in starts stores
+ * nothing and evicts no one, and the cookie binds the sign-in to the browser that started it,
+ * so a callback link made by someone else cannot sign a victim in (login CSRF).
  *
  * Every request re-checks the session's access token with the SAME verifier, audience rule
  * and role requirement as bearer tokens, refreshing it first when it is about to expire. A
@@ -13,12 +15,13 @@
 import type { Request, Response } from 'express';
 import type { SignInConfig } from '../../../shared/config/index.js';
 import { ForbiddenError, UnauthorizedError } from '../../../shared/auth/errors.js';
-import type {
-  OidcSignIn,
-  PendingSignIn,
-  SessionTokens,
-} from '../../../shared/auth/oidc-sign-in.js';
+import type { OidcSignIn, SessionTokens } from '../../../shared/auth/oidc-sign-in.js';
 import { ExpiringStore, type SessionStore } from '../../../shared/auth/session-store.js';
+import {
+  processSecret,
+  SignInStateSealer,
+  type SecretSource,
+} from '../../../shared/auth/sign-in-state.js';
 import { SessionEndedError, SignInFailedError } from '../../../shared/auth/sign-in-errors.js';
 import type { TokenVerifier, VerifiedToken } from '../../../shared/auth/verify.js';
 import { checkRequirement, type AuthRequirement } from './auth.js';
@@ -29,9 +32,8 @@ const SESSION_COOKIE = 'cairn_admin_session';
 const SIGN_IN_COOKIE = 'cairn_admin_sign_in';
 /** How long a browser may take at the provider's login page. */
 const SIGN_IN_SECONDS = 600;
-/** Caps on what a store keeps (the oldest go first beyond them). */
+/** Cap on the sessions a store keeps (the oldest go first beyond it). */
 export const MAX_SESSIONS = 10_000;
-export const MAX_SIGN_INS = 10_000;
 /** Refresh this long before expiry (at most a quarter of the token's lifetime). */
 const REFRESH_MARGIN_MS = 10_000;
 
@@ -42,10 +44,9 @@ export interface Session {
   obtainedAt: number;
 }
 
-/** Where sessions and sign-ins in progress are kept (default: this process's memory). */
+/** Where sessions are kept (default: this process's memory). */
 export interface AdminSessionStores {
   sessions: SessionStore<Session>;
-  signIns: SessionStore<PendingSignIn>;
 }
 
 /** The signed-in operator of a request. */
@@ -64,12 +65,17 @@ export interface AdminSessionsOptions {
   now?: () => number;
   /** Shared stores (Redis in scaled mode); default: in-process stores. */
   stores?: AdminSessionStores;
+  /**
+   * The secret sealing sign-in state cookies, the same on every API process (configured, or
+   * shared through Redis); default: a random secret of this process.
+   */
+  signInSecret?: SecretSource;
 }
 
 /** Session and sign-in state of the admin pages (see the module comment). */
 export class AdminSessions {
   private readonly sessions: SessionStore<Session>;
-  private readonly signIns: SessionStore<PendingSignIn>;
+  private readonly signIns: SignInStateSealer;
   private readonly now: () => number;
   /** Refreshes in flight in this process, by session id, shared by concurrent requests. */
   private readonly refreshing = new Map<string, Promise<Session>>();
@@ -78,8 +84,7 @@ export class AdminSessions {
     this.now = options.now ?? Date.now;
     this.sessions =
       options.stores?.sessions ?? new ExpiringStore({ maxEntries: MAX_SESSIONS, now: this.now });
-    this.signIns =
-      options.stores?.signIns ?? new ExpiringStore({ maxEntries: MAX_SIGN_INS, now: this.now });
+    this.signIns = new SignInStateSealer(options.signInSecret ?? processSecret(), this.now);
   }
 
   /**
@@ -118,8 +123,8 @@ export class AdminSessions {
       `${this.baseUrl(request)}${ADMIN_PATH}/callback`,
       returnTo,
     );
-    const id = await this.signIns.add(pending, this.now() + SIGN_IN_SECONDS * 1000);
-    response.cookie(SIGN_IN_COOKIE, id, {
+    const sealed = await this.signIns.seal(pending, this.now() + SIGN_IN_SECONDS * 1000);
+    response.cookie(SIGN_IN_COOKIE, sealed, {
       ...this.cookieOptions(request),
       maxAge: SIGN_IN_SECONDS * 1000,
     });
@@ -129,7 +134,7 @@ export class AdminSessions {
 
   /** The provider's redirect back: validates it, opens a session, returns to the page. */
   async completeSignIn(request: Request, response: Response): Promise<void> {
-    const pending = await this.signIns.take(readCookie(request, SIGN_IN_COOKIE));
+    const pending = await this.signIns.open(readCookie(request, SIGN_IN_COOKIE));
     response.clearCookie(SIGN_IN_COOKIE, this.cookieOptions(request));
     if (!pending)
       throw new SignInFailedError(
@@ -202,7 +207,7 @@ export class AdminSessions {
 
 /**
  * One cookie's value from the Cookie header. Cairn reads only its own two cookies, whose
- * values are base64url ids, so no decoding is needed (Express's `response.cookie` sets them).
+ * values are base64url (an id, a sealed sign-in), so no decoding is needed (Express's `response.cookie` sets them).
  */
 export function readCookie(request: Request, name: string): string | undefined {
   for (const part of (request.headers.cookie ?? '').split(';')) {

@@ -2,10 +2,18 @@
  * The `harvest` job: harvests a registered source (CSW, OGC API – Records, STAC API or one
  * document; incremental where the source allows, records gone at the source removed), or a
  * one-off document by URL. Logic in shared/harvest. A source that refuses the request or
- * answers nonsense is final (unrecoverable); an unreachable or failing one is retried.
+ * answers nonsense is final (unrecoverable); an unreachable or failing one is retried. A run
+ * ends at its deadlines (HARVEST_RUN_TIMEOUT_MS, HARVEST_PAGE_TIMEOUT_MS), when its source is
+ * deleted, or at once when the worker shuts down; a registered source runs once at a time
+ * (a second run waits: SourceBusyError, delayed by the worker without holding a slot).
  */
 import { UnrecoverableError } from 'bullmq';
-import { harvestSource, HarvestSourceError } from '../../../shared/harvest/index.js';
+import {
+  DEFAULT_HARVEST_CONFIG,
+  harvestSource,
+  HarvestSourceError,
+} from '../../../shared/harvest/index.js';
+import { SourceBusyError } from '../../../shared/harvest/source-run-lock.js';
 import type { HarvestPayload, JobResult } from '../../../shared/queue/job-payloads.js';
 import { CairnJob, type JobContext } from '../cairn-job.js';
 
@@ -31,6 +39,12 @@ export class HarvestJob extends CairnJob<'harvest'> {
   async perform(payload: HarvestPayload, context: JobContext): Promise<JobResult> {
     const sourceId = typeof payload.sourceId === 'string' ? payload.sourceId : undefined;
     const inline = sourceId ? undefined : inlineDefinition(payload);
+    const settings = context.harvest ?? DEFAULT_HARVEST_CONFIG;
+    // Held past the longest a run may last, so a worker that died frees it by itself.
+    const lockMs = settings.runTimeoutMs + settings.pageTimeoutMs + 60_000;
+    const lock = sourceId ? context.sourceLock : undefined;
+    if (lock && sourceId && !(await lock.acquire(sourceId, context.jobId, lockMs)))
+      throw new SourceBusyError(sourceId);
     try {
       const outcome = await harvestSource({
         sourceId,
@@ -43,6 +57,7 @@ export class HarvestJob extends CairnJob<'harvest'> {
         batchSize: context.config.batchSize,
         jobId: context.jobId,
         logger: context.logger,
+        signal: context.signal,
       });
       await context.deadLetter(outcome.letters);
       const { read, written, deleted, rejected, records } = outcome;
@@ -51,6 +66,8 @@ export class HarvestJob extends CairnJob<'harvest'> {
       if (error instanceof HarvestSourceError && error.permanent)
         throw new UnrecoverableError(error.message);
       throw error;
+    } finally {
+      if (lock && sourceId) await lock.release(sourceId, context.jobId).catch(() => undefined);
     }
   }
 }

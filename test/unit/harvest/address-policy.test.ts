@@ -74,27 +74,60 @@ describe('harvest address policy', () => {
   });
 
   it('allows exactly what the allow-list names, mapped forms included', () => {
-    const policy = new AddressPolicy(['127.0.0.1', '10.1.2.0/24', 'fd00::5']);
-    expect(policy.refusal('127.0.0.1')).to.equal(undefined);
-    expect(policy.refusal('::ffff:127.0.0.1')).to.equal(undefined);
-    expect(policy.refusal('127.0.0.2')).to.equal('loopback');
-    expect(policy.refusal('::1')).to.equal('loopback');
-    expect(policy.refusal('10.1.2.200')).to.equal(undefined);
-    expect(policy.refusal('10.1.3.1')).to.equal('private');
-    expect(policy.refusal('fd00::5')).to.equal(undefined);
-    expect(policy.refusal('fd00::6')).to.equal('unique local (private)');
-    expect(policy.refusal('8.8.8.8')).to.equal(undefined);
-    expect(new AddressPolicy().refusal('127.0.0.1')).to.equal('loopback');
+    const policy = new AddressPolicy(['127.0.0.1:*', '10.1.2.0/24:*', '[fd00::5]:*']);
+    expect(policy.refusal('127.0.0.1', 9200)).to.equal(undefined);
+    expect(policy.refusal('::ffff:127.0.0.1', 9200)).to.equal(undefined);
+    expect(policy.refusal('127.0.0.2', 80)).to.equal('loopback');
+    expect(policy.refusal('::1', 80)).to.equal('loopback');
+    expect(policy.refusal('10.1.2.200', 8080)).to.equal(undefined);
+    expect(policy.refusal('10.1.3.1', 80)).to.equal('private');
+    expect(policy.refusal('fd00::5', 8080)).to.equal(undefined);
+    expect(policy.refusal('fd00::6', 80)).to.equal('unique local (private)');
+    expect(policy.refusal('8.8.8.8', 9200)).to.equal(undefined);
+    expect(new AddressPolicy().refusal('127.0.0.1', 80)).to.equal('loopback');
+  });
+
+  it('judges the port too: a named port, every port (*), or 80 and 443 for a bare entry', () => {
+    const policy = new AddressPolicy(['127.0.0.1:8123', '10.0.0.0/8', '[fd00::5]:8443']);
+    expect(policy.refusal('127.0.0.1', 8123)).to.equal(undefined);
+    expect(policy.refusal('::ffff:127.0.0.1', 8123)).to.equal(undefined);
+    expect(policy.refusal('127.0.0.1', 9200)).to.equal('loopback; port 9200 is not allowed for it');
+    expect(policy.refusal('127.0.0.1', 80)).to.equal('loopback; port 80 is not allowed for it');
+    expect(policy.refusal('10.9.9.9', 80)).to.equal(undefined);
+    expect(policy.refusal('10.9.9.9', 443)).to.equal(undefined);
+    expect(policy.refusal('10.9.9.9', 6379)).to.equal('private; port 6379 is not allowed for it');
+    expect(policy.refusal('fd00::5', 8443)).to.equal(undefined);
+    expect(policy.refusal('fd00::5', 443)).to.match(/port 443 is not allowed/);
+    // Two entries for one address: either one's ports.
+    const both = new AddressPolicy(['127.0.0.1:8123', '127.0.0.1:8124']);
+    expect(both.refusal('127.0.0.1', 8124)).to.equal(undefined);
+    expect(parseAllowedEntry('127.0.0.1').ports).to.deep.equal([80, 443]);
+    expect(parseAllowedEntry('127.0.0.1:*').ports).to.equal(undefined);
+    expect(parseAllowedEntry('::1').ports).to.deep.equal([80, 443]);
+    expect(parseAllowedEntry('[::1]:9000').ports).to.deep.equal([9000]);
+    expect(parseAllowedEntry('[fd00::/8]:*')).to.deep.include({ network: 'fd00::', prefix: 8 });
   });
 
   it('refuses malformed allow-list entries, also in the configuration', () => {
-    for (const entry of ['localhost', '10.0.0.0/33', '::1/129', '10.0.0.0/8/1', '10.0.0.0/x'])
+    for (const entry of [
+      'localhost',
+      '10.0.0.0/33',
+      '::1/129',
+      '10.0.0.0/8/1',
+      '10.0.0.0/x',
+      '127.0.0.1:0',
+      '127.0.0.1:65536',
+      '127.0.0.1:http',
+      '[::1]:',
+      'localhost:80',
+    ])
       expect(() => parseAllowedEntry(entry), entry).to.throw();
     expect(() => loadConfig({ HARVEST_ALLOWED_ADDRESSES: '127.0.0.1, nope' })).to.throw(
       /HARVEST_ALLOWED_ADDRESSES: "nope" is not an IP address/,
     );
     expect(
-      loadConfig({ HARVEST_ALLOWED_ADDRESSES: '127.0.0.1, 10.0.0.0/8' }).harvest.allowedAddresses,
-    ).to.deep.equal(['127.0.0.1', '10.0.0.0/8']);
+      loadConfig({ HARVEST_ALLOWED_ADDRESSES: '127.0.0.1:8123, 10.0.0.0/8' }).harvest
+        .allowedAddresses,
+    ).to.deep.equal(['127.0.0.1:8123', '10.0.0.0/8']);
   });
 });

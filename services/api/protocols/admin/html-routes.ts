@@ -7,14 +7,16 @@
  *
  * Sign-in is the authorization code flow with PKCE (middleware/admin-session.ts):
  * /admin/sign-in starts it, /admin/callback completes it, POST /admin/sign-out ends the session
- * here and at the provider, /admin/signed-out says so. Without AUTH_WEB_CLIENT_ID (or without
+ * here and at the provider (a form from another origin is a 403: middleware/same-origin.ts),
+ * /admin/signed-out says so. Without AUTH_WEB_CLIENT_ID (or without
  * a provider) every page answers 503 with an explanation: the pages are never open.
  */
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { Config } from '../../../../shared/config/index.js';
 import { NotFoundError } from '../../../../shared/errors/index.js';
-import { OidcSignIn, type PendingSignIn } from '../../../../shared/auth/oidc-sign-in.js';
+import { OidcSignIn } from '../../../../shared/auth/oidc-sign-in.js';
 import { lazyStore } from '../../../../shared/auth/session-store.js';
+import type { SecretSource } from '../../../../shared/auth/sign-in-state.js';
 import { SignInNotConfiguredError } from '../../../../shared/auth/sign-in-errors.js';
 import type { IngestLog } from '../../../../shared/ingest/ingest-log.js';
 import type { JobQueues } from '../../../../shared/queue/job-queues.js';
@@ -30,11 +32,11 @@ import { wantsHtml } from '../../html/errors.js';
 import type { PageRequest } from '../../html/pages.js';
 import { describeForClient, fromHttpError } from '../../middleware/errors.js';
 import type { AuthMiddleware } from '../../middleware/auth.js';
+import { requireSameOrigin } from '../../middleware/same-origin.js';
 import {
   ADMIN_PATH,
   AdminSessions,
   MAX_SESSIONS,
-  MAX_SIGN_INS,
   type Session,
 } from '../../middleware/admin-session.js';
 import { parseCount } from './routes.js';
@@ -57,12 +59,31 @@ const PAGES = [
   '/admin/dead-letters',
 ];
 const DEFAULT_RETURN = `${ADMIN_PATH}/jobs?f=html`;
+/** Longest return path kept (it travels in the sign-in cookie). */
+const MAX_RETURN_LENGTH = 1024;
+
+/**
+ * The secret sealing sign-in state: AUTH_WEB_STATE_SECRET when set; else, in scaled mode, one
+ * random secret for the whole deployment kept in Redis; else (embedded) one per process.
+ */
+function signInSecret(
+  configured: string | undefined,
+  shared: (() => JobQueues) | undefined,
+): SecretSource | undefined {
+  if (configured !== undefined) return async () => Buffer.from(configured);
+  if (shared) return () => shared().sharedSecret('admin:sign-in-secret');
+  return undefined;
+}
+
 /** A local admin path with an optional query: no scheme, no host, no `//`, no backslash. */
 const RETURN_PATH = /^\/catalogue\/admin(\/[A-Za-z0-9\-._~%:@!$&'()*+,;=/]*)?(\?[^\s#\\]*)?$/;
 
 /** Where to go after signing in: a validated local admin path (never another site). */
 export function parseReturnTo(value: unknown): string {
-  return typeof value === 'string' && RETURN_PATH.test(value) && !value.includes('//')
+  return typeof value === 'string' &&
+    value.length <= MAX_RETURN_LENGTH &&
+    RETURN_PATH.test(value) &&
+    !value.includes('//')
     ? value
     : DEFAULT_RETURN;
 }
@@ -85,10 +106,8 @@ export function createAdminHtmlRouter(dependencies: AdminHtmlDependencies): Rout
             sessions: lazyStore(() =>
               shared().expiringStore<Session>('admin:session', MAX_SESSIONS),
             ),
-            signIns: lazyStore(() =>
-              shared().expiringStore<PendingSignIn>('admin:sign-in', MAX_SIGN_INS),
-            ),
           },
+          signInSecret: signInSecret(signIn?.stateSecret, shared),
         })
       : undefined;
   const requireSessions = (): AdminSessions => {
@@ -120,7 +139,13 @@ export function createAdminHtmlRouter(dependencies: AdminHtmlDependencies): Rout
   router.get('/admin/callback', async (request, response) => {
     await requireSessions().completeSignIn(request, response);
   });
-  router.post('/admin/sign-out', async (request, response) => {
+  // Every state-changing form of these pages goes through the same-origin check first
+  // (test/unit/admin-forms.test.ts walks this router and fails on a POST without it).
+  const sameOrigin = requireSameOrigin((request) => [
+    request.publicBaseUrl,
+    ...(signIn?.redirectBase ? [signIn.redirectBase] : []),
+  ]);
+  router.post('/admin/sign-out', sameOrigin, async (request, response) => {
     await requireSessions().signOut(request, response);
   });
   router.get('/admin/signed-out', (request, response) => {
