@@ -33,13 +33,13 @@ export class HarvestJob extends CairnJob<'harvest'> {
     const inline = sourceId ? undefined : inlineDefinition(payload);
     try {
       const outcome = await harvestSource({
-        sourceId,
-        inline,
+        ...(sourceId === undefined ? {} : { sourceId }),
+        ...(inline === undefined ? {} : { inline }),
         full: payload.full === true,
         backend: context.backend,
         store: context.harvestStore,
-        auth: context.auth,
-        harvest: context.harvest,
+        ...(context.auth === undefined ? {} : { auth: context.auth }),
+        ...(context.harvest === undefined ? {} : { harvest: context.harvest }),
         batchSize: context.config.batchSize,
         jobId: context.jobId,
         logger: context.logger,
