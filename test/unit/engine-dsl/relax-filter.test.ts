@@ -137,7 +137,8 @@ describe('growBox: the boxes within a distance of a box', () => {
   });
 
   it('wraps at the antimeridian and gives up near the poles or for huge distances', () => {
-    const [[west, , east]] = growBox([179.5, 0, 179.5, 0], 111_195)!;
+    const [box] = defined(growBox([179.5, 0, 179.5, 0], 111_195), 'a grown box');
+    const [west, , east] = defined(box, 'the grown box');
     expect(west).to.be.lessThan(179.5);
     expect(east).to.be.lessThan(-178);
     expect(growBox([0, 88.5, 1, 88.5], 200_000)).to.equal(undefined);
