@@ -15,6 +15,7 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseXmlRecord } from '../shared/records/formats/xml/index.js';
+import { median } from './bench/median.js';
 
 const TARGET_RECORDS_PER_SECOND = 2000;
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -26,6 +27,11 @@ interface BenchOptions {
   samples: string;
   out: string;
   check: boolean;
+}
+
+function pathValue(flag: string, value: string | undefined): string {
+  if (value === undefined) throw new Error(`${flag} needs a value`);
+  return resolve(value);
 }
 
 function readOptions(argv: string[]): BenchOptions {
@@ -53,11 +59,11 @@ function readOptions(argv: string[]): BenchOptions {
         i += 1;
         break;
       case '--samples':
-        options.samples = resolve(value);
+        options.samples = pathValue('--samples', value);
         i += 1;
         break;
       case '--out':
-        options.out = resolve(value);
+        options.out = pathValue('--out', value);
         i += 1;
         break;
       case '--check':
@@ -81,22 +87,20 @@ interface Round {
   cpuSeconds: number;
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
 /** Runs the benchmark in rounds and returns the result written to disk. */
 function runBenchmark(options: BenchOptions): Record<string, unknown> {
   const files = readdirSync(options.samples).filter((name) => name.endsWith('.xml'));
   if (files.length === 0) throw new Error(`no .xml samples in ${options.samples}`);
-  const documents = files.map((name) => readFileSync(join(options.samples, name), 'utf8'));
-  const bytes = documents.map((text) => Buffer.byteLength(text));
+  const documents = files.map((name) => {
+    const text = readFileSync(join(options.samples, name), 'utf8');
+    return { text, bytes: Buffer.byteLength(text) };
+  });
+  /** The samples in turn, round and round (`documents` is not empty). */
+  const sample = (count: number) => documents[count % documents.length]!;
 
   let checksum = 0;
   for (let i = 0; i < options.warmup; i += 1) {
-    checksum += parseXmlRecord(documents[i % documents.length]).links.length;
+    checksum += parseXmlRecord(sample(i).text).links.length;
   }
   const perRound = Math.ceil(options.iterations / options.rounds);
   const rounds: Round[] = [];
@@ -106,9 +110,9 @@ function runBenchmark(options: BenchOptions): Record<string, unknown> {
     const cpuStart = process.cpuUsage();
     const wallStart = process.hrtime.bigint();
     for (let i = 0; i < perRound; i += 1) {
-      const index = parsed % documents.length;
-      checksum += parseXmlRecord(documents[index]).links.length;
-      totalBytes += bytes[index];
+      const { text, bytes } = sample(parsed);
+      checksum += parseXmlRecord(text).links.length;
+      totalBytes += bytes;
       parsed += 1;
     }
     const cpu = process.cpuUsage(cpuStart);
@@ -128,7 +132,7 @@ function runBenchmark(options: BenchOptions): Record<string, unknown> {
     node: process.version,
     cpu: cpus()[0]?.model ?? 'unknown',
     cores: cpus().length,
-    loadAverage1m: Number(loadavg()[0].toFixed(2)),
+    loadAverage1m: Number((loadavg()[0] ?? Number.NaN).toFixed(2)),
     samples: {
       directory: options.samples,
       files: files.length,

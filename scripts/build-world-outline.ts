@@ -33,6 +33,7 @@ const writer = new GeoJSONWriter();
 function roundRing(ring: Position[]): Position[] | null {
   const rounded: Position[] = [];
   for (const [x, y] of ring) {
+    if (x === undefined || y === undefined) continue; // not a position
     const point = [Math.round(x * 10) / 10, Math.round(y * 10) / 10];
     const last = rounded[rounded.length - 1];
     if (!last || last[0] !== point[0] || last[1] !== point[1]) rounded.push(point);

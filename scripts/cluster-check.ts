@@ -90,7 +90,7 @@ interface FaultEvent {
   /** For the engine node: when the cluster was green again (replicas recovered). */
   greenAt?: number;
   /** Share of the records indexed when it was killed. */
-  progress?: number;
+  progress?: number | undefined;
   problem?: string;
 }
 
@@ -296,9 +296,9 @@ function tallyByClient(outcomes: readonly RequestOutcome[]) {
     else entry.other += 1;
     (durations[outcome.client] ??= []).push(outcome.doneAt - outcome.sentAt);
   }
-  for (const [client, list] of Object.entries(durations)) {
-    list.sort((a, b) => a - b);
-    tally[client].p95Ms = list[Math.floor(list.length * 0.95)] ?? 0;
+  for (const [client, entry] of Object.entries(tally)) {
+    const list = (durations[client] ?? []).sort((a, b) => a - b);
+    entry.p95Ms = list[Math.floor(list.length * 0.95)] ?? 0;
   }
   return tally;
 }
@@ -359,18 +359,15 @@ async function main(): Promise<number> {
     await run.token.start();
 
     const env = environment(options, cluster, stamp);
-    run.apis.push(
-      new ApiReplica('api-1', cluster.apiPorts[0], env, logs),
-      new ApiReplica('api-2', cluster.apiPorts[1], env, logs),
-    );
-    run.workers.push(
-      new WorkerReplica('worker-1', env, logs),
-      new WorkerReplica('worker-2', env, logs),
-    );
+    const api1 = new ApiReplica('api-1', cluster.apiPorts[0], env, logs);
+    const api2 = new ApiReplica('api-2', cluster.apiPorts[1], env, logs);
+    const worker1 = new WorkerReplica('worker-1', env, logs);
+    run.apis.push(api1, api2);
+    run.workers.push(worker1, new WorkerReplica('worker-2', env, logs));
     say('starting 2 API replicas and 2 workers');
     // The first replica creates the index (3 shards, 1 replica); the rest find it.
-    await run.apis[0].start();
-    await run.apis[1].start();
+    await api1.start();
+    await api2.start();
     for (const worker of run.workers) worker.start();
     for (let i = 0; i < 20; i += 1) {
       if (
@@ -434,7 +431,7 @@ async function main(): Promise<number> {
         }
         if (pending.has('api') && progress >= options.killAt.api) {
           pending.delete('api');
-          const api = run.apis[0];
+          const api = api1;
           faults.push(
             fault(
               run,
@@ -448,7 +445,7 @@ async function main(): Promise<number> {
         }
         if (pending.has('worker') && progress >= options.killAt.worker) {
           pending.delete('worker');
-          const worker = run.workers[0];
+          const worker = worker1;
           faults.push(
             fault(
               run,
@@ -530,10 +527,10 @@ async function main(): Promise<number> {
     const catalogue = [...new Set(ids)];
     let killed = false;
     const harvestFaults: Promise<void>[] = [];
-    const onPage = (pages: number, fetched: number, matched: number) => {
+    const onPage = (_pages: number, fetched: number, matched: number) => {
       if (!killed && matched > 0 && fetched >= matched * 0.3) {
         killed = true;
-        const api = run.apis[1];
+        const api = api2;
         harvestFaults.push(
           fault(
             run,
@@ -565,15 +562,15 @@ async function main(): Promise<number> {
     await Promise.all(discovery);
 
     say('admin session: signing in on api-1, using the session on api-2');
-    const session = await checkSharedSession(run.apis[0].origin, run.apis[1].origin);
+    const session = await checkSharedSession(api1.origin, api2.origin);
     say(
       `admin session ${session.shared ? 'works on both replicas' : `NOT shared: ${session.problem}`}`,
     );
     say('harvest source: registered on api-1, run through api-2, harvested by a worker');
     const sourceUrl = await startSourceCatalogue(run);
     const source = await checkHarvestSource({
-      first: run.apis[0].origin,
-      second: run.apis[1].origin,
+      first: api1.origin,
+      second: api2.origin,
       balancer: cluster.balancerUrl,
       sourceUrl,
       expected: SOURCE_RECORDS,

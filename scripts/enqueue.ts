@@ -39,6 +39,11 @@ interface Totals {
   rejected: { name: string; reason: string }[];
 }
 
+/** A document as a job payload carries it: without a format key when none was declared. */
+function jobDocument({ name, content, format }: RawDocument): JobDocument {
+  return format === undefined ? { name, content } : { name, content, format };
+}
+
 /** Groups raw documents into job payloads of about `jobRecords` records or JOB_MAX_BYTES. */
 async function* groupJobs(
   documents: AsyncIterable<RawDocument>,
@@ -55,7 +60,7 @@ async function* groupJobs(
       units = 0;
       bytes = 0;
     }
-    batch.push(document);
+    batch.push(jobDocument(document));
     // An NDJSON chunk holds one record a line; any other document counts as one.
     units += isNdjsonFile(document.name.replace(/:\d+-\d+$/, ''))
       ? document.content.split('\n').length

@@ -179,14 +179,12 @@ function renderTable(results: CheckResult[]): string {
   const separator = columns.map((column) => '-'.repeat(widths[column])).join('-+-');
   const out: string[] = [];
   rows.forEach((row, index) => {
-    const cells = columns.map((column) => wrap(row[column], widths[column]));
-    const height = Math.max(...cells.map((cell) => cell.length));
+    const cells = columns.map((column) => ({ column, lines: wrap(row[column], widths[column]) }));
+    const height = Math.max(...cells.map(({ lines }) => lines.length));
     for (let lineIndex = 0; lineIndex < height; lineIndex += 1) {
       out.push(
-        columns
-          .map((column, columnIndex) =>
-            (cells[columnIndex][lineIndex] ?? '').padEnd(widths[column]),
-          )
+        cells
+          .map(({ column, lines }) => (lines[lineIndex] ?? '').padEnd(widths[column]))
           .join(' | ')
           .trimEnd(),
       );

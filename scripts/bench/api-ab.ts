@@ -21,17 +21,15 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startApi, stopApi, type ApiProcess } from './api-process.js';
 import { probeCase, runHttpCase, type HttpCaseResult } from './http-load.js';
+import { median } from './median.js';
 import { buildQueryMix } from './query-mix.js';
 import { readLoadAverage } from './system-info.js';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  const value =
-    sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-  return Math.round(value * 100) / 100;
+/** The median, to 0.01. */
+function median2(values: number[]): number {
+  return Math.round(median(values) * 100) / 100;
 }
 
 interface AbRun {
@@ -140,7 +138,7 @@ async function main(): Promise<void> {
             run.result.case === queryCase.name &&
             run.result.concurrency === concurrency,
         );
-      const cell = (build: 'A' | 'B', pick: (run: AbRun) => number) => median(of(build).map(pick));
+      const cell = (build: 'A' | 'B', pick: (run: AbRun) => number) => median2(of(build).map(pick));
       console.log(
         `| ${queryCase.name} | ${concurrency} | ${cell('A', (r) => r.result.cpuMsPerRequest ?? NaN)} | ${cell('B', (r) => r.result.cpuMsPerRequest ?? NaN)} | ${cell('A', (r) => r.result.latencyMs.p50)} | ${cell('B', (r) => r.result.latencyMs.p50)} | ${cell('A', (r) => r.result.latencyMs.p99)} | ${cell('B', (r) => r.result.latencyMs.p99)} |`,
       );

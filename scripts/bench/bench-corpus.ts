@@ -26,7 +26,7 @@ export interface CorpusOutcome {
   reused: boolean;
   marker: CorpusMarker;
   /** Records the backend reports after loading. */
-  backendRecords?: number;
+  backendRecords?: number | undefined;
   written: number;
   rejected: number;
 }
@@ -151,7 +151,7 @@ export function* replicateIso19139(
     /(<gmd:fileIdentifier>\s*<gco:CharacterString>)([^<]*)(<\/gco:CharacterString>)/;
   for (let index = 0; index < count; index += 1) {
     const id = `${idPrefix}-${String(index).padStart(7, '0')}`;
-    const template = templates[index % templates.length];
+    const template = templates[index % templates.length]!; // non-empty, checked above
     yield {
       id,
       name: `iso19139:${id}`,

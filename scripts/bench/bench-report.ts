@@ -7,6 +7,7 @@ import {
   P99_TARGET_CONCURRENCY,
   type OverheadRow,
 } from './engine-direct.js';
+import { median } from './median.js';
 import type { BenchResult } from './run-bench.js';
 
 /** p50 ✓/✗ (and p99 ✓/✗ at the p99 target's concurrency). */
@@ -19,11 +20,7 @@ export function targetMarks(row: OverheadRow): string {
 function medianOf(values: (number | undefined)[]): number | string {
   const defined = values.filter((value): value is number => value !== undefined);
   if (defined.length === 0) return '–';
-  const sorted = defined.sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  const value =
-    sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-  return Math.round(value * 100) / 100;
+  return Math.round(median(defined) * 100) / 100;
 }
 
 function table(header: string[], rows: (string | number)[][]): string {

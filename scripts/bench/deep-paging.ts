@@ -7,6 +7,7 @@
  */
 import { COLLECTION_ID } from '../../services/api/common/urls.js';
 import { cswGetRecords } from './csw-get-records.js';
+import { median } from './median.js';
 
 /** One sampled page. */
 export interface DeepPageSample {
@@ -31,12 +32,6 @@ const SEQUENTIAL_PAGES = 3;
 
 function ms(value: number): number {
   return Math.round(value * 100) / 100;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 function cswPagePath(page: number, pageSize: number): string {
@@ -179,10 +174,12 @@ export async function measureDeepPaging(
       status,
     });
   }
-  const first = samples[0];
-  for (const sample of samples) {
-    sample.jumpRatio = Math.round((sample.jumpMs / first.jumpMs) * 100) / 100;
-    sample.sequentialRatio = Math.round((sample.sequentialMs / first.sequentialMs) * 100) / 100;
+  const [first] = samples;
+  if (first !== undefined) {
+    for (const sample of samples) {
+      sample.jumpRatio = Math.round((sample.jumpMs / first.jumpMs) * 100) / 100;
+      sample.sequentialRatio = Math.round((sample.sequentialMs / first.sequentialMs) * 100) / 100;
+    }
   }
   const clampedAway = wanted.filter((page) => page > deepest);
   return {

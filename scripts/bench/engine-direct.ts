@@ -18,6 +18,7 @@ import type {
 import { msearchLines, NDJSON } from '../../shared/search/engine/engine-reads.js';
 import type { SearchQuery } from '../../shared/query/search-query.js';
 import type { HttpCaseResult } from './http-load.js';
+import { median } from './median.js';
 
 /** One request a search sent the engine. */
 export type CapturedRequest =
@@ -204,12 +205,6 @@ export const P50_TARGET = 1.2;
 export const P99_TARGET = 1.5;
 export const P99_TARGET_CONCURRENCY = 64;
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
 function round2(value: number): number {
   return Math.round(value * 100) / 100;
 }
@@ -251,7 +246,8 @@ export function overheadRow(
   engineRequests: number,
   { loadAverages = [], floor = [], hop = [] }: OverheadExtras = {},
 ): OverheadRow {
-  if (api.length === 0 || api.length !== engine.length) {
+  const [firstApi] = api;
+  if (firstApi === undefined || api.length !== engine.length) {
     throw new Error(`overheadRow: ${api.length} API runs against ${engine.length} engine runs`);
   }
   for (const [name, runs] of [
@@ -262,38 +258,46 @@ export function overheadRow(
       throw new Error(`overheadRow: ${api.length} API runs against ${runs.length} ${name} runs`);
     }
   }
-  const rounds = api.map((run, i) => ({
-    apiP50Ms: run.latencyMs.p50,
-    apiP99Ms: run.latencyMs.p99,
-    engineP50Ms: engine[i].latencyMs.p50,
-    engineP99Ms: engine[i].latencyMs.p99,
-    apiRequestsPerSecond: run.requestsPerSecond,
-    engineRequestsPerSecond: engine[i].requestsPerSecond,
-    loadAverage1m: loadAverages[i] ?? Number.NaN,
-    ...(run.cpuMsPerRequest !== undefined && { apiCpuMsPerRequest: run.cpuMsPerRequest }),
-    ...(floor[i] && {
-      floorP50Ms: floor[i].latencyMs.p50,
-      floorP99Ms: floor[i].latencyMs.p99,
-      ...(floor[i].cpuMsPerRequest !== undefined && {
-        floorCpuMsPerRequest: floor[i].cpuMsPerRequest,
+  const rounds = api.map((run, i) => {
+    const engineRun = engine[i];
+    if (engineRun === undefined) throw new Error(`overheadRow: no engine run ${i}`);
+    const floorRun = floor[i];
+    const hopRun = hop[i];
+    return {
+      apiP50Ms: run.latencyMs.p50,
+      apiP99Ms: run.latencyMs.p99,
+      engineP50Ms: engineRun.latencyMs.p50,
+      engineP99Ms: engineRun.latencyMs.p99,
+      apiRequestsPerSecond: run.requestsPerSecond,
+      engineRequestsPerSecond: engineRun.requestsPerSecond,
+      loadAverage1m: loadAverages[i] ?? Number.NaN,
+      ...(run.cpuMsPerRequest !== undefined && { apiCpuMsPerRequest: run.cpuMsPerRequest }),
+      ...(floorRun && {
+        floorP50Ms: floorRun.latencyMs.p50,
+        floorP99Ms: floorRun.latencyMs.p99,
+        ...(floorRun.cpuMsPerRequest !== undefined && {
+          floorCpuMsPerRequest: floorRun.cpuMsPerRequest,
+        }),
       }),
-    }),
-    ...(hop[i] && {
-      hopP50Ms: hop[i].latencyMs.p50,
-      hopP99Ms: hop[i].latencyMs.p99,
-      ...(hop[i].cpuMsPerRequest !== undefined && { hopCpuMsPerRequest: hop[i].cpuMsPerRequest }),
-    }),
-  }));
+      ...(hopRun && {
+        hopP50Ms: hopRun.latencyMs.p50,
+        hopP99Ms: hopRun.latencyMs.p99,
+        ...(hopRun.cpuMsPerRequest !== undefined && {
+          hopCpuMsPerRequest: hopRun.cpuMsPerRequest,
+        }),
+      }),
+    };
+  });
   const apiP50Ms = round2(median(rounds.map((r) => r.apiP50Ms)));
   const apiP99Ms = round2(median(rounds.map((r) => r.apiP99Ms)));
   const engineP50Ms = round2(median(rounds.map((r) => r.engineP50Ms)));
   const engineP99Ms = round2(median(rounds.map((r) => r.engineP99Ms)));
   const p50Ratio = ratio(apiP50Ms, engineP50Ms);
   const p99Ratio = ratio(apiP99Ms, engineP99Ms);
-  const concurrency = api[0].concurrency;
+  const concurrency = firstApi.concurrency;
   const floorMedians = floor.length > 0 ? overEngine(floor, engineP50Ms, engineP99Ms) : undefined;
   return {
-    case: api[0].case,
+    case: firstApi.case,
     concurrency,
     engineRequests,
     rounds,

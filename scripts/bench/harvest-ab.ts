@@ -16,6 +16,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startApi, stopApi } from './api-process.js';
 import { cswGetRecords } from './csw-get-records.js';
+import { median } from './median.js';
 import { readLoadAverage } from './system-info.js';
 
 const PAGE_SIZE = 10;
@@ -35,12 +36,6 @@ async function time(origin: string, offset: number): Promise<number> {
     throw new Error(`${origin} offset ${offset}: ${response.status} ${body.slice(0, 300)}`);
   }
   return performance.now() - started;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 const round = (value: number): number => Math.round(value * 100) / 100;

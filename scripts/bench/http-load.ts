@@ -26,9 +26,8 @@ export interface HttpCaseResult {
 
 /** The value below which `fraction` of the sorted values lie (nearest rank). */
 export function percentile(sorted: number[], fraction: number): number {
-  if (sorted.length === 0) return Number.NaN;
   const rank = Math.ceil(fraction * sorted.length) - 1;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, rank))];
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank))] ?? Number.NaN; // none: NaN
 }
 
 /** Rounds milliseconds to 0.01. */

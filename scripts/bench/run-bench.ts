@@ -68,7 +68,7 @@ export interface BenchResult {
   /** The engine alone: each case's own engine request replayed, A/B with the API (part engine). */
   engine?: {
     url: string;
-    requests: { case: string; engineRequests: number; replay?: EngineHttpRequest }[];
+    requests: { case: string; engineRequests: number; replay?: EngineHttpRequest | undefined }[];
     runs: HttpCaseResult[];
     /** The pass-through floor's runs (scripts/bench/pass-through.ts), interleaved with both. */
     floorRuns: HttpCaseResult[];
@@ -79,7 +79,7 @@ export interface BenchResult {
   paging?: DeepPagingResult;
   /** Jumps straight to a deep page, each in a fresh API process without shared checkpoints. */
   coldJumps?: ColdJumpResult[];
-  ingest?: { mode: string; target: string; formats: FormatIngestResult[] };
+  ingest?: { mode: string; target: string; formats: FormatIngestResult[] } | undefined;
   notes: string[];
 }
 
@@ -178,7 +178,7 @@ interface EngineReplay {
   floor?: ApiProcess;
   /** The hop: a byte pipe in front of the engine (a process of its own). */
   hop?: ApiProcess;
-  requests: Map<string, { engineRequests: number; replay?: EngineHttpRequest }>;
+  requests: Map<string, { engineRequests: number; replay?: EngineHttpRequest | undefined }>;
 }
 
 async function runHttpPart(

@@ -78,10 +78,10 @@ async function store(): Promise<RedisCheckpointStore> {
 async function backend(shared?: RedisCheckpointStore): Promise<EngineBackend> {
   const made = createEngineBackend({
     engine,
-    url: engineUrl,
+    ...(engineUrl !== undefined && { url: engineUrl }),
     alias,
     spatial: 'envelope',
-    sharedCheckpoints: shared,
+    ...(shared !== undefined && { sharedCheckpoints: shared }),
   });
   await made.init();
   return made;
@@ -105,7 +105,8 @@ async function main(): Promise<void> {
     for (let start = 0; start < documents.length; start += 2000) {
       const parsed = parseDocuments(JSON.stringify(documents.slice(start, start + 2000)));
       const result = await loader.upsert(parsed.records);
-      if (result.failures.length > 0) throw new Error(`load failed: ${result.failures[0].reason}`);
+      const [failure] = result.failures;
+      if (failure) throw new Error(`load failed: ${failure.reason}`);
     }
     await loader.refresh();
     const setups = {

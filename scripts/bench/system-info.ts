@@ -17,7 +17,7 @@ export interface SystemInfo {
   sqlite: string;
   betterSqlite3: string;
   autocannon: string;
-  engine?: { name: string; version: string; distribution?: string; jvm?: EngineJvm };
+  engine?: { name: string; version: string; distribution?: string; jvm?: EngineJvm } | undefined;
 }
 
 /** How the engine's JVM runs: its heap and JIT decide much of the engine's throughput. */
@@ -57,12 +57,9 @@ export async function readEngineJvm(url: string): Promise<EngineJvm | undefined>
 
 /** The 1, 5 and 15 minute load averages, rounded. */
 export function readLoadAverage(): [number, number, number] {
-  const [one, five, fifteen] = loadavg();
-  return [one, five, fifteen].map((value) => Math.round(value * 100) / 100) as [
-    number,
-    number,
-    number,
-  ];
+  return loadavg()
+    .slice(0, 3)
+    .map((value) => Math.round(value * 100) / 100) as [number, number, number];
 }
 
 function packageVersion(repoRoot: string, name: string): string {

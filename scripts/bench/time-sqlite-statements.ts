@@ -67,14 +67,16 @@ function time<T>(run: () => T): [T, number] {
 }
 
 const median = (values: number[]): number =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 for (const name of names.length > 0 ? names : Object.keys(CASES)) {
-  const query = parseItemsQuery(CASES[name], { defaultLimit: 10, maxLimit: 10000 });
+  const parameters = CASES[name];
+  if (parameters === undefined) throw new Error(`no case "${name}"`);
+  const query = parseItemsQuery(parameters, { defaultLimit: 10, maxLimit: 10000 });
   const statements = compileSearch(query, {
     compileFilter,
     // The deadline check the backend adds when a time budget is set (the default).
-    guard: process.env.GUARD === '0' ? undefined : deadlineGuard,
+    ...(process.env.GUARD === '0' ? {} : { guard: deadlineGuard }),
     columns: 'r.record, r.source_format, r.source_media_type, r.source',
   });
   const countStatement = db.prepare(statements.count.sql);
@@ -95,7 +97,7 @@ for (const name of names.length > 0 ? names : Object.keys(CASES)) {
         db
           .prepare(page.sql)
           .raw()
-          .all(...page.params) as string[][],
+          .all(...page.params) as [string][],
     );
     firstIds = rows
       .map((row) => (JSON.parse(row[0]) as { id: string }).id)

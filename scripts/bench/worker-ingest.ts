@@ -48,7 +48,7 @@ type BackendKind = 'elasticsearch' | 'opensearch' | 'sqlite';
 
 interface Options {
   backend: BackendKind;
-  url?: string;
+  url?: string | undefined;
   redis: string;
   records: number;
   formats: BenchFormat[];
@@ -57,8 +57,8 @@ interface Options {
   processes: number;
   batchSize: number;
   out: string;
-  cpuProf?: string;
-  refreshInterval?: string;
+  cpuProf?: string | undefined;
+  refreshInterval?: string | undefined;
 }
 
 function readOptions(): Options {
@@ -124,12 +124,13 @@ function* buildJobs(format: BenchFormat, options: Options): Generator<JobDocumen
       format === 'ogc'
         ? [
             {
-              name: `ogc ${String(batch[0].id)}`,
+              name: `ogc ${String(batch[0]?.id)}`,
               content: batch.map((r) => JSON.stringify(r)).join('\n'),
             },
           ]
         : batch.map((record) => {
             const [core] = parseDocuments(JSON.stringify(record)).records;
+            if (core === undefined) throw new Error('a generated record did not parse');
             return {
               name: `iso19139 ${core.id}`,
               content: writeIso19139(core),
@@ -150,7 +151,9 @@ function* buildJobs(format: BenchFormat, options: Options): Generator<JobDocumen
 /** CPU seconds a process has used so far (Linux /proc), or undefined elsewhere. */
 function processCpuSeconds(pid: number | undefined): number | undefined {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    const [, afterName] = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ');
+    if (afterName === undefined) return undefined;
+    const fields = afterName.split(' ');
     // utime and stime are fields 14 and 15 of stat, in clock ticks (100 per second on Linux).
     return (Number(fields[11]) + Number(fields[12])) / 100;
   } catch {
@@ -177,12 +180,12 @@ interface FormatResult {
   seconds: number;
   recordsPerSecond: number;
   /** CPU time of the worker processes (start-up included), and records per worker CPU-second. */
-  workerCpuSeconds?: number;
-  recordsPerWorkerCpuSecond?: number;
+  workerCpuSeconds?: number | undefined;
+  recordsPerWorkerCpuSecond?: number | undefined;
   /** The engine node's CPU time over the same span (it serves only this run, if nothing else is). */
-  engineCpuSeconds?: number;
+  engineCpuSeconds?: number | undefined;
   /** Where the index's writing time went, from the engine's index statistics. */
-  engineIndexTimes?: IndexTimes;
+  engineIndexTimes?: IndexTimes | undefined;
   /**
    * Milliseconds of a fixed integer loop, just before the worker starts and just after it
    * finishes (`measureCpuYardstick`): how fast the machine ran around this run.
@@ -195,6 +198,7 @@ interface FormatResult {
 async function runFormat(format: BenchFormat, options: Options): Promise<FormatResult> {
   const stamp = `${Date.now().toString(36)}-${format}`;
   const directory = mkdtempSync(join(tmpdir(), 'cairn-bench-worker-'));
+  const indexAlias = `cairn-bench-worker-${stamp}-records`;
   const environment: Record<string, string> = {
     LOG_LEVEL: 'warn',
     REDIS_URL: options.redis,
@@ -204,7 +208,7 @@ async function runFormat(format: BenchFormat, options: Options): Promise<FormatR
     WORKER_METRICS_PORT: '0',
     WORKER_INGEST_LOG_PATH: join(directory, 'ingest-log.sqlite'),
     SQLITE_PATH: join(directory, 'cairn.sqlite'),
-    SEARCH_INDEX_ALIAS: `cairn-bench-worker-${stamp}-records`,
+    SEARCH_INDEX_ALIAS: indexAlias,
   };
   if (options.backend === 'elasticsearch') environment.ELASTICSEARCH_URL = options.url!;
   if (options.backend === 'opensearch') environment.OPENSEARCH_URL = options.url!;
@@ -273,7 +277,7 @@ async function runFormat(format: BenchFormat, options: Options): Promise<FormatR
     if (backend instanceof EngineBackend) await backend.refresh();
     const inBackend = (await backend.health()).records ?? 0;
     const engineIndexTimes = options.url
-      ? await readIndexTimes(options.url, environment.SEARCH_INDEX_ALIAS)
+      ? await readIndexTimes(options.url, indexAlias)
       : undefined;
     const seconds = (last - first) / 1000;
     return {

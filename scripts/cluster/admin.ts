@@ -60,8 +60,8 @@ export interface SourceCheck {
   runOn: string;
   source: string;
   jobId?: string;
-  status?: string;
-  written?: number;
+  status?: string | undefined;
+  written?: number | undefined;
   expected: number;
   harvested: boolean;
   seconds?: number;
@@ -95,7 +95,7 @@ export async function checkHarvestSource(options: {
         authorization: `Bearer ${options.token()}`,
         ...(body ? { 'content-type': 'application/json' } : {}),
       },
-      body: body ? JSON.stringify(body) : undefined,
+      ...(body ? { body: JSON.stringify(body) } : {}),
     });
   const began = Date.now();
   try {

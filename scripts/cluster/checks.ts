@@ -116,9 +116,9 @@ export interface RequestOutcome {
   sentAt: number;
   doneAt: number;
   /** The Retry-After header of a 503 (seconds), when it was a positive integer. */
-  retryAfter?: number;
+  retryAfter?: number | undefined;
   /** What was wrong, for an answer that is neither the normal one nor a 503. */
-  problem?: string;
+  problem?: string | undefined;
 }
 
 /** A kill and the time the failover window closes (the component back, plus a grace). */
@@ -161,8 +161,12 @@ function inWindow(outcome: RequestOutcome, window: FailoverWindow): boolean {
 /** The open window whose kill came last before the answer (overlapping windows: the latest). */
 function latestWindow(outcome: RequestOutcome, windows: readonly FailoverWindow[]): number {
   let best = -1;
+  let bestFrom = 0;
   windows.forEach((window, index) => {
-    if (inWindow(outcome, window) && (best < 0 || window.from > windows[best].from)) best = index;
+    if (inWindow(outcome, window) && (best < 0 || window.from > bestFrom)) {
+      best = index;
+      bestFrom = window.from;
+    }
   });
   return best;
 }
@@ -203,11 +207,9 @@ export function checkRequests(
   }));
   for (const outcome of outcomes) {
     windows.forEach((window, index) => {
-      if (inWindow(outcome, window))
-        perWindow[index].slowestMs = Math.max(
-          perWindow[index].slowestMs,
-          outcome.doneAt - outcome.sentAt,
-        );
+      const stats = perWindow[index];
+      if (stats && inWindow(outcome, window))
+        stats.slowestMs = Math.max(stats.slowestMs, outcome.doneAt - outcome.sentAt);
     });
     if (isNormal(outcome)) {
       ok += 1;
@@ -217,9 +219,10 @@ export function checkRequests(
       outcome.status === 503 && outcome.retryAfter !== undefined && outcome.problem === undefined
         ? latestWindow(outcome, windows)
         : -1;
-    if (excusedBy >= 0) {
+    const excused = perWindow[excusedBy];
+    if (excused) {
       unavailableInWindow += 1;
-      perWindow[excusedBy].unavailable += 1;
+      excused.unavailable += 1;
     } else if (cutByKill(outcome, windows)) cut += 1;
     else failures.push(outcome);
   }

@@ -65,7 +65,9 @@ export async function describeLayout(
       { settings: { index: { number_of_shards: string; number_of_replicas: string } } }
     >
   >(`${engineUrl}/${alias}/_settings`);
-  const [index, { settings: s }] = Object.entries(settings)[0];
+  const [entry] = Object.entries(settings);
+  if (entry === undefined) throw new Error(`no index settings for ${alias}`);
+  const [index, { settings: s }] = entry;
   const health = await engineJson<{ status: string; number_of_nodes: number }>(
     `${engineUrl}/_cluster/health`,
   );

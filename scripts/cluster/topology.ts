@@ -108,7 +108,9 @@ export class Cluster {
     const response = await fetch(`${this.engineUrl}/_cat/cluster_manager?format=json`);
     const [manager] = (await response.json()) as { node: string }[];
     const candidates = ENGINE_NODES.filter((node) => `node-${node.slice(-1)}` !== manager?.node);
-    return candidates[candidates.length - 1];
+    const last = candidates.at(-1);
+    if (last === undefined) throw new Error('no engine node to kill');
+    return last;
   }
 
   /** Waits until the cluster is green with all three nodes (replicas recovered). */

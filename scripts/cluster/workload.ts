@@ -122,7 +122,7 @@ export async function discover(
   pauseMs = 500,
 ): Promise<void> {
   for (let i = offset; !stopper.stopped; i += 1) {
-    const query = QUERIES[i % QUERIES.length];
+    const query = QUERIES[i % QUERIES.length]!; // a constant, non-empty list
     await recorder.send('discovery', `${origin}${query.path}`, query.init ?? {}, query.check);
     await sleep(pauseMs);
   }
@@ -171,7 +171,7 @@ export async function harvestCsw(
     const attribute = (name: string) => Number(new RegExp(`${name}="(\\d+)"`).exec(results)?.[1]);
     if (pages === 0) matched = attribute('numberOfRecordsMatched');
     pages += 1;
-    for (const match of answer.text.matchAll(IDENTIFIER)) ids.push(match[1]);
+    for (const [, id] of answer.text.matchAll(IDENTIFIER)) if (id !== undefined) ids.push(id);
     await onPage?.(pages, ids.length, matched);
     const nextRecord = attribute('nextRecord');
     if (!nextRecord) break;
@@ -211,8 +211,9 @@ export async function harvestStac(
       current.href,
       () => ({
         method: current.method,
-        headers: current.body ? { 'content-type': 'application/json' } : undefined,
-        body: current.body ? JSON.stringify(current.body) : undefined,
+        ...(current.body
+          ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(current.body) }
+          : {}),
       }),
       json('features'),
     );

@@ -97,7 +97,9 @@ const ADJECTIVES = [
 ];
 
 function pick<T>(random: () => number, items: readonly T[]): T {
-  return items[Math.floor(random() * items.length)];
+  const item = items[Math.floor(random() * items.length)];
+  if (item === undefined) throw new Error('pick: no items');
+  return item;
 }
 
 function round(value: number, digits = 4): number {
@@ -113,7 +115,7 @@ function isoDay(year: number, dayOfYear: number): string {
 function subBox(
   random: () => number,
   [west, south, east, north]: [number, number, number, number],
-): number[] {
+): [number, number, number, number] {
   const width = (east >= west ? east - west : east + 360 - west) * (0.1 + random() * 0.6);
   const height = (north - south) * (0.1 + random() * 0.6);
   const span = east >= west ? east - west : east + 360 - west;
@@ -130,7 +132,7 @@ function subBox(
   return [roundedWest, round(s), roundedEast, round(s + height)];
 }
 
-function polygonOf([w, s, e, n]: number[]): Record<string, unknown> {
+function polygonOf([w, s, e, n]: [number, number, number, number]): Record<string, unknown> {
   if (w <= e) {
     return {
       type: 'Polygon',

@@ -9,9 +9,9 @@ export type SoakBackendKind = 'sqlite' | 'elasticsearch' | 'opensearch';
 export interface SoakOptions {
   backend: SoakBackendKind;
   /** Engine URL (elasticsearch/opensearch). */
-  url?: string;
+  url?: string | undefined;
   /** Redis URL: writes are queued and a worker process performs them (scaled mode). */
-  redis?: string;
+  redis?: string | undefined;
   /** Identity provider base URL (Keycloak with the cairn-test realm), for the write token. */
   keycloak: string;
   durationSeconds: number;

@@ -110,8 +110,8 @@ export function measureMemoryTrend(
     samples.filter((s) => s.at >= from && s.at <= to).map((s) => s.value);
   const first = inWindow(0, window);
   const last = inWindow(durationSeconds - window, durationSeconds);
-  const firstMiB = median(first.length > 0 ? first : [samples[0].value]);
-  const lastMiB = median(last.length > 0 ? last : [samples[samples.length - 1].value]);
+  const firstMiB = median(first.length > 0 ? first : samples.slice(0, 1).map((s) => s.value));
+  const lastMiB = median(last.length > 0 ? last : samples.slice(-1).map((s) => s.value));
   const afterWarmUp = samples.filter((s) => s.at >= window);
   return {
     firstMiB: round(firstMiB, 1),

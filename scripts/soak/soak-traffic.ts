@@ -216,6 +216,7 @@ export class SoakTraffic {
 
   private async query(): Promise<void> {
     const soakCase = this.options.cases[this.nextCase++ % this.options.cases.length];
+    if (soakCase === undefined) throw new Error('the soak has no cases');
     const at = this.elapsed;
     const started = performance.now();
     const { status, text } = await this.send(soakCase.method, soakCase.path, soakCase.body, {
@@ -250,6 +251,7 @@ export class SoakTraffic {
       onSuccess = () => records.forEach((record) => this.created.add(String(record.id)));
     } else if (kind === 'create') {
       const [record] = newRecords(1);
+      if (record === undefined) throw new Error('newRecords(1) gave no record');
       answer = await this.send('POST', ITEMS, JSON.stringify(record), {
         ...auth,
         'content-type': 'application/json',
@@ -308,7 +310,7 @@ export class SoakTraffic {
       const response = await fetch(`${this.options.origin}${path}`, {
         method,
         headers,
-        body,
+        ...(body !== undefined && { body }),
         signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS),
       });
       return { status: response.status, text: await response.text() };

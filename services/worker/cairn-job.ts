@@ -17,9 +17,9 @@ export interface JobContext {
   backend: SearchBackend;
   config: WorkerConfig;
   /** The identity provider, for jobs that call protected sources (harvest); absent: none. */
-  auth?: AuthConfig;
+  auth?: AuthConfig | undefined;
   /** Which addresses harvest sources may be at, and their limits; absent: the defaults. */
-  harvest?: HarvestConfig;
+  harvest?: HarvestConfig | undefined;
   logger: Logger;
   /** The deployment's harvest sources and their ownership (Redis). */
   harvestStore: HarvestStore;

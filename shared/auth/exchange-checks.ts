@@ -23,7 +23,7 @@ import {
 
 export interface ClientCredentials {
   id: string;
-  secret?: string;
+  secret?: string | undefined;
 }
 
 export interface ExchangeCheckInputs {
@@ -31,22 +31,22 @@ export interface ExchangeCheckInputs {
   /** The exchanging (confidential) client under test, e.g. the worker. */
   client: ClientCredentials;
   /** A user and the client that mints their tokens (password grant); its tokens must name `client` in aud. */
-  user?: { client: ClientCredentials; username: string; password: string };
+  user?: { client: ClientCredentials; username: string; password: string } | undefined;
   /** A downstream client id that an optional scope of `client` (`audienceScope`) adds to aud. */
-  audience?: string;
-  audienceScope?: string;
+  audience?: string | undefined;
+  audienceScope?: string | undefined;
   /** Another optional scope of `client`. */
-  extraScope?: string;
+  extraScope?: string | undefined;
   /** A scope that exists but is not linked to `client`. */
-  foreignScope?: string;
+  foreignScope?: string | undefined;
   /** An existing client that no scope of `client` adds to aud. */
-  unavailableAudience?: string;
+  unavailableAudience?: string | undefined;
   /** A confidential client without token exchange. */
-  noExchangeClient?: ClientCredentials;
+  noExchangeClient?: ClientCredentials | undefined;
   /** A public client (defaults to the user's client when that has no secret). */
-  publicClient?: string;
+  publicClient?: string | undefined;
   /** An exchange-enabled client without refresh-in-exchange, and the user-client scope that puts it in aud. */
-  noRefreshClient?: ClientCredentials & { subjectScope?: string };
+  noRefreshClient?: (ClientCredentials & { subjectScope?: string | undefined }) | undefined;
 }
 
 export interface CheckResult {

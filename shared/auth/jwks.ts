@@ -19,9 +19,9 @@ import { AuthProviderUnavailableError } from './errors.js';
 
 /** One verification key from the provider's key set. */
 export interface SigningKeyRecord {
-  kid?: string;
+  kid?: string | undefined;
   /** The JWK's `alg`, when the key set names one. */
-  alg?: string;
+  alg?: string | undefined;
   key: KeyObject;
 }
 
@@ -38,7 +38,7 @@ export interface JwksKeyStoreOptions {
   refetchCooldownMs: number;
   /** Least time between a failed fetch and the next attempt (default 0: no back-off). */
   failureCooldownMs?: number;
-  now?: () => number;
+  now?: (() => number) | undefined;
 }
 
 /** The caching, rotation-aware key store described in this module's comment. */

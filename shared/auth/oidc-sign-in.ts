@@ -27,13 +27,13 @@ export interface PendingSignIn {
 /** The tokens of a signed-in browser, held server-side. */
 export interface SessionTokens {
   accessToken: string;
-  refreshToken?: string;
-  idToken?: string;
+  refreshToken?: string | undefined;
+  idToken?: string | undefined;
   /** When the access token expires, in ms since the epoch. */
   accessExpiresAt: number;
   /** Who signed in, for the page header and the log (preferred_username, name or sub). */
   userName: string;
-  subject?: string;
+  subject?: string | undefined;
 }
 
 export interface OidcSignInOptions {
@@ -55,7 +55,7 @@ const UNAVAILABLE_CODES = new Set([
 
 /** The code flow with PKCE against one issuer and one public client (see the module comment). */
 export class OidcSignIn {
-  private configuration?: Promise<oidc.Configuration>;
+  private configuration: Promise<oidc.Configuration> | undefined;
   private readonly now: () => number;
 
   constructor(private readonly options: OidcSignInOptions) {

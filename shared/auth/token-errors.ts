@@ -203,14 +203,15 @@ export class TokenRequestRefusedError extends CairnError {
   }
 }
 
-type Builder = (details: ProviderErrorDetails, match: RegExpExecArray) => TokenEndpointError;
+/** Builds the error from the details and the pattern's first capture group ('' without one). */
+type Builder = (details: ProviderErrorDetails, captured: string) => TokenEndpointError;
 
 /** error code (or '*') + description pattern → class; first match wins. */
 const CLASSIFICATION: ReadonlyArray<[string, RegExp, Builder]> = [
   [
     'invalid_request',
     /^Parameter '([a-z_]+)' is not supported for standard token exchange/,
-    (d, m) => new UnsupportedExchangeParameterError(d, m[1]),
+    (d, parameter) => new UnsupportedExchangeParameterError(d, parameter),
   ],
   [
     'invalid_request',
@@ -241,10 +242,10 @@ const CLASSIFICATION: ReadonlyArray<[string, RegExp, Builder]> = [
   [
     'invalid_request',
     /^Requested audience not available: ?(.*)$/,
-    (d, m) =>
+    (d, audiences) =>
       new AudienceNotAvailableError(
         d,
-        m[1]
+        audiences
           .split(',')
           .map((id) => id.trim())
           .filter(Boolean),
@@ -275,7 +276,7 @@ export function classifyTokenEndpointError(details: ProviderErrorDetails): Token
   for (const [code, pattern, build] of CLASSIFICATION) {
     if (code !== details.oauthError) continue;
     const match = pattern.exec(details.errorDescription);
-    if (match) return build(details, match);
+    if (match) return build(details, match[1] ?? '');
   }
   return new TokenEndpointError(details);
 }

@@ -40,11 +40,11 @@ export interface TokenSet {
   readonly expiresIn: number;
   /** When the access token expires, milliseconds since the epoch (local clock at receipt). */
   readonly expiresAt: number;
-  readonly refreshToken?: string;
-  readonly refreshExpiresIn?: number;
-  readonly issuedTokenType?: string;
-  readonly scope?: string;
-  readonly idToken?: string;
+  readonly refreshToken?: string | undefined;
+  readonly refreshExpiresIn?: number | undefined;
+  readonly issuedTokenType?: string | undefined;
+  readonly scope?: string | undefined;
+  readonly idToken?: string | undefined;
 }
 
 export interface ExchangeRequest {
@@ -65,7 +65,7 @@ export interface TokenClientOptions {
   tokenEndpoint: string;
   clientId: string;
   /** Absent for a public client (only `client_id` is sent; the provider refuses exchange). */
-  clientSecret?: string;
+  clientSecret?: string | undefined;
   /** How the secret is sent; default HTTP Basic. */
   authMethod?: 'client_secret_basic' | 'client_secret_post';
   /** Per-attempt timeout; default 10 s. */
@@ -341,10 +341,10 @@ export function createTokenClient(
  * an expired subject token). Undefined when the value is not a JWT.
  */
 export function decodeUnverifiedClaims(token: string): Record<string, unknown> | undefined {
-  const parts = token.split('.');
-  if (parts.length !== 3) return undefined;
+  const [, body, ...rest] = token.split('.');
+  if (body === undefined || rest.length !== 1) return undefined;
   try {
-    const payload: unknown = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8'));
+    const payload: unknown = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
     return payload && typeof payload === 'object' && !Array.isArray(payload)
       ? (payload as Record<string, unknown>)
       : undefined;

@@ -15,9 +15,9 @@ import { createJwksFetcher, JwksKeyStore, type SigningKeyResolver } from './jwks
 /** What a verified token says about its bearer, for authorization and auditing. */
 export interface VerifiedToken {
   /** `sub`: the user (or service account); absent in lightweight tokens. */
-  subject?: string;
+  subject?: string | undefined;
   /** `azp`: the client the token was issued to. */
-  authorizedParty?: string;
+  authorizedParty?: string | undefined;
   audience: string[];
   /** Client roles under the catalogue's client id (`resource_access[clientId].roles`). */
   clientRoles: string[];
@@ -38,7 +38,7 @@ export interface TokenVerifierOptions {
   clockToleranceSeconds: number;
   keys: SigningKeyResolver;
   /** Milliseconds since the epoch; injectable for tests. */
-  now?: () => number;
+  now?: (() => number) | undefined;
 }
 
 /** Access-token `typ` values accepted in the payload (Keycloak) or header (RFC 9068). */

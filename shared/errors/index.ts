@@ -17,8 +17,8 @@ export class CairnError extends Error {
   readonly code: string;
   readonly status: number;
   readonly expose: boolean;
-  readonly locator?: string;
-  readonly retryAfter?: number;
+  readonly locator?: string | undefined;
+  readonly retryAfter?: number | undefined;
 
   constructor(
     code: string,

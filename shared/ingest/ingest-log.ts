@@ -27,7 +27,7 @@ export interface IngestLogEntry {
   startedAt: string;
   finishedAt: string;
   durationMs: number;
-  requestedBy?: string;
+  requestedBy?: string | undefined;
   /** Why the job failed or is being retried. */
   error?: string;
   failures: IngestFailure[];

@@ -21,7 +21,7 @@ import {
 export interface RowTask {
   id: number;
   document: RawDocument;
-  maxBytes?: number;
+  maxBytes?: number | undefined;
 }
 
 export interface RowTaskResult {

@@ -80,7 +80,7 @@ async function* ndjsonChunks(
 export async function* readDocuments(
   files: string[],
   options: {
-    format?: SourceFormat;
+    format?: SourceFormat | undefined;
     chunkLines: number;
     onUnreadable: (name: string, reason: string) => void;
   },

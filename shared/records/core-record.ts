@@ -60,7 +60,7 @@ export interface Contact {
    * What the party is a contact for, where the source says so (ISO separates them): the
    * metadata record itself, the described resource, or its distribution. Absent = resource.
    */
-  scope?: 'metadata' | 'resource' | 'distribution';
+  scope?: 'metadata' | 'resource' | 'distribution' | undefined;
 }
 
 export interface Link {
@@ -91,47 +91,48 @@ export interface Format {
 
 /** Earth-observation acquisition properties (OpenSearch EO / STAC eo, sat, view, processing). */
 export interface EoProperties {
-  platform?: string;
-  instrument?: string;
-  sensorType?: string;
-  cloudCover?: number;
-  snowCover?: number;
-  orbitNumber?: number;
-  orbitDirection?: string;
-  processingLevel?: string;
-  productType?: string;
-  illuminationAzimuthAngle?: number;
-  illuminationElevationAngle?: number;
-  spectralRange?: string;
+  platform?: string | undefined;
+  instrument?: string | undefined;
+  sensorType?: string | undefined;
+  cloudCover?: number | undefined;
+  snowCover?: number | undefined;
+  orbitNumber?: number | undefined;
+  orbitDirection?: string | undefined;
+  processingLevel?: string | undefined;
+  productType?: string | undefined;
+  illuminationAzimuthAngle?: number | undefined;
+  illuminationElevationAngle?: number | undefined;
+  spectralRange?: string | undefined;
 }
 
+/** Optional fields may be present and undefined: parsers assign whatever the source gave. */
 export interface CoreRecord {
   id: string;
   /** Resource type: dataset, series, service, collection, feature … */
-  type?: string;
-  title?: string;
-  description?: string;
+  type?: string | undefined;
+  title?: string | undefined;
+  description?: string | undefined;
   keywords: string[];
   themes: Theme[];
   formats: Format[];
   contacts: Contact[];
   externalIds: ExternalId[];
   /** ISO 639 language code of the metadata. */
-  language?: string;
-  license?: string;
-  rights?: string;
+  language?: string | undefined;
+  license?: string | undefined;
+  rights?: string | undefined;
   /** When the metadata record was created / last updated (ISO 8601). */
-  created?: string;
-  updated?: string;
+  created?: string | undefined;
+  updated?: string | undefined;
   /** Dates of the described resource (ISO 8601). */
-  resourceCreated?: string;
-  resourceUpdated?: string;
-  resourcePublished?: string;
-  time?: TimeExtent;
-  geometry?: Geometry;
-  bbox?: Bbox;
+  resourceCreated?: string | undefined;
+  resourceUpdated?: string | undefined;
+  resourcePublished?: string | undefined;
+  time?: TimeExtent | undefined;
+  geometry?: Geometry | undefined;
+  bbox?: Bbox | undefined;
   /** Identifier of the parent record or STAC collection. */
-  parentId?: string;
+  parentId?: string | undefined;
   links: Link[];
   eo: EoProperties;
   /** Any other properties the source carried, queryable by name. */

@@ -20,10 +20,13 @@ export interface InstantSpan {
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
-/** Days in a month of the proleptic Gregorian calendar, as JavaScript's Date counts them. */
+/**
+ * Days in a month of the proleptic Gregorian calendar, as JavaScript's Date counts them
+ * (0 for a month outside 1–12).
+ */
 function daysInMonth(year: number, month: number): number {
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  return month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1];
+  return month === 2 && leap ? 29 : (DAYS_IN_MONTH[month - 1] ?? 0);
 }
 
 /**
@@ -62,6 +65,7 @@ export function parseTimestamp(text: string, assumeUtc = false): string | undefi
   let zoneMinutes = 0;
   if (offset && offset !== 'Z' && offset !== 'z') {
     const [offsetHours, offsetMinutes] = offset.slice(1).split(':').map(Number);
+    if (offsetHours === undefined || offsetMinutes === undefined) return undefined;
     if (offsetHours > 23 || offsetMinutes > 59) return undefined;
     zoneMinutes = (offset[0] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes);
   }

@@ -53,13 +53,9 @@ function isGeneral(name: XmlName): boolean {
 export function child(element: XmlElement | undefined, name: XmlName): XmlElement | undefined {
   if (element === undefined) return undefined;
   const list = element.children;
-  if (isGeneral(name)) {
-    for (let i = 0; i < list.length; i += 1) if (isElement(list[i], name)) return list[i];
-    return undefined;
-  }
+  if (isGeneral(name)) return list.find((candidate) => isElement(candidate, name));
   const { local, ns } = name;
-  for (let i = 0; i < list.length; i += 1) {
-    const candidate = list[i];
+  for (const candidate of list) {
     if (candidate.local === local && candidate.ns === ns) return candidate;
   }
   return undefined;
@@ -77,12 +73,11 @@ export function children(element: XmlElement | undefined, name?: XmlName): XmlEl
 function collectChildren(element: XmlElement, name: XmlName, into: XmlElement[]): void {
   const list = element.children;
   if (isGeneral(name)) {
-    for (let i = 0; i < list.length; i += 1) if (isElement(list[i], name)) into.push(list[i]);
+    for (const candidate of list) if (isElement(candidate, name)) into.push(candidate);
     return;
   }
   const { local, ns } = name;
-  for (let i = 0; i < list.length; i += 1) {
-    const candidate = list[i];
+  for (const candidate of list) {
     if (candidate.local === local && candidate.ns === ns) into.push(candidate);
   }
 }
@@ -114,12 +109,10 @@ export function find(element: XmlElement | undefined, ...steps: XmlName[]): XmlE
 }
 
 function findFrom(element: XmlElement, steps: XmlName[], index: number): XmlElement | undefined {
-  if (index === steps.length) return element;
   const step = steps[index];
+  if (step === undefined) return element;
   const general = isGeneral(step);
-  const list = element.children;
-  for (let i = 0; i < list.length; i += 1) {
-    const candidate = list[i];
+  for (const candidate of element.children) {
     const matches = general
       ? isElement(candidate, step)
       : candidate.local === step.local && candidate.ns === step.ns;
@@ -152,12 +145,11 @@ export function findText(element: XmlElement | undefined, ...steps: XmlName[]): 
 export function descendants(element: XmlElement | undefined, name: XmlName): XmlElement[] {
   const result: XmlElement[] = [];
   if (element === undefined) return result;
-  const stack: XmlElement[] = [];
-  for (let i = element.children.length - 1; i >= 0; i -= 1) stack.push(element.children[i]);
+  const stack: XmlElement[] = element.children.toReversed();
   while (stack.length > 0) {
     const node = stack.pop() as XmlElement;
     if (isElement(node, name)) result.push(node);
-    for (let i = node.children.length - 1; i >= 0; i -= 1) stack.push(node.children[i]);
+    for (const item of node.children.toReversed()) stack.push(item);
   }
   return result;
 }

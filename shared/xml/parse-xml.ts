@@ -33,6 +33,9 @@ export interface XmlLimits {
   maxTextLength?: number;
 }
 
+/** The limits a caller may set; absent or undefined ones take their defaults. */
+export type XmlLimitOptions = { [K in keyof XmlLimits]?: XmlLimits[K] | undefined };
+
 /** Defaults suitable for single metadata records and CSW requests. */
 export const DEFAULT_XML_LIMITS: Readonly<XmlLimits> = Object.freeze({
   maxBytes: 10 * 1024 * 1024,
@@ -96,7 +99,7 @@ const XINCLUDE_NS = 'http://www.w3.org/2001/XInclude';
  * `XmlParseError` naming why it was refused (DOCTYPE, entity declaration, external reference,
  * size, depth or well-formedness).
  */
-export function parseXml(input: string | Uint8Array, limits: Partial<XmlLimits> = {}): XmlDocument {
+export function parseXml(input: string | Uint8Array, limits: XmlLimitOptions = {}): XmlDocument {
   const maxBytes = limits.maxBytes ?? DEFAULT_XML_LIMITS.maxBytes;
   const maxDepth = limits.maxDepth ?? DEFAULT_XML_LIMITS.maxDepth;
   const maxElements = limits.maxElements ?? Math.ceil(maxBytes / BYTES_PER_ELEMENT);
@@ -157,8 +160,8 @@ export function parseXml(input: string | Uint8Array, limits: Partial<XmlLimits> 
         { locator: `line ${parser.line}` },
       );
     }
-    for (const key in tag.attributes) {
-      if (tag.attributes[key].value.length > maxTextLength) throw tooLong(`attribute "${key}"`);
+    for (const [key, attribute] of Object.entries(tag.attributes)) {
+      if (attribute.value.length > maxTextLength) throw tooLong(`attribute "${key}"`);
     }
     const position = parser.position;
     const element: MutableElement = {
@@ -247,8 +250,8 @@ function decode(bytes: Uint8Array, maxBytes: number): string {
   } else {
     const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 256))
       .toString('latin1')
-      .match(/^<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._-]+)["']/);
-    if (head) label = head[1].toLowerCase();
+      .match(/^<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._-]+)["']/)?.[1];
+    if (head !== undefined) label = head.toLowerCase();
   }
   let decoder: TextDecoder;
   try {
@@ -292,9 +295,7 @@ const NO_ATTRIBUTES: XmlAttribute[] = [];
 
 function collectAttributes(tag: SaxesTagNS): XmlAttribute[] {
   let result = NO_ATTRIBUTES;
-  const attributes = tag.attributes;
-  for (const key in attributes) {
-    const attribute = attributes[key];
+  for (const attribute of Object.values(tag.attributes)) {
     if (attribute.uri === XMLNS_NS || attribute.name === 'xmlns') continue;
     if (result === NO_ATTRIBUTES) result = [];
     result.push({

@@ -69,7 +69,7 @@ describe('configuration', () => {
       ['SEARCH_SHARDS', 'many'],
       ['SEARCH_REPLICAS', '-1'],
       ['SEARCH_REPLICAS', '1.5'],
-    ])
+    ] satisfies [string, string][])
       expect(() => loadConfig({ ...engine, [name]: value })).to.throw(ConfigError, name);
   });
 
@@ -103,7 +103,7 @@ describe('configuration', () => {
       ['SEARCH_CHECKPOINT_IDLE_SECONDS', 'soon'],
       ['SEARCH_CHECKPOINTS_PER_QUERY', '0'],
       ['SEARCH_CHECKPOINTS_PER_QUERY', '2.5'],
-    ])
+    ] satisfies [string, string][])
       expect(() => loadConfig({ ...engine, [name]: value })).to.throw(ConfigError, name);
   });
 

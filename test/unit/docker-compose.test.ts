@@ -11,6 +11,7 @@ import { parse } from 'yaml';
 import { loadConfig } from '../../shared/config/index.js';
 import { createEngineBackend } from '../../shared/search/create-backend.js';
 import { describeImportFailure } from '../../scripts/import-saved-objects.js';
+import { defined } from '../support/defined.js';
 import { REPO_ROOT } from '../support/fixtures.js';
 
 interface ComposeService {
@@ -31,23 +32,25 @@ const compose = parse(read('docker-compose.yml'), { merge: true }) as {
   services: Record<string, ComposeService>;
 };
 const services = compose.services;
+const service = (name: string): ComposeService => defined(services[name], `service ${name}`);
 const scriptDefault = (file: string, variable: string): string => {
-  const match = new RegExp(`${variable}="\\$\\{${variable}:-([^}]+)\\}"`).exec(
+  const value = new RegExp(`${variable}="\\$\\{${variable}:-([^}]+)\\}"`).exec(
     read(`scripts/services/${file}`),
-  );
-  if (!match) throw new Error(`${variable} default not found in scripts/services/${file}`);
-  return match[1];
+  )?.[1];
+  if (value === undefined)
+    throw new Error(`${variable} default not found in scripts/services/${file}`);
+  return value;
 };
 const inProfile = (profile: string): string[] =>
   Object.keys(services)
-    .filter((name) => services[name].profiles?.includes(profile))
+    .filter((name) => service(name).profiles?.includes(profile))
     .sort();
 const isApi = (name: string): boolean =>
-  services[name].command?.includes('dist/services/api/main.js') ?? false;
+  service(name).command?.includes('dist/services/api/main.js') ?? false;
 const isWorker = (name: string): boolean =>
-  services[name].command?.includes('dist/services/worker/main.js') ?? false;
+  service(name).command?.includes('dist/services/worker/main.js') ?? false;
 const cairnServices = Object.keys(services).filter((name) => isApi(name) || isWorker(name));
-const oneShot = (name: string): boolean => services[name].restart === 'no';
+const oneShot = (name: string): boolean => service(name).restart === 'no';
 
 /** The field paths a mapping declares, multi-fields included (`props.title.keyword`). */
 function mappedFields(properties: Record<string, MappingField>, prefix = ''): string[] {
@@ -86,15 +89,15 @@ describe('docker-compose.yml (the deployments for users with Docker)', () => {
       'worker-1',
       'worker-2',
     ]);
-    const shared = Object.keys(services).filter((name) => !services[name].profiles);
+    const shared = Object.keys(services).filter((name) => !service(name).profiles);
     expect(shared.sort()).to.deep.equal(['keycloak', 'redis']);
   });
 
   it('gives every long-running service a health check, and starts Cairn on healthy ones', () => {
     for (const name of Object.keys(services).filter((service) => !oneShot(service)))
-      expect(services[name].healthcheck, name).to.have.property('test');
+      expect(service(name).healthcheck, name).to.have.property('test');
     for (const name of [...cairnServices, 'lb', 'kibana-setup', 'dashboards-setup']) {
-      const dependencies = Object.entries(services[name].depends_on ?? {});
+      const dependencies = Object.entries(service(name).depends_on ?? {});
       expect(dependencies.length, name).to.be.greaterThan(0);
       for (const [dependency, { condition }] of dependencies) {
         expect(services[dependency], `${name} → ${dependency}`).to.not.equal(undefined);
@@ -115,14 +118,14 @@ describe('docker-compose.yml (the deployments for users with Docker)', () => {
   it('uses the engine, dashboard and identity-provider versions the test scripts install', () => {
     const es = scriptDefault('search.sh', 'ES_VERSION');
     const opensearch = scriptDefault('search.sh', 'OPENSEARCH_VERSION');
-    expect(services.elasticsearch.image).to.equal(`elasticsearch:${es}`);
-    expect(services.kibana.image).to.equal(`kibana:${es}`);
+    expect(service('elasticsearch').image).to.equal(`elasticsearch:${es}`);
+    expect(service('kibana').image).to.equal(`kibana:${es}`);
     for (const node of ['opensearch-1', 'opensearch-2', 'opensearch-3'])
-      expect(services[node].image, node).to.equal(`opensearchproject/opensearch:${opensearch}`);
-    expect(services.dashboards.image).to.equal(
+      expect(service(node).image, node).to.equal(`opensearchproject/opensearch:${opensearch}`);
+    expect(service('dashboards').image).to.equal(
       `opensearchproject/opensearch-dashboards:${opensearch}`,
     );
-    expect(services.keycloak.image).to.match(
+    expect(service('keycloak').image).to.match(
       new RegExp(`:${scriptDefault('keycloak.sh', 'KEYCLOAK_VERSION')}$`),
     );
   });
@@ -132,21 +135,23 @@ describe('docker-compose.yml (the deployments for users with Docker)', () => {
       .scripts;
     const lastCommand = (script: string): string[] =>
       script.split('&&').at(-1)!.trim().split(/\s+/);
-    expect(lastCommand(scripts.start)).to.deep.equal(services.api.command);
-    expect(lastCommand(scripts.worker)).to.deep.equal(services.worker.command);
+    expect(lastCommand(defined(scripts.start, 'npm start'))).to.deep.equal(service('api').command);
+    expect(lastCommand(defined(scripts.worker, 'npm run worker'))).to.deep.equal(
+      service('worker').command,
+    );
     expect(cairnServices.filter(isApi).sort()).to.deep.equal(['api', 'api-1', 'api-2']);
     expect(cairnServices.filter(isWorker).sort()).to.deep.equal(['worker', 'worker-1', 'worker-2']);
     for (const name of cairnServices.filter(isApi))
-      expect(services[name].command, name).to.deep.equal(services.api.command);
+      expect(service(name).command, name).to.deep.equal(service('api').command);
     for (const name of cairnServices.filter(isWorker))
-      expect(services[name].command, name).to.deep.equal(services.worker.command);
+      expect(service(name).command, name).to.deep.equal(service('worker').command);
   });
 
   it('sets only variables that shared/config reads and documents, with valid values', () => {
     const envExample = read('.env.example');
     const configurationDoc = read('docs/configuration.md');
     for (const name of cairnServices) {
-      const environment = services[name].environment ?? {};
+      const environment = service(name).environment ?? {};
       for (const variable of Object.keys(environment)) {
         expect(envExample, `${name}: ${variable} in .env.example`).to.match(
           new RegExp(`^(# ?)?${variable}=`, 'm'),
@@ -161,27 +166,27 @@ describe('docker-compose.yml (the deployments for users with Docker)', () => {
 
   it('configures the single profile on Elasticsearch and the scaled one on the OpenSearch cluster', () => {
     for (const name of ['api', 'worker']) {
-      const environment = services[name].environment ?? {};
+      const environment = service(name).environment ?? {};
       expect(environment.ELASTICSEARCH_URL, name).to.equal('http://elasticsearch:9200');
       expect(environment.SEARCH_SPATIAL_MODE, name).to.equal('shape');
       expect(environment.REDIS_URL, name).to.equal('redis://redis:6379');
     }
     for (const name of ['api-1', 'api-2', 'worker-1', 'worker-2']) {
-      const environment = services[name].environment ?? {};
+      const environment = service(name).environment ?? {};
       expect(environment.OPENSEARCH_URL, name).to.equal('http://lb:9200');
       expect(environment.SEARCH_REPLICAS, name).to.equal('1');
       expect(environment.SEARCH_SPATIAL_MODE, name).to.equal('shape');
       expect(environment.REDIS_URL, name).to.equal('redis://redis:6379');
       // The profiles share Redis: their queues must not be each other's.
       expect(environment.WORKER_QUEUE_PREFIX, name).to.not.equal(
-        services.worker.environment?.WORKER_QUEUE_PREFIX,
+        service('worker').environment?.WORKER_QUEUE_PREFIX,
       );
       // Nothing on local disk in scaled mode: no volume for an API or a worker.
-      expect(services[name].volumes, name).to.equal(undefined);
+      expect(service(name).volumes, name).to.equal(undefined);
     }
     const nodes = ['opensearch-1', 'opensearch-2', 'opensearch-3'];
     for (const node of nodes) {
-      const environment = services[node].environment ?? {};
+      const environment = service(node).environment ?? {};
       expect(environment['node.name']).to.equal(node);
       expect(environment['discovery.seed_hosts']).to.equal(nodes.join(','));
       expect(environment['cluster.initial_cluster_manager_nodes']).to.equal(nodes.join(','));
@@ -190,14 +195,16 @@ describe('docker-compose.yml (the deployments for users with Docker)', () => {
 
   it('balances the scaled APIs and engine nodes round-robin, without stickiness', () => {
     // The cluster check's HAProxy file, its addresses taken from the lb service's environment.
-    const [folder, target] = (services.lb.volumes?.[0] ?? '').replace(/^\.\//, '').split(':');
+    const [folder = '', target] = (service('lb').volumes?.[0] ?? '')
+      .replace(/^\.\//, '')
+      .split(':');
     expect(target).to.equal('/usr/local/etc/haproxy');
-    const environment = services.lb.environment ?? {};
+    const environment = service('lb').environment ?? {};
     const config = read(`${folder}/haproxy.cfg`).replace(
       /"\$\{(\w+)\}"/g,
       (_text, name: string) => {
         expect(environment, `lb sets ${name}`).to.have.property(name);
-        return environment[name];
+        return defined(environment[name], `lb variable ${name}`);
       },
     );
     expect(existsSync(join(REPO_ROOT, folder, 'errors/503.http'))).to.equal(true);
@@ -205,16 +212,18 @@ describe('docker-compose.yml (the deployments for users with Docker)', () => {
     const section = (kind: string, name: string): string =>
       new RegExp(`^${kind} ${name}\\n((?:[ \\t]+.*\\n?)*)`, 'm').exec(config)?.[1] ?? '';
     const servers = (name: string): string[] =>
-      [...section('backend', name).matchAll(/^\s+server \S+ (\S+)/gm)].map((match) => match[1]);
-    const frontendBackend = (bind: string): string => {
+      [...section('backend', name).matchAll(/^\s+server \S+ (\S+)/gm)].map(([, server]) =>
+        defined(server, 'server address'),
+      );
+    const frontendBackend = (bind: string | undefined): string => {
       const frontend = /^frontend (\S+)\n((?:[ \t]+.*\n?)*)/gm;
       for (const [, , body] of config.matchAll(frontend))
-        if (body.includes(`bind ${bind}\n`)) return /default_backend (\S+)/.exec(body)?.[1] ?? '';
+        if (body?.includes(`bind ${bind}\n`)) return /default_backend (\S+)/.exec(body)?.[1] ?? '';
       return '';
     };
     const apiBackend = frontendBackend(environment.CAIRN_LB_BIND);
     const engineBackend = frontendBackend(environment.CAIRN_LB_ENGINE_BIND);
-    const port = (name: string): string => services[name].environment?.PORT ?? '9200';
+    const port = (name: string): string => service(name).environment?.PORT ?? '9200';
     expect(servers(apiBackend)).to.deep.equal(['api-1', 'api-2'].map((n) => `${n}:${port(n)}`));
     expect(servers(engineBackend)).to.deep.equal(
       ['opensearch-1', 'opensearch-2', 'opensearch-3'].map((node) => `${node}:9200`),
@@ -227,12 +236,12 @@ describe('docker-compose.yml (the deployments for users with Docker)', () => {
     // The APIs reach the engine through the balancer; the published port is the API frontend,
     // and the links the APIs write name it.
     expect(environment.CAIRN_LB_ENGINE_BIND).to.equal(':9200');
-    const [, hostPort, containerPort] = services.lb.ports?.[0].split(':') ?? [];
+    const [, hostPort, containerPort] = service('lb').ports?.[0]?.split(':') ?? [];
     expect(environment.CAIRN_LB_BIND).to.equal(`:${containerPort}`);
-    expect(services['api-1'].environment?.PUBLIC_BASE_URL).to.equal(`http://127.0.0.1:${hostPort}`);
+    expect(service('api-1').environment?.PUBLIC_BASE_URL).to.equal(`http://127.0.0.1:${hostPort}`);
     // HAProxy resolves the service names when it starts: it starts after them.
     for (const name of ['api-1', 'api-2', 'opensearch-1', 'opensearch-2', 'opensearch-3'])
-      expect(services.lb.depends_on, name).to.have.property(name);
+      expect(service('lb').depends_on, name).to.have.property(name);
   });
 
   describe('saved views for Kibana and OpenSearch Dashboards', () => {
@@ -249,11 +258,11 @@ describe('docker-compose.yml (the deployments for users with Docker)', () => {
       references: { name: string; type: string; id: string }[];
     }
     const setups = ['kibana-setup', 'dashboards-setup'];
-    const argument = (name: string, option: string): string => {
-      const command = services[name].command ?? [];
+    const argument = (name: string, option: string): string | undefined => {
+      const command = service(name).command ?? [];
       return command[command.indexOf(option) + 1];
     };
-    const file = argument('dashboards-setup', '--file');
+    const file = defined(argument('dashboards-setup', '--file'), 'the --file argument');
     const objects = read(file)
       .split('\n')
       .filter((line) => line.trim() !== '')
@@ -264,11 +273,11 @@ describe('docker-compose.yml (the deployments for users with Docker)', () => {
     const searches = objects.filter((object) => object.type === 'search');
 
     // The index names the scaled APIs use: their alias, and the ingest log named after it.
-    const search = loadConfig(services['api-1'].environment).search;
+    const search = loadConfig(service('api-1').environment).search;
     const engine = createEngineBackend({
       engine: 'opensearch',
       url: 'http://127.0.0.1:9',
-      alias: search.kind === 'sqlite' ? undefined : search.alias,
+      ...(search.kind === 'sqlite' ? {} : { alias: search.alias }),
     });
     const { alias, ingestLog } = engine;
     after(() => engine.close());
@@ -285,7 +294,7 @@ describe('docker-compose.yml (the deployments for users with Docker)', () => {
       expect(argument('dashboards-setup', '--url')).to.equal('http://dashboards:5601');
       for (const name of setups) {
         expect(argument(name, '--file'), name).to.equal(file);
-        expect(services[name].command?.slice(0, 2), name).to.deep.equal([
+        expect(service(name).command?.slice(0, 2), name).to.deep.equal([
           'node',
           'dist/scripts/import-saved-objects.js',
         ]);
@@ -310,7 +319,7 @@ describe('docker-compose.yml (the deployments for users with Docker)', () => {
         'cairn-ingest-failures',
       ]);
       for (const search of searches) {
-        const [reference] = search.references;
+        const reference = defined(search.references[0], `${search.id}'s index reference`);
         const source = JSON.parse(search.attributes.kibanaSavedObjectMeta!.searchSourceJSON) as {
           indexRefName: string;
           query: { query: string; language: string };

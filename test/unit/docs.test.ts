@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { expect } from 'chai';
 import { REPO_ROOT } from '../support/fixtures.js';
+import { defined } from '../support/defined.js';
 
 const README_MAX_BYTES = 20_000;
 
@@ -46,12 +47,14 @@ function stripCode(markdown: string): string {
   return markdown.replace(/^```[^\n]*\n[\s\S]*?^```[ \t]*$/gm, '').replace(/`[^`\n]*`/g, '');
 }
 
+/** The first capture group of every match of a global pattern (a group that always takes part). */
+function firstGroups(text: string, pattern: RegExp): string[] {
+  return [...text.matchAll(pattern)].map(([, group]) => defined(group, `a group of ${pattern}`));
+}
+
 /** The targets of inline links and images (`[text](target)`, `![alt](target)`). */
 function listLinkTargets(markdown: string): string[] {
-  const targets: string[] = [];
-  for (const match of stripCode(markdown).matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g))
-    targets.push(match[1]);
-  return targets;
+  return firstGroups(stripCode(markdown), /\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g);
 }
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
@@ -68,13 +71,13 @@ function listAnchors(markdown: string): Set<string> {
   const anchors = new Set<string>();
   const seen = new Map<string, number>();
   const withoutFences = markdown.replace(/^```[^\n]*\n[\s\S]*?^```[ \t]*$/gm, '');
-  for (const match of withoutFences.matchAll(/^#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$/gm)) {
-    const slug = headingSlug(match[1]);
+  for (const heading of firstGroups(withoutFences, /^#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$/gm)) {
+    const slug = headingSlug(heading);
     const count = seen.get(slug) ?? 0;
     seen.set(slug, count + 1);
     anchors.add(count === 0 ? slug : `${slug}-${count}`);
   }
-  for (const match of markdown.matchAll(/<a\s+(?:id|name)="([^"]+)"/g)) anchors.add(match[1]);
+  for (const anchor of firstGroups(markdown, /<a\s+(?:id|name)="([^"]+)"/g)) anchors.add(anchor);
   return anchors;
 }
 
@@ -86,9 +89,10 @@ function findBrokenLinks(root: string, path: string, markdown: string): string[]
   const broken: string[] = [];
   for (const target of listLinkTargets(markdown)) {
     if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // http:, https:, mailto:
-    const [file, fragment] = target.split('#', 2);
+    const [file = '', fragment] = target.split('#', 2);
     if (file === '') {
-      if (!listAnchors(markdown).has(fragment)) broken.push(`${target} (no heading #${fragment})`);
+      if (!listAnchors(markdown).has(fragment ?? ''))
+        broken.push(`${target} (no heading #${fragment})`);
       continue;
     }
     const resolved = resolve(root, dirname(path), file);
@@ -111,7 +115,9 @@ function findBrokenLinks(root: string, path: string, markdown: string): string[]
 /** Paths such as `../shared/…` in a document (at `path`) that climb out of the repository. */
 function findOutsidePaths(root: string, path: string, markdown: string): string[] {
   return [...markdown.matchAll(/((?:\.\.\/)+)[\w.-]+(?:\/[\w.-]+)*/g)]
-    .filter((match) => relative(root, resolve(root, dirname(path), match[1])).startsWith('..'))
+    .filter(([, climb = '']) =>
+      relative(root, resolve(root, dirname(path), climb)).startsWith('..'),
+    )
     .map((match) => match[0]);
 }
 
@@ -127,11 +133,10 @@ const RUNTIME_PATHS = /^(?:data\/(?!samples(?:\/|$))|dist\/|node_modules\/)/;
 function findMissingPaths(root: string, path: string, markdown: string): string[] {
   const missing: string[] = [];
   const prose = markdown.replace(/^```[^\n]*\n[\s\S]*?^```[ \t]*$/gm, '');
-  for (const match of prose.matchAll(/`([\w.-]+(?:\/[\w.*-]+)*\/?)`/g)) {
-    const name = match[1];
+  for (const name of firstGroups(prose, /`([\w.-]+(?:\/[\w.*-]+)*\/?)`/g)) {
     if (!name.includes('/') || RUNTIME_PATHS.test(name)) continue;
     const bases = [root, resolve(root, dirname(path))].filter((base) =>
-      existsSync(join(base, name.split('/')[0])),
+      existsSync(join(base, name.replace(/\/.*/s, ''))),
     );
     if (bases.length === 0) continue;
     if (!bases.some((base) => pathExists(join(base, name)))) missing.push(name);
@@ -143,8 +148,8 @@ function findMissingPaths(root: string, path: string, markdown: string): string[
 function pathExists(path: string): boolean {
   const segments = path.replace(/\/$/, '').split('/');
   const walk = (folder: string, index: number): boolean => {
-    if (index === segments.length) return true;
     const segment = segments[index];
+    if (segment === undefined) return true;
     if (!segment.includes('*')) {
       const next = join(folder, segment);
       return existsSync(next) && walk(next, index + 1);
@@ -165,15 +170,15 @@ function escapeRegExp(text: string): string {
 /** The npm scripts a document tells people to run (`npm run x`, `npm start`, `npm test`). */
 function listNpmScripts(markdown: string): string[] {
   const names = new Set<string>();
-  for (const match of markdown.matchAll(/\bnpm run(?:-script)? ([a-z][\w:.-]*)/g))
-    names.add(match[1]);
-  for (const match of markdown.matchAll(/\bnpm (start|test|stop|restart)\b/g)) names.add(match[1]);
+  for (const name of firstGroups(markdown, /\bnpm run(?:-script)? ([a-z][\w:.-]*)/g))
+    names.add(name);
+  for (const name of firstGroups(markdown, /\bnpm (start|test|stop|restart)\b/g)) names.add(name);
   return [...names].sort();
 }
 
 /** The names of the environment variables read by a zod schema source (`  NAME: z…` keys). */
 function listSchemaVariables(source: string): string[] {
-  return [...new Set([...source.matchAll(/^ {2}([A-Z][A-Z0-9_]*):/gm)].map((m) => m[1]))].sort();
+  return [...new Set(firstGroups(source, /^ {2}([A-Z][A-Z0-9_]*):/gm))].sort();
 }
 
 /** The variables a Markdown document lists in the first column of its tables. */
@@ -182,14 +187,14 @@ function listTableVariables(markdown: string): string[] {
   for (const line of markdown.split('\n')) {
     const cell = /^\|([^|]*)\|/.exec(line)?.[1];
     if (!cell) continue;
-    for (const match of cell.matchAll(/`([A-Z][A-Z0-9_]*)`/g)) names.add(match[1]);
+    for (const name of firstGroups(cell, /`([A-Z][A-Z0-9_]*)`/g)) names.add(name);
   }
   return [...names].sort();
 }
 
 /** The `NAME=` lines of an env file. */
 function listEnvFileVariables(text: string): string[] {
-  return [...new Set([...text.matchAll(/^([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]))].sort();
+  return [...new Set(firstGroups(text, /^([A-Z][A-Z0-9_]*)=/gm))].sort();
 }
 
 /** The packages a README's "Runtime dependencies" table explains. */
@@ -202,7 +207,7 @@ function listTableCells(section: string): string[] {
   const names: string[] = [];
   for (const line of section.split('\n')) {
     const cell = /^\|([^|]*)\|/.exec(line)?.[1];
-    if (cell) for (const match of cell.matchAll(/`([^`]+)`/g)) names.push(match[1]);
+    if (cell) names.push(...firstGroups(cell, /`([^`]+)`/g));
   }
   return names;
 }

@@ -2,6 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { expect } from 'chai';
 import { parseDocuments } from '../../shared/records/formats/index.js';
 import { samplePath } from '../support/fixtures.js';
+import { defined } from '../support/defined.js';
 
 const stacFile = (name: string): string => readFileSync(samplePath('stac', name), 'utf8');
 
@@ -21,7 +22,7 @@ describe('JSON metadata formats', () => {
 
     it('reads a Sentinel-2 STAC Item: time, bbox, parent collection and EO properties', () => {
       const name = 'S2A_MSIL2A_20241128T092331_R093_T34SEJ_20241128T122153.json';
-      const [record] = parseDocuments(stacFile(name)).records;
+      const record = defined(parseDocuments(stacFile(name)).records[0], 'the record');
       const source = JSON.parse(stacFile(name));
       expect(record.id).to.equal(source.id);
       expect(record.source.format).to.equal('stac-item');
@@ -47,7 +48,10 @@ describe('JSON metadata formats', () => {
     });
 
     it('reads a STAC Collection with its extent, providers and open-ended interval', () => {
-      const [record] = parseDocuments(stacFile('sentinel-2-l2a.json')).records;
+      const record = defined(
+        parseDocuments(stacFile('sentinel-2-l2a.json')).records[0],
+        'the record',
+      );
       expect(record.type).to.equal('collection');
       expect(record.bbox).to.deep.equal([-180, -90, 180, 90]);
       expect(record.time).to.deep.equal({ start: '2015-06-27T10:25:31.000Z', end: null });
@@ -59,13 +63,16 @@ describe('JSON metadata formats', () => {
     });
 
     it('reads an OGC API record: time interval with an open end, externalIds, language, themes', () => {
-      const [record] = parseDocuments(stacFile('woudc-total-column-ozone-totalozone.json')).records;
+      const record = defined(
+        parseDocuments(stacFile('woudc-total-column-ozone-totalozone.json')).records[0],
+        'the record',
+      );
       expect(record.source.format).to.equal('ogc-record');
       expect(record.type).to.equal('dataset');
       expect(record.title).to.equal('Total Ozone - daily observations');
       expect(record.time).to.deep.equal({ start: '1924-08-17T00:00:00.000Z', end: null });
       expect(record.language).to.equal('en-CA');
-      expect(record.externalIds[0].scheme).to.equal('WMO:WIS');
+      expect(record.externalIds[0]?.scheme).to.equal('WMO:WIS');
       expect(record.keywords).to.include('dobson');
       expect(record.themes.length).to.be.greaterThan(0);
       expect(record.bbox).to.deep.equal([-180, -90, 180, 90]);
@@ -88,8 +95,8 @@ describe('JSON metadata formats', () => {
       'batch.json[1]',
       'batch.json[2] (id b)',
     ]);
-    expect(parsed.failures[0].reason).to.contain('no "id"');
-    expect(parsed.failures[1].reason).to.contain('invalid GeoJSON geometry');
+    expect(parsed.failures[0]?.reason).to.contain('no "id"');
+    expect(parsed.failures[1]?.reason).to.contain('invalid GeoJSON geometry');
 
     const ndjson = [good, { ...good, id: 'c' }].map((f) => JSON.stringify(f)).join('\n');
     expect(parseDocuments(ndjson).records.map((r) => r.id)).to.deep.equal(['a', 'c']);
@@ -105,9 +112,9 @@ describe('JSON metadata formats', () => {
       JSON.stringify({ ...good, id: 'b' }),
     ]);
     const pretty = JSON.stringify(good, null, 2);
-    expect(parseDocuments(`\n${pretty}\n`).records[0].source.content).to.equal(pretty);
+    expect(parseDocuments(`\n${pretty}\n`).records[0]?.source.content).to.equal(pretty);
     const collection = { type: 'FeatureCollection', features: [good] };
-    expect(parseDocuments(JSON.stringify(collection, null, 2)).records[0].source.content).to.equal(
+    expect(parseDocuments(JSON.stringify(collection, null, 2)).records[0]?.source.content).to.equal(
       JSON.stringify(good),
     );
   });
@@ -126,19 +133,19 @@ describe('JSON metadata formats', () => {
   });
 
   it('names malformed JSON, unknown shapes and oversize documents', () => {
-    expect(parseDocuments('{"type": "Feature",', { name: 'x' }).failures[0].reason).to.contain(
+    expect(parseDocuments('{"type": "Feature",', { name: 'x' }).failures[0]?.reason).to.contain(
       'malformed JSON',
     );
-    expect(parseDocuments('{"type": "Banana"}').failures[0].reason).to.contain(
+    expect(parseDocuments('{"type": "Banana"}').failures[0]?.reason).to.contain(
       'not a known JSON metadata format',
     );
-    expect(parseDocuments('hello').failures[0].reason).to.contain('neither JSON nor XML');
+    expect(parseDocuments('hello').failures[0]?.reason).to.contain('neither JSON nor XML');
     const big = JSON.stringify({
       type: 'Feature',
       id: 'x',
       properties: { description: 'x'.repeat(2000) },
     });
-    expect(parseDocuments(big, { maxBytes: 1000 }).failures[0].reason).to.contain(
+    expect(parseDocuments(big, { maxBytes: 1000 }).failures[0]?.reason).to.contain(
       '1000-byte limit',
     );
   });

@@ -16,6 +16,6 @@ describe('JSON depth limit', () => {
     const deep = `{"type":"Feature","id":"d","geometry":null,"properties":{"x":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`;
     const parsed = parseDocuments(deep, { maxDepth: 64 });
     expect(parsed.records).to.deep.equal([]);
-    expect(parsed.failures[0].reason).to.match(/nested deeper than 64 levels.*JSON_DEPTH_LIMIT/);
+    expect(parsed.failures[0]?.reason).to.match(/nested deeper than 64 levels.*JSON_DEPTH_LIMIT/);
   });
 });

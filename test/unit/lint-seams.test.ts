@@ -7,6 +7,7 @@
 import { expect } from 'chai';
 import { ESLint } from 'eslint';
 import { REPO_ROOT } from '../support/fixtures.js';
+import { defined } from '../support/defined.js';
 
 describe('lint rules that guard the seams', function () {
   this.timeout(60_000);
@@ -15,8 +16,8 @@ describe('lint rules that guard the seams', function () {
   /** The no-restricted-imports messages for `code` linted as if it were at `file`. */
   async function seamErrors(file: string, code: string): Promise<string[]> {
     const [result] = await eslint.lintText(code, { filePath: `${REPO_ROOT}/${file}` });
-    return result.messages
-      .filter((message) => message.ruleId === 'no-restricted-imports')
+    return defined(result, 'a lint result')
+      .messages.filter((message) => message.ruleId === 'no-restricted-imports')
       .map((message) => message.message);
   }
 

@@ -16,14 +16,15 @@ export async function runPool<T, R>(
 ): Promise<R[]> {
   if (!Number.isInteger(limit) || limit < 1) throw new Error('runPool needs a positive limit');
   const results: R[] = new Array<R>(items.length);
-  let next = 0;
   let failure: { error: unknown } | undefined;
+  const pending = items.entries();
   const lane = async (): Promise<void> => {
-    while (failure === undefined && next < items.length) {
-      const index = next;
-      next += 1;
+    while (failure === undefined) {
+      const step = pending.next();
+      if (step.done) return;
+      const [index, item] = step.value;
       try {
-        results[index] = await work(items[index], index);
+        results[index] = await work(item, index);
       } catch (error) {
         failure ??= { error };
       }
@@ -122,7 +123,7 @@ export function parseCpuTicks(stat: string): CpuTicks | undefined {
   // user nice system idle iowait irq softirq steal (guest and guest_nice are inside user/nice)
   const counted = fields.slice(0, 8);
   const total = counted.reduce((sum, value) => sum + value, 0);
-  const idle = counted[3] + (counted[4] ?? 0);
+  const idle = (counted[3] ?? 0) + (counted[4] ?? 0);
   return { busy: total - idle, total };
 }
 

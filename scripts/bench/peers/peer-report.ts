@@ -4,6 +4,7 @@
  * of the interleaved repetitions.
  */
 import type { HttpCaseResult } from '../http-load.js';
+import { median as middleValue } from '../median.js';
 
 /** How a side's answer reports its number of matches. */
 export type CountStyle = 'numberMatched' | 'csw' | 'single';
@@ -249,12 +250,7 @@ export interface RatioRow {
 
 /** The median of a list of numbers, to 0.01 (NaN when empty). */
 export function median(values: number[]): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  const value =
-    sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-  return Math.round(value * 100) / 100;
+  return Math.round(middleValue(values) * 100) / 100;
 }
 
 function ratio(numerator: number, denominator: number): number {
@@ -289,6 +285,8 @@ function maxRss(results: HttpCaseResult[]): number | null {
 }
 
 function ratioRow(group: Repetition[], workers: number | undefined): RatioRow {
+  const [first] = group;
+  if (first === undefined) throw new Error('ratioRow: no repetitions');
   const side = (name: 'cairn' | 'peer'): HttpCaseResult[] =>
     group
       .filter(
@@ -310,8 +308,8 @@ function ratioRow(group: Repetition[], workers: number | undefined): RatioRow {
   const cairnP99 = latency(cairn, (result) => result.latencyMs.p99);
   const peerP99 = latency(peer, (result) => result.latencyMs.p99);
   return {
-    query: group[0].query,
-    concurrency: group[0].result.concurrency,
+    query: first.query,
+    concurrency: first.result.concurrency,
     ...(workers !== undefined && { workers }),
     cairnRps,
     peerRps,

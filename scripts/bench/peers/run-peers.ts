@@ -43,7 +43,7 @@ import { findFreePort, startApi, stopApi, type ApiProcess } from '../api-process
 import { generateCorpusDocuments, loadOrReuseCorpus } from '../bench-corpus.js';
 import { runHttpCase, type HttpCaseResult } from '../http-load.js';
 import type { QueryCase } from '../query-mix.js';
-import { readSystemInfo } from '../system-info.js';
+import { readLoadAverage, readSystemInfo } from '../system-info.js';
 import { generateRecord } from '../../corpus/generator.js';
 import {
   checkCounts,
@@ -164,7 +164,7 @@ function corpusRecords(size: number, seed: number): CoreRecord[] {
         `generated record ${index} does not parse: ${JSON.stringify(parsed.failures)}`,
       );
     }
-    records.push(parsed.records[0]);
+    records.push(...parsed.records);
   }
   return records;
 }
@@ -198,8 +198,9 @@ function post(path: string, body: unknown): Side {
 
 const BBOX = '-10,40,20,60';
 const BOX: [number, number, number, number] = [-10, 40, 20, 60];
-const DATETIME = '2000-01-01T00:00:00Z/2015-12-31T23:59:59Z';
-const [FROM, TO] = DATETIME.split('/');
+const FROM = '2000-01-01T00:00:00Z';
+const TO = '2015-12-31T23:59:59Z';
+const DATETIME = `${FROM}/${TO}`;
 const byBbox = (records: readonly CoreRecord[]): number => countBbox(records, BOX);
 const byDatetime = (records: readonly CoreRecord[]): number => countDatetime(records, FROM, TO);
 
@@ -528,6 +529,13 @@ async function timeSide(
  * the bench can count it), then times each query interleaved: Cairn, then the peer at each worker
  * count, for each repetition at each concurrency.
  */
+/** The id of the corpus's first record (some queries look it up). */
+function firstId(records: readonly CoreRecord[]): string {
+  const [first] = records;
+  if (first === undefined) throw new Error('the corpus is empty');
+  return first.id;
+}
+
 async function compare(
   options: Options,
   api: ApiProcess,
@@ -536,13 +544,15 @@ async function compare(
   records: readonly CoreRecord[],
   result: PairingResult,
 ): Promise<void> {
-  const peerName = peers[0].name;
+  const [peer] = peers;
+  if (peer === undefined) throw new Error('compare: no peer');
+  const peerName = peer.name;
   const timed: PeerQuery[] = [];
   const chosen = options.queries;
   for (const query of queries.filter((q) => !chosen || chosen.includes(q.name))) {
     const [a, b] = [
       await requestOrFailure(api.origin, query.cairn),
-      await requestOrFailure(peers[0].origin, query.peer),
+      await requestOrFailure(peer.origin, query.peer),
     ];
     const cairnCount = readMatchCount(query.cairn.count, a.status, a.body);
     const peerCount = readMatchCount(query.peer.count, b.status, b.body);
@@ -566,7 +576,7 @@ async function compare(
   for (const query of timed) {
     for (const concurrency of options.concurrency) {
       for (let repetition = 1; repetition <= options.repetitions; repetition += 1) {
-        const loadAverage1m = Math.round(loadavg()[0] * 100) / 100;
+        const [loadAverage1m] = readLoadAverage();
         const cairn = await timeSide(
           api.origin,
           api.pid,
@@ -693,9 +703,9 @@ async function loadPycsw(
         python,
         [script, 'load-stream', side.dir, '500'],
         async (stdin) => {
-          for (let index = 0; index < records.length; index += 1) {
+          for (const [index, record] of records.entries()) {
             if (stdin.destroyed) return; // the loader has gone: its exit says why
-            stdin.write(frameDocument(writeIso19139(records[index])));
+            stdin.write(frameDocument(writeIso19139(record)));
             // Let the other loads run between records; wait for the pipe only when far ahead.
             if (index % 50 === 49) await new Promise((done) => setImmediate(done));
             if (stdin.writableLength > PYCSW_QUEUE_BYTES) await once(stdin, 'drain');
@@ -809,7 +819,7 @@ async function timePycsw(
         options,
         started,
         peers,
-        pycswQueries(options.size, records[0].id),
+        pycswQueries(options.size, firstId(records)),
         records,
         side.result,
       ),
@@ -891,7 +901,7 @@ interface SfeosFlavour {
   module: string;
 }
 
-const SFEOS_FLAVOURS: Record<string, SfeosFlavour> = {
+const SFEOS_FLAVOURS = {
   sfeos: {
     peer: 'sfeos',
     backend: 'opensearch',
@@ -904,7 +914,7 @@ const SFEOS_FLAVOURS: Record<string, SfeosFlavour> = {
     variable: 'ELASTICSEARCH_URL',
     module: 'stac_fastapi.elasticsearch',
   },
-};
+} satisfies Record<string, SfeosFlavour>;
 
 /** What one SFEOS flavour needs from its load to its timing. */
 interface SfeosSide {
@@ -945,6 +955,7 @@ async function loadCairnEngine(
           const [document] = [
             ...generateCorpusDocuments(size, options.seed, CAIRN_ENGINE_BATCH, start),
           ];
+          if (document === undefined) throw new Error(`no corpus document at ${start}`);
           const parsed = parseDocuments(document.content, {
             name: document.name,
             maxBytes: config.limits.bodyBytes * 20,
@@ -1078,7 +1089,9 @@ async function loadSfeos(
         side.peers.push(peer);
         await waitFor(peer, `${peer.origin}/`);
       }
-      const origin = side.peers[0].origin;
+      const [firstPeer] = side.peers;
+      if (firstPeer === undefined) throw new Error(`${side.flavour.peer}: no server started`);
+      const origin = firstPeer.origin;
       const created = await fetch(`${origin}/collections`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -1122,7 +1135,7 @@ async function loadSfeos(
           });
           items[record.id] = { ...item, collection: SFEOS_COLLECTION };
         }
-        const target = side.peers[index % side.peers.length].origin;
+        const target = side.peers[index % side.peers.length]!.origin; // non-empty, as above
         const response = await sendBulkItems(
           `${target}/collections/${SFEOS_COLLECTION}/bulk_items`,
           items,
@@ -1200,7 +1213,7 @@ async function timeSfeos(
     );
     const started = api as unknown as ApiProcess;
     await clock.time(`${flavour.peer}: count check and timed cases`, () =>
-      compare(options, started, side.peers, sfeosQueries(records[0].id), records, side.result),
+      compare(options, started, side.peers, sfeosQueries(firstId(records)), records, side.result),
     );
   } finally {
     if (api) await stopApi(api);
@@ -1304,7 +1317,7 @@ async function main(): Promise<void> {
         };
         pycswSide = pycsw;
       }
-      for (const name of ['sfeos', 'sfeos-elasticsearch']) {
+      for (const name of ['sfeos', 'sfeos-elasticsearch'] as const) {
         if (!options.peers.includes(name)) continue;
         const flavour = SFEOS_FLAVOURS[name];
         const result = emptyPairing(name, flavour.backend, options.workers);

@@ -47,13 +47,13 @@ export class HarvestJob extends CairnJob<'harvest'> {
       throw new SourceBusyError(sourceId);
     try {
       const outcome = await harvestSource({
-        sourceId,
-        inline,
+        ...(sourceId === undefined ? {} : { sourceId }),
+        ...(inline === undefined ? {} : { inline }),
         full: payload.full === true,
         backend: context.backend,
         store: context.harvestStore,
-        auth: context.auth,
-        harvest: context.harvest,
+        ...(context.auth === undefined ? {} : { auth: context.auth }),
+        ...(context.harvest === undefined ? {} : { harvest: context.harvest }),
         batchSize: context.config.batchSize,
         jobId: context.jobId,
         logger: context.logger,

@@ -24,13 +24,13 @@ export interface ParsedDocuments {
 
 export interface ParseOptions {
   /** Force a format instead of detecting it from content. */
-  format?: SourceFormat;
+  format?: SourceFormat | undefined;
   /** Names the document in failure reasons (a file path, a request). */
-  name?: string;
+  name?: string | undefined;
   /** Largest accepted document in bytes. */
-  maxBytes?: number;
+  maxBytes?: number | undefined;
   /** Deepest nesting of JSON arrays and objects (JSON_DEPTH_LIMIT); default 64. */
-  maxDepth?: number;
+  maxDepth?: number | undefined;
 }
 
 const DEFAULT_MAX_BYTES = 20 * 1024 * 1024;

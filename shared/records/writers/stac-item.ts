@@ -194,7 +194,7 @@ function slug(text: string): string {
 }
 
 function fileName(href: string): string {
-  const path = href.split(/[?#]/)[0];
+  const path = href.replace(/[?#][\s\S]*/, '');
   return path.slice(path.lastIndexOf('/') + 1);
 }
 

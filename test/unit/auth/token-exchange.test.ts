@@ -20,6 +20,7 @@ import {
   TokenClient,
 } from '../../../shared/auth/token-exchange.js';
 import { DEFAULT_CLOCK_TOLERANCE_SECONDS } from '../../../shared/config/index.js';
+import { defined } from '../../support/defined.js';
 
 const ENDPOINT = 'https://id.example.org/realms/cairn/protocol/openid-connect/token';
 const NOW = 1_800_000_000_000;
@@ -43,7 +44,7 @@ function fakeFetch(answers: Answer[]) {
       headers: init?.headers as Record<string, string>,
       form: new URLSearchParams(String(init?.body)),
     });
-    const answer = answers.length > 1 ? answers.shift()! : answers[0];
+    const answer = defined(answers.length > 1 ? answers.shift() : answers[0], 'a scripted answer');
     if (answer instanceof Error) throw answer;
     return new Response(JSON.stringify(answer.body), { status: answer.status });
   }) as typeof fetch;
@@ -95,7 +96,7 @@ describe('auth/token-exchange: TokenClient', () => {
     });
     expect(tokens.accessToken).to.equal('issued-access-token');
     expect(tokens.expiresAt).to.equal(NOW + 300_000);
-    const { form, headers } = calls[0];
+    const { form, headers } = defined(calls[0], 'a token request');
     expect(form.get('grant_type')).to.equal(GRANT_TOKEN_EXCHANGE);
     expect(form.get('subject_token')).to.equal(SUBJECT);
     expect(form.get('subject_token_type')).to.equal(TOKEN_TYPE_ACCESS);
@@ -105,7 +106,10 @@ describe('auth/token-exchange: TokenClient', () => {
     expect(form.has('client_secret')).to.equal(false);
     expect(form.has('requested_subject')).to.equal(false);
     expect(form.has('actor_token')).to.equal(false);
-    const basic = Buffer.from(headers.authorization.replace('Basic ', ''), 'base64').toString();
+    const basic = Buffer.from(
+      defined(headers.authorization, 'an Authorization header').replace('Basic ', ''),
+      'base64',
+    ).toString();
     expect(basic).to.equal('cairn-worker:s3cr%3Aet');
   });
 
@@ -117,10 +121,10 @@ describe('auth/token-exchange: TokenClient', () => {
       },
     );
     const tokens = await tokenClient.exchange({ subjectToken: SUBJECT, requestRefreshToken: true });
-    expect(calls[0].form.get('requested_token_type')).to.equal(TOKEN_TYPE_REFRESH);
-    expect(calls[0].form.get('client_id')).to.equal('cairn-worker');
-    expect(calls[0].form.get('client_secret')).to.equal('s3cr:et');
-    expect(calls[0].headers.authorization).to.equal(undefined);
+    expect(calls[0]?.form.get('requested_token_type')).to.equal(TOKEN_TYPE_REFRESH);
+    expect(calls[0]?.form.get('client_id')).to.equal('cairn-worker');
+    expect(calls[0]?.form.get('client_secret')).to.equal('s3cr:et');
+    expect(defined(calls[0], 'the token request').headers.authorization).to.equal(undefined);
     expect(tokens.refreshToken).to.equal('r');
     expect(tokens.refreshExpiresIn).to.equal(1800);
   });
@@ -135,9 +139,9 @@ describe('auth/token-exchange: TokenClient', () => {
       'client_credentials',
       'client_credentials',
     ]);
-    expect(calls[0].form.get('refresh_token')).to.equal('offline-token');
-    expect(calls[1].form.get('scope')).to.equal('ingest');
-    expect(calls[2].form.has('scope')).to.equal(false);
+    expect(calls[0]?.form.get('refresh_token')).to.equal('offline-token');
+    expect(calls[1]?.form.get('scope')).to.equal('ingest');
+    expect(calls[2]?.form.has('scope')).to.equal(false);
   });
 
   it('refuses a subject token expired beyond the clock tolerance locally, sending nothing', async () => {
@@ -180,7 +184,7 @@ describe('auth/token-exchange: TokenClient', () => {
     const own = jwtWith({ azp: 'cairn-worker', exp: NOW / 1000 + 300 });
     await tokenClient.exchange({ subjectToken: own, scope: ['ingest'] });
     expect(calls).to.have.length(1);
-    expect(calls[0].form.get('scope')).to.equal('ingest');
+    expect(calls[0]?.form.get('scope')).to.equal('ingest');
   });
 
   it('re-narrows aud after refreshing a refresh token that carries req-aud', async () => {
@@ -200,9 +204,9 @@ describe('auth/token-exchange: TokenClient', () => {
       'refresh_token',
       GRANT_TOKEN_EXCHANGE,
     ]);
-    expect(calls[1].form.get('subject_token')).to.equal(refreshed);
-    expect(calls[1].form.getAll('audience')).to.deep.equal(['cairn-downstream']);
-    expect(calls[1].form.get('scope')).to.equal('downstream-audience profile');
+    expect(calls[1]?.form.get('subject_token')).to.equal(refreshed);
+    expect(calls[1]?.form.getAll('audience')).to.deep.equal(['cairn-downstream']);
+    expect(calls[1]?.form.get('scope')).to.equal('downstream-audience profile');
     expect(tokens.accessToken).to.equal('narrowed-access');
     expect(tokens.refreshToken).to.equal('rotated-refresh');
     expect(tokens.refreshExpiresIn).to.equal(1800);

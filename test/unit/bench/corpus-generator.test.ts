@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { generateRecord } from '../../../scripts/corpus/generator.js';
+import { defined } from '../../support/defined.js';
 
 /** Every polygon ring of a GeoJSON Polygon or MultiPolygon. */
 function rings(geometry: { type: string; coordinates: unknown }): number[][][] {
@@ -8,7 +9,7 @@ function rings(geometry: { type: string; coordinates: unknown }): number[][][] {
 }
 
 function width(ring: number[][]): number {
-  const longitudes = ring.map(([longitude]) => longitude);
+  const longitudes = ring.map(([longitude]) => defined(longitude, 'a longitude'));
   return Math.max(...longitudes) - Math.min(...longitudes);
 }
 

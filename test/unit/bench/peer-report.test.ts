@@ -102,13 +102,13 @@ describe('bench:peers report', () => {
       ['bbox', 1],
       ['bbox', 16],
     ]);
-    expect(rows[0].cairnRps).to.deep.equal([300, 500]);
-    expect(rows[0].peerRps).to.deep.equal([30, 50]);
-    expect(rows[0].throughputRatio).to.equal(10);
-    expect(rows[0].p50Ratio).to.equal(13.33);
-    expect(rows[0].p99Ratio).to.equal(10);
-    expect(rows[0].errors).to.deep.equal({ cairn: 0, peer: 3 });
-    expect(rows[1].throughputRatio).to.equal(8);
+    expect(rows[0]?.cairnRps).to.deep.equal([300, 500]);
+    expect(rows[0]?.peerRps).to.deep.equal([30, 50]);
+    expect(rows[0]?.throughputRatio).to.equal(10);
+    expect(rows[0]?.p50Ratio).to.equal(13.33);
+    expect(rows[0]?.p99Ratio).to.equal(10);
+    expect(rows[0]?.errors).to.deep.equal({ cairn: 0, peer: 3 });
+    expect(rows[1]?.throughputRatio).to.equal(8);
     const table = renderRatioTable('pycsw', rows);
     expect(table.split('\n')).to.have.length(4);
     expect(table).to.contain(
@@ -120,8 +120,8 @@ describe('bench:peers report', () => {
     const rows = ratioRows([
       { query: 'q', side: 'cairn', repetition: 1, result: run(1, 10, 1, 2) },
     ]);
-    expect(Number.isNaN(rows[0].throughputRatio)).to.equal(true);
-    expect(rows[0].peerRps).to.deep.equal([]);
+    expect(Number.isNaN(rows[0]?.throughputRatio)).to.equal(true);
+    expect(rows[0]?.peerRps).to.deep.equal([]);
   });
 
   it('takes latencies from the windows that completed requests, and says which did not', () => {
@@ -135,10 +135,10 @@ describe('bench:peers report', () => {
       { query: 'q', side: 'cairn', repetition: 2, result: run(1, 60, 16, 22) },
       { query: 'q', side: 'peer', repetition: 2, result: run(1, 2, 469, 484) },
     ]);
-    expect(rows[0].peerP50).to.equal(469);
-    expect(rows[0].p50Ratio).to.equal(29.31);
-    expect(rows[0].throughputRatio).to.equal(60);
-    expect(rows[0].unanswered).to.deep.equal({ cairn: 0, peer: 1 });
+    expect(rows[0]?.peerP50).to.equal(469);
+    expect(rows[0]?.p50Ratio).to.equal(29.31);
+    expect(rows[0]?.throughputRatio).to.equal(60);
+    expect(rows[0]?.unanswered).to.deep.equal({ cairn: 0, peer: 1 });
     expect(renderRatioTable('pycsw', rows)).to.contain(
       '- q at concurrency 1: pycsw×1 completed no request in 1 of 2 windows',
     );
@@ -182,14 +182,14 @@ describe('bench:peers report', () => {
       },
     ]);
     expect(rows.map((row) => row.workers)).to.deep.equal([1, 2]);
-    expect(rows[0].cairnRps).to.deep.equal([100, 300]);
-    expect(rows[1].cairnRps).to.deep.equal([100, 300]);
-    expect(rows[0].peerRps).to.deep.equal([10, 30]);
-    expect(rows[1].peerRps).to.deep.equal([20, 40]);
-    expect(rows[0].throughputRatio).to.equal(10);
-    expect(rows[1].throughputRatio).to.equal(6.67);
-    expect(rows[0].rssMiB).to.deep.equal({ cairn: 210, peer: 95 });
-    expect(rows[1].rssMiB).to.deep.equal({ cairn: 210, peer: 180 });
+    expect(rows[0]?.cairnRps).to.deep.equal([100, 300]);
+    expect(rows[1]?.cairnRps).to.deep.equal([100, 300]);
+    expect(rows[0]?.peerRps).to.deep.equal([10, 30]);
+    expect(rows[1]?.peerRps).to.deep.equal([20, 40]);
+    expect(rows[0]?.throughputRatio).to.equal(10);
+    expect(rows[1]?.throughputRatio).to.equal(6.67);
+    expect(rows[0]?.rssMiB).to.deep.equal({ cairn: 210, peer: 95 });
+    expect(rows[1]?.rssMiB).to.deep.equal({ cairn: 210, peer: 180 });
     expect(renderRatioTable('sfeos', rows)).to.contain('| q | 1 | 2 | 100, 300 | 20, 40 |');
   });
 

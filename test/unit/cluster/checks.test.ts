@@ -101,7 +101,7 @@ describe('cluster check: request outcomes and failover windows', () => {
       seconds: 10,
       unavailable: 2,
     });
-    expect(check.windows[0].slowestMs).to.equal(1500);
+    expect(check.windows[0]?.slowestMs).to.equal(1500);
   });
 
   it('tolerates an answer cut by the kill of the API replica serving it, and nothing else like it', () => {

@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import type { Geometry, Position } from 'geojson';
 import { dateString, geometry, mutateText } from '../cql2/cql2-arbitraries.js';
+import { defined } from '../../support/defined.js';
 
 type CqlTextModule = typeof import('../../../shared/query/cql-text/index.js');
 type ErrorsModule = typeof import('../../../shared/errors/index.js');
@@ -285,7 +286,7 @@ describe('CQL text parser fuzzing', function () {
       runFamily(
         'mutated valid constraints',
         RUNS.mutated,
-        fc.nat({ max: MUTATORS.length - 1 }).chain((i) => MUTATORS[i]),
+        fc.nat({ max: MUTATORS.length - 1 }).chain((i) => defined(MUTATORS[i], `mutator ${i}`)),
         false,
       ),
       runFamily('valid constraints', RUNS.valid, constraint, true),

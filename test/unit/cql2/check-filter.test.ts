@@ -205,13 +205,13 @@ describe('checkFilter', () => {
         "updated = DATE('2022-04-16') OR T_BEFORE(updated, INTERVAL('2020-01-01T10:00:00Z', '..'))",
       );
       const [equal, before] = (tree as { args: { args: unknown[] }[] }).args;
-      expect(equal.args[1]).to.deep.equal({
+      expect(equal?.args[1]).to.deep.equal({
         kind: 'date',
         value: '2022-04-16',
         start: '2022-04-16T00:00:00.000Z',
         end: '2022-04-16T23:59:59.999Z',
       });
-      expect((before.args[1] as { start: unknown }).start).to.deep.include({
+      expect((before?.args[1] as { start: unknown }).start).to.deep.include({
         kind: 'timestamp',
         start: '2020-01-01T10:00:00.000Z',
       });
@@ -239,7 +239,7 @@ describe('checkFilter', () => {
             name: 'cloudCover',
             type: 'number',
             queryable: (check('cloudCover < 1') as { args: { queryable: unknown }[] }).args[0]
-              .queryable,
+              ?.queryable,
           },
           { kind: 'literal', value: 10 },
         ],
@@ -253,7 +253,7 @@ describe('checkFilter', () => {
         value: 'Ab',
       });
       // Division by zero is NULL, not a number: left for the backend (SQL NULL).
-      expect((check('cloudCover = 1 / 0') as { args: { kind: string }[] }).args[1].kind).to.equal(
+      expect((check('cloudCover = 1 / 0') as { args: { kind: string }[] }).args[1]?.kind).to.equal(
         'op',
       );
     });

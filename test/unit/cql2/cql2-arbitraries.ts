@@ -400,11 +400,11 @@ export function mutateJson(value: unknown): fc.Arbitrary<unknown> {
   return fc
     .tuple(fc.constantFrom(...paths), replacement, fc.boolean())
     .map(([path, next, remove]) => {
-      if (path.length === 0) return next;
+      const last = path.at(-1);
+      if (last === undefined) return next;
       const copy = structuredClone(value) as Record<string | number, unknown>;
       let parent = copy;
       for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
-      const last = path[path.length - 1];
       if (remove && Array.isArray(parent)) parent.splice(last as number, 1);
       else if (remove) delete parent[last];
       else parent[last] = next;

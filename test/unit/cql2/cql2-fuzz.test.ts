@@ -16,6 +16,7 @@ import {
   mutateText,
   tokenSoup,
 } from './cql2-arbitraries.js';
+import { defined } from '../../support/defined.js';
 
 type Cql2Module = typeof import('../../../shared/query/cql2/index.js');
 type ErrorsModule = typeof import('../../../shared/errors/index.js');
@@ -46,7 +47,7 @@ const JSON_POOL = POOL.map(printCql2Json);
 
 /** Mutations of a random pool member (each member's mutator is built once). */
 const mutationOf = <T>(mutators: fc.Arbitrary<T>[]): fc.Arbitrary<T> =>
-  fc.nat({ max: mutators.length - 1 }).chain((i) => mutators[i]);
+  fc.nat({ max: mutators.length - 1 }).chain((i) => defined(mutators[i], `mutator ${i}`));
 
 /** Valid text: pool members joined with AND, OR, NOT and parentheses. */
 const validText = fc

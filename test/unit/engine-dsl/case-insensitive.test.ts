@@ -4,6 +4,7 @@ import {
   caseInsensitively,
 } from '../../../shared/search/engine/case-insensitive.js';
 import type { Query, RangeBounds } from '../../../shared/search/engine/dsl.js';
+import { defined } from '../../support/defined.js';
 
 /**
  * The patterns use the core syntax of the engines' (Lucene's) regular expressions: literals,
@@ -17,7 +18,7 @@ function toJavaScript(pattern: string): RegExp {
     const character = characters[i];
     if (character === '\\') {
       i += 1;
-      source += `\\u{${characters[i].codePointAt(0)?.toString(16)}}`;
+      source += `\\u{${characters[i]?.codePointAt(0)?.toString(16)}}`;
     } else source += character;
   }
   return new RegExp(`^(?:${source})$`, 'us');
@@ -31,8 +32,10 @@ function expected(value: string, bounds: RangeBounds): boolean {
   );
   const compare = (literal: string): number => {
     const other = Array.from(literal, (c) => c.codePointAt(0) as number);
-    for (let i = 0; i < Math.min(lowered.length, other.length); i += 1) {
-      if (lowered[i] !== other[i]) return lowered[i] - other[i];
+    for (const [i, code] of lowered.entries()) {
+      const otherCode = other[i];
+      if (otherCode === undefined) break;
+      if (code !== otherCode) return code - otherCode;
     }
     return lowered.length - other.length;
   };
@@ -50,7 +53,7 @@ function matches(query: Query, value: string): boolean {
   if ('match_all' in query) return true;
   if ('regexp' in query) {
     const [options] = Object.values(query.regexp as Record<string, { value: string }>);
-    return toJavaScript(options.value).test(value);
+    return toJavaScript(defined(options, 'a regexp clause').value).test(value);
   }
   const filter = (query.bool as { filter: Query[] }).filter;
   return filter.every((clause) => matches(clause, value));

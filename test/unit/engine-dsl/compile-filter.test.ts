@@ -13,6 +13,7 @@ import type { Query } from '../../../shared/search/engine/dsl.js';
 import { caseInsensitively } from '../../../shared/search/engine/case-insensitive.js';
 import type { FieldKind } from '../../../shared/search/engine/engine-fields.js';
 import type { SpatialMode } from '../../../shared/search/engine/index-templates.js';
+import { defined } from '../../support/defined.js';
 
 const MAPPED: Record<string, FieldKind> = {
   'props.score': 'number',
@@ -363,11 +364,17 @@ describe('engine DSL: filter compiler', () => {
       withDoubts('S_INTERSECTS(geometry, POLYGON((0 0, 4 0, 0 3, 0 0)))', 'envelope');
       expect(doubts.map((doubt) => doubt.operator)).to.deep.equal(['S_INTERSECTS']);
       // Envelope mode, polygon operand: every footprint whose box meets the polygon's.
-      expect(json(doubts[0].query)).to.contain(json({ range: { 'box0.minx': { lte: 4 } } }));
+      expect(json(defined(doubts[0], 'the first doubt').query)).to.contain(
+        json({ range: { 'box0.minx': { lte: 4 } } }),
+      );
       withDoubts('S_WITHIN(geometry, BBOX(0, 0, 10, 10))', 'shape');
       // Shape mode, box operand: dropped geometries, and footprints on the box edges.
-      expect(json(doubts[1].query)).to.contain(json({ term: { _ignored: 'geometry' } }));
-      expect(json(doubts[1].query)).to.contain(json({ range: { 'box0.minx': { gte: 0 - 1e-6 } } }));
+      expect(json(defined(doubts[1], 'the second doubt').query)).to.contain(
+        json({ term: { _ignored: 'geometry' } }),
+      );
+      expect(json(defined(doubts[1], 'the second doubt').query)).to.contain(
+        json({ range: { 'box0.minx': { gte: 0 - 1e-6 } } }),
+      );
     });
 
     it('envelope mode: relations on the record box halves, antimeridian boxes split', () => {
@@ -404,7 +411,9 @@ describe('engine DSL: filter compiler', () => {
       expect(query.bool.filter[0]).to.deep.equal(
         any(exists('geometry'), all({ term: { _ignored: 'geometry' } }, exists('box0.minx'))),
       );
-      expect(json(query.bool.filter[1])).to.match(/^\{"bool":\{"must_not"/);
+      expect(json(defined(query.bool.filter[1], 'the second filter'))).to.match(
+        /^\{"bool":\{"must_not"/,
+      );
     });
 
     it('refuses relations the engines lack, and invalid geometries', () => {

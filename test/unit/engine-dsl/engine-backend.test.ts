@@ -24,6 +24,7 @@ import { toReadError } from '../../../shared/search/engine/engine-errors.js';
 import { SortCheckpoints } from '../../../shared/search/engine/sort-checkpoints.js';
 import { generateRecords } from '../../../scripts/corpus/generator.js';
 import { checkFilter } from '../../../shared/query/check-filter.js';
+import { defined } from '../../support/defined.js';
 
 /** An in-memory stand-in for the engine: records calls, answers what a test scripts. */
 class FakeAdapter implements EngineAdapter {
@@ -161,9 +162,11 @@ describe('engine backend (fake adapter)', () => {
         20_000 + 4_000,
       );
     }
-    const action = adapter.bulkCalls[0][0] as { index: { _id: string; _index: string } };
+    const action = defined(adapter.bulkCalls[0], 'a bulk call')[0] as {
+      index: { _id: string; _index: string };
+    };
     expect(action.index._index).to.equal('cairn-records');
-    expect(action.index._id).to.equal((adapter.bulkCalls[0][1] as { id: string }).id);
+    expect(action.index._id).to.equal((adapter.bulkCalls[0]?.[1] as { id: string }).id);
   });
 
   it('reports per-record failures with a reason and no engine message', async () => {
@@ -173,21 +176,20 @@ describe('engine backend (fake adapter)', () => {
         .map((line, i) => ({
           id: (line.index as { _id: string })._id,
           status: i === 1 ? 400 : 201,
-          error:
-            i === 1
-              ? {
-                  type: 'mapper_parsing_exception',
-                  reason:
-                    "failed to parse field [props.proj%2Eepsg] of type [double] in document with id 'x'",
-                }
-              : undefined,
+          ...(i === 1 && {
+            error: {
+              type: 'mapper_parsing_exception',
+              reason:
+                "failed to parse field [props.proj%2Eepsg] of type [double] in document with id 'x'",
+            },
+          }),
         }));
     const batch = records(3);
     const result = await backend.upsert(batch);
     expect(result.written).to.equal(2);
     expect(result.failures).to.deep.equal([
       {
-        id: batch[1].id,
+        id: defined(batch[1], 'the second record').id,
         reason: 'rejected by the search engine (mapper_parsing_exception at "proj.epsg")',
       },
     ]);
@@ -201,7 +203,7 @@ describe('engine backend (fake adapter)', () => {
         .map((line) => ({
           id: (line.index as { _id: string })._id,
           status: call === 1 ? 429 : 201,
-          error: call === 1 ? { type: 'es_rejected_execution_exception' } : undefined,
+          ...(call === 1 && { error: { type: 'es_rejected_execution_exception' } }),
         }));
     expect(await backend.upsert(records(2))).to.deep.equal({ written: 2, failures: [] });
     expect(adapter.bulkCalls).to.have.length(2);
@@ -267,7 +269,7 @@ describe('engine backend (fake adapter)', () => {
     adapter.searchAnswer = (request) => {
       const body = request.body as { from?: number; size: number; search_after?: string[] };
       const start = body.search_after
-        ? Number(body.search_after[0].slice(1)) + 1
+        ? Number(body.search_after[0]?.slice(1)) + 1
         : (body.from ?? 0);
       const hits = Array.from({ length: body.size }, (_, i) => hit(start + i)).filter(
         (h) => Number(h._id.slice(1)) < 30_000,

@@ -23,11 +23,12 @@ import {
   readMappingFile,
   versionedIndexName,
 } from '../../../shared/search/engine/index-templates.js';
+import { defined } from '../../support/defined.js';
 
 function record(feature: Record<string, unknown>): CoreRecord {
   const parsed = parseDocuments(JSON.stringify(feature));
   expect(parsed.failures).to.deep.equal([]);
-  return parsed.records[0];
+  return defined(parsed.records[0], 'the record');
 }
 
 const CROSSING = record({
@@ -180,12 +181,15 @@ describe('engine document layout', () => {
   });
 
   it('indexes free text once, in anytext: the text properties keep only exact keywords', () => {
-    const mappings = (readMappingFile('records.base.json').template as Record<string, never>)
+    const mappings = (readMappingFile('records.base.json').template as Record<string, unknown>)
       .mappings as { properties: Record<string, Record<string, unknown>> };
-    const props = mappings.properties.props.properties as Record<string, Record<string, unknown>>;
+    const props = defined(mappings.properties.props, 'the props mapping').properties as Record<
+      string,
+      Record<string, unknown>
+    >;
     for (const name of ['title', 'description', 'keywords', 'themes', 'organisations']) {
       expect(props[name], name).to.deep.include({ type: 'text', index: false });
-      expect(props[name].fields, name).to.have.nested.property('keyword.type', 'keyword');
+      expect(props[name]?.fields, name).to.have.nested.property('keyword.type', 'keyword');
     }
     expect(mappings.properties.anytext).to.deep.include({ type: 'text' });
     expect(mappings.properties.anytext).not.to.have.property('index');
@@ -310,7 +314,7 @@ describe('index templates from es-mappings', () => {
       analysis: 'standard',
     });
     expect(plain.indexTemplate.body.template).not.to.have.property('settings');
-    const base = plain.components[0].body as {
+    const base = defined(plain.components[0], 'the base component').body as {
       template: { settings: { index: Record<string, unknown> } };
     };
     expect(base.template.settings.index).not.to.have.property('refresh_interval');

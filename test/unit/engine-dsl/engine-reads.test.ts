@@ -16,10 +16,10 @@ import { OpenSearchAdapter } from '../../../shared/search/engine/opensearch-adap
 type AdapterClass = new (options: ClientConnectionOptions) => EngineAdapter;
 
 interface Seen {
-  method?: string;
-  url?: string;
-  authorization?: string;
-  type?: string;
+  method?: string | undefined;
+  url?: string | undefined;
+  authorization?: string | undefined;
+  type?: string | undefined;
   body: string;
 }
 
@@ -246,7 +246,7 @@ for (const [engine, Adapter] of ADAPTERS)
             : { status: 404, body: JSON.stringify({ _id: 'x', found: false }) },
         async (adapter, seen) => {
           expect(await adapter.getSource('records', 'x/y', ['record'])).to.equal(null);
-          expect(seen[0].url).to.equal('/records/_doc/x%2Fy?_source_includes=record');
+          expect(seen[0]?.url).to.equal('/records/_doc/x%2Fy?_source_includes=record');
           expect(await adapter.getSource('gone', 'x', ['record'])).to.equal(null);
           expect(seen).to.have.length(2);
         },

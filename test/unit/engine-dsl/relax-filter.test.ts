@@ -12,6 +12,7 @@ import { anyOf } from '../../../shared/search/engine/dsl.js';
 import { growBox, relaxFilter } from '../../../shared/search/engine/relax-filter.js';
 import type { FieldKind } from '../../../shared/search/engine/engine-fields.js';
 import type { SpatialMode } from '../../../shared/search/engine/index-templates.js';
+import { defined } from '../../support/defined.js';
 
 const MAPPED: Record<string, FieldKind> = {
   'props.score': 'number',
@@ -92,7 +93,8 @@ describe('relaxFilter: a superset engine query for what the engine cannot decide
       );
     const within = relaxFilter(distance('s_dwithin'), context());
     expect(within.operators).to.deep.equal(['distance operators (DWithin, Beyond)']);
-    const [[west, south, east, north]] = growBox([10, 50, 10, 50], 100_000)!;
+    const [box] = defined(growBox([10, 50, 10, 50], 100_000), 'a grown box');
+    const [west, south, east, north] = defined(box, 'the grown box');
     expect(within.query).to.deep.equal(
       compileSpatialRelation('envelope', 'intersects', {
         bbox: [west - 1e-9, south - 1e-9, east + 1e-9, north + 1e-9],
@@ -112,7 +114,7 @@ describe('relaxFilter: a superset engine query for what the engine cannot decide
     expect(doubts).to.have.length(1);
     const relaxed = relaxFilter(filter, context('shape'));
     expect(relaxed.operators).to.deep.equal(['S_INTERSECTS']);
-    expect(relaxed.query).to.deep.equal(anyOf([proven, doubts[0].query]));
+    expect(relaxed.query).to.deep.equal(anyOf([proven, defined(doubts[0], 'the doubt').query]));
     expect(relaxed.query).to.not.deep.equal(proven);
   });
 
@@ -126,7 +128,8 @@ describe('relaxFilter: a superset engine query for what the engine cannot decide
 
 describe('growBox: the boxes within a distance of a box', () => {
   it('grows by at least the distance in degrees, wider in longitude away from the equator', () => {
-    const [[west, south, east, north]] = growBox([10, 50, 10, 50], 111_195)!;
+    const [box] = defined(growBox([10, 50, 10, 50], 111_195), 'a grown box');
+    const [west, south, east, north] = defined(box, 'the grown box');
     expect(north - 50).to.be.greaterThan(1);
     expect(50 - south).to.be.greaterThan(1);
     expect(east - 10).to.be.greaterThan(1 / Math.cos((51 * Math.PI) / 180));
@@ -134,7 +137,8 @@ describe('growBox: the boxes within a distance of a box', () => {
   });
 
   it('wraps at the antimeridian and gives up near the poles or for huge distances', () => {
-    const [[west, , east]] = growBox([179.5, 0, 179.5, 0], 111_195)!;
+    const [box] = defined(growBox([179.5, 0, 179.5, 0], 111_195), 'a grown box');
+    const [west, , east] = defined(box, 'the grown box');
     expect(west).to.be.lessThan(179.5);
     expect(east).to.be.lessThan(-178);
     expect(growBox([0, 88.5, 1, 88.5], 200_000)).to.equal(undefined);

@@ -15,6 +15,7 @@ import {
   type EngineSpatialRelation,
 } from '../../../shared/search/engine/compile-spatial.js';
 import type { Query } from '../../../shared/search/engine/dsl.js';
+import { defined } from '../../support/defined.js';
 
 type Document = Record<string, number | string | boolean>;
 
@@ -32,7 +33,7 @@ function matches(query: Query, document: Document): boolean {
     case 'exists':
       return document[body.field as string] !== undefined;
     case 'term': {
-      const [field, value] = Object.entries(body)[0];
+      const [field, value] = defined(Object.entries(body)[0], 'a term');
       return document[field] === value;
     }
     case 'range': {
@@ -59,9 +60,14 @@ function matches(query: Query, document: Document): boolean {
     case 'geo_shape': {
       // The engine without its rounding: the footprint is taken to be its box halves (what
       // the generated records hold), which is exact for box footprints.
-      const { shape, relation } = (body as Record<string, { shape: unknown; relation: string }>)
-        .geometry;
-      const { type, coordinates } = shape as { type: string; coordinates: number[][] };
+      const { shape, relation } = defined(
+        (body as Record<string, { shape: unknown; relation: string }>).geometry,
+        'a geo_shape on geometry',
+      );
+      const { type, coordinates } = shape as {
+        type: string;
+        coordinates: [[number, number], [number, number]];
+      };
       if (type !== 'envelope') throw new Error(`the evaluator does not know geo_shape ${type}`);
       const [[west, north], [east, south]] = coordinates;
       if (document._ignored === 'geometry') return false;
@@ -183,7 +189,8 @@ describe('spatial doubt queries (compile-spatial.ts)', () => {
         // The band by plain arithmetic on the record's halves (the operand does not cross the
         // antimeridian here; a shrunk box that vanishes meets nothing).
         const [west, south, east, north] = bbox;
-        const meets = ([w, s, e, n]: number[]) =>
+        type Box = [number, number, number, number];
+        const meets = ([w, s, e, n]: Box) =>
           [0, 1].some((part) => {
             const side = (name: string) => document[`box${part}.${name}`] as number | undefined;
             const minx = side('minx');
@@ -195,8 +202,8 @@ describe('spatial doubt queries (compile-spatial.ts)', () => {
               side('maxy')! >= s
             );
           });
-        const outer = [west - BAND, south - BAND, east + BAND, north + BAND];
-        const inner = [west + BAND, south + BAND, east - BAND, north - BAND];
+        const outer: Box = [west - BAND, south - BAND, east + BAND, north + BAND];
+        const inner: Box = [west + BAND, south + BAND, east - BAND, north - BAND];
         const innerExists = inner[0] <= inner[2] && inner[1] <= inner[3];
         const expected =
           west !== east &&
@@ -204,7 +211,7 @@ describe('spatial doubt queries (compile-spatial.ts)', () => {
           meets(
             outer.map((value, i) =>
               Math.max(i % 2 ? -90 : -180, Math.min(i % 2 ? 90 : 180, value)),
-            ),
+            ) as Box,
           ) &&
           !(innerExists && meets(inner));
         if (found) boxesInDoubt += 1;
@@ -221,7 +228,7 @@ describe('spatial doubt queries (compile-spatial.ts)', () => {
     });
     // The dropped geometries lead the branch: a required clause the engine can start from.
     const [first] = (doubt as { bool: { should: { bool: { filter: Query[] } }[] } }).bool.should;
-    expect(first.bool.filter).to.deep.include({ term: { _ignored: 'geometry' } });
+    expect(first?.bool.filter).to.deep.include({ term: { _ignored: 'geometry' } });
     const across = { 'box0.minx': 9, 'box0.maxx': 11, 'box0.miny': 1, 'box0.maxy': 2 };
     expect(matches(doubt!, { ...across, _ignored: 'geometry' })).to.equal(true);
     expect(matches(doubt!, { ...across, _ignored: 'geometry', boxFootprint: true })).to.equal(

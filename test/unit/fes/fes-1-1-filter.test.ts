@@ -4,6 +4,7 @@ import type { Expression } from '../../../shared/query/filter-ast.js';
 import { parseFesFilter } from '../../../shared/query/fes/index.js';
 import { parseXml } from '../../../shared/xml/index.js';
 import { casei, expectError, fes11, lit, op, prop } from './fes-helpers.js';
+import { defined } from '../../support/defined.js';
 
 const comparison = (name: string, property: string, value: string, attributes = ''): string =>
   fes11(`<ogc:${name}${attributes}>
@@ -633,9 +634,11 @@ describe('FES 1.1 (ogc:Filter, CSW 2.0.2)', () => {
           </csw:Constraint>
         </csw:Query>
       </csw:GetRecords>`);
-      const constraint = request.root.children[0].children[1];
+      const constraint = defined(request.root.children[0]?.children[1], 'the Constraint');
       const expected = op('=', prop('dc:title'), lit('Lorem ipsum'));
-      expect(parseFesFilter(constraint.children[0], '1.1')).to.deep.equal(expected);
+      expect(parseFesFilter(defined(constraint.children[0], 'the Filter'), '1.1')).to.deep.equal(
+        expected,
+      );
       expect(parseFesFilter(constraint, '1.1')).to.deep.equal(expected);
     });
 

@@ -212,8 +212,8 @@ const insertAttribute = fc
   .map(([nth, attribute]): Mutation => (doc) => {
     // Whole start tags (name and attributes), up to but excluding "/>" or ">".
     const tags = [...doc.matchAll(/<[A-Za-z][^>]*?(?=\/?>)/g)];
-    if (tags.length === 0) return doc;
     const match = tags[nth % tags.length];
+    if (match === undefined) return doc;
     const name = attribute.slice(0, attribute.indexOf('=') + 1);
     if (match[0].includes(name)) return doc; // a duplicate attribute is merely malformed
     const i = (match.index ?? 0) + match[0].length;
@@ -225,10 +225,10 @@ const renameTag = fc
   .tuple(fc.nat(), fc.constantFrom(...TAGS))
   .map(([nth, tag]): Mutation => (doc) => {
     const names = [...doc.matchAll(/<\/?([A-Za-z]+:)?([A-Za-z]+)/g)];
-    if (names.length === 0) return doc;
     const match = names[nth % names.length];
-    const prefix = match[1] ?? '';
-    const pattern = new RegExp(`<(/?)${prefix}${match[2]}(?=[\\s/>])`, 'g');
+    if (match === undefined) return doc;
+    const [, prefix = '', local] = match;
+    const pattern = new RegExp(`<(/?)${prefix}${local}(?=[\\s/>])`, 'g');
     return doc.replace(pattern, `<$1${prefix}${tag}`);
   });
 
@@ -287,8 +287,8 @@ const replaceNumber = fc
     // Not in the XML declaration: its version and encoding are not what is being tested.
     const body = doc.startsWith('<?xml') ? doc.indexOf('?>') + 2 : 0;
     const numbers = [...doc.matchAll(/-?\d+(\.\d+)?/g)].filter((item) => (item.index ?? 0) >= body);
-    if (numbers.length === 0) return doc;
     const match = numbers[nth % numbers.length];
+    if (match === undefined) return doc;
     const i = match.index ?? 0;
     return doc.slice(0, i) + String(value) + doc.slice(i + match[0].length);
   });

@@ -3,6 +3,7 @@ import { InvalidParameterError } from '../../../shared/errors/index.js';
 import { parseFesSortBy } from '../../../shared/query/fes/index.js';
 import { parseXml } from '../../../shared/xml/index.js';
 import { expectError } from './fes-helpers.js';
+import { defined } from '../../support/defined.js';
 
 describe('FES SortBy', () => {
   it('reads ogc:SortBy (CSW 2.0.2) with PropertyName and SortOrder', () => {
@@ -21,7 +22,7 @@ describe('FES SortBy', () => {
         xmlns:fes="http://www.opengis.net/fes/2.0"><csw:Query typeNames="csw:Record">
       <fes:SortBy><fes:SortProperty><fes:ValueReference>apiso:Title</fes:ValueReference></fes:SortProperty></fes:SortBy>
     </csw:Query></csw:GetRecords>`);
-    const sortBy = request.root.children[0].children[0];
+    const sortBy = defined(request.root.children[0]?.children[0], 'the SortBy');
     expect(parseFesSortBy(sortBy)).to.deep.equal([{ field: 'apiso:Title', direction: 'asc' }]);
   });
 

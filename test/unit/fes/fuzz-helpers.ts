@@ -64,8 +64,14 @@ export class OutcomeTally {
 function checkPosition(position: Position): void {
   check(position.length === 2, () => `position ${JSON.stringify(position)} is not 2D`);
   const [lon, lat] = position;
-  check(Number.isFinite(lon) && lon >= -180 && lon <= 180, () => `longitude ${lon}`);
-  check(Number.isFinite(lat) && lat >= -90 && lat <= 90, () => `latitude ${lat}`);
+  check(
+    typeof lon === 'number' && Number.isFinite(lon) && lon >= -180 && lon <= 180,
+    () => `longitude ${lon}`,
+  );
+  check(
+    typeof lat === 'number' && Number.isFinite(lat) && lat >= -90 && lat <= 90,
+    () => `latitude ${lat}`,
+  );
 }
 
 /** Checks that a GeoJSON geometry has finite CRS84 positions and closed rings. */
@@ -73,8 +79,8 @@ export function checkGeometry(geometry: Geometry): void {
   const ring = (positions: Position[]): void => {
     check(positions.length >= 4, 'ring with fewer than 4 positions');
     positions.forEach(checkPosition);
-    const [first, last] = [positions[0], positions[positions.length - 1]];
-    check(first[0] === last[0] && first[1] === last[1], 'open ring');
+    const [first, last] = [positions[0], positions.at(-1)];
+    check(first?.[0] === last?.[0] && first?.[1] === last?.[1], 'open ring');
   };
   switch (geometry.type) {
     case 'Point':
@@ -108,9 +114,10 @@ export function checkGeometry(geometry: Geometry): void {
 /** Checks a CRS84 bbox: four finite numbers in range, south ≤ north. */
 export function checkBbox(bbox: number[]): void {
   check(bbox.length === 4, 'bbox without 4 numbers');
-  checkPosition([bbox[0], bbox[1]]);
-  checkPosition([bbox[2], bbox[3]]);
-  check(bbox[1] <= bbox[3], 'bbox south above north');
+  checkPosition(bbox.slice(0, 2));
+  checkPosition(bbox.slice(2));
+  const [, south = Number.NaN, , north = Number.NaN] = bbox;
+  check(south <= north, 'bbox south above north');
 }
 
 /** Checks that a filter tree is well formed: known kinds, finite numbers, valid literals. */

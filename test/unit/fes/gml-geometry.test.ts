@@ -7,11 +7,12 @@ import {
 } from '../../../shared/query/fes/index.js';
 import { parseXml } from '../../../shared/xml/index.js';
 import { expectError, GML, GML32 } from './fes-helpers.js';
+import { defined } from '../../support/defined.js';
 
 /** Parses a GML fragment (with the gml prefix bound to GML 3.2 unless told otherwise). */
 function gml(xml: string, ns = GML32): unknown {
   const root = parseXml(`<wrapper xmlns:gml="${ns}">${xml}</wrapper>`).root;
-  return parseGmlGeometry(root.children[0]);
+  return parseGmlGeometry(defined(root.children[0], 'the GML element'));
 }
 
 const geometry = (value: unknown): unknown => ({ kind: 'geometry', geometry: value });

@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { expect } from 'chai';
-import type { CoreRecord } from '../../../shared/records/core-record.js';
+import type { Bbox, CoreRecord } from '../../../shared/records/core-record.js';
 import {
   parseDublinCore,
   parseIso19139,
@@ -10,6 +10,7 @@ import {
 import { InvalidRecordError } from '../../../shared/errors/index.js';
 import { XmlParseError } from '../../../shared/xml/index.js';
 import { samplePath } from '../../support/fixtures.js';
+import { defined } from '../../support/defined.js';
 
 const sample = (folder: string, name: string): string =>
   readFileSync(samplePath(folder, name), 'utf8');
@@ -23,7 +24,7 @@ function withoutSource(record: CoreRecord): unknown {
   return JSON.parse(JSON.stringify(copy));
 }
 
-function intersects(box: number[], query: number[]): boolean {
+function intersects(box: Bbox, query: Bbox): boolean {
   return box[0] <= query[2] && box[2] >= query[0] && box[1] <= query[3] && box[3] >= query[1];
 }
 
@@ -40,7 +41,7 @@ describe('XML metadata formats (parsers)', () => {
           const parsed = parseXmlDocuments(xml, { name: file });
           expect(parsed.failures, `${folder}/${file}`).to.deep.equal([]);
           expect(parsed.records, `${folder}/${file}`).to.have.length(1);
-          const [record] = parsed.records;
+          const record = defined(parsed.records[0], `${folder}/${file}`);
           expect(record.id, file).to.be.a('string').and.not.equal('');
           expect(record.source.content, file).to.equal(xml);
           expect(record.source.mediaType).to.equal('application/xml');
@@ -336,7 +337,7 @@ describe('XML metadata formats (parsers)', () => {
             url: 'https://metawal.wallonie.be/thesaurus/theme-geoportail-wallon#SubThemesGeoportailWallon/1020',
           },
         ]);
-        expect(record.themes[record.themes.length - 1].concepts).to.deep.equal([
+        expect(record.themes.at(-1)?.concepts).to.deep.equal([
           { id: 'geoscientificInformation' },
           { id: 'inlandWaters' },
         ]);
@@ -433,7 +434,7 @@ describe('XML metadata formats (parsers)', () => {
           -4.097, 47.595, 0.889, 51.217,
         ]);
         // pycsw / CITE: bbox=-6.17,44.79,17.92,68.41 matches exactly three records.
-        const query = [-6.17, 44.79, 17.92, 68.41];
+        const query: Bbox = [-6.17, 44.79, 17.92, 68.41];
         const hits = xmlFiles('dublin-core-cite')
           .map((file) => parseDublinCore(sample('dublin-core-cite', file)))
           .filter((record) => record.bbox && intersects(record.bbox, query));
@@ -509,8 +510,8 @@ describe('XML metadata formats (parsers)', () => {
             reason: 'Dublin Core record has no identifier (dc:identifier is missing or empty)',
           },
         ]);
-        expect(parsed.records[6].id).to.equal('437ae0a2-06e2-4015-b296-a66e7f407bf2');
-        expect(parsed.records[6].source.format).to.equal('iso19139');
+        expect(parsed.records[6]?.id).to.equal('437ae0a2-06e2-4015-b296-a66e7f407bf2');
+        expect(parsed.records[6]?.source.format).to.equal('iso19139');
         for (const record of parsed.records) {
           // Each source is a standalone document that reads back to the same record.
           const again = parseXmlRecord(record.source.content);
@@ -536,10 +537,12 @@ describe('XML metadata formats (parsers)', () => {
       const parsed = parseXmlDocuments(wrapper, { name: 'w' });
       expect(parsed.failures).to.deep.equal([]);
       expect(parsed.records.map((record) => record.id)).to.deep.equal(['a', 'b']);
-      expect(parsed.records[1].source.content).to.match(
+      expect(parsed.records[1]?.source.content).to.match(
         /^<gmd:MD_Metadata xmlns:gmd="http:\/\/www.isotc211.org\/2005\/gmd" xmlns:gco=/,
       );
-      expect(parseXmlRecord(parsed.records[1].source.content).id).to.equal('b');
+      expect(
+        parseXmlRecord(defined(parsed.records[1], 'the second record').source.content).id,
+      ).to.equal('b');
       const forced = parseXmlDocuments(wrapper, { name: 'w', format: 'dublin-core' });
       expect(forced.records).to.deep.equal([]);
       expect(forced.failures.map((failure) => failure.reason)).to.deep.equal([
@@ -673,9 +676,9 @@ describe('XML metadata formats (parsers)', () => {
       });
       expect(failed.records).to.deep.equal([]);
       expect(failed.failures).to.have.length(1);
-      expect(failed.failures[0].name).to.equal('upload.xml');
-      expect(failed.failures[0].reason).to.match(/external DTD/);
-      expect(parseXmlDocuments('<feed><entry/></feed>').failures[0].reason).to.match(
+      expect(failed.failures[0]?.name).to.equal('upload.xml');
+      expect(failed.failures[0]?.reason).to.match(/external DTD/);
+      expect(parseXmlDocuments('<feed><entry/></feed>').failures[0]?.reason).to.match(
         /no records inside/,
       );
     });

@@ -19,6 +19,7 @@ import { child, children, findText, namespace, parseXml, text } from '../../../s
 import { NS } from '../../../shared/xml/namespaces.js';
 import { samplePath } from '../../support/fixtures.js';
 import { requireXmllint, validate } from './xmllint.js';
+import { defined } from '../../support/defined.js';
 
 const FOLDERS = ['iso19139', 'iso19115-3', 'dublin-core-cite', 'stac'];
 
@@ -119,8 +120,8 @@ describe('XML metadata writers', () => {
       const iso = samples.filter((sample) => sample.record.source.format === 'iso19139');
       expect(iso.length).to.equal(21);
       for (const sample of iso) expect(writeIso19139(sample.record)).to.equal(sample.xml);
-      const forced = writeIso19139(iso[0].record, { useSource: false });
-      expect(forced).to.not.equal(iso[0].xml);
+      const forced = writeIso19139(defined(iso[0], 'a sample').record, { useSource: false });
+      expect(forced).to.not.equal(iso[0]?.xml);
       expect(forced).to.match(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<gmd:MD_Metadata /);
     });
 
@@ -184,7 +185,9 @@ describe('XML metadata writers', () => {
         dublin!.record.id,
       ]);
       parsed.records.slice(0, 3).forEach((record, index) => {
-        expect(withoutSource(record)).to.deep.equal(withoutSource(iso[index].record));
+        expect(withoutSource(record)).to.deep.equal(
+          withoutSource(defined(iso[index], `sample ${index}`).record),
+        );
       });
     });
 
@@ -198,7 +201,9 @@ describe('XML metadata writers', () => {
         appendIso19139(response, sample.record, { asMdMetadata: true });
         appendIso19139(response, sample.record);
         const written = serialise(document);
-        const [asMd, verbatim] = parseXml(written).root.children;
+        const [first, second] = parseXml(written).root.children;
+        const asMd = defined(first, 'the MD_Metadata copy');
+        const verbatim = defined(second, 'the verbatim copy');
         expect(`${asMd.ns} ${asMd.local}`).to.equal(`${NS.gmd} MD_Metadata`);
         expect(asMd.children.map((item) => item.local)).to.deep.equal(
           source.children
@@ -240,13 +245,12 @@ describe('XML metadata writers', () => {
       });
 
       it('reports invalid documents (the validation is real)', () => {
-        const xml = writeIso19139(samples[0].record, { useSource: false }).replace(
-          '<gmd:dateStamp>',
-          '<gmd:unexpected/><gmd:dateStamp>',
-        );
+        const xml = writeIso19139(defined(samples[0], 'a sample').record, {
+          useSource: false,
+        }).replace('<gmd:dateStamp>', '<gmd:unexpected/><gmd:dateStamp>');
         const [result] = validate('iso19139', [{ name: 'broken', xml }]);
-        expect(result.valid).to.equal(false);
-        expect(result.errors.join('\n')).to.match(/unexpected/);
+        expect(result?.valid).to.equal(false);
+        expect(result?.errors.join('\n')).to.match(/unexpected/);
       });
     });
   });
@@ -350,7 +354,9 @@ describe('XML metadata writers', () => {
       const parsed = parseXmlDocuments(xml);
       expect(parsed.failures).to.deep.equal([]);
       parsed.records.forEach((record, index) => {
-        expect(withoutSource(record)).to.deep.equal(withoutSource(cite[index].record));
+        expect(withoutSource(record)).to.deep.equal(
+          withoutSource(defined(cite[index], `sample ${index}`).record),
+        );
       });
     });
 
@@ -429,7 +435,7 @@ describe('XML metadata writers', () => {
       );
       expect(findText(entry, atom('id'))).to.equal('urn:cairn:record:item%20%26%20%3C1%3E');
       expect(findText(entry, dc('date'))).to.equal('2024-11-28T09:23:31.024Z');
-      expect(children(entry, atom('link'))[0].attributes[0].value).to.equal(
+      expect(children(entry, atom('link'))[0]?.attributes[0]?.value).to.equal(
         'https://cairn.example/collections/x/items/1',
       );
     });

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { fixturePath, isoCoreSchemasUrl } from '../../support/fixtures.js';
+import { defined } from '../../support/defined.js';
 
 /** True when the xmllint command can run. */
 export function xmllintAvailable(): boolean {
@@ -106,7 +107,7 @@ export function validate(
     const output = `${run.stdout}${run.stderr}`;
     if (/failed to compile/.test(output)) throw new Error(`schema did not compile:\n${output}`);
     return files.map((file, index) => ({
-      name: documents[index].name,
+      name: defined(documents[index], `document ${index}`).name,
       valid: output.includes(`${file} validates`),
       errors: output
         .split('\n')

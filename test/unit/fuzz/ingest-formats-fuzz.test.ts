@@ -31,6 +31,7 @@ import { generateRecords } from '../../../scripts/corpus/generator.js';
 import { describeRun, fuzzParameters, Tally } from '../../support/fuzz-settings.js';
 import { mutateJsonValue, mutateString, mutateXml } from '../../support/fuzz-mutations.js';
 import { samplePath } from '../../support/fixtures.js';
+import { defined } from '../../support/defined.js';
 
 /** Default inputs per family (scaled by CAIRN_FUZZ_SCALE); JSON seeds are large STAC Items. */
 const RUNS = { xml: 1_500, json: 500, garbage: 1_500 };
@@ -167,14 +168,18 @@ describe('ingest formats under fuzzing', function () {
   });
 
   it('mutated XML records (ISO 19139, ISO 19115-3, Dublin Core) → records or typed failures', () => {
-    const inputs = fc.nat({ max: XML_SEEDS.length - 1 }).chain((i) => mutators.xml[i]);
+    const inputs = fc
+      .nat({ max: XML_SEEDS.length - 1 })
+      .chain((i) => defined(mutators.xml[i], `XML mutator ${i}`));
     run('XML records', RUNS.xml, inputs);
   });
 
   it('mutated JSON records (STAC Item/Collection, OGC Record, collections, NDJSON) → records or typed failures', () => {
     const inputs = fc
       .tuple(
-        fc.nat({ max: JSON_SEEDS.length - 1 }).chain((i) => mutators.json[i]),
+        fc
+          .nat({ max: JSON_SEEDS.length - 1 })
+          .chain((i) => defined(mutators.json[i], `JSON mutator ${i}`)),
         fc.nat({ max: 4 }),
       )
       .map(([value, shape]) => {

@@ -9,6 +9,7 @@ import { parseFesFilter, parseFesSortBy } from '../../../shared/query/fes/index.
 import { parseDocuments } from '../../../shared/records/formats/index.js';
 import { parseXml, XmlParseError } from '../../../shared/xml/index.js';
 import { xmlBombs } from '../../support/fuzz-bombs.js';
+import { defined } from '../../support/defined.js';
 
 /** Heap growth allowed while refusing one bomb (the refused flood builds at most ~30 MB). */
 const MAX_HEAP_GROWTH = 100 * 1024 * 1024;
@@ -37,7 +38,7 @@ const ENTRY_POINTS: { name: string; root: string; refuse: (xml: string) => strin
       const parsed = parseDocuments(xml, { maxBytes: 10 * 1024 * 1024 });
       if (parsed.records.length > 0) throw new Error('parsed');
       expect(parsed.failures).to.have.length(1);
-      return parsed.failures[0].reason;
+      return defined(parsed.failures[0], 'the failure').reason;
     },
   },
   {

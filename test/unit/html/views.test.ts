@@ -11,6 +11,7 @@ import {
   describeTime,
   humanizePropertyName,
 } from '../../../services/api/html/views.js';
+import { defined } from '../../support/defined.js';
 
 describe('HTML views: labels, dates and map footprints', () => {
   it('turns property names into readable labels', () => {
@@ -116,18 +117,18 @@ describe('HTML views: labels, dates and map footprints', () => {
     const split = buildFootprint({ bbox: [171.2, 50.3, -171, 53] });
     expect(split).to.have.property('type', 'MultiPolygon');
     const moved = buildMapGeometry(split) as { type: string; coordinates: number[][][][] };
-    const longitudes = moved.coordinates.flat(2).map(([lon]) => lon);
+    const longitudes = moved.coordinates.flat(2).map(([lon]) => defined(lon, 'a longitude'));
     expect(Math.min(...longitudes)).to.equal(171.2);
     expect(Math.max(...longitudes)).to.equal(189);
     // The two parts now touch at 180°.
-    expect(moved.coordinates[0][0].map(([lon]) => lon)).to.include(180);
-    expect(moved.coordinates[1][0].map(([lon]) => lon)).to.include(180);
+    expect(moved.coordinates[0]?.[0]?.map(([lon]) => lon)).to.include(180);
+    expect(moved.coordinates[1]?.[0]?.map(([lon]) => lon)).to.include(180);
     // A split box inside a GeometryCollection, with a point west of 180° beside it.
     const collection = buildMapGeometry({
       type: 'GeometryCollection',
       geometries: [split, { type: 'Point', coordinates: [-172, 51] }],
     }) as { geometries: { coordinates: unknown }[] };
-    expect(collection.geometries[1].coordinates).to.deep.equal([188, 51]);
+    expect(collection.geometries[1]?.coordinates).to.deep.equal([188, 51]);
   });
 
   it('leaves footprints that do not cross the antimeridian as they are', () => {

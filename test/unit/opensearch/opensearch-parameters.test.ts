@@ -9,6 +9,7 @@ import {
   OPENSEARCH_PARAMETERS,
   parseOpenSearchParameters,
 } from '../../../shared/query/opensearch/index.js';
+import { defined } from '../../support/defined.js';
 
 const prop = (name: string): Expression => ({ kind: 'property', name });
 const lit = (value: string | number): Expression => ({ kind: 'literal', value });
@@ -27,7 +28,10 @@ function expectInvalid(params: Record<string, string>, locator: string, fragment
 }
 
 /** Great-circle distance in metres (haversine). */
-function distance([lon1, lat1]: Position, [lon2, lat2]: Position): number {
+function distance(
+  [lon1 = Number.NaN, lat1 = Number.NaN]: Position,
+  [lon2 = Number.NaN, lat2 = Number.NaN]: Position,
+): number {
   const rad = Math.PI / 180;
   const a =
     Math.sin(((lat2 - lat1) * rad) / 2) ** 2 +
@@ -179,14 +183,17 @@ describe('parseOpenSearchParameters', () => {
       expect(result.spatial?.relation).to.equal('within');
       const polygon = result.spatial?.geometry as Polygon;
       expect(polygon.type).to.equal('Polygon');
-      const ring = polygon.coordinates[0];
+      const ring = defined(polygon.coordinates[0], 'the ring');
       expect(ring).to.have.length(65);
       expect(ring[0]).to.deep.equal(ring[64]);
       for (const vertex of ring) expect(distance([4.3, 52.1], vertex)).to.be.closeTo(25000, 0.01);
       // Shoelace: positive area = counter-clockwise.
       let area = 0;
-      for (let i = 0; i < ring.length - 1; i += 1) {
-        area += ring[i][0] * ring[i + 1][1] - ring[i + 1][0] * ring[i][1];
+      for (const [i, [x1 = Number.NaN, y1 = Number.NaN]] of ring.entries()) {
+        const next = ring[i + 1];
+        if (next === undefined) break;
+        const [x2 = Number.NaN, y2 = Number.NaN] = next;
+        area += x1 * y2 - x2 * y1;
       }
       expect(area).to.be.greaterThan(0);
     });
@@ -197,7 +204,7 @@ describe('parseOpenSearchParameters', () => {
         'geo:lon': '179.9',
         'geo:radius': '50000',
       });
-      const bbox = result.spatial?.bbox as number[];
+      const bbox = result.spatial?.bbox as [number, number, number, number];
       expect(bbox[0]).to.be.greaterThan(bbox[2]);
       expect(bbox[0]).to.be.closeTo(179.9 - 0.4497, 0.001);
       expect(bbox[2]).to.be.closeTo(179.9 + 0.4497 - 360, 0.001);

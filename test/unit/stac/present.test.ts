@@ -14,6 +14,7 @@ import {
   applyFields,
   presentItemCollection,
 } from '../../../services/api/protocols/stac/present.js';
+import { defined } from '../../support/defined.js';
 
 const ITEM = {
   type: 'Feature',
@@ -91,12 +92,16 @@ describe('STAC presentation', () => {
       expect(body).to.include({ type: 'FeatureCollection', numberMatched: 25, numberReturned: 1 });
       const links = body.links as { rel: string; href: string; method?: string }[];
       expect(links.map((link) => link.rel)).to.deep.equal(['self', 'root', 'next', 'prev']);
-      const next = new URL(links[2].href);
+      const next = new URL(defined(links[2], 'the third link').href);
       expect(next.pathname).to.equal('/catalogue/search');
       expect(next.searchParams.get('q')).to.equal('sea');
       expect(decodePageToken(next.searchParams.get('token'))).to.equal(20);
-      expect(links[2].method).to.equal('GET');
-      expect(decodePageToken(new URL(links[3].href).searchParams.get('token'))).to.equal(0);
+      expect(links[2]?.method).to.equal('GET');
+      expect(
+        decodePageToken(
+          new URL(defined(links[3], 'the fourth link').href).searchParams.get('token'),
+        ),
+      ).to.equal(0);
     });
 
     it('links the next page by POST with the body to send, not merged', () => {

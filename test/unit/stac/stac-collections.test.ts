@@ -158,7 +158,7 @@ describe('STAC API root: Collections and Features', () => {
         'items',
         'license',
       ]);
-      expect(links[4].href).to.equal('https://old.example/licence.html');
+      expect(links[4]?.href).to.equal('https://old.example/licence.html');
     });
   });
 
@@ -176,7 +176,7 @@ describe('STAC API root: Collections and Features', () => {
       const orphan = presentStacItem(child, BASE, new Set());
       expect(orphan).to.not.have.property('collection');
       expect(orphan.links.map((link) => link.rel)).to.not.include.members(['collection', 'parent']);
-      expect(orphan.links[0].href).to.equal(
+      expect(orphan.links[0]?.href).to.equal(
         `${BASE}/catalogue/stac/collections/metadata:main/items/r1`,
       );
     });

@@ -121,7 +121,7 @@ describe('STAC Item writer', () => {
         'collection',
         'describedby',
       ]);
-      expect(item.links[2].href).to.equal('https://cat.example/items/parent-1');
+      expect(item.links[2]?.href).to.equal('https://cat.example/items/parent-1');
     });
 
     it('writes geometry null without bbox, and no collection without a parent', () => {
@@ -242,7 +242,7 @@ describe('STAC Item writer', () => {
         title: 'Full Résolution',
         roles: ['data'],
       });
-      expect(assets.thumb.roles).to.deep.equal(['thumbnail']);
+      expect(assets.thumb?.roles).to.deep.equal(['thumbnail']);
     });
   });
 
@@ -296,7 +296,7 @@ describe('STAC Item writer', () => {
         roles: ['data'],
         'eo:bands': [{ name: 'B02' }],
       });
-      expect(item.assets.remote.href).to.equal('s3://bucket/key.tif');
+      expect(item.assets.remote?.href).to.equal('s3://bucket/key.tif');
     });
 
     it('builds from the fields when asked to, or when the source is unreadable', () => {

@@ -143,15 +143,15 @@ export function computeBbox(geometry: Geometry): Bbox | undefined {
 export function asBbox(value: unknown): Bbox | undefined {
   const numbers = asArray(value).map(asNumber);
   if (numbers.some((n) => n === undefined)) return undefined;
-  const values = numbers as number[];
-  const box: number[] | undefined =
-    values.length === 4
-      ? values
-      : values.length === 6
-        ? [values[0], values[1], values[3], values[4]]
-        : undefined;
-  if (!box) return undefined;
+  const box =
+    numbers.length === 4
+      ? numbers
+      : numbers.length === 6
+        ? [numbers[0], numbers[1], numbers[3], numbers[4]]
+        : [];
   const [west, south, east, north] = box;
+  if (west === undefined || south === undefined || east === undefined || north === undefined)
+    return undefined;
   const inRange =
     Math.abs(west) <= 180 &&
     Math.abs(east) <= 180 &&

@@ -58,9 +58,9 @@ function values(element: XmlElement, name: ReturnType<typeof dc>): string[] {
 /** Reads one corner "a b" of an OWS bounding box. */
 function readCorner(element: XmlElement | undefined): [number, number] | undefined {
   const parts = text(element)?.split(/\s+/).map(Number);
-  if (parts === undefined || parts.length < 2 || parts.some((n) => !Number.isFinite(n)))
-    return undefined;
-  return [parts[0], parts[1]];
+  if (parts === undefined || parts.some((n) => !Number.isFinite(n))) return undefined;
+  const [first, second] = parts;
+  return first === undefined || second === undefined ? undefined : [first, second];
 }
 
 /** Reads an ows:BoundingBox / ows:WGS84BoundingBox into a CRS84 box, honouring axis order. */

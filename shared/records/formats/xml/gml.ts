@@ -34,14 +34,14 @@ export function axisOrderOfCrs(crs: string | undefined): AxisOrder {
   if (crs === undefined || crs.trim() === '') return 'lonlat';
   const value = crs.trim();
   if (/CRS:?84$/i.test(value)) return 'lonlat';
-  const short = /^EPSG:(\d+)$/i.exec(value);
-  if (short) return LAT_LON_EPSG.has(short[1]) ? 'lonlat' : 'unsupported';
+  const short = /^EPSG:(\d+)$/i.exec(value)?.[1];
+  if (short !== undefined) return LAT_LON_EPSG.has(short) ? 'lonlat' : 'unsupported';
   const urn = /^urn:(?:x-)?ogc:def:crs:EPSG:[\d.]*:(\d+)$/i.exec(value);
   const uri = /^https?:\/\/www\.opengis\.net\/def\/crs\/EPSG\/[\d.]+\/(\d+)$/i.exec(value);
   const code = urn?.[1] ?? uri?.[1];
   if (code !== undefined) return LAT_LON_EPSG.has(code) ? 'latlon' : 'unsupported';
-  const legacy = /epsg\.xml#(\d+)$/i.exec(value);
-  if (legacy) return LAT_LON_EPSG.has(legacy[1]) ? 'lonlat' : 'unsupported';
+  const legacy = /epsg\.xml#(\d+)$/i.exec(value)?.[1];
+  if (legacy !== undefined) return LAT_LON_EPSG.has(legacy) ? 'lonlat' : 'unsupported';
   return 'unsupported';
 }
 
@@ -62,15 +62,18 @@ function toPositions(
   numbers: number[],
   dimension: number,
   order: AxisOrder,
-): Position[] | undefined {
+): [number, number][] | undefined {
   if (order === 'unsupported' || numbers.length < 2 || numbers.some((n) => !Number.isFinite(n))) {
     return undefined;
   }
   if (numbers.length % dimension !== 0) return undefined;
-  const positions: Position[] = [];
+  const positions: [number, number][] = [];
   for (let i = 0; i < numbers.length; i += dimension) {
-    const [a, b] = [numbers[i], numbers[i + 1]];
-    const position: Position = order === 'latlon' ? [b, a] : [a, b];
+    const a = numbers[i];
+    const b = numbers[i + 1];
+    // Only a fractional srsDimension steps off the numbers: not a usable footprint.
+    if (a === undefined || b === undefined) return undefined;
+    const position: [number, number] = order === 'latlon' ? [b, a] : [a, b];
     // Outside CRS84's ranges (as the read side refuses them): not a usable footprint.
     if (Math.abs(position[0]) > 180 || Math.abs(position[1]) > 90) return undefined;
     positions.push(position);
@@ -116,7 +119,8 @@ function readPositions(element: XmlElement, srsName: string | undefined): Positi
 
 function closeRing(ring: Position[]): Position[] {
   const first = ring[0];
-  const last = ring[ring.length - 1];
+  const last = ring.at(-1);
+  if (first === undefined || last === undefined) return ring; // empty: nothing to close
   return first[0] === last[0] && first[1] === last[1] ? ring : [...ring, first];
 }
 
@@ -242,8 +246,9 @@ export function combinePolygons(geometries: Geometry[]): Geometry | undefined {
     if (geometry.type === 'Polygon') polygons.push(geometry.coordinates);
     else if (geometry.type === 'MultiPolygon') polygons.push(...geometry.coordinates);
   }
-  if (polygons.length === 0) return geometries[0];
-  if (polygons.length === 1) return { type: 'Polygon', coordinates: polygons[0] };
+  const [first, ...others] = polygons;
+  if (first === undefined) return geometries[0];
+  if (others.length === 0) return { type: 'Polygon', coordinates: first };
   return { type: 'MultiPolygon', coordinates: polygons };
 }
 

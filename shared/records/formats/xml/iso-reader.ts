@@ -120,9 +120,7 @@ function identifierText(d: IsoDialect, property: XmlElement | undefined): string
 }
 
 function identificationElements(root: XmlElement, d: IsoDialect): XmlElement[] {
-  return children(root, d.mdb.identificationInfo).flatMap((info) =>
-    info.children.length > 0 ? [info.children[0]] : [],
-  );
+  return children(root, d.mdb.identificationInfo).flatMap((info) => info.children.slice(0, 1));
 }
 
 /** Reads an ISO 19139 or ISO 19115-3 record element into a CoreRecord. */
@@ -437,15 +435,16 @@ function readExtents(record: CoreRecord, idents: XmlElement[], d: IsoDialect): v
 }
 
 function bboxOfGeometry(geometry: Geometry): Bbox | undefined {
-  const points: number[][] = [];
+  const lons: number[] = [];
+  const lats: number[] = [];
   const visit = (node: unknown): void => {
-    if (Array.isArray(node) && typeof node[0] === 'number') points.push(node as number[]);
-    else if (Array.isArray(node)) node.forEach(visit);
+    if (Array.isArray(node) && typeof node[0] === 'number') {
+      lons.push(node[0]);
+      lats.push(node[1] as number);
+    } else if (Array.isArray(node)) node.forEach(visit);
   };
   if (geometry.type !== 'GeometryCollection') visit(geometry.coordinates);
-  if (points.length === 0) return undefined;
-  const lons = points.map((p) => p[0]);
-  const lats = points.map((p) => p[1]);
+  if (lons.length === 0) return undefined;
   return [Math.min(...lons), Math.min(...lats), Math.max(...lons), Math.max(...lats)];
 }
 
@@ -632,7 +631,7 @@ function readFormat(element: XmlElement, d: IsoDialect): Format | undefined {
   if (d.format === 'iso19139') {
     setField(format, 'name', valueOf(child(element, d.mrd.name)));
     setField(format, 'version', valueOf(child(element, d.mrd.version)));
-    if (isMediaType(format.name)) format.mediaType = format.name;
+    if (format.name !== undefined && isMediaType(format.name)) format.mediaType = format.name;
   } else {
     const citation = find(element, d.mrd.formatSpecificationCitation, d.cit.CI_Citation);
     const title = child(citation, d.cit.title);

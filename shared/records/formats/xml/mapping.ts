@@ -89,7 +89,14 @@ const IMAGE_EXTENSIONS: Record<string, string> = {
 /** The media type of a browse graphic, from its declared file type or its file name. */
 export function mediaTypeForGraphic(fileType?: string, fileName?: string): string | undefined {
   if (fileType !== undefined && isMediaType(fileType)) return fileType.trim().toLowerCase();
-  const key = (fileType ?? fileName?.split(/[?#]/)[0].split('.').pop() ?? '').toLowerCase();
+  const key = (
+    fileType ??
+    fileName
+      ?.replace(/[?#][\s\S]*/, '')
+      .split('.')
+      .pop() ??
+    ''
+  ).toLowerCase();
   return IMAGE_EXTENSIONS[key];
 }
 
@@ -128,6 +135,7 @@ export function parseEoKeyword(keyword: string): EoKeyword | undefined {
   const match = /^eo:([A-Za-z][A-Za-z0-9]*):(.+)$/.exec(keyword.trim());
   if (!match) return undefined;
   const [, name, raw] = match;
+  if (name === undefined || raw === undefined) return undefined;
   const value = raw.trim();
   const kind = EO_KEYWORD_KINDS[name];
   if (kind === undefined) return { kind: 'other', name, value };
@@ -222,11 +230,12 @@ export function unionBboxes(boxes: Bbox[]): Bbox | undefined {
     else merged.push([arc[0], arc[1]]);
   }
   // The largest gap between consecutive arcs (including the wrap-around one) is left out.
+  const [first] = merged;
+  if (first === undefined) return undefined;
   let bestGap = -1;
   let result: Bbox = [-180, south, 180, north];
-  for (let i = 0; i < merged.length; i += 1) {
-    const end = merged[i][1];
-    const nextStart = i + 1 < merged.length ? merged[i + 1][0] : merged[0][0] + 360;
+  for (const [i, [, end]] of merged.entries()) {
+    const nextStart = merged[i + 1]?.[0] ?? first[0] + 360;
     const gap = nextStart - end;
     if (gap > bestGap) {
       bestGap = gap;
@@ -255,8 +264,8 @@ export function unionTimeExtents(extents: TimeExtent[]): TimeExtent | undefined 
   const starts = extents.map((extent) => extent.start);
   const ends = extents.map((extent) => extent.end);
   const result: TimeExtent = {
-    start: starts.includes(null) ? null : (starts as string[]).sort()[0],
-    end: ends.includes(null) ? null : (ends as string[]).sort()[ends.length - 1],
+    start: starts.includes(null) ? null : (starts as string[]).reduce((a, b) => (b < a ? b : a)),
+    end: ends.includes(null) ? null : (ends as string[]).reduce((a, b) => (b > a ? b : a)),
   };
   if (extents.some((extent) => extent.dateOnly)) result.dateOnly = true;
   return result;

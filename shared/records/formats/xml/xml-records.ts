@@ -9,6 +9,7 @@ import {
   parseXml,
   type XmlDocument,
   type XmlElement,
+  type XmlLimitOptions,
   type XmlLimits,
 } from '../../../xml/index.js';
 import { NS } from '../../../xml/namespaces.js';
@@ -100,8 +101,7 @@ export function findRecordElements(root: XmlElement): XmlElement[] {
   const stack: XmlElement[] = [root];
   while (stack.length > 0) {
     const node = stack.pop() as XmlElement;
-    for (let i = node.children.length - 1; i >= 0; i -= 1) {
-      const item = node.children[i];
+    for (const item of node.children.toReversed()) {
       if (detectXmlRecordFormat(item) !== undefined) found.push(item);
       else stack.push(item);
     }
@@ -123,7 +123,7 @@ function describe(error: unknown): string {
  */
 export function parseXmlDocuments(
   xml: string,
-  options: ParseOptions & Partial<XmlLimits> = {},
+  options: ParseOptions & XmlLimitOptions = {},
 ): ParsedDocuments {
   const name = options.name ?? 'document';
   const result: ParsedDocuments = { records: [], failures: [] };

@@ -179,8 +179,8 @@ function stringValue(value: unknown): string | undefined {
 
 function scopeCode(type: string | undefined): string {
   if (type === undefined) return 'dataset';
-  const dcmi = /^https?:\/\/purl\.org\/dc\/dcmitype\/(\w+)$/i.exec(type);
-  if (dcmi) return SCOPE_CODES[dcmi[1].toLowerCase()] ?? 'dataset';
+  const dcmi = /^https?:\/\/purl\.org\/dc\/dcmitype\/(\w+)$/i.exec(type)?.[1];
+  if (dcmi !== undefined) return SCOPE_CODES[dcmi.toLowerCase()] ?? 'dataset';
   return type === 'collection' ? 'series' : type;
 }
 
@@ -325,9 +325,9 @@ function eoKeywords(record: CoreRecord): string[] {
       keywords.push(formatEoKeyword(name, value));
   }
   for (const [key, value] of Object.entries(record.extra)) {
-    const match = /^eo:([A-Za-z][A-Za-z0-9]*)$/.exec(key);
-    if (match && (typeof value === 'string' || typeof value === 'number')) {
-      keywords.push(formatEoKeyword(match[1], value));
+    const name = /^eo:([A-Za-z][A-Za-z0-9]*)$/.exec(key)?.[1];
+    if (name !== undefined && (typeof value === 'string' || typeof value === 'number')) {
+      keywords.push(formatEoKeyword(name, value));
     }
   }
   return keywords;
