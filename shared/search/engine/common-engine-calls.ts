@@ -1,9 +1,15 @@
 /**
  * The EngineAdapter calls that are the same on the Elasticsearch and the OpenSearch client
  * (same method, same parameters, a 404 ignored where the target may already be gone), written
- * once for both adapters.
+ * once for both adapters; and the reads, which both send over node:http (engine-reads.ts).
  */
-import { callEngine, type JsonObject } from './engine-adapter.js';
+import {
+  callEngine,
+  type EngineSearchRequest,
+  type EngineSearchResponse,
+  type JsonObject,
+} from './engine-adapter.js';
+import { EngineReads } from './engine-reads.js';
 
 /** How long a merge to one segment may take before the call gives up (the merge goes on). */
 const MERGE_TIMEOUT_MS = 60 * 60 * 1000;
@@ -37,9 +43,48 @@ export function aliasedIndices(alias: string, answer: unknown): string[] {
   return Object.keys(indices).filter((index) => indices[index]?.aliases?.[alias] !== undefined);
 }
 
-/** The base of both adapters: the calls their clients make alike. */
+/** Where and how patiently both the client and the reads reach the engine. */
+export interface ClientConnectionOptions {
+  url: string;
+  /** Milliseconds before a request is abandoned. */
+  requestTimeout?: number;
+  /** Retries on connection errors and 502/503/504. */
+  maxRetries?: number;
+}
+
+/**
+ * The base of both adapters: the calls their clients make alike, and search, count and get by
+ * id, which go over node:http rather than through either client's transport.
+ */
 export abstract class CommonEngineCalls {
-  constructor(private readonly common: CommonEngineClient) {}
+  private readonly reads: EngineReads;
+
+  constructor(
+    private readonly common: CommonEngineClient,
+    connection: { url: string; requestTimeout: number; maxRetries: number },
+  ) {
+    this.reads = new EngineReads(connection);
+  }
+
+  search({ index, body, filterPath }: EngineSearchRequest): Promise<EngineSearchResponse> {
+    return callEngine(
+      async () => (await this.reads.search(index, body, filterPath)) as EngineSearchResponse,
+    );
+  }
+
+  searchMany(index: string, bodies: readonly JsonObject[]): Promise<EngineSearchResponse[]> {
+    return callEngine(
+      async () => (await this.reads.msearch(index, bodies)) as EngineSearchResponse[],
+    );
+  }
+
+  count(index: string, query?: JsonObject): Promise<number> {
+    return callEngine(() => this.reads.count(index, query));
+  }
+
+  getSource(index: string, id: string, includes: string[]): Promise<JsonObject | null> {
+    return callEngine(() => this.reads.getSource(index, id, includes));
+  }
 
   deleteIndexTemplate(name: string): Promise<void> {
     return callEngine(async () => {
@@ -78,6 +123,7 @@ export abstract class CommonEngineCalls {
   }
 
   close(): Promise<void> {
+    this.reads.close();
     return this.common.close();
   }
 }

@@ -16,21 +16,16 @@ import {
   type AliasAction,
   type BulkItemResult,
   type EngineAdapter,
-  type EngineSearchRequest,
-  type EngineSearchResponse,
   type JsonObject,
   type RefreshPolicy,
 } from './engine-adapter.js';
-import { aliasedIndices, CommonEngineCalls } from './common-engine-calls.js';
-import { EngineReads } from './engine-reads.js';
+import {
+  aliasedIndices,
+  CommonEngineCalls,
+  type ClientConnectionOptions,
+} from './common-engine-calls.js';
 
-export interface ClientConnectionOptions {
-  url: string;
-  /** Milliseconds before a request is abandoned. */
-  requestTimeout?: number;
-  /** Retries on connection errors and 502/503/504. */
-  maxRetries?: number;
-}
+export type { ClientConnectionOptions } from './common-engine-calls.js';
 
 /** Casts engine-agnostic JSON to the client's request types (the DSL compiler owns the shape). */
 const as = <T>(value: unknown): T => value as T;
@@ -60,8 +55,6 @@ class PromptRetryTransport extends SniffingTransport {
 export class ElasticsearchAdapter extends CommonEngineCalls implements EngineAdapter {
   readonly engine = 'elasticsearch' as const;
   private readonly client: Client;
-  /** Search, count and get by id: not through the client's transport (engine-reads.ts). */
-  private readonly reads: EngineReads;
 
   constructor(options: ClientConnectionOptions) {
     const requestTimeout = options.requestTimeout ?? 30_000;
@@ -72,30 +65,8 @@ export class ElasticsearchAdapter extends CommonEngineCalls implements EngineAda
       maxRetries,
       Transport: PromptRetryTransport,
     });
-    super(client);
+    super(client, { url: options.url, requestTimeout, maxRetries });
     this.client = client;
-    this.reads = new EngineReads({
-      url: options.url,
-      requestTimeout,
-      maxRetries,
-      retryDelayMs: (attempt) => retryBackoffSeconds(attempt) * 1000,
-    });
-  }
-
-  search({ index, body, filterPath }: EngineSearchRequest): Promise<EngineSearchResponse> {
-    return callEngine(
-      async () => (await this.reads.search(index, body, filterPath)) as EngineSearchResponse,
-    );
-  }
-
-  searchMany(index: string, bodies: readonly JsonObject[]): Promise<EngineSearchResponse[]> {
-    return callEngine(
-      async () => (await this.reads.msearch(index, bodies)) as EngineSearchResponse[],
-    );
-  }
-
-  count(index: string, query?: JsonObject): Promise<number> {
-    return callEngine(() => this.reads.count(index, query));
   }
 
   bulk(body: Buffer, refresh: RefreshPolicy): Promise<BulkItemResult[]> {
@@ -108,15 +79,6 @@ export class ElasticsearchAdapter extends CommonEngineCalls implements EngineAda
       });
       return readBulkItems(response.items);
     });
-  }
-
-  getSource(index: string, id: string, includes: string[]): Promise<JsonObject | null> {
-    return callEngine(() => this.reads.getSource(index, id, includes));
-  }
-
-  override close(): Promise<void> {
-    this.reads.close();
-    return super.close();
   }
 
   indexDocument(

@@ -4,7 +4,6 @@
  * the client's calls (which take a `body` and answer `{ body }`) and reads the answers.
  */
 import { Client } from '@opensearch-project/opensearch';
-import type { ClientConnectionOptions } from './elasticsearch-adapter.js';
 import {
   callEngine,
   BULK_RESPONSE_FILTER,
@@ -12,44 +11,26 @@ import {
   type AliasAction,
   type BulkItemResult,
   type EngineAdapter,
-  type EngineSearchRequest,
-  type EngineSearchResponse,
   type JsonObject,
   type RefreshPolicy,
 } from './engine-adapter.js';
-import { aliasedIndices, CommonEngineCalls } from './common-engine-calls.js';
-import { EngineReads } from './engine-reads.js';
+import {
+  aliasedIndices,
+  CommonEngineCalls,
+  type ClientConnectionOptions,
+} from './common-engine-calls.js';
 
 /** OpenSearch 2 through @opensearch-project/opensearch. */
 export class OpenSearchAdapter extends CommonEngineCalls implements EngineAdapter {
   readonly engine = 'opensearch' as const;
   private readonly client: Client;
-  /** Search, count and get by id: not through the client's transport (engine-reads.ts). */
-  private readonly reads: EngineReads;
 
   constructor(options: ClientConnectionOptions) {
     const requestTimeout = options.requestTimeout ?? 30_000;
     const maxRetries = options.maxRetries ?? 2;
     const client = new Client({ node: options.url, requestTimeout, maxRetries });
-    super(client);
+    super(client, { url: options.url, requestTimeout, maxRetries });
     this.client = client;
-    this.reads = new EngineReads({ url: options.url, requestTimeout, maxRetries });
-  }
-
-  search({ index, body, filterPath }: EngineSearchRequest): Promise<EngineSearchResponse> {
-    return callEngine(
-      async () => (await this.reads.search(index, body, filterPath)) as EngineSearchResponse,
-    );
-  }
-
-  searchMany(index: string, bodies: readonly JsonObject[]): Promise<EngineSearchResponse[]> {
-    return callEngine(
-      async () => (await this.reads.msearch(index, bodies)) as EngineSearchResponse[],
-    );
-  }
-
-  count(index: string, query?: JsonObject): Promise<number> {
-    return callEngine(() => this.reads.count(index, query));
   }
 
   bulk(body: Buffer, refresh: RefreshPolicy): Promise<BulkItemResult[]> {
@@ -62,10 +43,6 @@ export class OpenSearchAdapter extends CommonEngineCalls implements EngineAdapte
       });
       return readBulkItems((response.body as { items: unknown }).items);
     });
-  }
-
-  getSource(index: string, id: string, includes: string[]): Promise<JsonObject | null> {
-    return callEngine(() => this.reads.getSource(index, id, includes));
   }
 
   indexDocument(
@@ -149,11 +126,6 @@ export class OpenSearchAdapter extends CommonEngineCalls implements EngineAdapte
     return callEngine(async () => {
       await this.client.indices.putSettings({ index, body: settings });
     });
-  }
-
-  override close(): Promise<void> {
-    this.reads.close();
-    return super.close();
   }
 
   clusterHealth(): Promise<{ status: string }> {
