@@ -3,13 +3,15 @@
  * search is counted here, once, on the SearchQuery every protocol produces (so Records, STAC,
  * CSW and OpenSearch refuse the same things the same way, before any backend runs): how deep
  * the filter nests, how many operators and operands it has, how long its arrays are, how many
- * parts and vertices its geometries have, and how many free-text words the query holds.
- * The walk is iterative, so a tree of any depth is measured without exhausting the stack.
+ * parts and vertices its geometries have, how many free-text words the query holds, and how
+ * many sort keys it orders by. The walk is iterative, so a tree of any depth is measured without
+ * exhausting the stack. `prepareQuery` also normalises what adds cost but no meaning (sort keys
+ * repeated on one property), so the backend runs the smallest equivalent query.
  */
 import type { Geometry } from 'geojson';
 import { QueryLimitError } from '../errors/index.js';
 import type { Expression } from './filter-ast.js';
-import type { SearchQuery } from './search-query.js';
+import type { SearchQuery, SortKey } from './search-query.js';
 
 /** The configured bounds (QUERY_MAX_* in shared/config). */
 export interface QueryLimits {
@@ -25,6 +27,8 @@ export interface QueryLimits {
   maxGeometryVertices: number;
   /** Words of the free text (`q`, csw:AnyText, OpenSearch searchTerms), over all its terms. */
   maxTextWords: number;
+  /** Distinct sort keys (properties) of one query; repeated keys are dropped, not counted. */
+  maxSortKeys: number;
 }
 
 /** Formats a count with thousands separators, as messages show limits. */
@@ -118,10 +122,45 @@ export function measureFilter(filter: Expression): FilterMeasure {
 }
 
 /**
+ * Sort keys without repeats of a property: the first occurrence of each property keeps its
+ * place and direction, later ones are dropped, as they can never reorder records the earlier key
+ * has already ordered (records equal on a property stay equal on it in either direction).
+ */
+export function distinctSortKeys(keys: readonly SortKey[]): SortKey[] {
+  const seen = new Set<string>();
+  const distinct: SortKey[] = [];
+  for (const key of keys) {
+    if (seen.has(key.field)) continue;
+    seen.add(key.field);
+    distinct.push(key);
+  }
+  return distinct;
+}
+
+/**
+ * The query a backend should run for `query`: checked against the limits (QueryLimitError when
+ * over one), with repeated sort keys dropped. The one place every protocol's query passes before
+ * any backend work.
+ */
+export function prepareQuery(query: SearchQuery, limits: QueryLimits): SearchQuery {
+  const sort = distinctSortKeys(query.sort);
+  const prepared = sort.length === query.sort.length ? query : { ...query, sort };
+  checkQueryLimits(prepared, limits);
+  return prepared;
+}
+
+/**
  * Throws QueryLimitError (400) when a query exceeds one of the limits; the message names the
  * limit's setting and its value.
  */
 export function checkQueryLimits(query: SearchQuery, limits: QueryLimits): void {
+  const sortKeys = distinctSortKeys(query.sort).length;
+  if (sortKeys > limits.maxSortKeys) {
+    throw new QueryLimitError(
+      'sortby',
+      `The query sorts by ${count(sortKeys)} distinct properties; at most ${count(limits.maxSortKeys)} are allowed (QUERY_MAX_SORT_KEYS)`,
+    );
+  }
   const words = (query.text ?? []).reduce((total, term) => total + term.length, 0);
   if (words > limits.maxTextWords) {
     throw new QueryLimitError(

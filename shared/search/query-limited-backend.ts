@@ -1,9 +1,10 @@
 /**
  * A SearchBackend that checks every query against the configured limits (shared/query/
- * query-limits.ts) before the backend sees it: searches and facet counts alike, whichever
- * protocol built the query. Everything else passes through unchanged.
+ * query-limits.ts) before the backend sees it, and hands it the query in its normal form
+ * (repeated sort keys dropped): searches and facet counts alike, whichever protocol built the
+ * query. Everything else passes through unchanged.
  */
-import { checkQueryLimits, type QueryLimits } from '../query/query-limits.js';
+import { prepareQuery, type QueryLimits } from '../query/query-limits.js';
 import type { SearchQuery } from '../query/search-query.js';
 import type { DomainOptions, SearchBackend } from './backend.js';
 
@@ -14,14 +15,13 @@ export function withQueryLimits<B extends SearchBackend>(backend: B, limits: Que
       const value: unknown = Reflect.get(target, property, receiver);
       if (property === 'search') {
         return async (query: SearchQuery) => {
-          checkQueryLimits(query, limits);
-          return target.search(query);
+          return target.search(prepareQuery(query, limits));
         };
       }
       if (property === 'domain') {
         return async (field: string, options?: DomainOptions) => {
-          if (options?.query) checkQueryLimits(options.query, limits);
-          return target.domain(field, options);
+          const query = options?.query && prepareQuery(options.query, limits);
+          return target.domain(field, query ? { ...options, query } : options);
         };
       }
       return typeof value === 'function'

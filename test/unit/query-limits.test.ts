@@ -12,6 +12,7 @@ import {
   checkQueryLimits,
   measureFilter,
   measureGeometry,
+  prepareQuery,
   type QueryLimits,
 } from '../../shared/query/query-limits.js';
 import type { SearchQuery } from '../../shared/query/search-query.js';
@@ -24,6 +25,7 @@ const LIMITS: QueryLimits = {
   maxGeometryParts: 3,
   maxGeometryVertices: 20,
   maxTextWords: 5,
+  maxSortKeys: 3,
 };
 
 const query = (parts: Partial<SearchQuery>): SearchQuery => ({
@@ -217,5 +219,44 @@ describe('query cost limits', () => {
     const text = Array.from({ length: 200 }, (_, i) => `title = 't${i}'`).join(' OR ');
     expect(refusal(() => checkFilterTextSize(text, LIMITS)).message).to.contain('tokens');
     expect(() => checkFilterTextSize("title = 'it''s' AND x < 3", LIMITS)).not.to.throw();
+  });
+
+  describe('the cost model at the door (issue 47)', () => {
+    it('drops repeated sort keys, the first occurrence of each property winning', () => {
+      const prepared = prepareQuery(
+        query({
+          sort: [
+            { field: 'title', direction: 'asc' },
+            { field: 'title', direction: 'desc' },
+            { field: 'updated', direction: 'desc' },
+            { field: 'title', direction: 'asc' },
+            { field: 'updated', direction: 'asc' },
+          ],
+        }),
+        LIMITS,
+      );
+      expect(prepared.sort).to.deep.equal([
+        { field: 'title', direction: 'asc' },
+        { field: 'updated', direction: 'desc' },
+      ]);
+    });
+
+    it('accepts 900 repeats of a few keys, and refuses more distinct keys than QUERY_MAX_SORT_KEYS', () => {
+      const fields = ['title', 'updated', 'created'];
+      const repeated = Array.from({ length: 900 }, (_, i) => ({
+        field: fields[i % 3],
+        direction: i % 2 ? ('desc' as const) : ('asc' as const),
+      }));
+      expect(prepareQuery(query({ sort: repeated }), LIMITS).sort).to.have.length(3);
+      const four = [...fields, 'type'].map((field) => ({ field, direction: 'asc' as const }));
+      const error = refusal(() => prepareQuery(query({ sort: four }), LIMITS));
+      expect(error.message).to.contain('QUERY_MAX_SORT_KEYS').and.to.contain('4');
+      expect(error.locator).to.equal('sortby');
+    });
+
+    it('hands an ordinary query on unchanged', () => {
+      const ordinary = query({ sort: [{ field: 'title', direction: 'asc' }], text: [['soil']] });
+      expect(prepareQuery(ordinary, LIMITS)).to.equal(ordinary);
+    });
   });
 });

@@ -1,0 +1,133 @@
+/**
+ * Issue 47: the cost model at the door. Over HTTP, on the system backend (SQLite by default):
+ * sort keys repeated on a property add nothing and are dropped (the answer is that of the single
+ * key), more distinct keys than QUERY_MAX_SORT_KEYS are a 400 in each protocol's format naming
+ * the setting.
+ */
+import { expect } from 'chai';
+import request from 'supertest';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+
+const ITEMS = '/catalogue/collections/metadata:main/items';
+const SEARCH = '/catalogue/search';
+const CSW = '/catalogue/csw';
+
+/** Eight sortable properties beyond `title` (nine distinct keys in all). */
+const SORTABLE = [
+  'title',
+  'updated',
+  'created',
+  'type',
+  'language',
+  'platform',
+  'instrument',
+  'parentId',
+  'processingLevel',
+];
+
+/** A 400 `{code, description}` naming the setting. */
+function expectJsonLimit(response: request.Response, setting: string): void {
+  expect(response.status, response.text.slice(0, 300)).to.equal(400);
+  expect(response.body.code).to.equal('QUERY_LIMIT_EXCEEDED');
+  expect(response.body.description).to.contain(setting);
+}
+
+/** A 400 ows:ExceptionReport (InvalidParameterValue) naming the setting. */
+function expectCswLimit(response: request.Response, setting: string): void {
+  expect(response.status, response.text.slice(0, 300)).to.equal(400);
+  expect(response.text).to.contain('ExceptionReport');
+  expect(response.text).to.contain('exceptionCode="InvalidParameterValue"');
+  expect(response.text).to.contain(setting);
+}
+
+const idsOf = (response: request.Response): string[] =>
+  (response.body.features as { id: string }[]).map((feature) => feature.id);
+
+/** The record identifiers of a CSW 3.0 GetRecords JSON-less answer (dc:identifier). */
+const cswIds = (response: request.Response): string[] =>
+  [...response.text.matchAll(/<dc:identifier>([^<]*)<\/dc:identifier>/g)].map((m) => m[1]);
+
+describe('the cost model at the door (issue 47)', function () {
+  this.timeout(120_000);
+  let cairn: TestApp;
+
+  before(async () => {
+    cairn = await createTestApp(60);
+  });
+  after(async () => {
+    await cairn?.close();
+  });
+
+  describe('sort keys', () => {
+    const repeated = Array.from(
+      { length: 900 },
+      (_, i) => ['title', '-title', 'updated', '-updated'][i % 4],
+    ).join(',');
+
+    it('Records items: 900 repeated keys answer as the first of each property', async () => {
+      const single = await request(cairn.app).get(`${ITEMS}?sortby=title,updated&limit=20`);
+      const many = await request(cairn.app).get(`${ITEMS}?sortby=${repeated}&limit=20`);
+      expect(many.status, many.text.slice(0, 300)).to.equal(200);
+      expect(idsOf(many)).to.deep.equal(idsOf(single));
+    });
+
+    it('STAC GET and POST search: repeated keys answer as the single key', async () => {
+      const single = await request(cairn.app).get(`${SEARCH}?sortby=-title&limit=20`);
+      const get = await request(cairn.app).get(`${SEARCH}?sortby=-title,title,-title&limit=20`);
+      const post = await request(cairn.app)
+        .post(SEARCH)
+        .send({
+          limit: 20,
+          sortby: Array.from({ length: 500 }, (_, i) => ({
+            field: 'title',
+            direction: i % 2 ? 'asc' : 'desc',
+          })),
+        });
+      expect(get.status).to.equal(200);
+      expect(post.status, post.text.slice(0, 300)).to.equal(200);
+      expect(idsOf(get)).to.deep.equal(idsOf(single));
+      expect(idsOf(post)).to.deep.equal(idsOf(single));
+    });
+
+    it('CSW GetRecords: repeated SortBy keys answer as the single key', async () => {
+      const base = `${CSW}?service=CSW&version=3.0.0&request=GetRecords&typeNames=csw:Record&elementSetName=brief&maxRecords=20`;
+      const single = await request(cairn.app).get(`${base}&sortBy=dc:title:D`);
+      const many = await request(cairn.app).get(
+        `${base}&sortBy=${Array.from({ length: 300 }, (_, i) => `dc:title:${i % 2 ? 'A' : 'D'}`).join(',')}`,
+      );
+      expect(many.status, many.text.slice(0, 300)).to.equal(200);
+      expect(cswIds(single)).to.have.length(20);
+      expect(cswIds(many)).to.deep.equal(cswIds(single));
+    });
+
+    it('refuses more distinct keys than QUERY_MAX_SORT_KEYS in every protocol', async () => {
+      const nine = SORTABLE.join(',');
+      expectJsonLimit(
+        await request(cairn.app).get(`${ITEMS}?sortby=${nine}`),
+        'QUERY_MAX_SORT_KEYS',
+      );
+      expectJsonLimit(
+        await request(cairn.app).get(`${SEARCH}?sortby=${nine}`),
+        'QUERY_MAX_SORT_KEYS',
+      );
+      expectJsonLimit(
+        await request(cairn.app)
+          .post(SEARCH)
+          .send({ sortby: SORTABLE.map((field) => ({ field, direction: 'desc' })) }),
+        'QUERY_MAX_SORT_KEYS',
+      );
+      expectCswLimit(
+        await request(cairn.app).get(
+          `${CSW}?service=CSW&version=3.0.0&request=GetRecords&typeNames=csw:Record&sortBy=${nine}`,
+        ),
+        'QUERY_MAX_SORT_KEYS',
+      );
+    });
+
+    it('answers QUERY_MAX_SORT_KEYS distinct keys', async () => {
+      const eight = SORTABLE.slice(0, 8).join(',');
+      const response = await request(cairn.app).get(`${ITEMS}?sortby=${eight}`);
+      expect(response.status, response.text.slice(0, 300)).to.equal(200);
+    });
+  });
+});
