@@ -25,8 +25,13 @@ export interface QueryLimits {
   maxGeometryParts: number;
   /** Vertices of all geometries of a query. */
   maxGeometryVertices: number;
-  /** Words of the free text (`q`, csw:AnyText, OpenSearch searchTerms), over all its terms. */
+  /**
+   * Words of the free text (`q`, csw:AnyText, OpenSearch searchTerms), over all its terms, as
+   * the search engine's analyzer splits them (countTextTokens).
+   */
   maxTextWords: number;
+  /** Characters of the free text, over all its words. */
+  maxTextLength: number;
   /** Distinct sort keys (properties) of one query; repeated keys are dropped, not counted. */
   maxSortKeys: number;
 }
@@ -122,6 +127,55 @@ export function measureFilter(filter: Expression): FilterMeasure {
 }
 
 /**
+ * Characters the standard tokenizer (Unicode word boundaries, UAX #29) keeps inside one token
+ * between letters or digits: `e.g`, `don't`, `3.14` are one token each; any other punctuation,
+ * a hyphen included, ends a token.
+ */
+const TEXT_TOKEN = /[\p{L}\p{N}\p{M}\p{Pc}]+(?:[.'\u2019:][\p{L}\p{N}\p{M}\p{Pc}]+)*/gu;
+/** Scripts whose every character the standard tokenizer makes a token of its own. */
+const SINGLE_CHARACTER_TOKEN = /[\p{sc=Han}\p{sc=Hiragana}]/gu;
+/** The longest token the standard tokenizer emits; a longer run is split into several. */
+const MAX_TOKEN_LENGTH = 255;
+
+/**
+ * How many tokens the search engine's analyzer (the standard tokenizer, es-mappings/) makes of
+ * a word of free text: it splits on hyphens and other punctuation, makes one token of each Han
+ * or Hiragana character, and cuts runs longer than 255 characters. A word the protocols see as
+ * one (`a-b-c`) can be thousands of tokens, each a term the engine must match in sequence.
+ */
+export function countTextTokens(word: string): number {
+  let tokens = 0;
+  const rest = word.replace(SINGLE_CHARACTER_TOKEN, () => {
+    tokens += 1;
+    return ' ';
+  });
+  for (const match of rest.matchAll(TEXT_TOKEN)) {
+    tokens += Math.ceil(match[0].length / MAX_TOKEN_LENGTH);
+  }
+  return tokens;
+}
+
+/** Checks the free text's length, then its tokens as the engine's analyzer counts them. */
+function checkText(text: readonly (readonly string[])[], limits: QueryLimits): void {
+  let length = 0;
+  for (const term of text) for (const word of term) length += word.length;
+  if (length > limits.maxTextLength) {
+    throw new QueryLimitError(
+      'q',
+      `The free text has ${count(length)} characters; at most ${count(limits.maxTextLength)} are allowed (QUERY_MAX_TEXT_LENGTH)`,
+    );
+  }
+  let words = 0;
+  for (const term of text) for (const word of term) words += countTextTokens(word);
+  if (words > limits.maxTextWords) {
+    throw new QueryLimitError(
+      'q',
+      `The free text has ${count(words)} words (counted as the search engine splits them, at spaces, hyphens and other punctuation); at most ${count(limits.maxTextWords)} are allowed (QUERY_MAX_TEXT_WORDS)`,
+    );
+  }
+}
+
+/**
  * Sort keys without repeats of a property: the first occurrence of each property keeps its
  * place and direction, later ones are dropped, as they can never reorder records the earlier key
  * has already ordered (records equal on a property stay equal on it in either direction).
@@ -161,13 +215,7 @@ export function checkQueryLimits(query: SearchQuery, limits: QueryLimits): void 
       `The query sorts by ${count(sortKeys)} distinct properties; at most ${count(limits.maxSortKeys)} are allowed (QUERY_MAX_SORT_KEYS)`,
     );
   }
-  const words = (query.text ?? []).reduce((total, term) => total + term.length, 0);
-  if (words > limits.maxTextWords) {
-    throw new QueryLimitError(
-      'q',
-      `The free text has ${count(words)} words; at most ${count(limits.maxTextWords)} are allowed (QUERY_MAX_TEXT_WORDS)`,
-    );
-  }
+  checkText(query.text ?? [], limits);
   if ((query.text ?? []).some((term) => term.some((word) => word.includes('\u0000')))) {
     throw new QueryLimitError('q', 'The free text contains a NUL character (U+0000)');
   }

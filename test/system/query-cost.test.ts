@@ -2,7 +2,8 @@
  * Issue 47: the cost model at the door. Over HTTP, on the system backend (SQLite by default):
  * sort keys repeated on a property add nothing and are dropped (the answer is that of the single
  * key), more distinct keys than QUERY_MAX_SORT_KEYS are a 400 in each protocol's format naming
- * the setting.
+ * the setting; free text is counted in the words the engine's analyzer makes of it (split at
+ * hyphens and punctuation too) and in characters.
  */
 import { expect } from 'chai';
 import request from 'supertest';
@@ -127,6 +128,47 @@ describe('the cost model at the door (issue 47)', function () {
     it('answers QUERY_MAX_SORT_KEYS distinct keys', async () => {
       const eight = SORTABLE.slice(0, 8).join(',');
       const response = await request(cairn.app).get(`${ITEMS}?sortby=${eight}`);
+      expect(response.status, response.text.slice(0, 300)).to.equal(200);
+    });
+  });
+
+  describe('free text', () => {
+    const hyphenated = Array.from({ length: 1001 }, (_, i) => `w${i}`).join('-');
+
+    it('refuses 1,001 hyphen-joined words in STAC POST q and Records q (QUERY_MAX_TEXT_WORDS)', async () => {
+      const stac = await request(cairn.app)
+        .post(SEARCH)
+        .send({ q: [hyphenated] });
+      expectJsonLimit(stac, 'QUERY_MAX_TEXT_WORDS');
+      expect(stac.body.description).to.contain('1,001');
+      expectJsonLimit(
+        await request(cairn.app).get(`${ITEMS}?q=${hyphenated}`),
+        'QUERY_MAX_TEXT_WORDS',
+      );
+    });
+
+    it('refuses them in CSW q with an ows:ExceptionReport', async () => {
+      expectCswLimit(
+        await request(cairn.app).get(
+          `${CSW}?service=CSW&version=3.0.0&request=GetRecords&typeNames=csw:Record&q=${hyphenated}`,
+        ),
+        'QUERY_MAX_TEXT_WORDS',
+      );
+    });
+
+    it('refuses a 4.6 MB word without spaces (QUERY_MAX_TEXT_LENGTH) at once', async () => {
+      const started = performance.now();
+      const response = await request(cairn.app)
+        .post(SEARCH)
+        .send({ q: ['a-b-'.repeat(1_150_000)] });
+      expectJsonLimit(response, 'QUERY_MAX_TEXT_LENGTH');
+      expect(performance.now() - started).to.be.below(5000);
+    });
+
+    it('answers hyphenated words within the limits', async () => {
+      const response = await request(cairn.app)
+        .post(SEARCH)
+        .send({ q: ['soil-moisture'] });
       expect(response.status, response.text.slice(0, 300)).to.equal(200);
     });
   });

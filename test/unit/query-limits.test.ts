@@ -10,6 +10,7 @@ import {
   checkFilterJsonSize,
   checkFilterTextSize,
   checkQueryLimits,
+  countTextTokens,
   measureFilter,
   measureGeometry,
   prepareQuery,
@@ -25,6 +26,7 @@ const LIMITS: QueryLimits = {
   maxGeometryParts: 3,
   maxGeometryVertices: 20,
   maxTextWords: 5,
+  maxTextLength: 40,
   maxSortKeys: 3,
 };
 
@@ -257,6 +259,27 @@ describe('query cost limits', () => {
     it('hands an ordinary query on unchanged', () => {
       const ordinary = query({ sort: [{ field: 'title', direction: 'asc' }], text: [['soil']] });
       expect(prepareQuery(ordinary, LIMITS)).to.equal(ordinary);
+    });
+
+    it('counts free-text tokens as the standard tokenizer splits them', () => {
+      expect(countTextTokens('soil')).to.equal(1);
+      expect(countTextTokens('a-b-c')).to.equal(3);
+      expect(countTextTokens('x/y_z+w')).to.equal(3);
+      expect(countTextTokens("e.g. don't 3.14")).to.equal(3);
+      expect(countTextTokens('---')).to.equal(0);
+      expect(countTextTokens('土壤水分')).to.equal(4);
+      expect(countTextTokens('x'.repeat(600))).to.equal(3);
+      expect(countTextTokens('a-'.repeat(1000))).to.equal(1000);
+    });
+
+    it('refuses free text over QUERY_MAX_TEXT_WORDS as the engine splits it, and over QUERY_MAX_TEXT_LENGTH', () => {
+      const hyphenated = refusal(() => prepareQuery(query({ text: [['a-b-c-d-e-f']] }), LIMITS));
+      expect(hyphenated.message).to.contain('QUERY_MAX_TEXT_WORDS').and.to.contain('6 words');
+      expect(hyphenated.locator).to.equal('q');
+      expect(() => prepareQuery(query({ text: [['a-b-c', 'd-e']] }), LIMITS)).not.to.throw();
+      const long = refusal(() => prepareQuery(query({ text: [['x'.repeat(41)]] }), LIMITS));
+      expect(long.message).to.contain('QUERY_MAX_TEXT_LENGTH').and.to.contain('41 characters');
+      expect(() => prepareQuery(query({ text: [['x'.repeat(40)]] }), LIMITS)).not.to.throw();
     });
   });
 });
