@@ -34,6 +34,11 @@ export interface QueryLimits {
   maxTextLength: number;
   /** Distinct sort keys (properties) of one query; repeated keys are dropped, not counted. */
   maxSortKeys: number;
+  /**
+   * The deepest offset a page in an order other than the index order (sort keys, relevance)
+   * may start at, unless a page of the same query ended there (a `next` link).
+   */
+  maxOffset: number;
 }
 
 /** Formats a count with thousands separators, as messages show limits. */
@@ -192,14 +197,54 @@ export function distinctSortKeys(keys: readonly SortKey[]): SortKey[] {
 }
 
 /**
- * The query a backend should run for `query`: checked against the limits (QueryLimitError when
- * over one), with repeated sort keys dropped. The one place every protocol's query passes before
- * any backend work.
+ * Whether a query pages in the index order (by record id), the order in which a deep page is
+ * found without walking the records before it: no sort keys but `id` ascending, no free text
+ * (whose default order is relevance).
  */
-export function prepareQuery(query: SearchQuery, limits: QueryLimits): SearchQuery {
+export function isIndexOrder(query: SearchQuery): boolean {
+  const sortedById =
+    query.sort.length === 0 ||
+    (query.sort.length === 1 && query.sort[0].field === 'id' && query.sort[0].direction === 'asc');
+  return sortedById && !(query.text && query.text.length > 0);
+}
+
+/**
+ * Whether a query asks for a page that is costly unless it continues an earlier page: one
+ * beyond QUERY_MAX_OFFSET in an order other than the index order (counts alone, limit 0, are
+ * not paged).
+ */
+export function isDeepPage(query: SearchQuery, limits: QueryLimits): boolean {
+  return query.limit > 0 && query.offset > limits.maxOffset && !isIndexOrder(query);
+}
+
+/**
+ * The identity of a query's result list, whatever page of it is asked for: the key under which
+ * the ends of its pages are remembered.
+ */
+export function pagingKey(query: SearchQuery): string {
+  return JSON.stringify({ ...query, offset: undefined, limit: undefined });
+}
+
+/**
+ * The query a backend should run for `query`: checked against the limits (QueryLimitError when
+ * over one), with repeated sort keys dropped. A deep page (isDeepPage) is refused unless
+ * `continues` says an earlier page of the query ended at its offset. The one place every
+ * protocol's query passes before any backend work.
+ */
+export function prepareQuery(
+  query: SearchQuery,
+  limits: QueryLimits,
+  continues: (prepared: SearchQuery) => boolean = () => false,
+): SearchQuery {
   const sort = distinctSortKeys(query.sort);
   const prepared = sort.length === query.sort.length ? query : { ...query, sort };
   checkQueryLimits(prepared, limits);
+  if (isDeepPage(prepared, limits) && !continues(prepared)) {
+    throw new QueryLimitError(
+      'offset',
+      `The page starts at offset ${count(prepared.offset)}, beyond QUERY_MAX_OFFSET (${count(limits.maxOffset)}) for a sorted or free-text search: to go deeper, follow the "next" links (CSW: nextRecord) page by page from an earlier page`,
+    );
+  }
   return prepared;
 }
 

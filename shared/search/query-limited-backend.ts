@@ -2,20 +2,34 @@
  * A SearchBackend that checks every query against the configured limits (shared/query/
  * query-limits.ts) before the backend sees it, and hands it the query in its normal form
  * (repeated sort keys dropped): searches and facet counts alike, whichever protocol built the
- * query. Everything else passes through unchanged.
+ * query. A page beyond QUERY_MAX_OFFSET in a sorted or relevance order is run only where an
+ * earlier page of the same query ended (where its `next` link points): the ends of such pages
+ * are remembered here. Everything else passes through unchanged.
  */
-import { prepareQuery, type QueryLimits } from '../query/query-limits.js';
+import { isDeepPage, pagingKey, prepareQuery, type QueryLimits } from '../query/query-limits.js';
 import type { SearchQuery } from '../query/search-query.js';
 import type { DomainOptions, SearchBackend } from './backend.js';
+import { NextPageOffsets } from './next-page-offsets.js';
 
 /** Wraps a backend so that a query over the limits is a QueryLimitError (400), never run. */
-export function withQueryLimits<B extends SearchBackend>(backend: B, limits: QueryLimits): B {
+export function withQueryLimits<B extends SearchBackend>(
+  backend: B,
+  limits: QueryLimits,
+  nextPages: NextPageOffsets = new NextPageOffsets(),
+): B {
+  const continues = (query: SearchQuery): boolean => nextPages.has(pagingKey(query), query.offset);
   return new Proxy(backend, {
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);
       if (property === 'search') {
         return async (query: SearchQuery) => {
-          return target.search(prepareQuery(query, limits));
+          const prepared = prepareQuery(query, limits, continues);
+          const result = await target.search(prepared);
+          const next = { ...prepared, offset: prepared.offset + prepared.limit };
+          if (result.records.length === prepared.limit && isDeepPage(next, limits)) {
+            nextPages.add(pagingKey(next), next.offset);
+          }
+          return result;
         };
       }
       if (property === 'domain') {

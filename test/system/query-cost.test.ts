@@ -3,7 +3,8 @@
  * sort keys repeated on a property add nothing and are dropped (the answer is that of the single
  * key), more distinct keys than QUERY_MAX_SORT_KEYS are a 400 in each protocol's format naming
  * the setting; free text is counted in the words the engine's analyzer makes of it (split at
- * hyphens and punctuation too) and in characters.
+ * hyphens and punctuation too) and in characters; a cold page beyond QUERY_MAX_OFFSET in a sorted
+ * order is refused, while following the `next` links reaches every page.
  */
 import { expect } from 'chai';
 import request from 'supertest';
@@ -170,6 +171,107 @@ describe('the cost model at the door (issue 47)', function () {
         .post(SEARCH)
         .send({ q: ['soil-moisture'] });
       expect(response.status, response.text.slice(0, 300)).to.equal(200);
+    });
+  });
+
+  describe('deep offsets (QUERY_MAX_OFFSET=20 over 60 records)', () => {
+    let shallow: TestApp;
+    before(async () => {
+      shallow = await createTestApp(60, { QUERY_MAX_OFFSET: '20' });
+    });
+    after(async () => {
+      await shallow?.close();
+    });
+
+    interface Link {
+      rel: string;
+      href: string;
+      method?: string;
+      body?: Record<string, unknown>;
+    }
+    const nextOf = (response: request.Response): Link | undefined =>
+      (response.body.links as Link[]).find((link) => link.rel === 'next');
+    const pathOf = (href: string): string => {
+      const url = new URL(href);
+      return `${url.pathname}${url.search}`;
+    };
+
+    it('Records items and STAC GET: following the next links reaches every record', async () => {
+      for (const start of [`${ITEMS}?sortby=-title&limit=7`, `${SEARCH}?sortby=-title&limit=7`]) {
+        const seen: string[] = [];
+        let response = await request(shallow.app).get(start);
+        for (;;) {
+          expect(response.status, response.text.slice(0, 300)).to.equal(200);
+          seen.push(...idsOf(response));
+          const next = nextOf(response);
+          if (!next) break;
+          response = await request(shallow.app).get(pathOf(next.href));
+        }
+        expect(seen).to.have.length(60);
+        expect(new Set(seen).size).to.equal(60);
+      }
+    });
+
+    it('STAC POST: following the next links (token in the body) reaches every record', async () => {
+      const seen: string[] = [];
+      let response = await request(shallow.app)
+        .post(SEARCH)
+        .send({ limit: 9, sortby: [{ field: 'updated', direction: 'desc' }] });
+      for (;;) {
+        expect(response.status, response.text.slice(0, 300)).to.equal(200);
+        seen.push(...idsOf(response));
+        const next = nextOf(response);
+        if (!next) break;
+        expect(next.method).to.equal('POST');
+        response = await request(shallow.app).post(pathOf(next.href)).send(next.body);
+      }
+      expect(new Set(seen).size).to.equal(60);
+    });
+
+    it('CSW: following nextRecord reaches every record', async () => {
+      const base = `${CSW}?service=CSW&version=3.0.0&request=GetRecords&typeNames=csw:Record&elementSetName=brief&maxRecords=8&sortBy=dc:title:D`;
+      const seen: string[] = [];
+      let position = 1;
+      while (position > 0) {
+        const response = await request(shallow.app).get(`${base}&startPosition=${position}`);
+        expect(response.status, response.text.slice(0, 300)).to.equal(200);
+        seen.push(...cswIds(response));
+        position = Number(/nextRecord="(\d+)"/.exec(response.text)?.[1] ?? 0);
+      }
+      expect(new Set(seen).size).to.equal(60);
+    });
+
+    it('refuses a cold deep offset in a sorted order in every protocol, naming QUERY_MAX_OFFSET', async () => {
+      const records = await request(shallow.app).get(`${ITEMS}?sortby=title&offset=41`);
+      expectJsonLimit(records, 'QUERY_MAX_OFFSET');
+      expect(records.body.description).to.contain('"next" links');
+      const token = Buffer.from(JSON.stringify({ offset: 2 ** 53 - 1 })).toString('base64url');
+      expectJsonLimit(
+        await request(shallow.app).get(`${SEARCH}?sortby=title&token=${token}`),
+        'QUERY_MAX_OFFSET',
+      );
+      expectJsonLimit(
+        await request(shallow.app)
+          .post(SEARCH)
+          .send({ q: ['soil'], token }),
+        'QUERY_MAX_OFFSET',
+      );
+      expectCswLimit(
+        await request(shallow.app).get(
+          `${CSW}?service=CSW&version=3.0.0&request=GetRecords&typeNames=csw:Record&sortBy=dc:title&startPosition=35`,
+        ),
+        'QUERY_MAX_OFFSET',
+      );
+    });
+
+    it('answers deep offsets in the index order, and counts at any offset', async () => {
+      const records = await request(shallow.app).get(`${ITEMS}?offset=50`);
+      expect(records.status).to.equal(200);
+      expect(idsOf(records)).to.have.length(10);
+      const hits = await request(shallow.app).get(
+        `${CSW}?service=CSW&version=3.0.0&request=GetRecords&typeNames=csw:Record&resultType=hits&sortBy=dc:title&startPosition=35`,
+      );
+      expect(hits.status, hits.text.slice(0, 300)).to.equal(200);
     });
   });
 });

@@ -11,13 +11,17 @@ import {
   checkFilterTextSize,
   checkQueryLimits,
   countTextTokens,
+  isDeepPage,
+  isIndexOrder,
   measureFilter,
+  pagingKey,
   measureGeometry,
   prepareQuery,
   type QueryLimits,
 } from '../../shared/query/query-limits.js';
 import type { SearchQuery } from '../../shared/query/search-query.js';
 import { checkFilter } from '../../shared/query/check-filter.js';
+import { NextPageOffsets } from '../../shared/search/next-page-offsets.js';
 
 const LIMITS: QueryLimits = {
   maxFilterDepth: 8,
@@ -28,6 +32,7 @@ const LIMITS: QueryLimits = {
   maxTextWords: 5,
   maxTextLength: 40,
   maxSortKeys: 3,
+  maxOffset: 100,
 };
 
 const query = (parts: Partial<SearchQuery>): SearchQuery => ({
@@ -280,6 +285,58 @@ describe('query cost limits', () => {
       const long = refusal(() => prepareQuery(query({ text: [['x'.repeat(41)]] }), LIMITS));
       expect(long.message).to.contain('QUERY_MAX_TEXT_LENGTH').and.to.contain('41 characters');
       expect(() => prepareQuery(query({ text: [['x'.repeat(40)]] }), LIMITS)).not.to.throw();
+    });
+
+    it('tells the index order (no sort keys but id ascending, no free text) from the others', () => {
+      expect(isIndexOrder(query({}))).to.equal(true);
+      expect(isIndexOrder(query({ sort: [{ field: 'id', direction: 'asc' }] }))).to.equal(true);
+      expect(isIndexOrder(query({ sort: [{ field: 'id', direction: 'desc' }] }))).to.equal(false);
+      expect(isIndexOrder(query({ sort: [{ field: 'title', direction: 'asc' }] }))).to.equal(false);
+      expect(isIndexOrder(query({ text: [['soil']] }))).to.equal(false);
+    });
+
+    it('refuses a cold page beyond QUERY_MAX_OFFSET in a sorted or free-text order only', () => {
+      const sorted = query({ sort: [{ field: 'title', direction: 'asc' }], offset: 101 });
+      expect(isDeepPage(sorted, LIMITS)).to.equal(true);
+      const error = refusal(() => prepareQuery(sorted, LIMITS));
+      expect(error.message).to.contain('QUERY_MAX_OFFSET').and.to.contain('"next" links');
+      expect(error.locator).to.equal('offset');
+      refusal(() => prepareQuery(query({ text: [['soil']], offset: 2 ** 53 - 1 }), LIMITS));
+      for (const fine of [
+        { ...sorted, offset: 100 },
+        { ...sorted, limit: 0 },
+        query({ offset: 2 ** 53 - 1 }),
+        query({ sort: [{ field: 'id', direction: 'asc' }], offset: 5000 }),
+      ]) {
+        expect(isDeepPage(fine, LIMITS)).to.equal(false);
+        expect(() => prepareQuery(fine, LIMITS)).not.to.throw();
+      }
+    });
+
+    it('answers a deep page that continues an earlier page (where its next link points)', () => {
+      const pages = new NextPageOffsets();
+      const sorted = query({ sort: [{ field: 'title', direction: 'asc' }], offset: 110 });
+      const continues = (prepared: SearchQuery) => pages.has(pagingKey(prepared), prepared.offset);
+      refusal(() => prepareQuery(sorted, LIMITS, continues));
+      pages.add(pagingKey({ ...sorted, offset: 100, limit: 50 }), 110);
+      expect(prepareQuery(sorted, LIMITS, continues)).to.equal(sorted);
+      refusal(() => prepareQuery({ ...sorted, offset: 120 }, LIMITS, continues));
+      refusal(() => prepareQuery({ ...sorted, text: [['soil']] }, LIMITS, continues));
+    });
+
+    it('keeps the offsets of the most recently used queries', () => {
+      const pages = new NextPageOffsets(2, 2);
+      pages.add('a', 10);
+      pages.add('b', 10);
+      expect(pages.has('a', 10)).to.equal(true);
+      pages.add('c', 10);
+      expect(pages.has('b', 10)).to.equal(false);
+      expect(pages.has('a', 10)).to.equal(true);
+      pages.add('a', 20);
+      pages.add('a', 30);
+      expect(pages.has('a', 10)).to.equal(false);
+      expect(pages.has('a', 20)).to.equal(true);
+      expect(pages.has('a', 30)).to.equal(true);
     });
   });
 });
