@@ -39,6 +39,8 @@ export interface QueryLimits {
    * may start at, unless a page of the same query ended there (a `next` link).
    */
   maxOffset: number;
+  /** Distinct properties one request counts facets of (Records `facets`). */
+  maxFacets: number;
 }
 
 /** Formats a count with thousands separators, as messages show limits. */
@@ -194,6 +196,19 @@ export function distinctSortKeys(keys: readonly SortKey[]): SortKey[] {
     distinct.push(key);
   }
   return distinct;
+}
+
+/**
+ * Throws QueryLimitError when a request asks for the counts of more distinct facet properties
+ * than QUERY_MAX_FACETS (each one is a count over every matching record).
+ */
+export function checkFacetCount(facets: number, limits: Pick<QueryLimits, 'maxFacets'>): void {
+  if (facets > limits.maxFacets) {
+    throw new QueryLimitError(
+      'facets',
+      `The request asks for facets of ${count(facets)} distinct properties; at most ${count(limits.maxFacets)} are allowed (QUERY_MAX_FACETS)`,
+    );
+  }
 }
 
 /**

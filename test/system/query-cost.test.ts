@@ -4,7 +4,8 @@
  * key), more distinct keys than QUERY_MAX_SORT_KEYS are a 400 in each protocol's format naming
  * the setting; free text is counted in the words the engine's analyzer makes of it (split at
  * hyphens and punctuation too) and in characters; a cold page beyond QUERY_MAX_OFFSET in a sorted
- * order is refused, while following the `next` links reaches every page.
+ * order is refused, while following the `next` links reaches every page; facets named again in
+ * any spelling are counted once, and more distinct facets than QUERY_MAX_FACETS are a 400.
  */
 import { expect } from 'chai';
 import request from 'supertest';
@@ -272,6 +273,39 @@ describe('the cost model at the door (issue 47)', function () {
         `${CSW}?service=CSW&version=3.0.0&request=GetRecords&typeNames=csw:Record&resultType=hits&sortBy=dc:title&startPosition=35`,
       );
       expect(hits.status, hits.text.slice(0, 300)).to.equal(200);
+    });
+  });
+
+  describe('facets', () => {
+    /** The 256 upper/lower-case spellings of `keywords`. */
+    const spellings = Array.from({ length: 256 }, (_, mask) =>
+      [...'keywords'].map((c, i) => (mask & (1 << i) ? c.toUpperCase() : c)).join(''),
+    );
+
+    it('counts a property asked for in 300 spellings once, as the single facet', async () => {
+      const many = Array.from(
+        { length: 300 },
+        (_, i) => `${spellings[i % spellings.length]}:100:value_asc`,
+      ).join(',');
+      const single = await request(cairn.app).get(`${ITEMS}?limit=1&facets=keywords:100:value_asc`);
+      const repeated = await request(cairn.app).get(`${ITEMS}?limit=1&facets=${many}`);
+      expect(repeated.status, repeated.text.slice(0, 300)).to.equal(200);
+      expect(single.body.facets.keywords.buckets).to.have.length.above(1);
+      expect(Object.keys(repeated.body.facets)).to.deep.equal(['keywords']);
+      expect(repeated.body.facets).to.deep.equal(single.body.facets);
+    });
+
+    it('refuses more distinct facets than QUERY_MAX_FACETS, naming it', async () => {
+      const eleven =
+        'type,keywords,themes,formats,organisations,language,license,parentId,platform,instrument,sensorType';
+      expectJsonLimit(
+        await request(cairn.app).get(`${ITEMS}?facets=${eleven}`),
+        'QUERY_MAX_FACETS',
+      );
+      const ten = eleven.split(',').slice(0, 10).join(',');
+      const answer = await request(cairn.app).get(`${ITEMS}?limit=1&facets=${ten}`);
+      expect(answer.status, answer.text.slice(0, 300)).to.equal(200);
+      expect(Object.keys(answer.body.facets)).to.have.length(10);
     });
   });
 });

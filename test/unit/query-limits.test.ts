@@ -9,6 +9,7 @@ import { operator, propertyRef, literal, type Expression } from '../../shared/qu
 import {
   checkFilterJsonSize,
   checkFilterTextSize,
+  checkFacetCount,
   checkQueryLimits,
   countTextTokens,
   isDeepPage,
@@ -33,6 +34,7 @@ const LIMITS: QueryLimits = {
   maxTextLength: 40,
   maxSortKeys: 3,
   maxOffset: 100,
+  maxFacets: 2,
 };
 
 const query = (parts: Partial<SearchQuery>): SearchQuery => ({
@@ -337,6 +339,13 @@ describe('query cost limits', () => {
       expect(pages.has('a', 10)).to.equal(false);
       expect(pages.has('a', 20)).to.equal(true);
       expect(pages.has('a', 30)).to.equal(true);
+    });
+
+    it('refuses more facets than QUERY_MAX_FACETS', () => {
+      expect(() => checkFacetCount(2, LIMITS)).not.to.throw();
+      const error = refusal(() => checkFacetCount(3, LIMITS));
+      expect(error.message).to.contain('QUERY_MAX_FACETS').and.to.contain('3 distinct');
+      expect(error.locator).to.equal('facets');
     });
   });
 });
