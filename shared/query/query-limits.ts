@@ -41,6 +41,11 @@ export interface QueryLimits {
   maxOffset: number;
   /** Distinct properties one request counts facets of (Records `facets`). */
   maxFacets: number;
+  /**
+   * LIKE patterns of a filter with a wildcard anywhere but a trailing `%` (isCostlyLikePattern):
+   * a search engine builds an automaton for each, outside its time budget.
+   */
+  maxWildcardPatterns: number;
 }
 
 /** Formats a count with thousands separators, as messages show limits. */
@@ -95,6 +100,39 @@ interface FilterMeasure {
   nodes: number;
   longestArray: number;
   geometries: Geometry[];
+  /** LIKE patterns with a wildcard anywhere but at the end (isCostlyLikePattern). */
+  wildcardPatterns: number;
+}
+
+/**
+ * Whether a LIKE pattern (`%` any run, `_` one character, `\` escapes) costs more than a
+ * prefix: it has a `_`, or a `%` anywhere but in a run at its end. A literal or a prefix
+ * (`abc%`) is a term or a prefix lookup; any other pattern is matched against every distinct
+ * value of the property, through an automaton that grows with its wildcards.
+ */
+export function isCostlyLikePattern(pattern: string): boolean {
+  let trailingPercent = false;
+  for (let i = 0; i < pattern.length; i += 1) {
+    const character = pattern[i];
+    if (character === '\\') {
+      if (trailingPercent) return true;
+      i += 1;
+    } else if (character === '_') {
+      return true;
+    } else if (character === '%') {
+      trailingPercent = true;
+    } else if (trailingPercent) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** The string of a LIKE pattern operand (a literal, or one inside CASEI/ACCENTI), if constant. */
+function likePattern(operand: Expression | undefined): string | undefined {
+  let node = operand;
+  while (node?.kind === 'op' && node.args.length === 1) node = node.args[0];
+  return node?.kind === 'literal' && typeof node.value === 'string' ? node.value : undefined;
 }
 
 /** Whether an array item is a plain value (compared set-wise, not evaluated as a node). */
@@ -104,16 +142,27 @@ function isPlainItem(item: Expression): boolean {
 
 /** Depth, node count, longest array and geometry literals of a filter tree. */
 export function measureFilter(filter: Expression): FilterMeasure {
-  const measure: FilterMeasure = { depth: 0, nodes: 0, longestArray: 0, geometries: [] };
+  const measure: FilterMeasure = {
+    depth: 0,
+    nodes: 0,
+    longestArray: 0,
+    geometries: [],
+    wildcardPatterns: 0,
+  };
   const pending: [Expression, number][] = [[filter, 1]];
   while (pending.length > 0) {
     const [node, depth] = pending.pop()!;
     measure.nodes += 1;
     if (depth > measure.depth) measure.depth = depth;
     switch (node.kind) {
-      case 'op':
+      case 'op': {
+        if (node.op.toLowerCase() === 'like') {
+          const pattern = likePattern(node.args[1]);
+          if (pattern !== undefined && isCostlyLikePattern(pattern)) measure.wildcardPatterns += 1;
+        }
         for (const argument of node.args) pending.push([argument, depth + 1]);
         break;
+      }
       case 'array':
         measure.longestArray = Math.max(measure.longestArray, node.items.length);
         for (const item of node.items) {
@@ -330,6 +379,12 @@ function checkFilterShape(expression: Expression, limits: QueryLimits): Geometry
     throw new QueryLimitError(
       'filter',
       `An array in the filter has ${count(filter.longestArray)} items; at most ${count(limits.maxArrayItems)} are allowed (QUERY_MAX_ARRAY_ITEMS)`,
+    );
+  }
+  if (filter.wildcardPatterns > limits.maxWildcardPatterns) {
+    throw new QueryLimitError(
+      'filter',
+      `The filter has ${count(filter.wildcardPatterns)} LIKE patterns with a wildcard other than a trailing %; at most ${count(limits.maxWildcardPatterns)} are allowed (QUERY_MAX_WILDCARD_PATTERNS)`,
     );
   }
   return filter.geometries;

@@ -5,7 +5,8 @@
  * the setting; free text is counted in the words the engine's analyzer makes of it (split at
  * hyphens and punctuation too) and in characters; a cold page beyond QUERY_MAX_OFFSET in a sorted
  * order is refused, while following the `next` links reaches every page; facets named again in
- * any spelling are counted once, and more distinct facets than QUERY_MAX_FACETS are a 400.
+ * any spelling are counted once, and more distinct facets than QUERY_MAX_FACETS are a 400; LIKE
+ * patterns beyond a prefix are counted against QUERY_MAX_WILDCARD_PATTERNS.
  */
 import { expect } from 'chai';
 import request from 'supertest';
@@ -306,6 +307,56 @@ describe('the cost model at the door (issue 47)', function () {
       const answer = await request(cairn.app).get(`${ITEMS}?limit=1&facets=${ten}`);
       expect(answer.status, answer.text.slice(0, 300)).to.equal(200);
       expect(Object.keys(answer.body.facets)).to.have.length(10);
+    });
+  });
+
+  describe('wildcard patterns', () => {
+    const like = (pattern: string) => ({ op: 'like', args: [{ property: 'title' }, pattern] });
+    const costly = (n: number) => ({
+      op: 'or',
+      args: Array.from({ length: n }, (_, i) => like(`%x${i}________y%`)),
+    });
+
+    it('refuses an OR of 80 costly LIKE patterns in CQL2 JSON and text, naming the setting', async () => {
+      expectJsonLimit(
+        await request(cairn.app).post(ITEMS).send(costly(80)),
+        'QUERY_MAX_WILDCARD_PATTERNS',
+      );
+      const text = Array.from({ length: 80 }, (_, i) => `title LIKE '%x${i}________y%'`).join(
+        ' OR ',
+      );
+      expectJsonLimit(
+        await request(cairn.app).post(SEARCH).send({ 'filter-lang': 'cql2-text', filter: text }),
+        'QUERY_MAX_WILDCARD_PATTERNS',
+      );
+      expectJsonLimit(
+        await request(cairn.app).get(`${ITEMS}?filter=${encodeURIComponent(text)}`),
+        'QUERY_MAX_WILDCARD_PATTERNS',
+      );
+    });
+
+    it('refuses them in a CSW FES filter with an ows:ExceptionReport', async () => {
+      const likes = Array.from(
+        { length: 11 },
+        (_, i) =>
+          `<fes:PropertyIsLike wildCard="*" singleChar="?" escapeChar="\\"><fes:ValueReference>dc:title</fes:ValueReference><fes:Literal>*x${i}?y*</fes:Literal></fes:PropertyIsLike>`,
+      ).join('');
+      const body = `<csw:GetRecords xmlns:csw="http://www.opengis.net/cat/csw/3.0" xmlns:fes="http://www.opengis.net/fes/2.0" service="CSW" version="3.0.0" resultType="results"><csw:Query typeNames="csw:Record"><csw:Constraint version="2.0.0"><fes:Filter><fes:Or>${likes}</fes:Or></fes:Filter></csw:Constraint></csw:Query></csw:GetRecords>`;
+      expectCswLimit(
+        await request(cairn.app).post(CSW).type('application/xml').send(body),
+        'QUERY_MAX_WILDCARD_PATTERNS',
+      );
+    });
+
+    it('answers 10 costly patterns, and 150 prefix patterns', async () => {
+      const ten = await request(cairn.app).post(ITEMS).send(costly(10));
+      expect(ten.status, ten.text.slice(0, 300)).to.equal(200);
+      const prefixes = {
+        op: 'or',
+        args: Array.from({ length: 150 }, (_, i) => like(`t${i}%`)),
+      };
+      const answer = await request(cairn.app).post(ITEMS).send(prefixes);
+      expect(answer.status, answer.text.slice(0, 300)).to.equal(200);
     });
   });
 });

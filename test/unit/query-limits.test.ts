@@ -12,6 +12,7 @@ import {
   checkFacetCount,
   checkQueryLimits,
   countTextTokens,
+  isCostlyLikePattern,
   isDeepPage,
   isIndexOrder,
   measureFilter,
@@ -35,6 +36,7 @@ const LIMITS: QueryLimits = {
   maxSortKeys: 3,
   maxOffset: 100,
   maxFacets: 2,
+  maxWildcardPatterns: 2,
 };
 
 const query = (parts: Partial<SearchQuery>): SearchQuery => ({
@@ -346,6 +348,31 @@ describe('query cost limits', () => {
       const error = refusal(() => checkFacetCount(3, LIMITS));
       expect(error.message).to.contain('QUERY_MAX_FACETS').and.to.contain('3 distinct');
       expect(error.locator).to.equal('facets');
+    });
+
+    it('tells LIKE patterns costlier than a prefix', () => {
+      for (const cheap of ['soil', 'soil%', 'soil%%', 'a\\%b', 'a\\_b%', '']) {
+        expect(isCostlyLikePattern(cheap), cheap).to.equal(false);
+      }
+      for (const costly of ['%soil', 'so%il', 'soil_', '%x________y%', 'a%\\%', '_']) {
+        expect(isCostlyLikePattern(costly), costly).to.equal(true);
+      }
+    });
+
+    it('refuses more costly LIKE patterns than QUERY_MAX_WILDCARD_PATTERNS, prefixes not counted', () => {
+      const like = (pattern: string, folded = false): Expression =>
+        operator(
+          'like',
+          folded ? operator('casei', propertyRef('title')) : propertyRef('title'),
+          folded ? operator('casei', literal(pattern)) : literal(pattern),
+        );
+      const within = operator('or', like('%a'), like('b_', true), like('c%'), like('d%'));
+      expect(measureFilter(within).wildcardPatterns).to.equal(2);
+      expect(() => prepareQuery(query({ filter: checkFilter(within) }), LIMITS)).not.to.throw();
+      const over = operator('or', like('%a'), like('b_', true), like('%x________y%'));
+      const error = refusal(() => checkFilter(over, LIMITS));
+      expect(error.message).to.contain('QUERY_MAX_WILDCARD_PATTERNS').and.to.contain('3 LIKE');
+      refusal(() => checkQueryLimits(query({ filter: checkFilter(over) }), LIMITS));
     });
   });
 });
