@@ -34,7 +34,8 @@ export function withQueryLimits<B extends SearchBackend>(
       }
       if (property === 'domain') {
         return async (field: string, options?: DomainOptions) => {
-          const query = options?.query && prepareQuery(options.query, limits);
+          // Counts are not paged: the query's offset costs them nothing.
+          const query = options?.query && prepareQuery(options.query, limits, () => true);
           return target.domain(field, query ? { ...options, query } : options);
         };
       }

@@ -199,7 +199,14 @@ describe('the cost model at the door (issue 47)', function () {
     };
 
     it('Records items and STAC GET: following the next links reaches every record', async () => {
-      for (const start of [`${ITEMS}?sortby=-title&limit=7`, `${SEARCH}?sortby=-title&limit=7`]) {
+      const filter = encodeURIComponent(
+        "title <> 'none' AND S_INTERSECTS(geometry, BBOX(-180,-90,180,90)) OR title IS NULL",
+      );
+      for (const start of [
+        `${ITEMS}?sortby=-title&limit=7`,
+        `${SEARCH}?sortby=-title&limit=7`,
+        `${ITEMS}?sortby=updated&limit=6&filter=${filter}`,
+      ]) {
         const seen: string[] = [];
         let response = await request(shallow.app).get(start);
         for (;;) {
@@ -209,8 +216,9 @@ describe('the cost model at the door (issue 47)', function () {
           if (!next) break;
           response = await request(shallow.app).get(pathOf(next.href));
         }
-        expect(seen).to.have.length(60);
-        expect(new Set(seen).size).to.equal(60);
+        expect(seen).to.have.length(response.body.numberMatched);
+        expect(new Set(seen).size).to.equal(seen.length);
+        expect(seen.length).to.be.above(40);
       }
     });
 
