@@ -6,9 +6,23 @@
  * (search engines: a sort checkpoint), so such a page costs what the first page costs, while a
  * cold deep offset would walk every record before it.
  *
- * A bounded LRU: least recently used queries go first, and each query keeps its most recent
- * offsets.
+ * `NextPageOffsets` is one process's bounded LRU: least recently used queries go first, and each
+ * query keeps its most recent offsets. In scaled mode (REDIS_URL) `sharedNextPages` keeps them in
+ * Redis too, so a client following `next` links continues on whichever API process it reaches.
  */
+import type { Config } from '../config/index.js';
+import { RedisCheckpointStore } from './engine/redis-checkpoints.js';
+import type { CheckpointStore } from './engine/sort-checkpoints.js';
+
+/** Where the door keeps the offsets next pages start at. */
+export interface NextPageStore {
+  /** Whether a page of the query (its key) ended at `offset`. */
+  has(key: string, offset: number): Promise<boolean>;
+  /** Remembers that a page of the query ended at `offset`. */
+  add(key: string, offset: number): Promise<void>;
+  close(): Promise<void>;
+}
+
 export class NextPageOffsets {
   private readonly queries = new Map<string, Set<number>>();
 
@@ -41,4 +55,61 @@ export class NextPageOffsets {
       this.queries.delete(this.queries.keys().next().value as string);
     }
   }
+}
+
+/** This process's offsets alone (one API process, or no Redis). */
+export function localNextPages(offsets = new NextPageOffsets()): NextPageStore {
+  return {
+    has: async (key, offset) => offsets.has(key, offset),
+    add: async (key, offset) => offsets.add(key, offset),
+    close: async () => undefined,
+  };
+}
+
+/**
+ * This process's offsets, and those of every API process in a shared store (Redis), connected
+ * on the first deep page: a process that never serves one opens no connection. The store never
+ * fails a search: when it cannot answer, the offset is unknown there.
+ */
+export function sharedNextPages(
+  connect: () => CheckpointStore,
+  offsets = new NextPageOffsets(),
+): NextPageStore {
+  let shared: CheckpointStore | undefined;
+  const store = (): CheckpointStore => (shared ??= connect());
+  return {
+    has: async (key, offset) => {
+      if (offsets.has(key, offset)) return true;
+      if ((await store().get(key, offset)) === undefined) return false;
+      offsets.add(key, offset);
+      return true;
+    },
+    add: async (key, offset) => {
+      offsets.add(key, offset);
+      await store().set(key, offset, []);
+    },
+    close: async () => {
+      await shared?.close();
+      shared = undefined;
+    },
+  };
+}
+
+/**
+ * The next-page offsets of the configuration: shared in Redis under
+ * `<WORKER_QUEUE_PREFIX>:next-pages` when API processes share a search engine (REDIS_URL set,
+ * kept as long as its deep-paging checkpoints), else this process's alone.
+ */
+export function openNextPages(
+  config: Pick<Config, 'redisUrl' | 'search'> & { worker?: Pick<Config['worker'], 'queuePrefix'> },
+): NextPageStore {
+  const { redisUrl, search } = config;
+  if (!redisUrl || search.kind === 'sqlite') return localNextPages();
+  return sharedNextPages(() =>
+    RedisCheckpointStore.connect(redisUrl, {
+      prefix: `${config.worker?.queuePrefix ?? 'cairn'}:next-pages`,
+      perQuery: search.checkpoints.perQuery,
+      idleMs: search.checkpoints.idleSeconds * 1000,
+    }),
+  );
 }

@@ -6,30 +6,47 @@
  * earlier page of the same query ended (where its `next` link points): the ends of such pages
  * are remembered here. Everything else passes through unchanged.
  */
-import { isDeepPage, pagingKey, prepareQuery, type QueryLimits } from '../query/query-limits.js';
+import {
+  distinctSortKeys,
+  isDeepPage,
+  pagingKey,
+  prepareQuery,
+  type QueryLimits,
+} from '../query/query-limits.js';
 import type { SearchQuery } from '../query/search-query.js';
 import type { DomainOptions, SearchBackend } from './backend.js';
-import { NextPageOffsets } from './next-page-offsets.js';
+import { localNextPages, type NextPageStore } from './next-page-offsets.js';
 
 /** Wraps a backend so that a query over the limits is a QueryLimitError (400), never run. */
 export function withQueryLimits<B extends SearchBackend>(
   backend: B,
   limits: QueryLimits,
-  nextPages: NextPageOffsets = new NextPageOffsets(),
+  nextPages: NextPageStore = localNextPages(),
 ): B {
-  const continues = (query: SearchQuery): boolean => nextPages.has(pagingKey(query), query.offset);
+  /** Whether a deep page continues an earlier page of its query (asked only for deep pages). */
+  const continues = async (query: SearchQuery): Promise<boolean> => {
+    const normal = { ...query, sort: distinctSortKeys(query.sort) };
+    return isDeepPage(normal, limits) && nextPages.has(pagingKey(normal), normal.offset);
+  };
   return new Proxy(backend, {
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);
       if (property === 'search') {
         return async (query: SearchQuery) => {
-          const prepared = prepareQuery(query, limits, continues);
+          const continued = await continues(query);
+          const prepared = prepareQuery(query, limits, () => continued);
           const result = await target.search(prepared);
           const next = { ...prepared, offset: prepared.offset + prepared.limit };
           if (result.records.length === prepared.limit && isDeepPage(next, limits)) {
-            nextPages.add(pagingKey(next), next.offset);
+            await nextPages.add(pagingKey(next), next.offset);
           }
           return result;
+        };
+      }
+      if (property === 'close') {
+        return async () => {
+          await nextPages.close();
+          return target.close();
         };
       }
       if (property === 'domain') {
