@@ -10,7 +10,11 @@
  * query keeps its most recent offsets. In scaled mode (REDIS_URL) `sharedNextPages` keeps them in
  * Redis too, so a client following `next` links continues on whichever API process it reaches.
  */
+import { once } from 'node:events';
+import { setTimeout as delay } from 'node:timers/promises';
+import { Redis } from 'ioredis';
 import type { Config } from '../config/index.js';
+import { buildConnection } from '../queue/connection.js';
 import { RedisCheckpointStore } from './engine/redis-checkpoints.js';
 import type { CheckpointStore } from './engine/sort-checkpoints.js';
 
@@ -72,28 +76,32 @@ export function localNextPages(offsets = new NextPageOffsets()): NextPageStore {
  * fails a search: when it cannot answer, the offset is unknown there.
  */
 export function sharedNextPages(
-  connect: () => CheckpointStore,
+  connect: () => Promise<CheckpointStore>,
   offsets = new NextPageOffsets(),
 ): NextPageStore {
-  let shared: CheckpointStore | undefined;
-  const store = (): CheckpointStore => (shared ??= connect());
+  let shared: Promise<CheckpointStore> | undefined;
+  const store = (): Promise<CheckpointStore> => (shared ??= connect());
   return {
     has: async (key, offset) => {
       if (offsets.has(key, offset)) return true;
-      if ((await store().get(key, offset)) === undefined) return false;
+      if ((await (await store()).get(key, offset)) === undefined) return false;
       offsets.add(key, offset);
       return true;
     },
     add: async (key, offset) => {
       offsets.add(key, offset);
-      await store().set(key, offset, []);
+      await (await store()).set(key, offset, []);
     },
     close: async () => {
-      await shared?.close();
+      const opened = shared;
       shared = undefined;
+      if (opened) await (await opened).close();
     },
   };
 }
+
+/** How long the first deep page waits for the Redis connection before going on without it. */
+const CONNECT_WAIT_MS = 1000;
 
 /**
  * The next-page offsets of the configuration: shared in Redis under
@@ -105,11 +113,23 @@ export function openNextPages(
 ): NextPageStore {
   const { redisUrl, search } = config;
   if (!redisUrl || search.kind === 'sqlite') return localNextPages();
-  return sharedNextPages(() =>
-    RedisCheckpointStore.connect(redisUrl, {
-      prefix: `${config.worker?.queuePrefix ?? 'cairn'}:next-pages`,
+  const prefix = `${config.worker?.queuePrefix ?? 'cairn'}:next-pages`;
+  return sharedNextPages(async () => {
+    // Commands fail fast rather than queue while Redis is away (the store answers "unknown").
+    const redis = new Redis({
+      ...buildConnection(redisUrl),
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: CONNECT_WAIT_MS,
+      connectionName: prefix.replace(/[^!-~]/g, '_'),
+    });
+    redis.on('error', () => undefined);
+    // The first offset is remembered once the connection is ready, not dropped for want of it.
+    await Promise.race([once(redis, 'ready').catch(() => undefined), delay(CONNECT_WAIT_MS)]);
+    return new RedisCheckpointStore(redis, {
+      prefix,
       perQuery: search.checkpoints.perQuery,
       idleMs: search.checkpoints.idleSeconds * 1000,
-    }),
-  );
+    });
+  });
 }

@@ -10,6 +10,9 @@
  */
 import { expect } from 'chai';
 import request from 'supertest';
+import { openNextPages } from '../../shared/search/next-page-offsets.js';
+import { withQueryLimits } from '../../shared/search/query-limited-backend.js';
+import { systemBackend } from '../support/system-backend.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 const ITEMS = '/catalogue/collections/metadata:main/items';
@@ -365,6 +368,47 @@ describe('the cost model at the door (issue 47)', function () {
       };
       const answer = await request(cairn.app).post(ITEMS).send(prefixes);
       expect(answer.status, answer.text.slice(0, 300)).to.equal(200);
+    });
+  });
+
+  describe('deep offsets in scaled mode (a search engine and Redis)', function () {
+    const redisUrl = process.env.CAIRN_TEST_REDIS_URL;
+    let scaled: TestApp;
+    before(async function () {
+      if (systemBackend().kind === 'sqlite' || !redisUrl) this.skip();
+      scaled = await createTestApp(60, {
+        QUERY_MAX_OFFSET: '20',
+        REDIS_URL: redisUrl!,
+        WORKER_QUEUE_PREFIX: `cost-${process.pid}-${Date.now()}`,
+      });
+    });
+    after(async () => {
+      await scaled?.close();
+    });
+
+    it('a page past QUERY_MAX_OFFSET continues on another API process', async () => {
+      const pagesA = openNextPages(scaled.config);
+      const pagesB = openNextPages(scaled.config);
+      try {
+        const doorA = withQueryLimits(scaled.backend, scaled.config.query, pagesA);
+        const doorB = withQueryLimits(scaled.backend, scaled.config.query, pagesB);
+        const page = (offset: number) => ({
+          sort: [{ field: 'title', direction: 'desc' as const }],
+          offset,
+          limit: 10,
+        });
+        for (const offset of [0, 10, 20]) await doorA.search(page(offset));
+        const next = await doorB.search(page(30));
+        expect(next.records).to.have.length(10);
+        const cold = await doorB.search(page(50)).then(
+          () => undefined,
+          (error: Error) => error,
+        );
+        expect(cold?.message).to.contain('QUERY_MAX_OFFSET');
+      } finally {
+        await pagesA.close();
+        await pagesB.close();
+      }
     });
   });
 });

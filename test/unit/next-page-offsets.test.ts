@@ -93,7 +93,7 @@ describe('next-page offsets at the door', () => {
   it('continues on another process through the shared store, connected on the first deep page', async () => {
     const store = memoryStore();
     let connections = 0;
-    const connect = () => {
+    const connect = async () => {
       connections += 1;
       return store;
     };
