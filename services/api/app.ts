@@ -9,6 +9,7 @@ import { NotFoundError } from '../../shared/errors/index.js';
 import type { Logger } from '../../shared/logging/index.js';
 import type { SearchBackend } from '../../shared/search/backend.js';
 import { withQueryLimits } from '../../shared/search/query-limited-backend.js';
+import { openNextPages } from '../../shared/search/next-page-offsets.js';
 import { renderJsonError } from './middleware/errors.js';
 import { requestContext } from './middleware/request-context.js';
 import { limitUrlLength, refuseMalformedPath } from './middleware/url-limit.js';
@@ -100,7 +101,7 @@ export function createApp(dependencies: AppDependencies): Express {
   // Metrics: every request counted and timed, backend calls timed; served on GET /metrics.
   const metrics = config.metrics.enabled ? (dependencies.metrics ?? new ApiMetrics()) : undefined;
   // Every query is checked against the configured cost limits before any backend runs it.
-  const limited = withQueryLimits(dependencies.backend, config.query);
+  const limited = withQueryLimits(dependencies.backend, config.query, openNextPages(config));
   const backend = metrics ? metrics.instrumentBackend(limited) : limited;
   if (metrics) {
     app.use(recordRequestMetrics(metrics));

@@ -50,6 +50,11 @@ const environmentSchema = z.object({
   QUERY_MAX_GEOMETRY_PARTS: z.coerce.number().int().min(1).max(1_000_000).default(100),
   QUERY_MAX_GEOMETRY_VERTICES: z.coerce.number().int().min(4).max(10_000_000).default(10_000),
   QUERY_MAX_TEXT_WORDS: z.coerce.number().int().min(1).max(100_000).default(1000),
+  QUERY_MAX_TEXT_LENGTH: z.coerce.number().int().min(16).max(10_000_000).default(10_000),
+  QUERY_MAX_SORT_KEYS: z.coerce.number().int().min(1).max(100).default(8),
+  QUERY_MAX_WILDCARD_PATTERNS: z.coerce.number().int().min(0).max(10_000).default(10),
+  QUERY_MAX_FACETS: z.coerce.number().int().min(1).max(100).default(10),
+  QUERY_MAX_OFFSET: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(10_000),
   QUERY_TIME_BUDGET_MS: z.coerce.number().int().min(100).max(600_000).default(3000),
   SEARCH_INDEX_ALIAS: z
     .string()
@@ -300,6 +305,11 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
       maxGeometryParts: env.QUERY_MAX_GEOMETRY_PARTS,
       maxGeometryVertices: env.QUERY_MAX_GEOMETRY_VERTICES,
       maxTextWords: env.QUERY_MAX_TEXT_WORDS,
+      maxTextLength: env.QUERY_MAX_TEXT_LENGTH,
+      maxSortKeys: env.QUERY_MAX_SORT_KEYS,
+      maxOffset: env.QUERY_MAX_OFFSET,
+      maxFacets: env.QUERY_MAX_FACETS,
+      maxWildcardPatterns: env.QUERY_MAX_WILDCARD_PATTERNS,
       timeBudgetMs: env.QUERY_TIME_BUDGET_MS,
     },
     http: {

@@ -3,13 +3,15 @@
  * search is counted here, once, on the SearchQuery every protocol produces (so Records, STAC,
  * CSW and OpenSearch refuse the same things the same way, before any backend runs): how deep
  * the filter nests, how many operators and operands it has, how long its arrays are, how many
- * parts and vertices its geometries have, and how many free-text words the query holds.
- * The walk is iterative, so a tree of any depth is measured without exhausting the stack.
+ * parts and vertices its geometries have, how many free-text words the query holds, and how
+ * many sort keys it orders by. The walk is iterative, so a tree of any depth is measured without
+ * exhausting the stack. `prepareQuery` also normalises what adds cost but no meaning (sort keys
+ * repeated on one property), so the backend runs the smallest equivalent query.
  */
 import type { Geometry } from 'geojson';
 import { QueryLimitError } from '../errors/index.js';
 import type { Expression } from './filter-ast.js';
-import type { SearchQuery } from './search-query.js';
+import type { SearchQuery, SortKey } from './search-query.js';
 
 /** The configured bounds (QUERY_MAX_* in shared/config). */
 export interface QueryLimits {
@@ -23,8 +25,27 @@ export interface QueryLimits {
   maxGeometryParts: number;
   /** Vertices of all geometries of a query. */
   maxGeometryVertices: number;
-  /** Words of the free text (`q`, csw:AnyText, OpenSearch searchTerms), over all its terms. */
+  /**
+   * Words of the free text (`q`, csw:AnyText, OpenSearch searchTerms), over all its terms, as
+   * the search engine's analyzer splits them (countTextTokens).
+   */
   maxTextWords: number;
+  /** Characters of the free text, over all its words. */
+  maxTextLength: number;
+  /** Distinct sort keys (properties) of one query; repeated keys are dropped, not counted. */
+  maxSortKeys: number;
+  /**
+   * The deepest offset a page in an order other than the index order (sort keys, relevance)
+   * may start at, unless a page of the same query ended there (a `next` link).
+   */
+  maxOffset: number;
+  /** Distinct properties one request counts facets of (Records `facets`). */
+  maxFacets: number;
+  /**
+   * LIKE patterns of a filter with a wildcard anywhere but a trailing `%` (isCostlyLikePattern):
+   * a search engine builds an automaton for each, outside its time budget.
+   */
+  maxWildcardPatterns: number;
 }
 
 /** Formats a count with thousands separators, as messages show limits. */
@@ -79,6 +100,39 @@ interface FilterMeasure {
   nodes: number;
   longestArray: number;
   geometries: Geometry[];
+  /** LIKE patterns with a wildcard anywhere but at the end (isCostlyLikePattern). */
+  wildcardPatterns: number;
+}
+
+/**
+ * Whether a LIKE pattern (`%` any run, `_` one character, `\` escapes) costs more than a
+ * prefix: it has a `_`, or a `%` anywhere but in a run at its end. A literal or a prefix
+ * (`abc%`) is a term or a prefix lookup; any other pattern is matched against every distinct
+ * value of the property, through an automaton that grows with its wildcards.
+ */
+export function isCostlyLikePattern(pattern: string): boolean {
+  let trailingPercent = false;
+  for (let i = 0; i < pattern.length; i += 1) {
+    const character = pattern[i];
+    if (character === '\\') {
+      if (trailingPercent) return true;
+      i += 1;
+    } else if (character === '_') {
+      return true;
+    } else if (character === '%') {
+      trailingPercent = true;
+    } else if (trailingPercent) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** The string of a LIKE pattern operand (a literal, or one inside CASEI/ACCENTI), if constant. */
+function likePattern(operand: Expression | undefined): string | undefined {
+  let node = operand;
+  while (node?.kind === 'op' && node.args.length === 1) node = node.args[0];
+  return node?.kind === 'literal' && typeof node.value === 'string' ? node.value : undefined;
 }
 
 /** Whether an array item is a plain value (compared set-wise, not evaluated as a node). */
@@ -88,16 +142,27 @@ function isPlainItem(item: Expression): boolean {
 
 /** Depth, node count, longest array and geometry literals of a filter tree. */
 export function measureFilter(filter: Expression): FilterMeasure {
-  const measure: FilterMeasure = { depth: 0, nodes: 0, longestArray: 0, geometries: [] };
+  const measure: FilterMeasure = {
+    depth: 0,
+    nodes: 0,
+    longestArray: 0,
+    geometries: [],
+    wildcardPatterns: 0,
+  };
   const pending: [Expression, number][] = [[filter, 1]];
   while (pending.length > 0) {
     const [node, depth] = pending.pop()!;
     measure.nodes += 1;
     if (depth > measure.depth) measure.depth = depth;
     switch (node.kind) {
-      case 'op':
+      case 'op': {
+        if (node.op.toLowerCase() === 'like') {
+          const pattern = likePattern(node.args[1]);
+          if (pattern !== undefined && isCostlyLikePattern(pattern)) measure.wildcardPatterns += 1;
+        }
         for (const argument of node.args) pending.push([argument, depth + 1]);
         break;
+      }
       case 'array':
         measure.longestArray = Math.max(measure.longestArray, node.items.length);
         for (const item of node.items) {
@@ -118,17 +183,148 @@ export function measureFilter(filter: Expression): FilterMeasure {
 }
 
 /**
+ * Characters the standard tokenizer (Unicode word boundaries, UAX #29) keeps inside one token
+ * between letters or digits: `e.g`, `don't`, `3.14` are one token each; any other punctuation,
+ * a hyphen included, ends a token.
+ */
+const TEXT_TOKEN = /[\p{L}\p{N}\p{M}\p{Pc}]+(?:[.'\u2019:][\p{L}\p{N}\p{M}\p{Pc}]+)*/gu;
+/** Scripts whose every character the standard tokenizer makes a token of its own. */
+const SINGLE_CHARACTER_TOKEN = /[\p{sc=Han}\p{sc=Hiragana}]/gu;
+/** The longest token the standard tokenizer emits; a longer run is split into several. */
+const MAX_TOKEN_LENGTH = 255;
+
+/**
+ * How many tokens the search engine's analyzer (the standard tokenizer, es-mappings/) makes of
+ * a word of free text: it splits on hyphens and other punctuation, makes one token of each Han
+ * or Hiragana character, and cuts runs longer than 255 characters. A word the protocols see as
+ * one (`a-b-c`) can be thousands of tokens, each a term the engine must match in sequence.
+ */
+export function countTextTokens(word: string): number {
+  let tokens = 0;
+  const rest = word.replace(SINGLE_CHARACTER_TOKEN, () => {
+    tokens += 1;
+    return ' ';
+  });
+  for (const match of rest.matchAll(TEXT_TOKEN)) {
+    tokens += Math.ceil(match[0].length / MAX_TOKEN_LENGTH);
+  }
+  return tokens;
+}
+
+/** Checks the free text's length, then its tokens as the engine's analyzer counts them. */
+function checkText(text: readonly (readonly string[])[], limits: QueryLimits): void {
+  let length = 0;
+  for (const term of text) for (const word of term) length += word.length;
+  if (length > limits.maxTextLength) {
+    throw new QueryLimitError(
+      'q',
+      `The free text has ${count(length)} characters; at most ${count(limits.maxTextLength)} are allowed (QUERY_MAX_TEXT_LENGTH)`,
+    );
+  }
+  let words = 0;
+  for (const term of text) for (const word of term) words += countTextTokens(word);
+  if (words > limits.maxTextWords) {
+    throw new QueryLimitError(
+      'q',
+      `The free text has ${count(words)} words (counted as the search engine splits them, at spaces, hyphens and other punctuation); at most ${count(limits.maxTextWords)} are allowed (QUERY_MAX_TEXT_WORDS)`,
+    );
+  }
+}
+
+/**
+ * Sort keys without repeats of a property: the first occurrence of each property keeps its
+ * place and direction, later ones are dropped, as they can never reorder records the earlier key
+ * has already ordered (records equal on a property stay equal on it in either direction).
+ */
+export function distinctSortKeys(keys: readonly SortKey[]): SortKey[] {
+  const seen = new Set<string>();
+  const distinct: SortKey[] = [];
+  for (const key of keys) {
+    if (seen.has(key.field)) continue;
+    seen.add(key.field);
+    distinct.push(key);
+  }
+  return distinct;
+}
+
+/**
+ * Throws QueryLimitError when a request asks for the counts of more distinct facet properties
+ * than QUERY_MAX_FACETS (each one is a count over every matching record).
+ */
+export function checkFacetCount(facets: number, limits: Pick<QueryLimits, 'maxFacets'>): void {
+  if (facets > limits.maxFacets) {
+    throw new QueryLimitError(
+      'facets',
+      `The request asks for facets of ${count(facets)} distinct properties; at most ${count(limits.maxFacets)} are allowed (QUERY_MAX_FACETS)`,
+    );
+  }
+}
+
+/**
+ * Whether a query pages in the index order (by record id), the order in which a deep page is
+ * found without walking the records before it: no sort keys but `id` ascending, no free text
+ * (whose default order is relevance).
+ */
+export function isIndexOrder(query: SearchQuery): boolean {
+  const sortedById =
+    query.sort.length === 0 ||
+    (query.sort.length === 1 && query.sort[0].field === 'id' && query.sort[0].direction === 'asc');
+  return sortedById && !(query.text && query.text.length > 0);
+}
+
+/**
+ * Whether a query asks for a page that is costly unless it continues an earlier page: one
+ * beyond QUERY_MAX_OFFSET in an order other than the index order (counts alone, limit 0, are
+ * not paged).
+ */
+export function isDeepPage(query: SearchQuery, limits: QueryLimits): boolean {
+  return query.limit > 0 && query.offset > limits.maxOffset && !isIndexOrder(query);
+}
+
+/**
+ * The identity of a query's result list, whatever page of it is asked for: the key under which
+ * the ends of its pages are remembered.
+ */
+export function pagingKey(query: SearchQuery): string {
+  return JSON.stringify({ ...query, offset: undefined, limit: undefined });
+}
+
+/**
+ * The query a backend should run for `query`: checked against the limits (QueryLimitError when
+ * over one), with repeated sort keys dropped. A deep page (isDeepPage) is refused unless
+ * `continues` says an earlier page of the query ended at its offset. The one place every
+ * protocol's query passes before any backend work.
+ */
+export function prepareQuery(
+  query: SearchQuery,
+  limits: QueryLimits,
+  continues: (prepared: SearchQuery) => boolean = () => false,
+): SearchQuery {
+  const sort = distinctSortKeys(query.sort);
+  const prepared = sort.length === query.sort.length ? query : { ...query, sort };
+  checkQueryLimits(prepared, limits);
+  if (isDeepPage(prepared, limits) && !continues(prepared)) {
+    throw new QueryLimitError(
+      'offset',
+      `The page starts at offset ${count(prepared.offset)}, beyond QUERY_MAX_OFFSET (${count(limits.maxOffset)}) for a sorted or free-text search: to go deeper, follow the "next" links (CSW: nextRecord) page by page from an earlier page`,
+    );
+  }
+  return prepared;
+}
+
+/**
  * Throws QueryLimitError (400) when a query exceeds one of the limits; the message names the
  * limit's setting and its value.
  */
 export function checkQueryLimits(query: SearchQuery, limits: QueryLimits): void {
-  const words = (query.text ?? []).reduce((total, term) => total + term.length, 0);
-  if (words > limits.maxTextWords) {
+  const sortKeys = distinctSortKeys(query.sort).length;
+  if (sortKeys > limits.maxSortKeys) {
     throw new QueryLimitError(
-      'q',
-      `The free text has ${count(words)} words; at most ${count(limits.maxTextWords)} are allowed (QUERY_MAX_TEXT_WORDS)`,
+      'sortby',
+      `The query sorts by ${count(sortKeys)} distinct properties; at most ${count(limits.maxSortKeys)} are allowed (QUERY_MAX_SORT_KEYS)`,
     );
   }
+  checkText(query.text ?? [], limits);
   if ((query.text ?? []).some((term) => term.some((word) => word.includes('\u0000')))) {
     throw new QueryLimitError('q', 'The free text contains a NUL character (U+0000)');
   }
@@ -183,6 +379,12 @@ function checkFilterShape(expression: Expression, limits: QueryLimits): Geometry
     throw new QueryLimitError(
       'filter',
       `An array in the filter has ${count(filter.longestArray)} items; at most ${count(limits.maxArrayItems)} are allowed (QUERY_MAX_ARRAY_ITEMS)`,
+    );
+  }
+  if (filter.wildcardPatterns > limits.maxWildcardPatterns) {
+    throw new QueryLimitError(
+      'filter',
+      `The filter has ${count(filter.wildcardPatterns)} LIKE patterns with a wildcard other than a trailing %; at most ${count(limits.maxWildcardPatterns)} are allowed (QUERY_MAX_WILDCARD_PATTERNS)`,
     );
   }
   return filter.geometries;

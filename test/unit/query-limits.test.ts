@@ -9,13 +9,21 @@ import { operator, propertyRef, literal, type Expression } from '../../shared/qu
 import {
   checkFilterJsonSize,
   checkFilterTextSize,
+  checkFacetCount,
   checkQueryLimits,
+  countTextTokens,
+  isCostlyLikePattern,
+  isDeepPage,
+  isIndexOrder,
   measureFilter,
+  pagingKey,
   measureGeometry,
+  prepareQuery,
   type QueryLimits,
 } from '../../shared/query/query-limits.js';
 import type { SearchQuery } from '../../shared/query/search-query.js';
 import { checkFilter } from '../../shared/query/check-filter.js';
+import { NextPageOffsets } from '../../shared/search/next-page-offsets.js';
 
 const LIMITS: QueryLimits = {
   maxFilterDepth: 8,
@@ -24,6 +32,11 @@ const LIMITS: QueryLimits = {
   maxGeometryParts: 3,
   maxGeometryVertices: 20,
   maxTextWords: 5,
+  maxTextLength: 40,
+  maxSortKeys: 3,
+  maxOffset: 100,
+  maxFacets: 2,
+  maxWildcardPatterns: 2,
 };
 
 const query = (parts: Partial<SearchQuery>): SearchQuery => ({
@@ -217,5 +230,149 @@ describe('query cost limits', () => {
     const text = Array.from({ length: 200 }, (_, i) => `title = 't${i}'`).join(' OR ');
     expect(refusal(() => checkFilterTextSize(text, LIMITS)).message).to.contain('tokens');
     expect(() => checkFilterTextSize("title = 'it''s' AND x < 3", LIMITS)).not.to.throw();
+  });
+
+  describe('the cost model at the door (issue 47)', () => {
+    it('drops repeated sort keys, the first occurrence of each property winning', () => {
+      const prepared = prepareQuery(
+        query({
+          sort: [
+            { field: 'title', direction: 'asc' },
+            { field: 'title', direction: 'desc' },
+            { field: 'updated', direction: 'desc' },
+            { field: 'title', direction: 'asc' },
+            { field: 'updated', direction: 'asc' },
+          ],
+        }),
+        LIMITS,
+      );
+      expect(prepared.sort).to.deep.equal([
+        { field: 'title', direction: 'asc' },
+        { field: 'updated', direction: 'desc' },
+      ]);
+    });
+
+    it('accepts 900 repeats of a few keys, and refuses more distinct keys than QUERY_MAX_SORT_KEYS', () => {
+      const fields = ['title', 'updated', 'created'];
+      const repeated = Array.from({ length: 900 }, (_, i) => ({
+        field: fields[i % 3],
+        direction: i % 2 ? ('desc' as const) : ('asc' as const),
+      }));
+      expect(prepareQuery(query({ sort: repeated }), LIMITS).sort).to.have.length(3);
+      const four = [...fields, 'type'].map((field) => ({ field, direction: 'asc' as const }));
+      const error = refusal(() => prepareQuery(query({ sort: four }), LIMITS));
+      expect(error.message).to.contain('QUERY_MAX_SORT_KEYS').and.to.contain('4');
+      expect(error.locator).to.equal('sortby');
+    });
+
+    it('hands an ordinary query on unchanged', () => {
+      const ordinary = query({ sort: [{ field: 'title', direction: 'asc' }], text: [['soil']] });
+      expect(prepareQuery(ordinary, LIMITS)).to.equal(ordinary);
+    });
+
+    it('counts free-text tokens as the standard tokenizer splits them', () => {
+      expect(countTextTokens('soil')).to.equal(1);
+      expect(countTextTokens('a-b-c')).to.equal(3);
+      expect(countTextTokens('x/y_z+w')).to.equal(3);
+      expect(countTextTokens("e.g. don't 3.14")).to.equal(3);
+      expect(countTextTokens('---')).to.equal(0);
+      expect(countTextTokens('土壤水分')).to.equal(4);
+      expect(countTextTokens('x'.repeat(600))).to.equal(3);
+      expect(countTextTokens('a-'.repeat(1000))).to.equal(1000);
+    });
+
+    it('refuses free text over QUERY_MAX_TEXT_WORDS as the engine splits it, and over QUERY_MAX_TEXT_LENGTH', () => {
+      const hyphenated = refusal(() => prepareQuery(query({ text: [['a-b-c-d-e-f']] }), LIMITS));
+      expect(hyphenated.message).to.contain('QUERY_MAX_TEXT_WORDS').and.to.contain('6 words');
+      expect(hyphenated.locator).to.equal('q');
+      expect(() => prepareQuery(query({ text: [['a-b-c', 'd-e']] }), LIMITS)).not.to.throw();
+      const long = refusal(() => prepareQuery(query({ text: [['x'.repeat(41)]] }), LIMITS));
+      expect(long.message).to.contain('QUERY_MAX_TEXT_LENGTH').and.to.contain('41 characters');
+      expect(() => prepareQuery(query({ text: [['x'.repeat(40)]] }), LIMITS)).not.to.throw();
+    });
+
+    it('tells the index order (no sort keys but id ascending, no free text) from the others', () => {
+      expect(isIndexOrder(query({}))).to.equal(true);
+      expect(isIndexOrder(query({ sort: [{ field: 'id', direction: 'asc' }] }))).to.equal(true);
+      expect(isIndexOrder(query({ sort: [{ field: 'id', direction: 'desc' }] }))).to.equal(false);
+      expect(isIndexOrder(query({ sort: [{ field: 'title', direction: 'asc' }] }))).to.equal(false);
+      expect(isIndexOrder(query({ text: [['soil']] }))).to.equal(false);
+    });
+
+    it('refuses a cold page beyond QUERY_MAX_OFFSET in a sorted or free-text order only', () => {
+      const sorted = query({ sort: [{ field: 'title', direction: 'asc' }], offset: 101 });
+      expect(isDeepPage(sorted, LIMITS)).to.equal(true);
+      const error = refusal(() => prepareQuery(sorted, LIMITS));
+      expect(error.message).to.contain('QUERY_MAX_OFFSET').and.to.contain('"next" links');
+      expect(error.locator).to.equal('offset');
+      refusal(() => prepareQuery(query({ text: [['soil']], offset: 2 ** 53 - 1 }), LIMITS));
+      for (const fine of [
+        { ...sorted, offset: 100 },
+        { ...sorted, limit: 0 },
+        query({ offset: 2 ** 53 - 1 }),
+        query({ sort: [{ field: 'id', direction: 'asc' }], offset: 5000 }),
+      ]) {
+        expect(isDeepPage(fine, LIMITS)).to.equal(false);
+        expect(() => prepareQuery(fine, LIMITS)).not.to.throw();
+      }
+    });
+
+    it('answers a deep page that continues an earlier page (where its next link points)', () => {
+      const pages = new NextPageOffsets();
+      const sorted = query({ sort: [{ field: 'title', direction: 'asc' }], offset: 110 });
+      const continues = (prepared: SearchQuery) => pages.has(pagingKey(prepared), prepared.offset);
+      refusal(() => prepareQuery(sorted, LIMITS, continues));
+      pages.add(pagingKey({ ...sorted, offset: 100, limit: 50 }), 110);
+      expect(prepareQuery(sorted, LIMITS, continues)).to.equal(sorted);
+      refusal(() => prepareQuery({ ...sorted, offset: 120 }, LIMITS, continues));
+      refusal(() => prepareQuery({ ...sorted, text: [['soil']] }, LIMITS, continues));
+    });
+
+    it('keeps the offsets of the most recently used queries', () => {
+      const pages = new NextPageOffsets(2, 2);
+      pages.add('a', 10);
+      pages.add('b', 10);
+      expect(pages.has('a', 10)).to.equal(true);
+      pages.add('c', 10);
+      expect(pages.has('b', 10)).to.equal(false);
+      expect(pages.has('a', 10)).to.equal(true);
+      pages.add('a', 20);
+      pages.add('a', 30);
+      expect(pages.has('a', 10)).to.equal(false);
+      expect(pages.has('a', 20)).to.equal(true);
+      expect(pages.has('a', 30)).to.equal(true);
+    });
+
+    it('refuses more facets than QUERY_MAX_FACETS', () => {
+      expect(() => checkFacetCount(2, LIMITS)).not.to.throw();
+      const error = refusal(() => checkFacetCount(3, LIMITS));
+      expect(error.message).to.contain('QUERY_MAX_FACETS').and.to.contain('3 distinct');
+      expect(error.locator).to.equal('facets');
+    });
+
+    it('tells LIKE patterns costlier than a prefix', () => {
+      for (const cheap of ['soil', 'soil%', 'soil%%', 'a\\%b', 'a\\_b%', '']) {
+        expect(isCostlyLikePattern(cheap), cheap).to.equal(false);
+      }
+      for (const costly of ['%soil', 'so%il', 'soil_', '%x________y%', 'a%\\%', '_']) {
+        expect(isCostlyLikePattern(costly), costly).to.equal(true);
+      }
+    });
+
+    it('refuses more costly LIKE patterns than QUERY_MAX_WILDCARD_PATTERNS, prefixes not counted', () => {
+      const like = (pattern: string, folded = false): Expression =>
+        operator(
+          'like',
+          folded ? operator('casei', propertyRef('title')) : propertyRef('title'),
+          folded ? operator('casei', literal(pattern)) : literal(pattern),
+        );
+      const within = operator('or', like('%a'), like('b_', true), like('c%'), like('d%'));
+      expect(measureFilter(within).wildcardPatterns).to.equal(2);
+      expect(() => prepareQuery(query({ filter: checkFilter(within) }), LIMITS)).not.to.throw();
+      const over = operator('or', like('%a'), like('b_', true), like('%x________y%'));
+      const error = refusal(() => checkFilter(over, LIMITS));
+      expect(error.message).to.contain('QUERY_MAX_WILDCARD_PATTERNS').and.to.contain('3 LIKE');
+      refusal(() => checkQueryLimits(query({ filter: checkFilter(over) }), LIMITS));
+    });
   });
 });

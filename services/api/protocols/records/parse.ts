@@ -1,7 +1,7 @@
 /**
  * OGC API – Records request parsing: query parameters → SearchQuery. Pure.
  */
-import type { QueryLimits } from '../../../../shared/query/query-limits.js';
+import { checkFacetCount, type QueryLimits } from '../../../../shared/query/query-limits.js';
 import {
   FilterError,
   InvalidParameterError,
@@ -278,10 +278,15 @@ export const FACET_ORDERS = ['count_desc', 'count_asc', 'value_asc', 'value_desc
 
 /**
  * Parses `facets`: a comma-separated list of `property[:bucketCount[:order]]` (Records Part 2
- * syntax), where property is one of FACET_PROPERTIES (by name or alias) and order one of
- * count_desc (default), count_asc, value_asc, value_desc.
+ * syntax), where property is one of FACET_PROPERTIES (by name or alias, in any case) and order
+ * one of count_desc (default), count_asc, value_asc, value_desc. A property asked for again,
+ * under any spelling, is counted once: its first mention wins. With `limits`, more distinct
+ * facets than QUERY_MAX_FACETS are a QueryLimitError.
  */
-export function parseFacetsParameter(value: string): FacetRequest[] {
+export function parseFacetsParameter(
+  value: string,
+  limits?: Pick<QueryLimits, 'maxFacets'>,
+): FacetRequest[] {
   const requests: FacetRequest[] = [];
   for (const item of parseList(value)) {
     const [name, count, order, ...rest] = item.split(':');
@@ -308,7 +313,8 @@ export function parseFacetsParameter(value: string): FacetRequest[] {
         `facets: order "${order}" of "${name}" is not one of ${FACET_ORDERS.join(', ')}`,
       );
     }
-    if (requests.some((request) => request.name === name)) continue;
+    if (requests.some((request) => request.property === queryable.name)) continue;
+    if (limits) checkFacetCount(requests.length + 1, limits);
     requests.push({
       name,
       property: queryable.name,
@@ -554,8 +560,14 @@ export function parseItemsQuery(
   return result;
 }
 
-/** The facets an items request asks for (none when `facets` is absent or empty). */
-export function parseFacetsQuery(query: QueryParameters): FacetRequest[] {
+/**
+ * The facets an items request asks for (none when `facets` is absent or empty), at most
+ * QUERY_MAX_FACETS distinct properties when `limits` are given.
+ */
+export function parseFacetsQuery(
+  query: QueryParameters,
+  limits?: Pick<QueryLimits, 'maxFacets'>,
+): FacetRequest[] {
   const value = singleParameter(query, 'facets');
-  return value === undefined ? [] : parseFacetsParameter(value);
+  return value === undefined ? [] : parseFacetsParameter(value, limits);
 }

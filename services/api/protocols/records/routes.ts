@@ -211,7 +211,7 @@ export function createRecordsRouter({
     const format = negotiate(request, response, JSON_OR_HTML);
     const query = parseItemsQuery(request.query, { ...config.limits, query: config.query }, filter);
     const presentation = parseItemsPresentation(request.query);
-    let facets = parseFacetsQuery(request.query);
+    let facets = parseFacetsQuery(request.query, config.query);
     // The HTML search page shows resource types and keywords beside the results.
     if (format === 'html' && request.query.facets === undefined) {
       facets = parseFacetsParameter('type:10,keywords:15');
