@@ -27,9 +27,9 @@ import { EngineReads } from './engine-reads.js';
 export interface ClientConnectionOptions {
   url: string;
   /** Milliseconds before a request is abandoned. */
-  requestTimeout?: number;
+  requestTimeout?: number | undefined;
   /** Retries on connection errors and 502/503/504. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
 }
 
 /** Casts engine-agnostic JSON to the client's request types (the DSL compiler owns the shape). */

@@ -128,8 +128,9 @@ function relax(
       // AND is TRUE when all parts are, FALSE when any is (OR the other way round).
       return (op === 'and') === polarity ? allOf(parts) : anyOf(parts);
     }
-    if (op === 'not' && expression.args.length === 1) {
-      return relax(expression.args[0], !polarity, context, operators);
+    const [negated] = expression.args;
+    if (op === 'not' && negated !== undefined && expression.args.length === 1) {
+      return relax(negated, !polarity, context, operators);
     }
   }
   const doubts: NonNullable<FilterContext['doubts']> = [];
