@@ -131,10 +131,7 @@ export function buildEngineDocument(
   const props: Record<string, unknown> = {};
   const has: string[] = [];
   const folded: Record<FoldedCopy, Record<string, unknown>> = { ci: {}, ai: {}, cai: {} };
-  const spans: Record<
-    (typeof TIME_SPAN_VIEWS)[keyof typeof TIME_SPAN_VIEWS],
-    Record<string, string>
-  > = { tlo: {}, thi: {} };
+  const spans: Record<'tlo' | 'thi', Record<string, string>> = { tlo: {}, thi: {} };
   const sortKeys: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(document.properties)) {
     if (value === null) continue;
