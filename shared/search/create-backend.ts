@@ -58,7 +58,7 @@ export type EngineBackendSettings = Omit<EngineBackendOptions, 'adapter'> & {
 /** Builds the client adapter of an engine at a URL. */
 export function createEngineAdapter(
   engine: EngineName,
-  connection: { url: string; requestTimeout?: number; maxRetries?: number },
+  connection: { url: string; requestTimeout?: number | undefined; maxRetries?: number | undefined },
 ): EngineAdapter {
   return engine === 'elasticsearch'
     ? new ElasticsearchAdapter(connection)
@@ -90,7 +90,7 @@ export function engineBackendOptions(config: BackendConfig): EngineBackendSettin
     engine: search.kind,
     url: search.url,
     alias: search.alias,
-    spatial: search.spatial,
+    ...(search.spatial !== undefined && { spatial: search.spatial }),
     analysis: search.analysis,
     refresh: search.refresh,
     refreshInterval: search.refreshInterval,

@@ -51,4 +51,16 @@ export class BudgetedSearch {
     }
     return responses;
   }
+
+  /** Two searches in one round trip (a count beside a page), as `searchMany`. */
+  async searchPair(
+    first: JsonObject,
+    second: JsonObject,
+  ): Promise<[EngineSearchResponse, EngineSearchResponse]> {
+    const [a, b] = await this.searchMany([first, second]);
+    if (a === undefined || b === undefined) {
+      throw new Error('The engine answered fewer searches than it was sent');
+    }
+    return [a, b];
+  }
 }

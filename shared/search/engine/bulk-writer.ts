@@ -43,7 +43,7 @@ function sleep(milliseconds: number): Promise<void> {
 }
 
 /** A short, engine-message-free reason for a record the engine refused. */
-export function describeBulkFailure(error: { type: string; reason?: string }): string {
+export function describeBulkFailure(error: { type: string; reason?: string | undefined }): string {
   const field = /failed to parse field \[([^\]]+)\]/.exec(error.reason ?? '')?.[1];
   const property = field?.startsWith('props.')
     ? decodeURIComponent(field.slice('props.'.length).replace(/\.keyword$/, ''))
@@ -84,10 +84,16 @@ export class BulkWriter {
         refresh,
       );
       const retry: number[] = [];
-      items.forEach((item, i) => {
-        if (isTransient(item)) retry.push(pending[i]);
-        else results[pending[i]] = item;
-      });
+      for (const [i, item] of items.entries()) {
+        const position = pending[i];
+        if (position === undefined) {
+          throw new Error(
+            `The engine answered ${items.length} bulk items to ${pending.length} actions`,
+          );
+        }
+        if (isTransient(item)) retry.push(position);
+        else results[position] = item;
+      }
       if (retry.length === 0) return results;
       if (attempt + 1 >= TRANSIENT_RETRIES) {
         // Still refused after backing off: an infrastructure problem the caller should retry.
@@ -122,11 +128,13 @@ export class BulkWriter {
     let ids: string[] = [];
     const send = async (): Promise<void> => {
       const items = await this.sendBulk(body, refresh);
-      items.forEach((item, position) => {
-        if (item.error)
-          failures.push({ id: ids[position], reason: describeBulkFailure(item.error) });
+      for (const [position, id] of ids.entries()) {
+        // An action the engine left unanswered counts neither as written nor as failed.
+        const item = items[position];
+        if (item === undefined) continue;
+        if (item.error) failures.push({ id, reason: describeBulkFailure(item.error) });
         else written += 1;
-      });
+      }
       body = new BulkBody(BULK_BODY_CAPACITY);
       ids = [];
     };

@@ -50,8 +50,9 @@ function literal(codePoint: number): string {
 
 /** A character class for the ranges, or undefined when they are empty. */
 function characterClass(ranges: [number, number][]): string | undefined {
-  if (ranges.length === 0) return undefined;
-  if (ranges.length === 1 && ranges[0][0] === ranges[0][1]) return literal(ranges[0][0]);
+  const [first, ...others] = ranges;
+  if (first === undefined) return undefined;
+  if (others.length === 0 && first[0] === first[1]) return literal(first[0]);
   const parts = ranges.map(([lo, hi]) =>
     lo === hi ? literal(lo) : `${literal(lo)}-${literal(hi)}`,
   );
@@ -73,8 +74,8 @@ const then = (head: string | undefined, tail: string | undefined): string | unde
  * literal.
  */
 function below(codePoints: number[], orEqual: boolean, at = 0): string | undefined {
-  if (at === codePoints.length) return orEqual ? '' : undefined;
   const target = codePoints[at];
+  if (target === undefined) return orEqual ? '' : undefined;
   // Optional (`?`) for the values that end here; the syntax has no empty alternative.
   const longer = group([
     then(characterClass(codePointsWhere('<', target)), '.*'),
@@ -85,8 +86,8 @@ function below(codePoints: number[], orEqual: boolean, at = 0): string | undefin
 
 /** The values that, lowered, sort above (or, with `orEqual`, from) the literal. */
 function above(codePoints: number[], orEqual: boolean, at = 0): string | undefined {
-  if (at === codePoints.length) return orEqual ? '.*' : '.+';
   const target = codePoints[at];
+  if (target === undefined) return orEqual ? '.*' : '.+';
   return group([
     then(characterClass(codePointsWhere('>', target)), '.*'),
     then(characterClass(codePointsWhere('=', target)), above(codePoints, orEqual, at + 1)),
@@ -125,9 +126,11 @@ export function caseInsensitiveRange(path: string, bounds: RangeBounds): Query {
 
 /** The single `{ field: value }` entry of a leaf clause. */
 function leaf(body: unknown): [string, unknown] {
-  const entries = Object.entries(body as Record<string, unknown>);
-  if (entries.length !== 1) throw new InternalError('A leaf clause names one field');
-  return entries[0];
+  const [entry, ...others] = Object.entries(body as Record<string, unknown>);
+  if (entry === undefined || others.length > 0) {
+    throw new InternalError('A leaf clause names one field');
+  }
+  return entry;
 }
 
 /**

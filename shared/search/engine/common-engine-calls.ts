@@ -47,9 +47,9 @@ export function aliasedIndices(alias: string, answer: unknown): string[] {
 export interface ClientConnectionOptions {
   url: string;
   /** Milliseconds before a request is abandoned. */
-  requestTimeout?: number;
+  requestTimeout?: number | undefined;
   /** Retries on connection errors and 502/503/504. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
 }
 
 /**

@@ -53,6 +53,7 @@ import {
   type EngineSpatialRelation,
 } from './compile-spatial.js';
 import { MAX_BAND_VERTICES } from '../../query/geometry-band.js';
+import { operandAt, operands } from '../operands.js';
 import { allOf, anyOf, exists, matchAll, matchNone, not, term, terms, type Query } from './dsl.js';
 import {
   resolveFilterProperty,
@@ -195,7 +196,8 @@ function compileFunction(node: CheckedOperator, context: FilterContext): Scalar 
   if (op !== 'casei' && op !== 'accenti') {
     throw unsupported(context, 'arithmetic on properties', node);
   }
-  const argument = compileScalar(node.args[0], context);
+  const operandNode = operandAt(node, 0);
+  const argument = compileScalar(operandNode, context);
   if (argument.kind === 'field' && (argument.type === 'string' || !isStaticKind(argument.field))) {
     // The folded value is a string, whatever the field holds (as on SQLite).
     return {
@@ -209,7 +211,7 @@ function compileFunction(node: CheckedOperator, context: FilterContext): Scalar 
     argument.kind === 'field'
       ? TYPE_NAMES[argument.type === 'absent' ? 'unknown' : argument.type]
       : 'value';
-  throw new FilterError(`${opName(op)} needs a string, but ${describe(node.args[0])} is a ${type}`);
+  throw new FilterError(`${opName(op)} needs a string, but ${describe(operandNode)} is a ${type}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -271,7 +273,9 @@ function compileComparison(
   op: ComparisonOp,
   context: FilterContext,
 ): Predicate {
-  const [a, b] = node.args.map((argument) => compileScalar(argument, context));
+  const [left, right] = operands(node);
+  const a = compileScalar(left, context);
+  const b = compileScalar(right, context);
   if (a.kind === 'field' && b.kind === 'field') {
     throw unsupported(context, 'comparing two properties', node);
   }
@@ -290,11 +294,16 @@ function compileComparison(
 // LIKE, BETWEEN, IN, IS NULL
 
 function compileLike(node: CheckedOperator, context: FilterContext): Predicate {
-  const [value, pattern] = node.args.map((argument) => compileScalar(argument, context));
-  for (const [index, scalar] of [value, pattern].entries()) {
+  const [valueNode, patternNode] = operands(node);
+  const value = compileScalar(valueNode, context);
+  const pattern = compileScalar(patternNode, context);
+  for (const [argument, scalar] of [
+    [valueNode, value],
+    [patternNode, pattern],
+  ] as const) {
     if (scalar.kind === 'field' && isStaticKind(scalar.field) && scalar.type !== 'string') {
       const type = TYPE_NAMES[scalar.type === 'absent' ? 'unknown' : scalar.type];
-      throw new FilterError(`LIKE needs strings, but ${describe(node.args[index])} is a ${type}`);
+      throw new FilterError(`LIKE needs strings, but ${describe(argument)} is a ${type}`);
     }
   }
   if (pattern.kind !== 'constant') {
@@ -315,22 +324,24 @@ function compileLike(node: CheckedOperator, context: FilterContext): Predicate {
 }
 
 function compileBetween(node: CheckedOperator, context: FilterContext): Predicate {
-  const [value, low, high] = node.args;
+  const [value, low] = operands(node);
+  const high = operandAt(node, 2);
   const lower = compileComparison({ kind: 'op', op: '>=', args: [value, low] }, '>=', context);
   const upper = compileComparison({ kind: 'op', op: '<=', args: [value, high] }, '<=', context);
   return { test: allOf([lower.test, upper.test]), defined: allOf([lower.defined, upper.defined]) };
 }
 
 function compileIn(node: CheckedOperator, context: FilterContext): Predicate {
-  const list = node.args[1] as Extract<CheckedExpression, { kind: 'array' }>;
+  const [valueNode, listNode] = operands(node);
+  const list = listNode as Extract<CheckedExpression, { kind: 'array' }>;
   if (list.items.length === 0) return FALSE;
-  const value = compileScalar(node.args[0], context);
+  const value = compileScalar(valueNode, context);
   const items = list.items.map((item) => compileScalar(item, context));
   if (items.some((item) => item.kind === 'field')) {
     throw unsupported(context, 'IN lists with properties', node);
   }
   const parts = items.map((item) =>
-    compileComparison({ kind: 'op', op: '=', args: [node.args[0], item.expression] }, '=', context),
+    compileComparison({ kind: 'op', op: '=', args: [valueNode, item.expression] }, '=', context),
   );
   if (value.kind === 'field') {
     // Plain values of the field's kind become one terms clause.
@@ -356,7 +367,7 @@ function compileIn(node: CheckedOperator, context: FilterContext): Predicate {
 }
 
 function compileIsNull(node: CheckedOperator, context: FilterContext): Predicate {
-  const argument = node.args[0];
+  const argument = operandAt(node, 0);
   if (argument.kind === 'property') {
     if (argument.type === 'geometry') {
       // The box fields are written in both modes, also where the engine dropped a geometry
@@ -518,12 +529,15 @@ function endDefined(end: TimeEnd): Query {
 }
 
 function compileTemporal(node: CheckedOperator, context: FilterContext): Predicate {
-  const [a, b] = node.args.map((argument) => compileTimeOperand(argument, context));
+  const [left, right] = operands(node);
+  const a = compileTimeOperand(left, context);
+  const b = compileTimeOperand(right, context);
   if (a === 'absent' || b === 'absent') return UNKNOWN;
   const { terms, any } = temporalTerms(node.op, a, b, (comparison, x: TimeEnd, y) =>
     compareEnds(comparison, x, y, node, context),
   );
-  const test = terms.length === 1 ? terms[0] : any ? anyOf(terms) : allOf(terms);
+  const [only, ...others] = terms;
+  const test = only !== undefined && others.length === 0 ? only : any ? anyOf(terms) : allOf(terms);
   const defined = allOf([a.start, a.end, b.start, b.end].map(endDefined));
   return { test, defined };
 }
@@ -561,7 +575,9 @@ function compileSpatialOperand(expression: CheckedExpression): SpatialOperand {
 }
 
 function compileSpatial(node: CheckedOperator, context: FilterContext): Predicate {
-  const [a, b] = node.args.map(compileSpatialOperand);
+  const [left, right] = operands(node);
+  const a = compileSpatialOperand(left);
+  const b = compileSpatialOperand(right);
   const relation = spatialRelation(node.op);
   if (a.kind === 'literal' && b.kind === 'literal') {
     return constant(relateGeometries(relation, readGeometry(a.geometry), readGeometry(b.geometry)));
@@ -621,7 +637,9 @@ function compileArrayOperand(
 }
 
 function compileArrayRelation(node: CheckedOperator, context: FilterContext): Predicate {
-  const [a, b] = node.args.map((argument) => compileArrayOperand(argument, node, context));
+  const [left, right] = operands(node);
+  const a = compileArrayOperand(left, node, context);
+  const b = compileArrayOperand(right, node, context);
   const relation = arrayRelation(node.op);
   if (a.kind === 'literal' && b.kind === 'literal') {
     return constant(relateArrays(relation, a.items, b.items));
@@ -714,7 +732,9 @@ function compileBoolean(
         // AND is TRUE when all are; FALSE when any is (OR the other way round).
         return (expression.op === 'and') === polarity ? allOf(parts) : anyOf(parts);
       }
-      if (expression.op === 'not') return compileBoolean(expression.args[0], !polarity, context);
+      if (expression.op === 'not') {
+        return compileBoolean(operandAt(expression, 0), !polarity, context);
+      }
       return select(compileOperator(expression, context), polarity);
     }
     default:

@@ -63,8 +63,9 @@ export function compileFreeText(text: string[][]): Query {
     .map((words) => ({
       bool: { must: words.map((word) => ({ match_phrase: { [ANYTEXT_FIELD]: FOLDS.ai(word) } })) },
     }));
-  if (clauses.length === 0) return matchNone();
-  return clauses.length === 1 ? clauses[0] : { bool: { should: clauses, minimum_should_match: 1 } };
+  const [first, ...others] = clauses;
+  if (first === undefined) return matchNone();
+  return others.length === 0 ? first : { bool: { should: clauses, minimum_should_match: 1 } };
 }
 
 /** The record's time extent against the requested interval, as the SQLite backend defines it. */
@@ -146,8 +147,9 @@ export function compilePropertyEquality(
       return matchNone();
     case 'number': {
       const numbers = values
+        .filter((value) => value.trim() !== '')
         .map(Number)
-        .filter((value, i) => values[i].trim() !== '' && Number.isFinite(value));
+        .filter((value) => Number.isFinite(value));
       return terms(field.path, numbers);
     }
     case 'time': {

@@ -338,9 +338,10 @@ const UNPROVEN = 'unproven';
  * the squares is a point or a tiny shape there.)
  */
 function pointsDoubt(relation: EngineSpatialRelation, points: Position[]): Query {
-  const squares = points.map(([x, y]) =>
-    onGlobe([x - EDGE_BAND, y - EDGE_BAND, x + EDGE_BAND, y + EDGE_BAND]),
-  );
+  const squares = points.map(([x, y]) => {
+    if (x === undefined || y === undefined) throw new Error('A point has two coordinates');
+    return onGlobe([x - EDGE_BAND, y - EDGE_BAND, x + EDGE_BAND, y + EDGE_BAND]);
+  });
   if (relation === 'within') return anyOf(squares.map((box) => geoShape({ bbox: box }, 'within')));
   return anyOf(
     squares.map((box) =>

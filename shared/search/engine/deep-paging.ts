@@ -171,12 +171,9 @@ export class DeepPaging {
       page = { hits: response.hits.hits, total: response.hits.total?.value ?? 0 };
     }
     const { hits } = page;
-    if (hits.length === limit) {
-      await this.remember(
-        key,
-        offset + limit,
-        sortValues(hits[hits.length - 1], compiled.sort.length),
-      );
+    const last = hits.at(-1);
+    if (hits.length === limit && last !== undefined) {
+      await this.remember(key, offset + limit, sortValues(last, compiled.sort.length));
     }
     return page;
   }
@@ -238,8 +235,9 @@ export class DeepPaging {
         filterPath: ['hits.hits.sort'],
       });
       const hits = response.hits?.hits ?? [];
-      if (hits.length === 0) return undefined;
-      after = sortValues(hits[hits.length - 1], compiled.sort.length);
+      const last = hits.at(-1);
+      if (last === undefined) return undefined;
+      after = sortValues(last, compiled.sort.length);
       position += hits.length;
       this.counters.walkedHits += hits.length;
       await this.remember(key, position, after);
@@ -326,40 +324,48 @@ export class DeepPaging {
       const fresh = [...new Set(indices)]
         .filter((index) => index >= 0 && index < samples.length && !ranked.has(index))
         .sort((a, b) => a - b);
-      if (fresh.length === 0) return;
+      const first = fresh[0];
+      const last = fresh.at(-1);
+      if (first === undefined || last === undefined) return;
+      const sampleAt = (index: number): string => {
+        const sample = samples[index];
+        if (sample === undefined) throw new Error(`No sample ${index} among ${samples.length}`);
+        return sample;
+      };
       if (estimate.fromStart) {
         // The counted sample just below the first fresh one, else the start (rank 0).
         const [anchor, anchorRank] = [...ranked]
-          .filter(([index]) => index < fresh[0])
+          .filter(([index]) => index < first)
           .reduce((best, entry) => (entry[0] > best[0] ? entry : best), [-1, 0]);
-        const lows = [anchor, ...fresh.slice(0, -1)];
+        // Each count runs from the fresh sample before (the anchor for the first).
         const counts = await Promise.all(
-          fresh.map((index, k) =>
-            countRange(
-              lows[k] >= 0 ? { gte: samples[lows[k]], lt: samples[index] } : { lt: samples[index] },
-            ),
-          ),
+          fresh.map(async (index, k) => {
+            const low = fresh[k - 1] ?? anchor;
+            const bounds =
+              low >= 0 ? { gte: sampleAt(low), lt: sampleAt(index) } : { lt: sampleAt(index) };
+            return { index, count: await countRange(bounds) };
+          }),
         );
         let rank = anchorRank;
-        fresh.forEach((index, k) => ranked.set(index, (rank += counts[k])));
+        for (const { index, count } of counts) ranked.set(index, (rank += count));
       } else {
         // The counted sample just above the last fresh one, else the end (rank `total`).
-        const last = fresh[fresh.length - 1];
         const [anchor, anchorRank] = [...ranked]
           .filter(([index]) => index > last)
           .reduce((best, entry) => (entry[0] < best[0] ? entry : best), [samples.length, total]);
-        const highs = [...fresh.slice(1), anchor];
+        // Each count runs up to the fresh sample after (the anchor for the last).
         const counts = await Promise.all(
-          fresh.map((index, k) =>
-            countRange(
-              highs[k] < samples.length
-                ? { gte: samples[index], lt: samples[highs[k]] }
-                : { gte: samples[index] },
-            ),
-          ),
+          fresh.map(async (index, k) => {
+            const high = fresh[k + 1] ?? anchor;
+            const bounds =
+              high < samples.length
+                ? { gte: sampleAt(index), lt: sampleAt(high) }
+                : { gte: sampleAt(index) };
+            return { index, count: await countRange(bounds) };
+          }),
         );
         let rank = anchorRank;
-        for (let k = fresh.length - 1; k >= 0; k -= 1) ranked.set(fresh[k], (rank -= counts[k]));
+        for (const { index, count } of counts.reverse()) ranked.set(index, (rank -= count));
       }
     };
     // Two rounds of counts in parallel: samples 4σ either side a σ apart, then those between
@@ -413,10 +419,10 @@ export class DeepPaging {
         const response = await this.search.search({ index: this.options.alias, body });
         return { hits: response.hits?.hits ?? [], total };
       }
-      const [counted, page] = await this.search.searchMany([
+      const [counted, page] = await this.search.searchPair(
         { query, size: 0, track_total_hits: true },
         body,
-      ]);
+      );
       total = counted.hits?.total?.value ?? 0;
       return { hits: page.hits?.hits ?? [], total };
     };

@@ -98,8 +98,9 @@ function combine(queries: Query[], occurrence: 'filter' | 'should'): Query {
       .filter((query) => !isNeutral(query)),
   );
   if (kept.some(isDecisive)) return decisive();
-  if (kept.length === 0) return neutral();
-  if (kept.length === 1) return kept[0];
+  const [first] = kept;
+  if (first === undefined) return neutral();
+  if (kept.length === 1) return first;
   return bool(kept);
 }
 
@@ -119,7 +120,8 @@ export function not(query: Query): Query {
   if (isMatchNone(query)) return matchAll();
   const bool = query.bool as { must_not?: Query[] } | undefined;
   if (bool && Object.keys(bool).length === 1 && bool.must_not?.length === 1) {
-    return bool.must_not[0];
+    const [negated] = bool.must_not;
+    if (negated !== undefined) return negated;
   }
   return { bool: { must_not: [query] } };
 }

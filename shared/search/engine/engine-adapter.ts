@@ -54,8 +54,8 @@ export interface EngineSearchRequest {
 export interface BulkItemResult {
   id: string;
   status: number;
-  result?: string;
-  error?: { type: string; reason?: string };
+  result?: string | undefined;
+  error?: { type: string; reason?: string | undefined } | undefined;
 }
 
 export interface AliasAction {
@@ -113,9 +113,9 @@ export type EngineErrorKind = 'unavailable' | 'rejected' | 'not_found' | 'failed
 /** An engine failure, classified. The original error (with the engine's message) is the cause. */
 export class EngineError extends Error {
   readonly kind: EngineErrorKind;
-  readonly status?: number;
+  readonly status?: number | undefined;
   /** The engine's error type (e.g. `search_phase_execution_exception`), for logs and tests. */
-  readonly type?: string;
+  readonly type?: string | undefined;
 
   constructor(
     kind: EngineErrorKind,
@@ -260,7 +260,8 @@ export function readBulkItems(items: unknown): BulkItemResult[] {
       { _id: string; status: number; result?: string; error?: { type: string; reason?: string } }
     >[]
   ).map((item) => {
-    const outcome = Object.values(item)[0];
+    const [outcome] = Object.values(item);
+    if (outcome === undefined) throw new Error('A bulk item of the engine names no action');
     return {
       id: outcome._id,
       status: outcome.status,

@@ -58,7 +58,7 @@ export interface EngineBackendOptions {
    * versions this backend creates: the first one and each reindex). Unset: the engine's default,
    * every second while the index is searched and on the next search once it has been idle.
    */
-  refreshInterval?: string;
+  refreshInterval?: string | undefined;
   /**
    * Shards and replicas of the index versions this backend creates (SEARCH_SHARDS,
    * SEARCH_REPLICAS); unset: one shard, one replica once a second node is there.
@@ -77,14 +77,14 @@ export interface EngineBackendOptions {
    * Checkpoints shared with the other API processes (scaled mode: Redis), consulted when this
    * process has none; the backend closes it. Unset: this process's own only.
    */
-  sharedCheckpoints?: CheckpointStore;
+  sharedCheckpoints?: CheckpointStore | undefined;
   /** Keep the previous index version (write-blocked) after a reindex. Default false. */
   keepPreviousIndex?: boolean;
   /**
    * Milliseconds a search or facet count may run: sent as the search `timeout`, and a response
    * that timed out is a QueryTimeoutError (503) rather than partial results. Unset: no budget.
    */
-  queryTimeBudgetMs?: number;
+  queryTimeBudgetMs?: number | undefined;
   /**
    * Most candidates a search whose filter the engine cannot decide alone may check in Node
    * (refine-search.ts); more is a 400. Default 10,000 (SEARCH_REFINE_MAX_CANDIDATES).

@@ -52,9 +52,9 @@ export function isBoxGeometry(geometry: Geometry): boolean {
 
 /** The record's box as written (west > east crosses the antimeridian), from its halves. */
 export function unsplitBbox(boxes: Bbox[]): Bbox | undefined {
-  if (boxes.length === 0) return undefined;
   const first = boxes[0];
-  const last = boxes[boxes.length - 1];
+  const last = boxes.at(-1);
+  if (first === undefined || last === undefined) return undefined;
   return [first[0], first[1], last[2], first[3]];
 }
 
@@ -92,6 +92,9 @@ function hasNonAsciiText(value: unknown): boolean {
   );
 }
 
+const FOLDED_COPIES = ['ci', 'ai', 'cai'] as const;
+type FoldedCopy = (typeof FOLDED_COPIES)[number];
+
 /**
  * The folded copies of one value. `ci` is written only for text with a character beyond ASCII
  * (always, even where folding leaves it unchanged): CASEI on plain-ASCII text is ASCII lower
@@ -100,7 +103,7 @@ function hasNonAsciiText(value: unknown): boolean {
  * differs from the CASEI view (the `ci` copy), that is only for text with accents. The filter
  * compiler falls back along the same chain (compile-filter.ts, `onView`).
  */
-function foldedCopies(value: unknown): { ci?: unknown; ai?: unknown; cai?: unknown } {
+function foldedCopies(value: unknown): Partial<Record<FoldedCopy, unknown>> {
   if (!hasNonAsciiText(value)) return {};
   const ci = foldedCopy(value, FOLDS.ci, null);
   const ai = foldedCopy(value, FOLDS.ai);
@@ -127,8 +130,8 @@ export function buildEngineDocument(
 ): EngineDocument {
   const props: Record<string, unknown> = {};
   const has: string[] = [];
-  const folded: Record<string, Record<string, unknown>> = { ci: {}, ai: {}, cai: {} };
-  const spans: Record<string, Record<string, string>> = { tlo: {}, thi: {} };
+  const folded: Record<FoldedCopy, Record<string, unknown>> = { ci: {}, ai: {}, cai: {} };
+  const spans: Record<'tlo' | 'thi', Record<string, string>> = { tlo: {}, thi: {} };
   const sortKeys: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(document.properties)) {
     if (value === null) continue;
@@ -152,7 +155,9 @@ export function buildEngineDocument(
       if (sortKey !== undefined) sortKeys[key] = sortKey;
     }
     if (!hasFoldedCopies(name)) continue;
-    for (const [view, copy] of Object.entries(foldedCopies(value))) {
+    const copies = foldedCopies(value);
+    for (const view of FOLDED_COPIES) {
+      const copy = copies[view];
       if (copy !== undefined) folded[view][key] = copy;
     }
   }

@@ -39,11 +39,11 @@ export interface EngineField {
   /** The property name the document stores (canonical for registered queryables). */
   name: string;
   /** The registered queryable, when the name is one of its names. */
-  queryable?: Queryable;
+  queryable?: Queryable | undefined;
   /** The field for exact comparisons, sorting and aggregations, and for testing presence. */
   path: string;
   /** The mapped kind, when the base mapping declares it. */
-  declared?: FieldKind;
+  declared?: FieldKind | undefined;
   /** The segment under `ci.` / `ai.` / `cai.` holding folded copies (string fields). */
   foldKey: string;
 }

@@ -190,12 +190,15 @@ export function engineOrder(a: string | number, b: string | number): number {
 /** Records with some value of the field outside the set: the open ranges between its members. */
 export function someValueOutside(path: string, values: (string | number)[]): Query {
   const sorted = [...new Set(values)].sort(engineOrder);
-  if (sorted.length === 0) return exists(path);
-  const ranges = [range(path, { lt: sorted[0] })];
-  for (let i = 1; i < sorted.length; i += 1) {
-    ranges.push(range(path, { gt: sorted[i - 1], lt: sorted[i] }));
+  const [first, ...rest] = sorted;
+  if (first === undefined) return exists(path);
+  const ranges = [range(path, { lt: first })];
+  let previous = first;
+  for (const value of rest) {
+    ranges.push(range(path, { gt: previous, lt: value }));
+    previous = value;
   }
-  ranges.push(range(path, { gt: sorted[sorted.length - 1] }));
+  ranges.push(range(path, { gt: previous }));
   return anyOf(ranges);
 }
 

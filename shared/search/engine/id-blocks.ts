@@ -17,8 +17,8 @@ import { ID_FIELD, type SortClause } from './compile-search.js';
 
 /** True for the sort the records index is sorted by: `id` ascending alone. */
 export function isIndexOrder(sort: readonly SortClause[]): boolean {
-  if (sort.length !== 1) return false;
   const [clause] = sort;
+  if (clause === undefined || sort.length !== 1) return false;
   const keys = Object.keys(clause);
   if (keys.length !== 1 || keys[0] !== ID_FIELD) return false;
   const options = clause[ID_FIELD] as Record<string, unknown> | undefined;
@@ -41,7 +41,7 @@ export function idBlockEnd(after: string, drop: number): string | undefined {
   const codePoints = Array.from(after, (character) => character.codePointAt(0)!);
   let length = codePoints.length - Math.max(1, drop);
   while (length > 0) {
-    const last = codePoints[length - 1];
+    const last = codePoints[length - 1]!; // 0 < length < codePoints.length
     if (last < MAX_CODE_POINT) {
       // The successor of the prefix's last code point; surrogates are not code points of a string.
       const next = last + 1 === 0xd800 ? 0xe000 : last + 1;

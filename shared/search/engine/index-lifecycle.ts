@@ -146,7 +146,8 @@ export class IndexLifecycle {
         }
         targets = [first];
       }
-      if (targets.length !== 1) {
+      const [target] = targets;
+      if (target === undefined || targets.length !== 1) {
         throw new InternalError(`The alias ${alias} points to ${targets.length} indices`);
       }
       if (!(await adapter.indexExists(ingestLog))) {
@@ -155,7 +156,7 @@ export class IndexLifecycle {
           if (classifyClientError(error).kind !== 'rejected') throw error;
         });
       }
-      await this.loadLiveIndex(targets[0]);
+      await this.loadLiveIndex(target);
     } catch (error) {
       throw toWriteError(error);
     }
@@ -181,10 +182,11 @@ export class IndexLifecycle {
     if (this.live) return this.live;
     const { adapter, alias } = this.options;
     const targets = await adapter.aliasTargets(alias);
-    if (targets.length !== 1) {
+    const [target] = targets;
+    if (target === undefined || targets.length !== 1) {
       throw new InternalError(`The alias ${alias} points to ${targets.length} indices`);
     }
-    return this.loadLiveIndex(targets[0]);
+    return this.loadLiveIndex(target);
   }
 
   /** The kind of a `props.*` field in the live index's mapping as last read, if mapped. */

@@ -87,9 +87,9 @@ export interface RecordsIndexMeta {
 /** How a records index is laid out on a cluster (the base mapping's defaults when unset). */
 export interface IndexLayout {
   /** Primary shards (base mapping: 1). Fixed for an index: a reindex applies a new count. */
-  shards?: number;
+  shards?: number | undefined;
   /** Replicas per shard; unset: the base mapping's auto-expand 0-1. */
-  replicas?: number;
+  replicas?: number | undefined;
 }
 
 /** The index settings of a layout and refresh interval; undefined when nothing is set. */
@@ -111,7 +111,7 @@ export function buildRecordsTemplates(
   options: {
     spatial: SpatialMode;
     analysis: TextAnalysis;
-    refreshInterval?: string;
+    refreshInterval?: string | undefined;
   } & IndexLayout,
 ): RecordsTemplates {
   const { refreshInterval, shards, replicas, ...built } = options;

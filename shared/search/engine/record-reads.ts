@@ -104,10 +104,10 @@ export class RecordReads {
         if (candidate.doubt && body) {
           // A first page is sent with the count of records in doubt, in one round trip (e.g.
           // for an intersects geometry), and used only when that count is 0.
-          const [counted, page] = await search.searchMany([
+          const [counted, page] = await search.searchPair(
             { query: candidate.doubt.query, size: 0, track_total_hits: true },
             body,
-          ]);
+          );
           inDoubt = counted.hits.total?.value ?? 0;
           firstPage = Promise.resolve(page);
         } else {
@@ -142,13 +142,14 @@ export class RecordReads {
       if (firstPage) {
         const response = await firstPage;
         const hits = response.hits.hits;
-        if (hits.length === limit && limit > 0) {
+        const last = hits.at(-1);
+        if (hits.length === limit && last !== undefined) {
           // Shared only when the next page of this size lies beyond the window: discovery
           // queries' first pages cost no Redis round trip.
           await paging.remember(
             key,
             offset + limit,
-            sortValues(hits[hits.length - 1], compiled.sort.length),
+            sortValues(last, compiled.sort.length),
             offset + 2 * limit > maxResultWindow,
           );
         }

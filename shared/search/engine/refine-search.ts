@@ -57,7 +57,7 @@ export interface RefineTarget {
    * Milliseconds the whole search may take (QUERY_TIME_BUDGET_MS): the evaluation in Node is
    * held to it too, and a search past it is a QueryTimeoutError (503). Unset: no budget.
    */
-  timeBudgetMs?: number;
+  timeBudgetMs?: number | undefined;
 }
 
 /**
@@ -90,14 +90,11 @@ export function buildCandidateSearch(
   context: FilterContext,
 ): { query: Query; sort: SortClause[]; operators: string[]; filter: CheckedFilter | undefined } {
   const filter = refinedFilter(query);
-  const scope = compileSearchQuery(
-    {
-      ...query,
-      filter: undefined,
-      spatial: query.spatial?.geometry ? undefined : query.spatial,
-    },
-    context,
-  );
+  // The scope leaves out what the refinement decides: the filter and a geometry constraint.
+  const unrefined: SearchQuery = { ...query };
+  delete unrefined.filter;
+  if (unrefined.spatial?.geometry) delete unrefined.spatial;
+  const scope = compileSearchQuery(unrefined, context);
   if (!filter) return { query: scope.query, sort: scope.sort, operators: [], filter };
   const relaxed = relaxFilter(filter, context);
   const combined = isMatchAll(scope.query)
@@ -208,8 +205,9 @@ async function collectMatches(
         ...(after ? { search_after: after } : {}),
       });
       await select(hits);
-      if (hits.length < target.batchSize) return matched;
-      after = sortValues(hits[hits.length - 1], candidates.sort.length);
+      const last = hits.at(-1);
+      if (last === undefined || hits.length < target.batchSize) return matched;
+      after = sortValues(last, candidates.sort.length);
     }
   } finally {
     await target.adapter.closePointInTime(pit).catch(() => undefined);

@@ -68,7 +68,7 @@ async function* scan(
   index: string,
   query: Query,
   source: string[] | false,
-): AsyncGenerator<{ id: string; source?: JsonObject }[]> {
+): AsyncGenerator<{ id: string; source?: JsonObject | undefined }[]> {
   const pit = await adapter.openPointInTime(index, KEEP_ALIVE);
   try {
     let after: SortValue[] | undefined;
@@ -85,9 +85,10 @@ async function* scan(
         },
       });
       const hits = response.hits.hits;
-      if (hits.length === 0) return;
+      const last = hits.at(-1);
+      if (last === undefined) return;
       yield hits.map((hit) => ({ id: hit._id, source: hit._source }));
-      after = (hits[hits.length - 1].sort ?? []).slice(0, 1);
+      after = (last.sort ?? []).slice(0, 1);
       if (hits.length < BATCH) return;
     }
   } finally {

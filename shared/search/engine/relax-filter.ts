@@ -130,8 +130,9 @@ function relax(
     // AND is TRUE when all parts are, FALSE when any is (OR the other way round).
     return (logical.op === 'and') === polarity ? allOf(parts) : anyOf(parts);
   }
-  if (logical?.op === 'not' && logical.operands.length === 1) {
-    return relax(logical.operands[0], !polarity, context, operators);
+  const negated = logical?.op === 'not' ? logical.operands[0] : undefined;
+  if (negated !== undefined && logical?.operands.length === 1) {
+    return relax(negated, !polarity, context, operators);
   }
   const doubts: NonNullable<FilterContext['doubts']> = [];
   try {

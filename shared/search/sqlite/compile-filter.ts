@@ -59,6 +59,7 @@ import {
   sql,
   type Fragment,
 } from './sql-fragment.js';
+import { operandAt, operands } from '../operands.js';
 import { SORT_COLUMNS } from './schema.js';
 import {
   SQL_FUNCTIONS,
@@ -76,7 +77,7 @@ import {
 
 interface ResolvedProperty {
   /** The indexed column of a registered queryable, if it has one. */
-  column?: string;
+  column?: string | undefined;
   /** The JSON path of the value inside `props`. */
   path: string;
 }
@@ -232,7 +233,7 @@ function compileScalar(expression: CheckedExpression): Scalar {
 function compileFunction(node: CheckedOperator): Scalar {
   const { op } = node;
   if (op === 'casei' || op === 'accenti') {
-    const argument = compileScalar(node.args[0]);
+    const argument = compileScalar(operandAt(node, 0));
     const name = raw(op === 'casei' ? SQL_FUNCTIONS.casei : SQL_FUNCTIONS.accenti);
     return {
       type: 'string',
@@ -240,7 +241,9 @@ function compileFunction(node: CheckedOperator): Scalar {
       value: sql`${name}(${valueAs(argument, 'string')})`,
     };
   }
-  const [left, right] = node.args.map((argument) => valueAs(compileScalar(argument), 'number'));
+  const [leftNode, rightNode] = operands(node);
+  const left = valueAs(compileScalar(leftNode), 'number');
+  const right = valueAs(compileScalar(rightNode), 'number');
   let value: Fragment;
   switch (op) {
     case '/':
@@ -307,12 +310,13 @@ function compareUnknown(op: string, a: Scalar, b: Scalar): Fragment {
 }
 
 /** `a op b` for two compiled scalars. */
-function compareScalars(context: CheckedExpression, op: string, a: Scalar, b: Scalar): Fragment {
+function compareScalars(op: string, a: Scalar, b: Scalar): Fragment {
   const type = unifyTypes([a, b]);
   switch (type) {
     case 'time': {
-      const compare = timeCompare[TIME_COMPARISON[op]];
-      return compare(timeOf(a).start, timeOf(b).start);
+      const comparison = TIME_COMPARISON[op];
+      if (comparison === undefined) throw new Error(`${op} is not a time comparison`);
+      return timeCompare[comparison](timeOf(a).start, timeOf(b).start);
     }
     case 'unknown':
       return compareUnknown(op, a, b);
@@ -322,12 +326,14 @@ function compareScalars(context: CheckedExpression, op: string, a: Scalar, b: Sc
 }
 
 function compileComparison(node: CheckedOperator): Fragment {
-  const [a, b] = node.args.map(compileScalar);
-  return compareScalars(node, node.op, a, b);
+  const [left, right] = operands(node);
+  return compareScalars(node.op, compileScalar(left), compileScalar(right));
 }
 
 function compileLike(node: CheckedOperator): Fragment {
-  const [value, pattern] = node.args.map(compileScalar);
+  const [valueNode, patternNode] = operands(node);
+  const value = compileScalar(valueNode);
+  const pattern = compileScalar(patternNode);
   const text = valueAs(value, 'string');
   if (typeof pattern.constant === 'string') {
     return sql`(${text} GLOB ${param(likeToGlob(pattern.constant))})`;
@@ -336,17 +342,21 @@ function compileLike(node: CheckedOperator): Fragment {
 }
 
 function compileBetween(node: CheckedOperator): Fragment {
-  const [value, low, high] = node.args.map(compileScalar);
+  const [valueNode, lowNode] = operands(node);
+  const value = compileScalar(valueNode);
+  const low = compileScalar(lowNode);
+  const high = compileScalar(operandAt(node, 2));
   const type = unifyTypes([value, low, high]);
   if (type === 'string' || type === 'number') {
     return sql`(${valueAs(value, type)} BETWEEN ${valueAs(low, type)} AND ${valueAs(high, type)})`;
   }
-  return sql`(${compareScalars(node, '>=', value, low)} AND ${compareScalars(node, '<=', value, high)})`;
+  return sql`(${compareScalars('>=', value, low)} AND ${compareScalars('<=', value, high)})`;
 }
 
 function compileIn(node: CheckedOperator): Fragment {
-  const list = node.args[1] as Extract<CheckedExpression, { kind: 'array' }>;
-  const value = compileScalar(node.args[0]);
+  const [valueNode, listNode] = operands(node);
+  const list = listNode as Extract<CheckedExpression, { kind: 'array' }>;
+  const value = compileScalar(valueNode);
   const items = list.items.map(compileScalar);
   if (items.length === 0) return FALSE;
   const type = unifyTypes([value, ...items]);
@@ -360,13 +370,13 @@ function compileIn(node: CheckedOperator): Fragment {
     return sql`(${valueAs(value, type)} IN (SELECT value FROM json_each(${param(JSON.stringify(constants))})))`;
   }
   return joinFragments(
-    items.map((item) => compareScalars(node, '=', value, item)),
+    items.map((item) => compareScalars('=', value, item)),
     ' OR ',
   );
 }
 
 function compileIsNull(node: CheckedOperator): Fragment {
-  const argument = node.args[0];
+  const argument = operandAt(node, 0);
   if (argument.kind === 'property') {
     if (argument.type === 'geometry') {
       return raw("(r.geometry IS NULL AND json_extract(r.record, '$.bbox') IS NULL)");
@@ -419,11 +429,15 @@ function compileTimeOperand(expression: CheckedExpression): TimeValue {
 }
 
 function compileTemporal(node: CheckedOperator): Fragment {
-  const [a, b] = node.args.map(compileTimeOperand);
-  const { terms, any } = temporalTerms(node.op, a, b, (comparison, x: TimeBound, y) =>
-    timeCompare[comparison](x, y),
+  const [left, right] = operands(node);
+  const { terms, any } = temporalTerms(
+    node.op,
+    compileTimeOperand(left),
+    compileTimeOperand(right),
+    (comparison, x: TimeBound, y) => timeCompare[comparison](x, y),
   );
-  if (terms.length === 1) return terms[0];
+  const [only, ...others] = terms;
+  if (only !== undefined && others.length === 0) return only;
   return joinFragments(terms, any ? ' OR ' : ' AND ');
 }
 
@@ -475,7 +489,9 @@ function rectanglesMeet(boxes: Bbox[]): Fragment {
 }
 
 function compileSpatial(node: CheckedOperator, negated: boolean): Fragment {
-  const [a, b] = node.args.map(compileSpatialOperand);
+  const [left, right] = operands(node);
+  const a = compileSpatialOperand(left);
+  const b = compileSpatialOperand(right);
   const relation = spatialRelation(node.op);
   if (a.kind === 'literal' && b.kind === 'literal') {
     return relateGeometries(relation, readGeometry(a.geometry), readGeometry(b.geometry))
@@ -528,9 +544,11 @@ function compileSpatial(node: CheckedOperator, negated: boolean): Fragment {
 
 /** FES DWithin / Beyond: the footprint within / beyond a distance (metres) of a geometry. */
 function compileDistance(node: CheckedOperator, negated: boolean): Fragment {
-  const distance = compileScalar(node.args[2]).constant as number;
+  const distance = compileScalar(operandAt(node, 2)).constant as number;
   const within = node.op === 's_dwithin';
-  const [a, b] = node.args.slice(0, 2).map(compileSpatialOperand);
+  const [left, right] = operands(node);
+  const a = compileSpatialOperand(left);
+  const b = compileSpatialOperand(right);
   if (a.kind === 'literal' && b.kind === 'literal') {
     return geodesicDistance(a.geometry, b.geometry) <= distance === within ? TRUE : FALSE;
   }
@@ -610,7 +628,9 @@ function relateToLiteral(
 }
 
 function compileArrayRelation(node: CheckedOperator): Fragment {
-  const [a, b] = node.args.map(compileArrayOperand);
+  const [left, right] = operands(node);
+  const a = compileArrayOperand(left);
+  const b = compileArrayOperand(right);
   const relation = arrayRelation(node.op);
   if (a.kind === 'literal' && b.kind === 'literal') {
     return relateArrays(relation, a.items, b.items) ? TRUE : FALSE;
@@ -659,7 +679,7 @@ function spatialLast(args: CheckedExpression[]): CheckedExpression[] {
 function compileOperator(node: CheckedOperator, negated: boolean): Fragment {
   switch (operatorClass(node.op)) {
     case 'logical':
-      if (node.op === 'not') return sql`(NOT ${compilePredicate(node.args[0], !negated)})`;
+      if (node.op === 'not') return sql`(NOT ${compilePredicate(operandAt(node, 0), !negated)})`;
       if (node.args.length === 0) return node.op === 'and' ? TRUE : FALSE;
       return joinFragments(
         spatialLast(node.args).map((argument) => compilePredicate(argument, negated)),
@@ -707,7 +727,9 @@ function drivesByBoxes(node: CheckedExpression): boolean {
   if (node.op === 'and') return node.args.some(drivesByBoxes);
   const kind = operatorClass(node.op);
   if (kind !== 'spatial' && kind !== 'distance') return false;
-  const [a, b] = node.args.slice(0, 2).map(compileSpatialOperand);
+  const [left, right] = operands(node);
+  const a = compileSpatialOperand(left);
+  const b = compileSpatialOperand(right);
   if ((a.kind === 'literal') === (b.kind === 'literal')) return false;
   if (kind === 'distance') return node.op === 's_dwithin';
   const relation = spatialRelation(node.op);

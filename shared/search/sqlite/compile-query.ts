@@ -262,7 +262,9 @@ function compileSort(query: SearchQuery, hasText: boolean): SortKey[] {
 
 /** Whether `condition` reads one of the record `columns` (as `r.<column>`). */
 function readsAny(condition: string, columns: ReadonlySet<string>): boolean {
-  return [...condition.matchAll(/\br\.(\w+)/g)].some(([, column]) => columns.has(column));
+  return [...condition.matchAll(/\br\.(\w+)/g)].some(
+    ([, column]) => column !== undefined && columns.has(column),
+  );
 }
 
 /** The relevance sort key: the BM25 score of the text join, lower is better. */
@@ -293,7 +295,7 @@ function orderByClause(keys: SortKey[], name: (key: SortKey, index: number) => s
 export interface SearchOptions {
   compileFilter?: FilterCompiler;
   /** The deadline check put in front of every WHERE clause (none when undefined). */
-  guard?: DeadlineGuard;
+  guard?: DeadlineGuard | undefined;
   /** The record columns a page returns, qualified with `r.`. */
   columns: string;
 }
@@ -342,14 +344,15 @@ export function compileSearch(query: SearchQuery, options: SearchOptions): Searc
     };
   }
   const keys = compiled.order;
-  const indexed = /^r\.\w+$/.test(keys[0].sql) && compiled.join === '';
+  const [firstKey] = keys;
+  const indexed = firstKey !== undefined && /^r\.\w+$/.test(firstKey.sql) && compiled.join === '';
   // A time range is as broad as a box: its matches can be dense in any order too.
   const probeable =
     indexed && (compiled.where.sql.includes(RTREE_DRIVE) || query.temporal !== undefined);
   // Free text alone, by relevance: the page's rows are among those scoring at least the
   // (offset + limit)-th best score, so only those are looked up for their id (the tie-break).
   const relevanceMatch =
-    keys.length === 2 && keys[0].sql === RELEVANCE ? compiled.textOnly : undefined;
+    keys.length === 2 && firstKey?.sql === RELEVANCE ? compiled.textOnly : undefined;
   const page = (total: number, catalogueSize: number): SqlFragment => {
     const wanted = query.offset + query.limit;
     const probe = probeable && wanted * catalogueSize <= total * total;

@@ -54,11 +54,17 @@ const ADDED_COLUMNS: readonly AddedColumns[] = [
 /** The column the span index must end with (its columns changed when the boxes came). */
 const SPAN_LAST_COLUMN = 'box_north';
 
+/** The name a column definition (`name TYPE …`) declares. */
+function columnName(definition: string): string {
+  const space = definition.indexOf(' ');
+  return space === -1 ? definition : definition.slice(0, space);
+}
+
 function missingColumns(db: Database.Database): AddedColumns[] {
   const columns = db.prepare("SELECT name FROM pragma_table_info('records')").pluck().all();
   if (columns.length === 0) return []; // A new catalogue: SCHEMA_SQL creates the table whole.
   return ADDED_COLUMNS.filter(
-    (added) => !added.columns.every((column) => columns.includes(column.split(' ')[0])),
+    (added) => !added.columns.every((column) => columns.includes(columnName(column))),
   );
 }
 
@@ -81,14 +87,14 @@ export function migrateSchema(db: Database.Database): string[] {
       const existing = db.prepare("SELECT name FROM pragma_table_info('records')").pluck().all();
       for (const { columns, fill } of missing) {
         for (const column of columns) {
-          if (!existing.includes(column.split(' ')[0])) {
+          if (!existing.includes(columnName(column))) {
             db.exec(`ALTER TABLE records ADD COLUMN ${column}`);
           }
         }
         fill(db);
       }
       if (isSpanIndexOld(db)) db.exec(`DROP INDEX ${SPAN_INDEX}`);
-      return missing.flatMap(({ columns }) => columns.map((column) => column.split(' ')[0]));
+      return missing.flatMap(({ columns }) => columns.map((column) => columnName(column)));
     })
     .immediate();
 }

@@ -31,7 +31,7 @@ export interface ReadTask {
   id: number;
   statements: readonly ReadStatement[];
   /** Epoch milliseconds after which the task is cancelled; unset: no budget. */
-  deadlineAt?: number;
+  deadlineAt?: number | undefined;
 }
 
 export type ReadTaskResult =
@@ -56,9 +56,9 @@ export interface ReadPoolOptions {
 
 export interface ReadOptions {
   /** Epoch milliseconds (arrival + budget) after which a waiting task is refused unrun. */
-  deadlineAt?: number;
+  deadlineAt?: number | undefined;
   /** Milliseconds the statements may run once a worker takes them; unset: no budget. */
-  budgetMs?: number;
+  budgetMs?: number | undefined;
 }
 
 interface Pending {
@@ -73,7 +73,7 @@ interface Slot {
   ready: boolean;
   /** The thread has exited: no task goes to it until its replacement takes the slot. */
   exited?: boolean;
-  busy?: Pending;
+  busy?: Pending | undefined;
 }
 
 /** Seconds a client is asked to wait when the queue is full. */

@@ -22,10 +22,14 @@ export function raw(text: string): Fragment {
 
 /** Builds a fragment from a template whose interpolations are fragments, keeping param order. */
 export function sql(strings: TemplateStringsArray, ...parts: Fragment[]): Fragment {
-  let text = strings[0];
+  let text = '';
   const params: SqlValue[] = [];
-  parts.forEach((part, index) => {
-    text += part.sql + strings[index + 1];
+  // A template has one string more than interpolations: each but the last is followed by one.
+  strings.forEach((string, index) => {
+    text += string;
+    const part = parts[index];
+    if (part === undefined) return;
+    text += part.sql;
     params.push(...part.params);
   });
   return { sql: text, params };

@@ -76,7 +76,8 @@ function polygonRectangle(rings: unknown): Bbox | undefined {
   if (!ring.every((p) => Array.isArray(p) && p.length === 2 && p.every(Number.isFinite))) {
     return undefined;
   }
-  const points = ring as [number, number][];
+  type Corner = [number, number];
+  const points = ring as [Corner, Corner, Corner, Corner, Corner];
   const xs = points.map((p) => p[0]);
   const ys = points.map((p) => p[1]);
   const box: Bbox = [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
@@ -167,7 +168,9 @@ function hasVertexInside(text: string, rectangles: Bbox[]): boolean {
   const c = geometry.coordinates;
   const anyInside = (positions: unknown[]): boolean =>
     positions.some((p) => positionInside(p, rectangles));
-  const ringsOk = (rings: unknown): rings is unknown[][] =>
+  // A polygon's rings, the outer one first (positionLists makes sure there is one).
+  type Rings = [unknown[], ...unknown[][]];
+  const ringsOk = (rings: unknown): rings is Rings =>
     positionLists(rings, 4) &&
     rings.every((ring) => {
       const first = ring[0] as unknown[];
@@ -192,7 +195,7 @@ function hasVertexInside(text: string, rectangles: Bbox[]): boolean {
         Array.isArray(c) &&
         c.length > 0 &&
         c.every(ringsOk) &&
-        (c as unknown[][][]).some((rings) => anyInside(rings[0]))
+        (c as Rings[]).some((rings) => anyInside(rings[0]))
       );
     default:
       return false;

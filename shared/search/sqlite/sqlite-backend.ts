@@ -51,6 +51,13 @@ const ROW_COLUMNS = 'r.record, r.source_format, r.source_media_type, r.source';
 const DEFAULT_READ_QUEUE_LIMIT = 256;
 const EXTENT_SQL =
   'SELECT min(minx) AS west, min(miny) AS south, max(maxx) AS east, max(maxy) AS north FROM records_rtree';
+/** The EXTENT_SQL row: all null when no record has a footprint. */
+interface ExtentRow {
+  west: number | null;
+  south: number | null;
+  east: number | null;
+  north: number | null;
+}
 const TIME_EXTENT_SQL =
   'SELECT min(time_start) AS start, max(time_end) AS end FROM records WHERE has_time = 1';
 
@@ -65,7 +72,7 @@ export interface SqliteBackendOptions {
    * Milliseconds one search or facet count may run before it is cancelled with
    * QueryTimeoutError (503); unset: no budget. See StatementDeadline.
    */
-  timeBudgetMs?: number;
+  timeBudgetMs?: number | undefined;
   /**
    * Worker threads with a read-only connection each that run searches and facet counts off the
    * event loop (read-pool.ts); 0 or unset: on the event loop, on the one connection. A
@@ -112,9 +119,9 @@ export class SqliteBackend implements SearchBackend {
   private readonly statements;
   private readonly statementCache = new Map<string, Database.Statement>();
   private readonly deadline = new StatementDeadline();
-  private readonly timeBudgetMs?: number;
+  private readonly timeBudgetMs: number | undefined;
   /** Put in front of every search condition when there is a budget (see deadlineGuard). */
-  private readonly deadlineCheck?: DeadlineGuard;
+  private readonly deadlineCheck: DeadlineGuard | undefined;
   /** Read connections on worker threads; undefined: reads run here. */
   private readonly readPool?: SqliteReadPool;
 
@@ -370,7 +377,7 @@ export class SqliteBackend implements SearchBackend {
         { sql: TIME_EXTENT_SQL, params: [], mode: 'get' },
       ],
       false,
-    )) as [Record<string, number | null>, { start: string | null; end: string | null }];
+    )) as [ExtentRow, { start: string | null; end: string | null }];
     const extent: CatalogueExtent = {};
     if (box.west !== null) extent.bbox = [box.west, box.south!, box.east!, box.north!];
     if (time.start) extent.start = time.start;

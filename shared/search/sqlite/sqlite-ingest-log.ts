@@ -61,8 +61,8 @@ function toEntry(row: EntryRow): IngestLogEntry {
     startedAt: row.started_at,
     finishedAt: row.finished_at,
     durationMs: row.duration_ms,
-    requestedBy: row.requested_by ?? undefined,
-    error: row.error ?? undefined,
+    ...(row.requested_by !== null && { requestedBy: row.requested_by }),
+    ...(row.error !== null && { error: row.error }),
     failures: JSON.parse(row.failures) as IngestFailure[],
   };
 }
