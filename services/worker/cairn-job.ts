@@ -17,16 +17,16 @@ export interface JobContext {
   backend: SearchBackend;
   config: WorkerConfig;
   /** The identity provider, for jobs that call protected sources (harvest); absent: none. */
-  auth?: AuthConfig;
+  auth?: AuthConfig | undefined;
   /** Which addresses harvest sources may be at, and their limits; absent: the defaults. */
-  harvest?: HarvestConfig;
+  harvest?: HarvestConfig | undefined;
   logger: Logger;
   /** The deployment's harvest sources and their ownership (Redis). */
   harvestStore: HarvestStore;
   /** One run per source across the workers (Redis); absent: no such limit. */
-  sourceLock?: SourceRunLock;
+  sourceLock?: SourceRunLock | undefined;
   /** Aborted when the worker is shutting down: long jobs (harvests) stop at once. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Keeps bad records (never retried) with their payload and reason. */
   deadLetter(letters: Omit<DeadLetter, 'jobId' | 'queue' | 'at'>[]): Promise<void>;
 }
