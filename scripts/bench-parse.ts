@@ -160,10 +160,10 @@ function main(): void {
   const file = join(options.out, `parse-${String(result.date).slice(0, 10)}.json`);
   writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
   console.log(
-    `ISO 19139 parse+normalise: ${result.recordsPerCpuSecond} records per CPU second (one core), ` +
-      `${result.recordsPerSecond} records/s wall (best round ${result.bestRecordsPerSecond}) ` +
-      `(${result.iterations} parses of ${(result.samples as { files: number }).files} samples, ` +
-      `load ${result.loadAverage1m}; target ${TARGET_RECORDS_PER_SECOND}) → ${file}`,
+    `ISO 19139 parse+normalise: ${String(result.recordsPerCpuSecond)} records per CPU second (one core), ` +
+      `${String(result.recordsPerSecond)} records/s wall (best round ${String(result.bestRecordsPerSecond)}) ` +
+      `(${String(result.iterations)} parses of ${(result.samples as { files: number }).files} samples, ` +
+      `load ${String(result.loadAverage1m)}; target ${TARGET_RECORDS_PER_SECOND}) → ${file}`,
   );
   if (options.check && !result.meetsTarget) process.exitCode = 1;
 }

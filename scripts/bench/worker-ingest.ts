@@ -258,7 +258,7 @@ async function runFormat(format: BenchFormat, options: Options): Promise<FormatR
     const yardstickAfter = measureCpuYardstick();
     for (const worker of workers) worker.kill('SIGTERM');
     await Promise.all(
-      workers.map((worker) => (worker.exitCode === null ? once(worker, 'exit') : undefined)),
+      workers.filter((worker) => worker.exitCode === null).map((worker) => once(worker, 'exit')),
     );
 
     let first = Infinity;

@@ -23,7 +23,7 @@ export function retryAfterSeconds(value: string | null): number | undefined {
 /** The socket error under a failed fetch ("fetch failed" alone says little). */
 function causeOf(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause ? ` (${cause.code ?? cause.message ?? String(cause)})` : '';
+  return cause ? ` (${cause.code ?? cause.message ?? JSON.stringify(cause)})` : '';
 }
 
 export const sleep = (ms: number): Promise<void> =>

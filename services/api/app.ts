@@ -41,11 +41,11 @@ export interface AppDependencies {
   /** Route protection; built from config.auth when absent (deny by default). */
   auth?: AuthMiddleware;
   /** The job queues (scaled mode); opened on first write when absent and REDIS_URL is set. */
-  queue?: JobQueues;
+  queue?: JobQueues | undefined;
   /** The ingest log; opened on first use when absent (the engine's index, or WORKER_INGEST_LOG_PATH). */
   ingestLog?: IngestLog;
   /** Prometheus metrics (main.ts adds process metrics); a fresh set when absent and enabled. */
-  metrics?: ApiMetrics;
+  metrics?: ApiMetrics | undefined;
 }
 
 /**

@@ -24,9 +24,9 @@ export interface JobContext {
   /** The deployment's harvest sources and their ownership (Redis). */
   harvestStore: HarvestStore;
   /** One run per source across the workers (Redis); absent: no such limit. */
-  sourceLock?: SourceRunLock;
+  sourceLock?: SourceRunLock | undefined;
   /** Aborted when the worker is shutting down: long jobs (harvests) stop at once. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Keeps bad records (never retried) with their payload and reason. */
   deadLetter(letters: Omit<DeadLetter, 'jobId' | 'queue' | 'at'>[]): Promise<void>;
 }

@@ -127,7 +127,7 @@ function startRun<N extends QueueName>(
     queue,
     attempts: job.attemptsMade + 1,
     startedAt: new Date(started).toISOString(),
-    requestedBy: job.data.requestedBy,
+    ...(job.data.requestedBy === undefined ? {} : { requestedBy: job.data.requestedBy }),
   };
   return { queue, jobId, logger, context, base, started };
 }

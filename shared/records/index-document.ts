@@ -106,7 +106,9 @@ export function buildIndexDocument(record: CoreRecord): IndexDocument {
     start_datetime: record.time?.start ?? null,
     end_datetime: record.time?.end ?? null,
   };
-  for (const [key, value] of Object.entries(record.eo)) {
+  for (const [key, value] of Object.entries(
+    record.eo as Record<string, string | number | undefined>,
+  )) {
     if (value !== undefined) properties[key] = value;
   }
 

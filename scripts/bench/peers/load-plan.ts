@@ -59,7 +59,8 @@ function describeError(entry: unknown): string {
         action.error === undefined
           ? 'refused'
           : [action.error.type, action.error.reason].filter(Boolean).join(': ');
-      return `${String(action._id)}: ${reason}`;
+      const id = typeof action._id === 'string' ? action._id : JSON.stringify(action._id);
+      return `${id}: ${reason}`;
     }
   }
   return JSON.stringify(entry).slice(0, 300);

@@ -967,7 +967,8 @@ async function loadCairnEngine(
             firstRefusal: written.failures[0]?.reason ?? parsed.failures[0]?.reason,
           };
         });
-        if ('refresh' in backend && typeof backend.refresh === 'function') await backend.refresh();
+        if ('refresh' in backend && typeof backend.refresh === 'function')
+          await (backend as { refresh(): Promise<void> }).refresh();
         const seconds = round2((performance.now() - started) / 1000);
         const written = outcomes.reduce((sum, outcome) => sum + outcome.written, 0);
         const refused = outcomes.reduce((sum, outcome) => sum + outcome.refused, 0);

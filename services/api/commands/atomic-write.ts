@@ -58,7 +58,7 @@ async function performIngestJob(
         format: record.source.format,
       })),
       atomic: { deleteIds: changes.delete },
-      requestedBy,
+      ...(requestedBy === undefined ? {} : { requestedBy }),
     });
     const job = await queue.queues.ingest.getJob(jobId);
     if (!job) throw new Error(`job ${jobId} vanished`);

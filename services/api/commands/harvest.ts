@@ -103,7 +103,7 @@ export async function unregisterSource(context: HarvestContext, id: string): Pro
 export async function runSource(
   context: HarvestContext,
   id: string,
-  options: { full: boolean; requestedBy?: string },
+  options: { full: boolean; requestedBy?: string | undefined },
 ): Promise<HarvestRun> {
   const store = context.store();
   if (!(await store.get(id))) throw new NotFoundError(`No harvest source "${id}"`);
@@ -112,7 +112,7 @@ export async function runSource(
     const jobId = await queue.enqueue('harvest', {
       sourceId: id,
       full: options.full,
-      requestedBy: options.requestedBy,
+      ...(options.requestedBy === undefined ? {} : { requestedBy: options.requestedBy }),
     });
     return { mode: 'queued', jobId };
   }
@@ -137,7 +137,7 @@ export async function runSource(
       startedAt: started.toISOString(),
       finishedAt: new Date().toISOString(),
       durationMs: Date.now() - started.getTime(),
-      requestedBy: options.requestedBy,
+      ...(options.requestedBy === undefined ? {} : { requestedBy: options.requestedBy }),
       ...(entry.error ? { error: entry.error } : {}),
       failures: entry.outcome
         ? entry.outcome.letters.map((letter) => ({ name: letter.name, reason: letter.reason }))

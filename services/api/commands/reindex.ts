@@ -24,5 +24,5 @@ export async function enqueueReindex(
     );
   if (!queue)
     throw notAvailable('Reindex runs on the worker: configure REDIS_URL and start the worker');
-  return queue.enqueue('reindex', { requestedBy });
+  return queue.enqueue('reindex', requestedBy === undefined ? {} : { requestedBy });
 }

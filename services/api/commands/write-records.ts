@@ -16,9 +16,9 @@ import type { SearchBackend } from '../../../shared/search/backend.js';
 export interface WriteTarget {
   backend: SearchBackend;
   /** Present in scaled mode: writes are enqueued. */
-  queue?: JobQueues;
+  queue?: JobQueues | undefined;
   batchSize: number;
-  requestedBy?: string;
+  requestedBy?: string | undefined;
 }
 
 /** What a write did: applied now (with per-record status) or queued as a job. */
@@ -79,7 +79,7 @@ export async function upsertRecords(
   if (target.queue) {
     const jobId = await target.queue.enqueue('ingest', {
       documents: [source],
-      requestedBy: target.requestedBy,
+      ...(target.requestedBy === undefined ? {} : { requestedBy: target.requestedBy }),
     });
     return { mode: 'queued', jobId, records: ids.map((id) => ({ id })) };
   }
@@ -101,7 +101,7 @@ export async function deleteRecord(target: WriteTarget, id: string): Promise<Wri
   if (target.queue) {
     const jobId = await target.queue.enqueue('delete', {
       ids: [id],
-      requestedBy: target.requestedBy,
+      ...(target.requestedBy === undefined ? {} : { requestedBy: target.requestedBy }),
     });
     return { mode: 'queued', jobId, records: [{ id }] };
   }
@@ -137,7 +137,7 @@ export async function logAppliedWrite(ingestLog: IngestLog, write: AppliedWrite)
     startedAt: write.started.toISOString(),
     finishedAt: new Date().toISOString(),
     durationMs: Date.now() - write.started.getTime(),
-    requestedBy: write.requestedBy,
+    ...(write.requestedBy === undefined ? {} : { requestedBy: write.requestedBy }),
     failures: [],
   });
   return jobId;

@@ -52,5 +52,7 @@ export function negotiateFormat<T extends OutputFormat>(
     accept,
     offered.flatMap((format) => FORMAT_MEDIA_TYPES[format]),
   );
-  return offered.find((format) => FORMAT_MEDIA_TYPES[format].includes(chosen ?? '')) ?? offered[0];
+  const [fallback] = offered;
+  if (fallback === undefined) throw new Error('negotiateFormat: no format offered');
+  return offered.find((format) => FORMAT_MEDIA_TYPES[format].includes(chosen ?? '')) ?? fallback;
 }

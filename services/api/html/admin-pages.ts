@@ -207,7 +207,7 @@ export function renderDeadLettersPage(
  */
 export function renderAdminMessagePage(
   message: { status: number; title: string; description: string; code?: string },
-  request: PageRequest & { operator?: OperatorView },
+  request: PageRequest & { operator?: OperatorView | undefined },
 ): string {
   const page = buildAdminPage(request, message.title, [{ title: message.title }]);
   return renderTemplate('admin-message.njk', {

@@ -10,9 +10,9 @@ import { STATIC_PATH } from './assets.js';
 
 export interface ViewLink {
   href: string;
-  rel?: string;
-  type?: string;
-  title?: string;
+  rel?: string | undefined;
+  type?: string | undefined;
+  title?: string | undefined;
 }
 
 export interface Breadcrumb {
@@ -157,8 +157,9 @@ const READABLE: Readonly<Record<string, (value: unknown) => string[] | undefined
 export function buildPropertyValue(name: string, value: unknown): DisplayValue {
   const readable = READABLE[name]?.(value);
   if (readable && readable.length > 0 && readable.every((item) => item !== '')) {
-    return readable.length === 1 && name === 'language'
-      ? { kind: 'text', text: readable[0] }
+    const [only] = readable;
+    return readable.length === 1 && name === 'language' && only !== undefined
+      ? { kind: 'text', text: only }
       : { kind: 'list', items: readable };
   }
   return buildDisplayValue(value);
@@ -224,8 +225,10 @@ export function describeTime(time: unknown): InstantView[] | undefined {
   if (date) return [buildInstantView(date)];
   if (timestamp) return [buildInstantView(timestamp)];
   if (Array.isArray(interval) && interval.length === 2) {
-    const end = (value: string | null, open: string) =>
-      value === '..' || value === null ? { text: open } : buildInstantView(value);
+    const end = (value: string | null | undefined, open: string) =>
+      value === '..' || value === null || value === undefined
+        ? { text: open }
+        : buildInstantView(value);
     return [end(interval[0], 'open start'), end(interval[1], 'open end')];
   }
   return undefined;
@@ -241,8 +244,12 @@ export function buildFootprint(feature: { geometry?: unknown; bbox?: unknown }):
   if (!Array.isArray(bbox) || bbox.length < 4 || !bbox.every((n) => typeof n === 'number')) {
     return null;
   }
-  const [west, south, east, north] =
-    bbox.length === 6 ? [bbox[0], bbox[1], bbox[3], bbox[4]] : (bbox as number[]);
+  const [west, south, east, north] = (
+    bbox.length === 6 ? [bbox[0], bbox[1], bbox[3], bbox[4]] : bbox
+  ) as number[];
+  if (west === undefined || south === undefined || east === undefined || north === undefined) {
+    return null;
+  }
   const ring = (w: number, e: number) => [
     [
       [w, south],
@@ -396,10 +403,10 @@ export function humanizePropertyName(name: string): string {
 export interface RecordView {
   id: string;
   title: string;
-  description?: string;
-  time?: InstantView[];
+  description?: string | undefined;
+  time?: InstantView[] | undefined;
   properties: { name: string; label: string; value: DisplayValue }[];
-  links: (ViewLink & { typeName: string; safeHref?: string })[];
+  links: (ViewLink & { typeName: string; safeHref?: string | undefined })[];
   /** The footprint as the record gives it (its geometry, or a polygon of its bbox). */
   geometry: unknown;
   /** The footprint as the map draws it (in one piece across the antimeridian). */
@@ -442,9 +449,9 @@ export interface ResultView {
   id: string;
   title: string;
   href: string;
-  type?: string;
-  time?: InstantView[];
-  snippet?: string;
+  type?: string | undefined;
+  time?: InstantView[] | undefined;
+  snippet?: string | undefined;
   keywords: string[];
 }
 
@@ -531,7 +538,10 @@ export function toHtmlHref(href: string): string {
 }
 
 /** A collection's extent as its page shows it: the box rounded, the interval as instants. */
-export function buildExtentView(extent: unknown): { bbox?: string; interval?: InstantView[] } {
+export function buildExtentView(extent: unknown): {
+  bbox?: string | undefined;
+  interval?: InstantView[] | undefined;
+} {
   const { spatial, temporal } = (extent ?? {}) as {
     spatial?: { bbox?: unknown[] };
     temporal?: { interval?: unknown[] };

@@ -64,12 +64,12 @@ export interface AdminSessionsOptions {
   /** Milliseconds since the epoch; injectable for tests. */
   now?: () => number;
   /** Shared stores (Redis in scaled mode); default: in-process stores. */
-  stores?: AdminSessionStores;
+  stores?: AdminSessionStores | undefined;
   /**
    * The secret sealing sign-in state cookies, the same on every API process (configured, or
    * shared through Redis); default: a random secret of this process.
    */
-  signInSecret?: SecretSource;
+  signInSecret?: SecretSource | undefined;
 }
 
 /** Session and sign-in state of the admin pages (see the module comment). */

@@ -35,8 +35,8 @@ declare module 'express-serve-static-core' {
 
 /** What a protected route needs beyond a valid token: the role, or the scope (either suffices). */
 export interface AuthRequirement {
-  role?: string;
-  scope?: string;
+  role?: string | undefined;
+  scope?: string | undefined;
 }
 
 export interface AuthMiddleware {
@@ -47,7 +47,7 @@ export interface AuthMiddleware {
   /** requireAuth with the configured write role / write scope. */
   writeAccess: RequestHandler;
   /** The verifier in use; undefined when authentication is not configured. */
-  verifier?: TokenVerifier;
+  verifier?: TokenVerifier | undefined;
 }
 
 /** Builds the auth middleware from configuration (a verifier may be injected for tests). */

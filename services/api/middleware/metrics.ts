@@ -25,7 +25,8 @@ export function routeTemplate(request: Request): string {
   const routeSegments = routePath.split('/').filter(Boolean);
   // Wildcards and optional groups do not map one-to-one onto URL segments.
   if (routeSegments.some((segment) => /[*{(]/.test(segment))) return request.baseUrl + routePath;
-  const segments = request.originalUrl.split('?')[0].split('/').filter(Boolean);
+  const [path = ''] = request.originalUrl.split('?');
+  const segments = path.split('/').filter(Boolean);
   const mount = segments.slice(0, Math.max(0, segments.length - routeSegments.length));
   return `/${[...mount, ...routeSegments].join('/')}`;
 }

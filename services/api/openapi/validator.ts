@@ -37,7 +37,7 @@ function isValidatorError(error: unknown): error is ValidatorError {
 }
 
 /** Where an error path points: `/query/limit` → query, limit; `/body/bbox/0` → body, bbox. */
-function locate(path: string | undefined): { where: string; name?: string } {
+function locate(path: string | undefined): { where: string; name?: string | undefined } {
   const parts = (path ?? '')
     .replace(/^\./, '')
     .split(/[./]/)
@@ -90,8 +90,8 @@ export function fromValidatorError(error: ValidatorError, request: Request): Cai
         { locator: 'Content-Type' },
       );
   }
-  const unknown = /^Unknown query parameter '(.+)'$/.exec(message);
-  if (unknown) return new UnknownParameterError(unknown[1]);
+  const unknown = /^Unknown query parameter '(.+)'$/.exec(message)?.[1];
+  if (unknown !== undefined) return new UnknownParameterError(unknown);
   if (where === 'query' && name !== undefined) {
     const raw = request.query[name];
     return new InvalidParameterError(

@@ -46,18 +46,19 @@ export class HarvestJob extends CairnJob<'harvest'> {
     if (lock && sourceId && !(await lock.acquire(sourceId, context.jobId, lockMs)))
       throw new SourceBusyError(sourceId);
     try {
+      const { auth, harvest, signal } = context;
       const outcome = await harvestSource({
         ...(sourceId === undefined ? {} : { sourceId }),
         ...(inline === undefined ? {} : { inline }),
         full: payload.full === true,
         backend: context.backend,
         store: context.harvestStore,
-        ...(context.auth === undefined ? {} : { auth: context.auth }),
-        ...(context.harvest === undefined ? {} : { harvest: context.harvest }),
+        ...(auth === undefined ? {} : { auth }),
+        ...(harvest === undefined ? {} : { harvest }),
         batchSize: context.config.batchSize,
         jobId: context.jobId,
         logger: context.logger,
-        signal: context.signal,
+        ...(signal === undefined ? {} : { signal }),
       });
       await context.deadLetter(outcome.letters);
       const { read, written, deleted, rejected, records } = outcome;

@@ -41,7 +41,7 @@ async function performAtomic(
   for (const document of payload.documents) {
     const parsed = parseDocuments(document.content, {
       name: document.name,
-      format: document.format,
+      ...(document.format === undefined ? {} : { format: document.format }),
       maxDepth: context.config.jsonDepth,
     });
     records.push(...parsed.records);

@@ -19,7 +19,7 @@ export async function writeDocuments(
   for (const document of documents) {
     const parsed = parseDocuments(document.content, {
       name: document.name,
-      format: document.format,
+      ...(document.format === undefined ? {} : { format: document.format }),
       maxDepth: context.config.jsonDepth,
     });
     result.read += parsed.records.length + parsed.failures.length;

@@ -75,7 +75,7 @@ export class BulkWriter {
     body: BulkBody,
     refresh: RefreshPolicy = this.options.refresh,
   ): Promise<BulkItemResult[]> {
-    const results: BulkItemResult[] = new Array(body.count);
+    const results = new Array<BulkItemResult>(body.count);
     let pending = Array.from(results, (_, position) => position);
     for (let attempt = 0; ; attempt += 1) {
       if (attempt > 0) await sleep(200 * 2 ** (attempt - 1));

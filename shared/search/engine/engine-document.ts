@@ -72,7 +72,9 @@ function foldedCopy(
     return folded === base ? undefined : folded;
   }
   if (Array.isArray(value) && value.some((item) => typeof item === 'string')) {
-    const folded = value.map((item) => (typeof item === 'string' ? fold(item) : item));
+    const folded = (value as unknown[]).map((item) =>
+      typeof item === 'string' ? fold(item) : item,
+    );
     if (base === null) return folded;
     const against = base as unknown[];
     return folded.some((item, index) => item !== against[index]) ? folded : undefined;

@@ -195,7 +195,7 @@ export class EngineReads {
         });
       }
     }
-    return responses;
+    return responses as unknown[];
   }
 
   /** `POST /{index}/_count`. */

@@ -107,7 +107,7 @@ describe('bench: the hop (a byte pipe in front of the engine)', () => {
   before(async () => {
     upstream = createServer((request, response) => {
       void readBody(request).then((body) => {
-        const head = `${request.method} ${request.url} ${request.headers['x-probe'] ?? ''}`;
+        const head = `${request.method} ${request.url} ${String(request.headers['x-probe'] ?? '')}`;
         seen.push({ raw: `${head}\n${body}`, remotePort: request.socket.remotePort });
         response.writeHead(201, { 'content-type': 'application/json', 'x-echo': head });
         response.end(JSON.stringify({ echoed: body }));

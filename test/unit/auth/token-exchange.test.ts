@@ -42,7 +42,7 @@ function fakeFetch(answers: Answer[]) {
   const fetchImpl = (async (_url: unknown, init?: RequestInit) => {
     calls.push({
       headers: init?.headers as Record<string, string>,
-      form: new URLSearchParams(String(init?.body)),
+      form: new URLSearchParams(init?.body as string),
     });
     const answer = defined(answers.length > 1 ? answers.shift() : answers[0], 'a scripted answer');
     if (answer instanceof Error) throw answer;

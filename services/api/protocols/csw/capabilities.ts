@@ -42,7 +42,7 @@ export interface CapabilitiesContext {
   maxRecordDefault: number;
   backend: BackendKind;
   /** The engine's spatial mode (absent on SQLite). */
-  spatial?: 'shape' | 'envelope';
+  spatial?: 'shape' | 'envelope' | undefined;
   /** CSW-T is offered (writes configured): list Transaction and Harvest. */
   transactions?: boolean;
 }

@@ -50,7 +50,13 @@ export class CswError extends CairnError {
   ) {
     const httpStatus =
       status ?? (exceptionCode === 'NoApplicableCode' ? 400 : STATUS[exceptionCode]);
-    super(`CSW_${exceptionCode.toUpperCase()}`, httpStatus, message, true, { locator });
+    super(
+      `CSW_${exceptionCode.toUpperCase()}`,
+      httpStatus,
+      message,
+      true,
+      locator === undefined ? {} : { locator },
+    );
     this.exceptionCode = exceptionCode;
   }
 }
@@ -87,7 +93,7 @@ export function operationNotSupported(operation: string): CswError {
 export interface OwsException {
   status: number;
   exceptionCode: OwsExceptionCode;
-  locator?: string;
+  locator?: string | undefined;
   text: string;
 }
 

@@ -110,10 +110,11 @@ export const OPENSEARCH_DESCRIPTION = 'application/opensearchdescription+xml';
 export const OUTPUT_FORMATS: readonly string[] = [XML, JSON_FORMAT, ATOM];
 
 /** Output schemas of each version, default first (CSW 3.0 requires Atom to be listed). */
-export const OUTPUT_SCHEMAS: Readonly<Record<CswVersion, readonly string[]>> = Object.freeze({
-  '2.0.2': [NS.csw202, NS.gmd, NS.atom],
-  '3.0.0': [NS.csw30, NS.gmd, NS.atom],
-});
+export const OUTPUT_SCHEMAS: Readonly<Record<CswVersion, readonly [string, ...string[]]>> =
+  Object.freeze({
+    '2.0.2': [NS.csw202, NS.gmd, NS.atom],
+    '3.0.0': [NS.csw30, NS.gmd, NS.atom],
+  });
 
 /** A type name a query may target, as a namespace + local name. */
 export interface TypeName {

@@ -53,13 +53,13 @@ const MAX_TEXT_TERMS = 64;
 
 /** A constraint as a request carries it. */
 export type ConstraintInput =
-  | { language: 'FILTER'; xml: string | XmlElement; version?: string }
+  | { language: 'FILTER'; xml: string | XmlElement; version?: string | undefined }
   | { language: 'CQL_TEXT'; text: string };
 
 /** The parts of a SearchQuery a constraint fills in. */
 export interface ConstraintParts {
-  text?: string[][];
-  filter?: Expression;
+  text?: string[][] | undefined;
+  filter?: Expression | undefined;
 }
 
 function filterElementOf(root: XmlElement): XmlElement | undefined {
@@ -133,13 +133,11 @@ function queryableOf(name: string): Queryable | undefined {
 function unwrapFolds(expression: Expression): { inner: Expression; folded: boolean } {
   let inner = expression;
   let folded = false;
-  while (
-    inner.kind === 'op' &&
-    (inner.op === 'casei' || inner.op === 'accenti') &&
-    inner.args.length === 1
-  ) {
+  while (inner.kind === 'op' && (inner.op === 'casei' || inner.op === 'accenti')) {
+    const [argument, ...others] = inner.args;
+    if (argument === undefined || others.length > 0) break;
     if (inner.op === 'casei') folded = true;
-    inner = inner.args[0];
+    inner = argument;
   }
   return { inner, folded };
 }
@@ -166,6 +164,7 @@ function anyTextWords(node: Expression): string[] | undefined {
   if (node.kind !== 'op' || node.args.length !== 2) return undefined;
   if (node.op !== 'like' && node.op !== '=') return undefined;
   const [first, second] = node.args.map((item) => unwrapFolds(item).inner);
+  if (first === undefined || second === undefined) return undefined;
   const [property, value] =
     first.kind === 'property' ? [first, second] : second.kind === 'property' ? [second, first] : [];
   if (property?.kind !== 'property' || !isAnyTextName(property.name)) return undefined;
@@ -192,8 +191,9 @@ function wordFilter(word: string): Expression {
 }
 
 function anyTextFilter(words: string[]): Expression {
-  if (words.length === 0) return TRUE;
-  return words.length === 1 ? wordFilter(words[0]) : operator('and', ...words.map(wordFilter));
+  const [only] = words;
+  if (only === undefined) return TRUE;
+  return words.length === 1 ? wordFilter(only) : operator('and', ...words.map(wordFilter));
 }
 
 /**
@@ -353,12 +353,7 @@ function splitTop(expression: Expression): ConstraintParts {
       text = andText(text, part.text);
       if (part.filter !== undefined) filters.push(part.filter);
     }
-    const filter =
-      filters.length === 0
-        ? undefined
-        : filters.length === 1
-          ? filters[0]
-          : operator('and', ...filters);
+    const filter = filters.length <= 1 ? filters[0] : operator('and', ...filters);
     return { text, filter };
   }
   if (expression.kind === 'op' && expression.op === 'or') {

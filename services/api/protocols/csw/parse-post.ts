@@ -103,8 +103,9 @@ function presentationOf(query: XmlElement): RecordPresentation {
       400,
     );
   }
-  if (names.length > 0) {
-    return parseElementNames(names.map(textOf), (prefix) => lookupNamespace(names[0], prefix));
+  const [firstName] = names;
+  if (firstName !== undefined) {
+    return parseElementNames(names.map(textOf), (prefix) => lookupNamespace(firstName, prefix));
   }
   return {
     kind: 'elementSet',
@@ -139,13 +140,9 @@ function parseGetRecords(
   if (childNamed(root, 'ResponseHandler') !== undefined) {
     throw optionNotSupported('ResponseHandler', 'Asynchronous responses are not supported');
   }
-  const queries = childrenNamed(root, 'Query');
-  if (queries.length !== 1) {
-    throw queries.length === 0
-      ? missingParameter('Query', 'GetRecords needs one csw:Query')
-      : invalidParameter('Query', 'GetRecords takes one csw:Query');
-  }
-  const query = queries[0];
+  const [query, ...otherQueries] = childrenNamed(root, 'Query');
+  if (query === undefined) throw missingParameter('Query', 'GetRecords needs one csw:Query');
+  if (otherQueries.length > 0) throw invalidParameter('Query', 'GetRecords takes one csw:Query');
   const typeNamesText = plain(query, 'typeNames');
   if (typeNamesText === undefined || typeNamesText.trim() === '') {
     throw missingParameter('typeNames');
@@ -157,6 +154,7 @@ function parseGetRecords(
   const maxRecords = intAttribute(root, 'maxRecords', 0) ?? context.defaultLimit;
   const sortBy = childNamed(query, 'SortBy');
   const echo = root;
+  const requestId = plain(root, 'requestId');
   const request = buildGetRecordsRequest(
     {
       version,
@@ -169,7 +167,7 @@ function parseGetRecords(
       maxRecords: Math.min(maxRecords, context.maxLimit),
       constraint: constraintOf(query),
       sort: sortBy === undefined ? [] : resolveSortKeys(parseFesSortBy(sortBy)),
-      ...(plain(root, 'requestId') !== undefined ? { requestId: plain(root, 'requestId') } : {}),
+      ...(requestId !== undefined ? { requestId } : {}),
     },
     context,
   );

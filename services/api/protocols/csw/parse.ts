@@ -88,7 +88,8 @@ export function readKvp(query: Readonly<Record<string, unknown>>): Kvp {
       }
       values[key] = value;
     }
-    entries.push([name, strings[0]]);
+    const [first] = strings;
+    if (first !== undefined) entries.push([name, first]);
   }
   return { values, entries };
 }
@@ -214,7 +215,8 @@ export function parseNamespaceParameter(value: string | undefined): Map<string, 
   const pattern = /xmlns\(\s*(?:([A-Za-z_][\w.-]*)\s*=\s*)?([^)\s]+)\s*\)/g;
   let matched = 0;
   for (const match of value.matchAll(pattern)) {
-    map.set(match[1] ?? '', match[2]);
+    const uri = match[2];
+    if (uri !== undefined) map.set(match[1] ?? '', uri);
     matched += match[0].length;
   }
   if (matched === 0 || value.replace(pattern, '').replace(/[\s,]/g, '') !== '') {
@@ -395,7 +397,7 @@ export interface GetRecordsParts {
   resultType: ResultType;
   startPosition: number;
   maxRecords: number;
-  constraint?: ConstraintInput;
+  constraint?: ConstraintInput | undefined;
   sort: SortKey[];
   /** OpenSearch-style parameters (KVP only). */
   openSearch?: {
@@ -433,7 +435,8 @@ export function buildGetRecordsRequest(
       { maxBytes: context.maxBytes },
       context.query,
     );
-    query.text = andText(query.text, constraint.text);
+    const text = andText(query.text, constraint.text);
+    if (text !== undefined) query.text = text;
     if (constraint.filter !== undefined) filters.push(constraint.filter);
   }
   const filter = andAll(filters);

@@ -22,7 +22,7 @@ import {
 } from '../../../../shared/records/writers/xml/xml-builder.js';
 import type { DomainValue } from '../../../../shared/search/backend.js';
 import type { EncodedResponse } from '../../common/responses.js';
-import type { OwsException } from './csw-errors.js';
+import { CswError, type OwsException } from './csw-errors.js';
 import {
   ATOM,
   CSW_NAMESPACE,
@@ -244,9 +244,11 @@ export function presentGetRecordById(
   const { version } = options;
   const list = version === '3.0.0' && options.asResultList === true;
   const document = createDocument();
+  const [first] = records;
   if (options.outputFormat === 'atom') {
-    if (version === '3.0.0' && !list && records.length === 1) appendAtomEntry(document, records[0]);
-    else {
+    if (version === '3.0.0' && !list && first !== undefined && records.length === 1) {
+      appendAtomEntry(document, first);
+    } else {
       const feed = document.ele(CSW_NS.atom, 'feed');
       for (const record of records) appendAtomEntry(feed, record);
     }
@@ -262,14 +264,16 @@ export function presentGetRecordById(
   const schema = findOutputSchema(options.outputSchema);
   const { presentation } = options;
   if (version === '3.0.0') {
+    // CSW 3.0 answers a missing record with NotFound (getRecordById checks this first).
+    if (first === undefined) throw new CswError('NotFound', 'id', 'No record found for the id');
     if (schema.writeDocument && options.outputFormat === 'xml') {
       return {
         status: 200,
         mediaType: options.xmlMediaType,
-        body: schema.writeDocument(records[0]),
+        body: schema.writeDocument(first),
       };
     }
-    schema.appendRecord(document, records[0], { version, presentation, standalone: true });
+    schema.appendRecord(document, first, { version, presentation, standalone: true });
   } else {
     const root = rootElement(document, version, 'GetRecordByIdResponse');
     declareNamespaces(root, schema.responseNamespaces);

@@ -117,5 +117,5 @@ export interface CswParseContext {
   /** Query cost limits: a CQL_TEXT constraint far over them is refused before it is parsed. */
   query?: QueryLimits;
   /** The request's Accept header, for outputFormat negotiation (CSW 3.0). */
-  accept?: string;
+  accept?: string | undefined;
 }

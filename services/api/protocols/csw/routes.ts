@@ -33,7 +33,7 @@ export interface CswRouteDependencies {
   config: Readonly<Config>;
   backend: SearchBackend;
   /** CSW-T (Transaction, Harvest), when writes are configured; else OperationNotSupported. */
-  transactions?: CswTransactionHandler;
+  transactions?: CswTransactionHandler | undefined;
 }
 
 const OPENSEARCH_TYPES = [OPENSEARCH_DESCRIPTION, 'application/vnd.a9.opensearchdescription+xml'];
@@ -99,7 +99,8 @@ export function createCswRouter({ config, backend, transactions }: CswRouteDepen
     }
     let document;
     try {
-      const body = decodeXml(bytes, { charset: charsetOf(request.headers['content-type']) });
+      const charset = charsetOf(request.headers['content-type']);
+      const body = decodeXml(bytes, charset === undefined ? {} : { charset });
       document = parseXml(body, { maxBytes: config.limits.bodyBytes });
     } catch (error) {
       if (error instanceof XmlParseError) {

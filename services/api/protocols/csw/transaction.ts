@@ -187,6 +187,8 @@ function parseActions(document: XmlDocument, maxBytes: number): TransactionActio
         if (element.children.length !== 1)
           throw invalidParameter('Update', 'Update takes exactly one record (a full replacement)');
         const [record] = parseRecordElements(document, element.children, 'Update', maxBytes);
+        if (record === undefined)
+          throw invalidParameter('Update', 'Update takes exactly one record (a full replacement)');
         actions.push({ kind: 'update', record });
         break;
       }
@@ -262,7 +264,10 @@ function appendTransactionResponse(
   parent: XmlNode,
   version: CswVersion,
   totals: TransactionTotals,
-  options: { requestId?: string; inserted?: { handle?: string; records: CoreRecord[] }[] },
+  options: {
+    requestId?: string | undefined;
+    inserted?: { handle?: string | undefined; records: CoreRecord[] }[];
+  },
 ): XmlNode {
   const prefix = CSW_PREFIX[version];
   const ns = CSW_NAMESPACE[version];
@@ -333,9 +338,9 @@ export function durationMinutes(value: string): number {
     );
   if (!match || value === 'P' || value.endsWith('T'))
     throw invalidParameter('HarvestInterval', `"${value}" is not an ISO 8601 duration`);
-  const [, years, months, weeks, days, hours, minutes, seconds] = match.map((part) =>
-    part === undefined ? 0 : Number(part),
-  );
+  // An absent part counts as zero.
+  const [, years = 0, months = 0, weeks = 0, days = 0, hours = 0, minutes = 0, seconds = 0] =
+    match.map((part) => (part === undefined ? 0 : Number(part)));
   const total =
     years * 525_600 +
     months * 43_200 +

@@ -30,6 +30,11 @@ const TEMPLATE_PARAMETERS: readonly string[] = [
   ...OPENSEARCH_PARAMETERS.filter((name) => name !== 'searchTerms'),
 ];
 
+/** The URL name of a template parameter (the EO parameters keep their own name). */
+function urlName(parameter: string): string {
+  return TEMPLATE_URL_NAMES[parameter] ?? parameter;
+}
+
 /** Allowed values advertised through the Parameter extension. */
 const PARAMETER_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   'geo:relation': ['intersects', 'contains', 'disjoint', 'within', 'equals'],
@@ -51,7 +56,7 @@ export interface DescriptionOptions {
 export function buildTemplate(cswEndpoint: string, fixed: readonly [string, string][]): string {
   const parts = fixed.map(([name, value]) => `${name}=${value}`);
   for (const parameter of TEMPLATE_PARAMETERS) {
-    parts.push(`${TEMPLATE_URL_NAMES[parameter]}={${parameter}?}`);
+    parts.push(`${urlName(parameter)}={${parameter}?}`);
   }
   return `${cswEndpoint}?${parts.join('&')}`;
 }
@@ -59,7 +64,7 @@ export function buildTemplate(cswEndpoint: string, fixed: readonly [string, stri
 function appendParameters(url: XmlNode): void {
   for (const parameter of TEMPLATE_PARAMETERS) {
     const attributes: Record<string, string> = {
-      name: TEMPLATE_URL_NAMES[parameter],
+      name: urlName(parameter),
       value: `{${parameter}}`,
       minimum: '0',
     };

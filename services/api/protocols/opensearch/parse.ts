@@ -89,8 +89,8 @@ const CRS84_URIS =
  */
 export function normaliseBboxParameter(value: string, name: string): string {
   const parts = value.split(',').map((part) => part.trim());
-  if (parts.length !== 5) return value;
   const crs = parts[4];
+  if (parts.length !== 5 || crs === undefined) return value;
   let order: 'lon-lat' | 'lat-lon';
   try {
     order = CRS84_URIS.test(crs) ? 'lon-lat' : resolveAxisOrder(crs);
@@ -184,11 +184,17 @@ export function parseOpenSearchPaging(
   limits: { defaultLimit: number; maxLimit: number },
 ): OpenSearchPaging {
   const pick = (...names: string[]): [string, string] | undefined => {
-    const found = names.filter((name) => kvp[name] !== undefined && kvp[name].trim() !== '');
-    if (found.length > 1 && new Set(found.map((name) => kvp[name])).size > 1) {
-      throw new InvalidParameterError(found[1], `"${found[0]}" and "${found[1]}" are both given`);
+    const found: [string, string][] = [];
+    for (const name of names) {
+      const value = kvp[name];
+      if (value !== undefined && value.trim() !== '') found.push([name, value]);
     }
-    return found.length > 0 ? [found[0], kvp[found[0]]] : undefined;
+    const [first, second] = found;
+    if (first === undefined) return undefined;
+    if (second !== undefined && new Set(found.map(([, value]) => value)).size > 1) {
+      throw new InvalidParameterError(second[0], `"${first[0]}" and "${second[0]}" are both given`);
+    }
+    return first;
   };
   const parameters: Record<string, string> = {};
   const size = pick('maxrecords', 'count');

@@ -189,8 +189,8 @@ function parseBboxInCrs(value: string, crs: string | undefined): ReturnType<type
   // lat/lon → lon/lat: swap each corner's first two ordinates (4 numbers, or 6 with heights).
   const half = parts.length / 2;
   if (parts.length === 4 || parts.length === 6) {
-    [parts[0], parts[1]] = [parts[1], parts[0]];
-    [parts[half], parts[half + 1]] = [parts[half + 1], parts[half]];
+    parts.splice(0, 2, ...parts.slice(0, 2).reverse());
+    parts.splice(half, 2, ...parts.slice(half, half + 2).reverse());
   }
   return parseBbox(parts.join(','));
 }
@@ -289,7 +289,7 @@ export function parseFacetsParameter(
 ): FacetRequest[] {
   const requests: FacetRequest[] = [];
   for (const item of parseList(value)) {
-    const [name, count, order, ...rest] = item.split(':');
+    const [name = '', count, order, ...rest] = item.split(':'); // split gives at least one
     const queryable = findQueryable(name);
     if (!queryable || !FACET_PROPERTIES.includes(queryable.name) || rest.length > 0) {
       throw new InvalidParameterError(
@@ -518,7 +518,8 @@ export function parseItemsQuery(
   result.offset = parseOffset(offset ?? startindex, offset !== undefined ? 'offset' : 'startindex');
 
   const q = get('q');
-  if (q !== undefined) result.text = parseFreeText(q);
+  const freeText = q === undefined ? undefined : parseFreeText(q);
+  if (freeText !== undefined) result.text = freeText;
   const bbox = get('bbox');
   const bboxCrs = get('bbox-crs');
   if (bboxCrs !== undefined && bbox === undefined) parseCrsParameter(bboxCrs, 'bbox-crs');

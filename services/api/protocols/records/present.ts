@@ -123,8 +123,8 @@ export function swapGeometryAxes(geometry: Geometry): Geometry {
 function swapBboxAxes(bbox: number[]): number[] {
   const half = bbox.length / 2;
   const swapped = [...bbox];
-  [swapped[0], swapped[1]] = [bbox[1], bbox[0]];
-  [swapped[half], swapped[half + 1]] = [bbox[half + 1], bbox[half]];
+  swapped.splice(0, 2, ...bbox.slice(0, 2).reverse());
+  swapped.splice(half, 2, ...bbox.slice(half, half + 2).reverse());
   return swapped;
 }
 

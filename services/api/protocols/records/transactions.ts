@@ -48,8 +48,10 @@ function bodyText(request: Request): string {
   const refusal = request.res?.locals.jsonRefusal as string | undefined;
   if (refusal !== undefined) throw new InvalidRecordError(refusal);
   if (typeof request.body === 'string') return request.body;
-  if (Buffer.isBuffer(request.body))
-    return decodeXml(request.body, { charset: charsetOf(request.headers['content-type']) });
+  if (Buffer.isBuffer(request.body)) {
+    const charset = charsetOf(request.headers['content-type']);
+    return decodeXml(request.body, charset === undefined ? {} : { charset });
+  }
   if (request.body === undefined || request.body === null)
     throw new InvalidRecordError('the request has no body (send JSON, NDJSON or XML)');
   return JSON.stringify(request.body);

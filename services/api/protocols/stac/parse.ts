@@ -218,7 +218,7 @@ function checkRing(value: unknown, path: string): void {
   checkLine(value, path, 4);
   const ring = value as number[][];
   const [first, last] = [ring[0], ring[ring.length - 1]];
-  if (first.length !== last.length || first.some((n, index) => n !== last[index])) {
+  if (!first || !last || first.length !== last.length || first.some((n, i) => n !== last[i])) {
     fail('intersects', `intersects: ${path} is not a closed linear ring`);
   }
 }
@@ -443,7 +443,7 @@ export function extractSortby(value: unknown, method: SearchMethod): SortKey[] {
 /** A field name as a path in the item: bare property names gain `properties.`. */
 export function normaliseFieldPath(name: string): string {
   const root = name.split('.')[0];
-  return ITEM_MEMBERS.has(root) ? name : `properties.${name}`;
+  return root !== undefined && ITEM_MEMBERS.has(root) ? name : `properties.${name}`;
 }
 
 function fieldNames(value: unknown, name: string): string[] | undefined {

@@ -275,7 +275,7 @@ export function applyFields(
 export interface SearchPageContext {
   baseUrl: string;
   /** The URL paging links repeat (default: the item search). */
-  href?: string;
+  href?: string | undefined;
   /** Parent ids that are records of this catalogue (for the items' collection links). */
   parents: ReadonlySet<string>;
   method: SearchMethod;
@@ -283,7 +283,7 @@ export interface SearchPageContext {
   request: Record<string, unknown>;
   offset: number;
   limit: number;
-  fields?: FieldsSelection;
+  fields?: FieldsSelection | undefined;
 }
 
 function pageLink(

@@ -57,6 +57,7 @@ import {
   unionBboxes,
   unionTimeExtents,
   type ConstraintValues,
+  CONSTRAINT_KEYS,
 } from './mapping.js';
 
 /**
@@ -385,7 +386,7 @@ function readConstraints(record: CoreRecord, idents: XmlElement[], d: IsoDialect
       }
     }
   }
-  for (const [key, list] of Object.entries(values)) if (list.length > 0) record.extra[key] = list;
+  for (const key of CONSTRAINT_KEYS) if (values[key].length > 0) record.extra[key] = values[key];
   record.license = deriveLicense(values);
   record.rights = deriveRights(values);
 }
@@ -685,7 +686,8 @@ function readEo(record: CoreRecord, root: XmlElement, d: IsoDialect): void {
   }
   // Structured values win over the keyword-encoded ones already in record.eo.
   const eo = record.eo as Record<string, string | number | undefined>;
-  for (const [key, value] of Object.entries(found)) if (value !== undefined) eo[key] = value;
+  for (const [key, value] of Object.entries(found as Record<string, string | number | undefined>))
+    if (value !== undefined) eo[key] = value;
   for (const key of Object.keys(eo)) if (eo[key] === undefined) delete eo[key];
 }
 
