@@ -111,7 +111,7 @@ export interface Config {
   host: string;
   port: number;
   /** Fixed public base URL (no trailing slash); when absent it is derived per request. */
-  publicBaseUrl?: string;
+  publicBaseUrl?: string | undefined;
   /** Honour X-Forwarded-Proto / X-Forwarded-Host when deriving the base URL. */
   trustProxy: boolean;
   logLevel: string;
@@ -130,7 +130,7 @@ export interface Config {
         /** Index alias over the versioned record indices. */
         alias: string;
         /** Spatial indexing; unset: `shape` on OpenSearch, `envelope` on Elasticsearch. */
-        spatial?: 'shape' | 'envelope';
+        spatial?: 'shape' | 'envelope' | undefined;
         /** `full` needs the analysis-common module (stemming, folding). */
         analysis: 'standard' | 'full';
         refresh: false | true | 'wait_for';
@@ -138,11 +138,11 @@ export interface Config {
          * `index.refresh_interval` of the index versions the backend creates; unset leaves the
          * engine's default (every second while the index is searched, see es-mappings/README.md).
          */
-        refreshInterval?: string;
+        refreshInterval?: string | undefined;
         /** Primary shards of a records index Cairn creates (fixed until the next reindex). */
         shards: number;
         /** Replicas per shard; undefined: one when a second node is there (auto-expand 0-1). */
-        replicas?: number;
+        replicas?: number | undefined;
         /**
          * Deep-paging checkpoints shared in Redis (with REDIS_URL): a query's expire after
          * `idleSeconds` unused, and each query keeps at most `perQuery`.
@@ -154,7 +154,7 @@ export interface Config {
          */
         refineMaxCandidates: number;
       };
-  redisUrl?: string;
+  redisUrl?: string | undefined;
   /** Paging defaults and request size limits (`urlBytes`: path and query string). */
   limits: {
     defaultLimit: number;
@@ -189,9 +189,9 @@ export interface Config {
 /** The HTML maps' background (MAP_TILE_*). */
 export interface MapConfig {
   /** XYZ tile URL template ({z}/{x}/{y}, Web Mercator); unset: the offline world outline. */
-  tileUrl?: string;
+  tileUrl?: string | undefined;
   /** Attribution shown with the tiles (plain text). */
-  tileAttribution?: string;
+  tileAttribution?: string | undefined;
 }
 
 /** Thrown by loadConfig with every problem found, so start-up can list them all. */
@@ -375,15 +375,15 @@ export interface AuthProviderConfig {
 
 export interface AuthConfig {
   /** Absent: no token can be verified, so protected routes refuse every request (503). */
-  provider?: AuthProviderConfig;
+  provider?: AuthProviderConfig | undefined;
   /** Client role (under the catalogue's client id) or realm role that grants write access. */
   writeRole: string;
   /** A scope that also grants write access (for machine clients), when set. */
-  writeScope?: string;
+  writeScope?: string | undefined;
   /** When true, read endpoints require a valid token too (no role needed). */
   readsRequireToken: boolean;
   /** Credentials of the worker's confidential client for token exchange, when set. */
-  exchange?: { clientId: string; clientSecret: string };
+  exchange?: { clientId: string; clientSecret: string } | undefined;
   /** Browser sign-in to the admin HTML pages (AUTH_WEB_*); absent: those pages answer 503. */
   signIn?: SignInConfig;
 }
@@ -496,7 +496,7 @@ export interface SignInConfig {
    * callback is `{redirectBase}/catalogue/admin/callback`. Absent: PUBLIC_BASE_URL, else the
    * request's own base URL.
    */
-  redirectBase?: string;
+  redirectBase?: string | undefined;
   /** Lifetime of a sign-in session from sign-in, whatever the refresh token would allow. */
   sessionTtlSeconds: number;
   /**

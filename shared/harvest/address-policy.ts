@@ -55,13 +55,20 @@ function rangeList(ranges: readonly [string, number, string][], family: 'ipv4' |
 const IPV4_RANGES = rangeList(SPECIAL_IPV4, 'ipv4');
 const IPV6_RANGES = rangeList(SPECIAL_IPV6, 'ipv6');
 
+/** The address without its IPv6 zone (`fe80::1%eth0` → `fe80::1`). */
+function withoutZone(address: string): string {
+  const zone = address.indexOf('%');
+  return zone === -1 ? address : address.slice(0, zone);
+}
+
 /** The sixteen bytes of an IPv6 address (`isIP(address) === 6` assumed). */
 function ipv6Bytes(address: string): number[] {
-  let text = address.split('%')[0].toLowerCase();
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (dotted) {
-    const [a, b, c, d] = dotted[1].split('.').map(Number);
-    text = `${text.slice(0, -dotted[1].length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  let text = withoutZone(address).toLowerCase();
+  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text)?.[1];
+  if (dotted !== undefined) {
+    // Four parts, by the pattern.
+    const [a = 0, b = 0, c = 0, d = 0] = dotted.split('.').map(Number);
+    text = `${text.slice(0, -dotted.length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
   }
   const [head, tail] = text.includes('::') ? text.split('::') : [text, undefined];
   const headGroups = head ? head.split(':') : [];
@@ -99,12 +106,12 @@ export function embeddedIpv4(address: string): string | undefined {
  * undefined for a public unicast address. Not an IP address at all: "not an IP address".
  */
 export function classifyAddress(address: string): string | undefined {
-  const family = isIP(address.split('%')[0]);
+  const family = isIP(withoutZone(address));
   if (family === 4) return IPV4_RANGES.find((range) => range.list.check(address, 'ipv4'))?.kind;
   if (family !== 6) return 'not an IP address';
   const carried = embeddedIpv4(address);
   if (carried !== undefined) return classifyAddress(carried);
-  const plain = address.split('%')[0];
+  const plain = withoutZone(address);
   return IPV6_RANGES.find((range) => range.list.check(plain, 'ipv6'))?.kind;
 }
 
@@ -122,12 +129,13 @@ export interface AllowedEntry {
 /** Splits `addr`, `addr:port`, `addr:*`, `[v6]`, `[v6]:port` (each address maybe `/prefix`). */
 function splitPort(entry: string): { address: string; port: string | undefined } {
   const bracketed = /^\[([^\]]+)\](?::(.*))?$/.exec(entry);
-  if (bracketed) return { address: bracketed[1], port: bracketed[2] };
+  const inBrackets = bracketed?.[1];
+  if (bracketed && inBrackets !== undefined) return { address: inBrackets, port: bracketed[2] };
   // More than one colon without brackets: a bare IPv6 address or range (no port).
   const colons = entry.split(':').length - 1;
   if (colons !== 1) return { address: entry, port: undefined };
-  const [address, port] = entry.split(':');
-  return { address, port };
+  const colon = entry.indexOf(':');
+  return { address: entry.slice(0, colon), port: entry.slice(colon + 1) };
 }
 
 /**
@@ -138,8 +146,8 @@ export function parseAllowedEntry(text: string): AllowedEntry {
   const entry = text.trim();
   const { address, port } = splitPort(entry);
   const [network, prefixText, extra] = address.split('/');
-  const version = isIP(network);
-  if (version === 0 || extra !== undefined)
+  const version = isIP(network ?? '');
+  if (network === undefined || version === 0 || extra !== undefined)
     throw new Error(`"${entry}" is not an IP address or a CIDR range (with an optional :port)`);
   const max = version === 4 ? 32 : 128;
   const prefix = prefixText === undefined ? max : Number(prefixText);
@@ -186,7 +194,7 @@ export class AddressPolicy {
 
   /** The allow-list entries whose range holds the address (or the IPv4 address it carries). */
   private matching(address: string) {
-    const plain = address.split('%')[0];
+    const plain = withoutZone(address);
     const family = isIP(plain);
     if (family === 0) return [];
     const carried = family === 6 ? embeddedIpv4(plain) : undefined;

@@ -44,7 +44,7 @@ export class GuardedFetchError extends Error {
 export interface GuardedRequest {
   method: 'GET' | 'POST';
   headers: Record<string, string>;
-  body?: string;
+  body?: string | undefined;
 }
 
 export interface GuardedResponse {
@@ -68,9 +68,9 @@ export interface GuardedFetchOptions {
   timeoutMs: number;
   maxBytes: number;
   /** Default: the system resolver. Tests replace it to provoke DNS rebinding. */
-  resolve?: Resolver;
+  resolve?: Resolver | undefined;
   /** Aborts the request (a run's deadline, a cancelled run, a worker shutting down). */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 class RefusedAddress extends Error {
@@ -99,7 +99,8 @@ export function guardedLookup(
     resolve(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, '', 0);
       const usable = addresses.filter((entry) => policy.refusal(entry.address, port) === undefined);
-      if (usable.length === 0) {
+      const [chosen] = usable;
+      if (chosen === undefined) {
         const first = addresses[0];
         const refused = new RefusedAddress(
           hostname,
@@ -110,7 +111,7 @@ export function guardedLookup(
       }
       if (options.all)
         return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, usable);
-      return callback(null, usable[0].address, usable[0].family);
+      return callback(null, chosen.address, chosen.family);
     });
   };
 }

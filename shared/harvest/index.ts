@@ -44,7 +44,7 @@ export function createHarvestTokenClient(
 ): TokenClient | undefined {
   if (!auth?.provider) return undefined;
   return createTokenClient(auth.provider.tokenUrl, auth.exchange, {
-    logger,
+    ...(logger === undefined ? {} : { logger }),
     clockToleranceSeconds: auth.provider.clockToleranceSeconds,
   });
 }

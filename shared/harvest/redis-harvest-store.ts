@@ -157,7 +157,7 @@ export class RedisHarvestStore implements HarvestStore {
     for (const chunk of chunks(recordIds)) {
       for (const other of others) {
         const flags = await this.redis.smismember(this.ownedKey(other), chunk);
-        flags.forEach((flag, index) => flag === 1 && shared.add(chunk[index]));
+        chunk.forEach((id, index) => flags[index] === 1 && shared.add(id));
       }
     }
     return shared;

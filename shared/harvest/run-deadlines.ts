@@ -35,7 +35,7 @@ export interface RunDeadlineOptions {
   runTimeoutMs: number;
   pageTimeoutMs: number;
   /** Aborted when the run must stop now (worker shutdown); its reason is what the run throws. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** The deadlines of one run (see the module comment). */

@@ -41,14 +41,14 @@ export interface HarvestRunOptions {
   backend: SearchBackend;
   client: SourceClient;
   /** Source state and ownership; absent for a one-off run (always full, deletes nothing). */
-  store?: HarvestStore;
+  store?: HarvestStore | undefined;
   /** Force a full run. */
-  full?: boolean;
+  full?: boolean | undefined;
   batchSize: number;
   /** Largest response or document accepted from the source. */
   maxBytes: number;
-  jobId?: string;
-  logger?: Logger;
+  jobId?: string | undefined;
+  logger?: Logger | undefined;
   /** The run's and each page's deadline, and the caller's stop signal; absent: none. */
   deadlines?: RunDeadlines;
 }
@@ -107,7 +107,7 @@ class RunState {
     for (const document of documents) {
       const parsed = parseDocuments(document.content, {
         name: document.name,
-        format: document.format,
+        ...(document.format === undefined ? {} : { format: document.format }),
         maxBytes: options.maxBytes,
       });
       outcome.read += parsed.records.length + parsed.failures.length;

@@ -27,7 +27,7 @@ import type { SourceAuth } from './harvest-source.js';
 export class HarvestSourceError extends CairnError {
   readonly permanent: boolean;
   /** The source's HTTP status, when it answered with an error. */
-  readonly sourceStatus?: number;
+  readonly sourceStatus?: number | undefined;
 
   constructor(
     message: string,
@@ -56,7 +56,7 @@ export interface SourceRequest {
 export interface SourceClientOptions {
   auth: SourceAuth;
   /** The catalogue's confidential client at the identity provider (needed for auth). */
-  tokens?: TokenClient;
+  tokens?: TokenClient | undefined;
   /** Per-request timeout. */
   timeoutMs?: number;
   /** Largest accepted response body. */
@@ -124,7 +124,9 @@ export class SourceClient {
       );
     try {
       if (auth.type === 'client-credentials') {
-        const token = await tokens.clientCredentials({ scope: auth.scope });
+        const token = await tokens.clientCredentials(
+          auth.scope === undefined ? {} : { scope: auth.scope },
+        );
         return `Bearer ${token.accessToken}`;
       }
       // Our own service-account token, exchanged for one whose only audience is the source.
@@ -186,9 +188,11 @@ export class SourceClient {
     let text: string;
     try {
       // XML in the encoding it declares (shared/xml/decode.ts), anything else as UTF-8.
-      text = decodeDocument(response.body ?? Buffer.alloc(0), {
-        charset: charsetOf(response.contentType),
-      });
+      const charset = charsetOf(response.contentType);
+      text = decodeDocument(
+        response.body ?? Buffer.alloc(0),
+        charset === undefined ? {} : { charset },
+      );
     } catch (error) {
       if (error instanceof XmlParseError)
         throw new HarvestSourceError(`${url}: ${error.message}`, true);

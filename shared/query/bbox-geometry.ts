@@ -72,10 +72,17 @@ export function positionsOf(geometry: Geometry): Position[] {
  * as an `intersects` or CQL2 literal is exactly this).
  */
 export function isRectangle(geometry: Geometry): boolean {
-  if (geometry.type !== 'Polygon' || geometry.coordinates.length !== 1) return false;
-  const ring = geometry.coordinates[0];
-  if (ring.length !== 5) return false;
-  const [[x0, y0], [x1, y1], [x2, y2], [x3, y3], [x4, y4]] = ring;
+  if (geometry.type !== 'Polygon') return false;
+  const [ring, ...holes] = geometry.coordinates;
+  if (ring === undefined || holes.length > 0 || ring.length !== 5) return false;
+  // Five positions, checked just above.
+  const [[x0, y0], [x1, y1], [x2, y2], [x3, y3], [x4, y4]] = ring as [
+    Position,
+    Position,
+    Position,
+    Position,
+    Position,
+  ];
   if (x4 !== x0 || y4 !== y0) return false;
   // Either the first side runs along a parallel (y fixed) or along a meridian (x fixed).
   const alongParallelFirst = y1 === y0 && x2 === x1 && y3 === y2 && x3 === x0;

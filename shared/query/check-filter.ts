@@ -82,6 +82,18 @@ function unknownFunction(node: OperatorNode): FilterError {
   );
 }
 
+/**
+ * The argument at `index` of a node whose arity checkedOp has checked; a FilterError naming the
+ * node should it be missing after all.
+ */
+function argumentAt<T>(args: readonly T[], index: number, node: Expression): T {
+  const argument = args[index];
+  if (argument === undefined) {
+    throw new FilterError(`${describeFilter(node)} has no argument ${index + 1}`);
+  }
+  return argument;
+}
+
 /** The canonical operator of a node, after checking its arity. */
 function checkedOp(node: OperatorNode): FilterOp {
   const op = canonicalOperator(node.op);
@@ -148,17 +160,19 @@ function checkTime(expression: { kind: 'date' | 'timestamp'; value: string }): C
   return { kind, value, start: instant, end: instant };
 }
 
-function checkPosition(position: Position, where: Expression): void {
+/** Checks a position; its longitude and latitude. */
+function checkPosition(position: Position, where: Expression): [number, number] {
   const fault = findPositionFault(position);
-  if (fault === 'shape') {
+  const [x, y] = position;
+  if (fault === 'shape' || x === undefined || y === undefined) {
     throw new FilterError(`${describeFilter(where)} has a coordinate that is not a number pair`);
   }
   if (fault === 'range') {
-    const [x, y] = position;
     throw new FilterError(
       `${describeFilter(where)} has the coordinate (${x} ${y}) outside CRS84 (longitude ±180, latitude ±90)`,
     );
   }
+  return [x, y];
 }
 
 function checkBbox(expression: Expression & { kind: 'bbox' }): CheckedBbox {
@@ -166,10 +180,12 @@ function checkBbox(expression: Expression & { kind: 'bbox' }): CheckedBbox {
   if (numbers.length !== 4 && numbers.length !== 6) {
     throw new FilterError(`${describeFilter(expression)} must have 4 or 6 numbers`);
   }
-  const [west, south, east, north] =
-    numbers.length === 4 ? numbers : [numbers[0], numbers[1], numbers[3], numbers[4]];
-  checkPosition([west, south], expression);
-  checkPosition([east, north], expression);
+  const at = (index: number): number => argumentAt(numbers, index, expression);
+  const [west, south] = checkPosition([at(0), at(1)], expression);
+  const [east, north] = checkPosition(
+    numbers.length === 4 ? [at(2), at(3)] : [at(3), at(4)],
+    expression,
+  );
   if (south > north) {
     throw new FilterError(`${describeFilter(expression)} has its south edge above its north edge`);
   }
@@ -181,7 +197,7 @@ function checkBbox(expression: Expression & { kind: 'bbox' }): CheckedBbox {
 function checkGeometry(expression: Expression & { kind: 'geometry' }): CheckedGeometry {
   const positions = positionsOf(expression.geometry);
   if (positions.length === 0) throw new FilterError(`${describeFilter(expression)} is empty`);
-  for (const position of positions) checkPosition(position, expression);
+  const pairs = positions.map((position) => checkPosition(position, expression));
   let valid: boolean;
   try {
     valid = isRectangle(expression.geometry) || readGeometry(expression.geometry).isValid();
@@ -193,8 +209,8 @@ function checkGeometry(expression: Expression & { kind: 'geometry' }): CheckedGe
       `${describeFilter(expression)} is not a valid geometry (for example a self-intersecting or unclosed ring)`,
     );
   }
-  const xs = positions.map((position) => position[0]);
-  const ys = positions.map((position) => position[1]);
+  const xs = pairs.map(([x]) => x);
+  const ys = pairs.map(([, y]) => y);
   const envelope: Bbox = [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
   return { kind: 'geometry', geometry: expression.geometry, envelope };
 }
@@ -288,11 +304,11 @@ function checkFunction(node: OperatorNode): CheckedExpression {
   checkedOp(node);
   const args = node.args.map(checkScalar);
   if (cls === 'fold') {
-    const [argument] = args;
+    const argument = argumentAt(args, 0, node);
     const type = staticType(argument);
     if (type !== 'string' && type !== 'unknown') {
       throw new FilterError(
-        `${operatorLabel(op)} needs a string, but ${describeFilter(node.args[0])} is a ${typeName(type)}`,
+        `${operatorLabel(op)} needs a string, but ${describeFilter(argumentAt(node.args, 0, node))} is a ${typeName(type)}`,
       );
     }
     if (argument.kind === 'literal' && typeof argument.value === 'string') {
@@ -304,11 +320,12 @@ function checkFunction(node: OperatorNode): CheckedExpression {
     const type = staticType(argument);
     if (type !== 'number' && type !== 'unknown') {
       throw new FilterError(
-        `"${op}" needs numbers, but ${describeFilter(node.args[index])} is a ${typeName(type)}`,
+        `"${op}" needs numbers, but ${describeFilter(argumentAt(node.args, index, node))} is a ${typeName(type)}`,
       );
     }
   });
-  const [a, b] = args;
+  const a = argumentAt(args, 0, node);
+  const b = argumentAt(args, 1, node);
   if (
     a.kind === 'literal' &&
     b.kind === 'literal' &&
@@ -345,7 +362,11 @@ function relation(intervalsOnly: boolean, join: 'all' | 'any', ...terms: string[
     ...(join === 'any' && { any: true }),
     terms: terms.map((text) => {
       const [x, op, y] = text.split(' ');
-      return [ops[op], x as TimeEndName, y as TimeEndName] as const;
+      const comparison = op === undefined ? undefined : ops[op];
+      if (comparison === undefined || x === undefined || y === undefined) {
+        throw new Error(`Malformed temporal relation term "${text}"`);
+      }
+      return [comparison, x as TimeEndName, y as TimeEndName] as const;
     }),
   };
 }
@@ -542,8 +563,9 @@ function checkComparable(node: CheckedOperator, scalars: CheckedExpression[]): S
   const typed = scalars
     .map((scalar) => ({ scalar, type: staticType(scalar) }))
     .filter(({ type }) => type !== 'unknown');
-  if (typed.length === 0) return 'unknown';
-  const reference = typed.find(({ type }) => type === 'time') ?? typed[0];
+  const [first] = typed;
+  if (first === undefined) return 'unknown';
+  const reference = typed.find(({ type }) => type === 'time') ?? first;
   for (const { scalar, type } of typed) {
     if (type === reference.type) continue;
     if (reference.type === 'time' && scalar.kind === 'literal' && timeText(scalar.value)) continue;
@@ -609,20 +631,20 @@ function checkOperator(node: OperatorNode): CheckedOperator | CheckedLiteral {
         }),
       );
     case 'in': {
-      const list = node.args[1];
+      const list = argumentAt(node.args, 1, node);
       if (list.kind !== 'array') {
         throw new FilterError(
           `IN needs a list of values in parentheses in ${describeFilter(node)}`,
         );
       }
-      const value = checkScalar(node.args[0]);
+      const value = checkScalar(argumentAt(node.args, 0, node));
       const items = list.items.map(checkScalar);
       const membership = checked([value, { kind: 'array', items }]);
       checkComparable(membership, [value, ...items]);
       return membership;
     }
     case 'isNull':
-      return checked([checkNullOperand(node.args[0])]);
+      return checked([checkNullOperand(argumentAt(node.args, 0, node))]);
     case 'spatial':
       return checked(node.args.map((argument) => checkSpatialOperand(argument, op)));
     case 'distance':
@@ -633,7 +655,7 @@ function checkOperator(node: OperatorNode): CheckedOperator | CheckedLiteral {
         args.forEach((operand, index) => {
           if (!isInterval(operand)) {
             throw new FilterError(
-              `${operatorLabel(op)} compares intervals, but ${describeFilter(node.args[index])} is an instant; use INTERVAL(…) or T_AFTER, T_BEFORE, T_DISJOINT, T_EQUALS, T_INTERSECTS`,
+              `${operatorLabel(op)} compares intervals, but ${describeFilter(argumentAt(node.args, index, node))} is an instant; use INTERVAL(…) or T_AFTER, T_BEFORE, T_DISJOINT, T_EQUALS, T_INTERSECTS`,
             );
           }
         });
@@ -647,7 +669,7 @@ function checkOperator(node: OperatorNode): CheckedOperator | CheckedLiteral {
 
 /** FES DWithin / Beyond: [geometry, geometry, distance in metres, units]. */
 function checkDistance(node: OperatorNode, op: FilterOp): CheckedOperator {
-  const distance = checkScalar(node.args[2]);
+  const distance = checkScalar(argumentAt(node.args, 2, node));
   if (distance.kind !== 'literal' || typeof distance.value !== 'number' || distance.value < 0) {
     throw new FilterError(`The distance of ${describeFilter(node)} must be a non-negative number`);
   }
@@ -655,7 +677,8 @@ function checkDistance(node: OperatorNode, op: FilterOp): CheckedOperator {
   if (units && !(units.kind === 'literal' && METRE_UNITS.has(String(units.value)))) {
     throw new FilterError(`The distance of ${describeFilter(node)} must be in metres`);
   }
-  const [a, b] = node.args.slice(0, 2).map((argument) => checkSpatialOperand(argument, op));
+  const a = checkSpatialOperand(argumentAt(node.args, 0, node), op);
+  const b = checkSpatialOperand(argumentAt(node.args, 1, node), op);
   return { kind: 'op', op, args: [a, b, distance, { kind: 'literal', value: 'm' }] };
 }
 
@@ -694,7 +717,10 @@ export function andChecked(...filters: (CheckedFilter | undefined)[]): CheckedFi
   const args = present.flatMap((filter) =>
     filter.kind === 'op' && filter.op === 'and' ? filter.args : [filter],
   );
-  return asCheckedFilter(args.length === 1 ? args[0] : { kind: 'op', op: 'and', args });
+  const [only] = args;
+  return asCheckedFilter(
+    args.length === 1 && only !== undefined ? only : { kind: 'op', op: 'and', args },
+  );
 }
 
 /** The negation of a checked filter, itself checked. */

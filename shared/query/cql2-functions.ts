@@ -98,12 +98,12 @@ type LikeToken = { kind: 'any' } | { kind: 'one' } | { kind: 'text'; text: strin
 /** Splits a CQL2 LIKE pattern: `%` any run, `_` one character, `\` escapes the next one. */
 function tokenizeLike(pattern: string): LikeToken[] {
   const tokens: LikeToken[] = [];
-  const characters = Array.from(pattern);
-  for (let i = 0; i < characters.length; i += 1) {
-    const character = characters[i];
-    if (character === '\\' && i + 1 < characters.length) {
-      i += 1;
-      tokens.push({ kind: 'text', text: characters[i] });
+  const characters = Array.from(pattern).values();
+  for (const character of characters) {
+    // A backslash takes the next character literally; a trailing one is itself.
+    const escaped = character === '\\' ? characters.next() : undefined;
+    if (escaped !== undefined && escaped.done !== true) {
+      tokens.push({ kind: 'text', text: escaped.value });
     } else if (character === '%') tokens.push({ kind: 'any' });
     else if (character === '_') tokens.push({ kind: 'one' });
     else tokens.push({ kind: 'text', text: character });
@@ -273,7 +273,10 @@ const EARTH_RADIUS = 6_371_008.8;
 export const METRES_PER_DEGREE = (Math.PI * EARTH_RADIUS) / 180;
 
 /** The great-circle distance in metres between two longitude/latitude positions. */
-export function haversineMetres([x1, y1]: number[], [x2, y2]: number[]): number {
+export function haversineMetres(from: number[], to: number[]): number {
+  // A missing ordinate is NaN, as arithmetic on it always gave.
+  const [x1 = NaN, y1 = NaN] = from;
+  const [x2 = NaN, y2 = NaN] = to;
   const radians = Math.PI / 180;
   const dLat = (y2 - y1) * radians;
   const dLon = (x2 - x1) * radians;
@@ -308,6 +311,11 @@ function mapPositions(geometry: Geometry, map: (position: Position) => Position)
   }
 }
 
+/** A position with its longitude multiplied by `scale` (a missing one is NaN, as before). */
+function scaled([x = NaN, y = NaN]: Position, scale: number): Position {
+  return [x * scale, y];
+}
+
 /** A query geometry prepared for distances: longitudes shrunk by the cosine of its latitude. */
 export interface DistanceTarget {
   scaled: JtsGeometry;
@@ -317,12 +325,15 @@ export interface DistanceTarget {
 function prepareDistanceTarget(geometry: Geometry): DistanceTarget {
   const latitudes: number[] = [];
   mapPositions(geometry, (position) => {
-    latitudes.push(position[1]);
+    latitudes.push(position[1] ?? NaN);
     return position;
   });
   const middle = (Math.min(...latitudes) + Math.max(...latitudes)) / 2;
   const scale = Math.max(0.01, Math.cos((middle * Math.PI) / 180));
-  return { scaled: readGeometry(mapPositions(geometry, ([x, y]) => [x * scale, y])), scale };
+  return {
+    scaled: readGeometry(mapPositions(geometry, (position) => scaled(position, scale))),
+    scale,
+  };
 }
 
 /**
@@ -331,8 +342,12 @@ function prepareDistanceTarget(geometry: Geometry): DistanceTarget {
  * and their great-circle distance is returned. Zero when the geometries meet.
  */
 export function distanceToTarget(geometry: Geometry, target: DistanceTarget): number {
-  const scaled = readGeometry(mapPositions(geometry, ([x, y]) => [x * target.scale, y]));
-  const [a, b] = DistanceOp.nearestPoints(scaled, target.scaled) as { x: number; y: number }[];
+  const near = readGeometry(mapPositions(geometry, (position) => scaled(position, target.scale)));
+  // jsts gives the nearest point of each geometry: always two.
+  const [a, b] = DistanceOp.nearestPoints(near, target.scaled) as [
+    { x: number; y: number },
+    { x: number; y: number },
+  ];
   return haversineMetres([a.x / target.scale, a.y], [b.x / target.scale, b.y]);
 }
 

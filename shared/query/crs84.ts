@@ -28,6 +28,7 @@ export function findPositionFault(
   ) {
     return 'shape';
   }
-  const [longitude, latitude] = value as number[];
+  // At least `fewest` (2 or more) finite numbers, checked above.
+  const [longitude, latitude] = value as [number, number, ...number[]];
   return isCrs84Coordinate(longitude, latitude) ? undefined : 'range';
 }

@@ -251,6 +251,33 @@ function unchecked(expression: CheckedExpression): Error {
   return new Error(`Filter not checked: ${describeFilter(expression)} out of place`);
 }
 
+/**
+ * The first `count` arguments of a checked operator (the checker fixed its arity), each through
+ * `map`; `unchecked` should any be missing.
+ */
+function operands<R>(node: CheckedOperator, count: 1, map: (argument: CheckedExpression) => R): [R];
+function operands<R>(
+  node: CheckedOperator,
+  count: 2,
+  map: (argument: CheckedExpression) => R,
+): [R, R];
+function operands<R>(
+  node: CheckedOperator,
+  count: 3,
+  map: (argument: CheckedExpression) => R,
+): [R, R, R];
+function operands<R>(
+  node: CheckedOperator,
+  count: number,
+  map: (argument: CheckedExpression) => R,
+): R[] {
+  const taken = node.args.slice(0, count);
+  if (taken.length < count) throw unchecked(node);
+  return taken.map(map);
+}
+
+const itself = (argument: CheckedExpression): CheckedExpression => argument;
+
 function literalBound(start: string, end: string): TimeBound {
   return { lo: always(start), hi: always(end), exact: start === end };
 }
@@ -300,8 +327,8 @@ function compileScalar(expression: CheckedExpression): Scalar {
 
 /** CASEI, ACCENTI and arithmetic on a value only known per record (the checker folded the rest). */
 function compileFunction(node: CheckedOperator): Scalar {
-  const [a, b] = node.args.map(compileScalar);
   if (operatorClass(node.op) === 'fold') {
+    const [a] = operands(node, 1, compileScalar);
     const fold = node.op === 'casei' ? foldCase : stripAccents;
     const text = valueAs(a, 'string');
     return {
@@ -312,6 +339,7 @@ function compileFunction(node: CheckedOperator): Scalar {
       },
     };
   }
+  const [a, b] = operands(node, 2, compileScalar);
   const op = node.op as ArithmeticOp;
   const left = valueAs(a, 'number');
   const right = valueAs(b, 'number');
@@ -421,7 +449,9 @@ function compareScalars(op: ComparisonOp, a: Scalar, b: Scalar): RecordPredicate
 }
 
 function compileLike(node: CheckedOperator): RecordPredicate {
-  const [text, pattern] = node.args.map((argument) => valueAs(compileScalar(argument), 'string'));
+  const [text, pattern] = operands(node, 2, (argument) =>
+    valueAs(compileScalar(argument), 'string'),
+  );
   return (subject) => {
     const [x, p] = [text(subject), pattern(subject)];
     return typeof x === 'string' && typeof p === 'string' ? matchesLike(x, p) : null;
@@ -429,7 +459,7 @@ function compileLike(node: CheckedOperator): RecordPredicate {
 }
 
 function compileBetween(node: CheckedOperator): RecordPredicate {
-  const [value, low, high] = node.args.map(compileScalar);
+  const [value, low, high] = operands(node, 3, compileScalar);
   const type = comparedType([value, low, high]);
   if (type === 'string' || type === 'number') {
     const [x, lo, hi] = [valueAs(value, type), valueAs(low, type), valueAs(high, type)];
@@ -447,7 +477,7 @@ function compileBetween(node: CheckedOperator): RecordPredicate {
 }
 
 function compileIn(node: CheckedOperator): RecordPredicate {
-  const [argument, list] = node.args;
+  const [argument, list] = operands(node, 2, itself);
   if (list.kind !== 'array') throw unchecked(node);
   const value = compileScalar(argument);
   const items = list.items.map(compileScalar);
@@ -457,7 +487,7 @@ function compileIn(node: CheckedOperator): RecordPredicate {
 }
 
 function compileIsNull(node: CheckedOperator): RecordPredicate {
-  const [argument] = node.args;
+  const [argument] = operands(node, 1, itself);
   if (argument.kind === 'property') {
     if (argument.type === 'geometry') {
       return (subject) => subject.document.geometry === null && subject.bbox === null;
@@ -509,11 +539,12 @@ function compileTimeOperand(expression: CheckedExpression): TimeValue {
 }
 
 function compileTemporal(node: CheckedOperator): RecordPredicate {
-  const [a, b] = node.args.map(compileTimeOperand);
+  const [a, b] = operands(node, 2, compileTimeOperand);
   const { terms, any } = temporalTerms(node.op, a, b, (comparison, x, y) =>
     timeCompare[comparison](x, y),
   );
-  if (terms.length === 1) return terms[0];
+  const [only] = terms;
+  if (terms.length === 1 && only !== undefined) return only;
   const combine = any ? or3 : and3;
   return (subject) => combine(terms.map((term) => term(subject)));
 }
@@ -562,7 +593,7 @@ const hasFootprint = (subject: FilterSubject): boolean =>
   subject.document.geometry !== null || subject.bbox !== null;
 
 function compileSpatial(node: CheckedOperator): RecordPredicate {
-  const [a, b] = node.args.map(spatialOperand);
+  const [a, b] = operands(node, 2, spatialOperand);
   const relation = spatialRelation(node.op);
   if (a.kind === 'literal' && b.kind === 'literal') {
     return always(relateGeometries(relation, readGeometry(a.geometry), readGeometry(b.geometry)));
@@ -588,9 +619,11 @@ function compileSpatial(node: CheckedOperator): RecordPredicate {
 }
 
 function compileDistance(node: CheckedOperator): RecordPredicate {
-  const distance = (node.args[2] as CheckedLiteral).value as number;
+  const [first, second, distanceArgument] = operands(node, 3, itself);
+  const distance = (distanceArgument as CheckedLiteral).value as number;
   const within = node.op === 's_dwithin';
-  const [a, b] = node.args.slice(0, 2).map(spatialOperand);
+  const a = spatialOperand(first);
+  const b = spatialOperand(second);
   if (a.kind === 'literal' && b.kind === 'literal') {
     const target = readDistanceTarget(JSON.stringify(b.geometry));
     return always(target ? distanceToTarget(a.geometry, target) <= distance === within : null);
@@ -635,7 +668,7 @@ function arrayOperand(expression: CheckedExpression): ArrayOperand {
 }
 
 function compileArrayRelation(node: CheckedOperator): RecordPredicate {
-  const [a, b] = node.args.map(arrayOperand);
+  const [a, b] = operands(node, 2, arrayOperand);
   const relation = arrayRelation(node.op);
   if (a.kind === 'literal' && b.kind === 'literal') {
     return always(relateArrays(relation, a.items, b.items));
@@ -673,7 +706,7 @@ function compileOperator(node: CheckedOperator): RecordPredicate {
   switch (operatorClass(node.op)) {
     case 'logical': {
       if (node.op === 'not') {
-        const inner = compilePredicate(node.args[0]);
+        const [inner] = operands(node, 1, compilePredicate);
         return (subject) => not3(inner(subject));
       }
       const parts = node.args.map(compilePredicate);
@@ -681,7 +714,7 @@ function compileOperator(node: CheckedOperator): RecordPredicate {
       return (subject) => combine(parts.map((part) => part(subject)));
     }
     case 'comparison': {
-      const [a, b] = node.args.map(compileScalar);
+      const [a, b] = operands(node, 2, compileScalar);
       return compareScalars(node.op as ComparisonOp, a, b);
     }
     case 'like':

@@ -112,7 +112,8 @@ export function polygonBand(
   margin: number,
 ): PolygonBand | undefined {
   if (measureGeometry(geometry).vertices > MAX_BAND_VERTICES) return undefined;
-  const longitudes = positionsOf(geometry).map(([x]) => x);
+  // A missing longitude is NaN, as Math.max/min always took it.
+  const longitudes = positionsOf(geometry).map(([x = NaN]) => x);
   if (Math.max(...longitudes) - Math.min(...longitudes) >= 180) return undefined;
   return bands.get(JSON.stringify([margin, geometry.coordinates]), () => build(geometry, margin));
 }

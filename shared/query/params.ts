@@ -28,8 +28,15 @@ export function parseBbox(value: string, name = 'bbox'): Bbox {
     throw new InvalidParameterError(name, `${name} must contain only numbers: "${value}"`);
   }
   const numbers = parts.map(Number);
+  const at = (index: number): number => {
+    const number = numbers[index];
+    if (number === undefined) {
+      throw new InvalidParameterError(name, `${name} must have 4 or 6 comma-separated numbers`);
+    }
+    return number;
+  };
   const [west, south, east, north] =
-    numbers.length === 4 ? numbers : [numbers[0], numbers[1], numbers[3], numbers[4]];
+    numbers.length === 4 ? [at(0), at(1), at(2), at(3)] : [at(0), at(1), at(3), at(4)];
   if (!isCrs84Coordinate(west, south) || !isCrs84Coordinate(east, north)) {
     throw new InvalidParameterError(
       name,
@@ -77,15 +84,15 @@ function parseDatetimeEnd(text: string, options: DatetimeOptions, side: 'start' 
  */
 export function parseDatetime(value: string, options: DatetimeOptions = {}): DatetimeInterval {
   const name = options.name ?? 'datetime';
-  const parts = value.trim().split('/');
-  if (parts.length > 2) throw new InvalidParameterError(name, `${name} has more than one "/"`);
-  if (parts.length === 1) {
-    const start = parseDatetimeEnd(parts[0], options, 'start');
-    const end = parseDatetimeEnd(parts[0], options, 'end');
+  // split gives at least one part.
+  const [first = '', second, ...more] = value.trim().split('/');
+  if (more.length > 0) throw new InvalidParameterError(name, `${name} has more than one "/"`);
+  if (second === undefined) {
+    const start = parseDatetimeEnd(first, options, 'start');
+    const end = parseDatetimeEnd(first, options, 'end');
     return { start, end };
   }
   const open = (text: string): boolean => text === '' || text === '..';
-  const [first, second] = parts;
   if (open(first) && open(second)) {
     throw new InvalidParameterError(name, `${name} interval must have at least one closed end`);
   }

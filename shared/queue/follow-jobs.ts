@@ -25,7 +25,7 @@ export class JobFollower {
   ) {
     this.events = new QueueEvents(queue.name, {
       connection: buildConnection(redisUrl),
-      prefix: queue.opts.prefix,
+      ...(queue.opts.prefix === undefined ? {} : { prefix: queue.opts.prefix }),
     });
     this.events.on('completed', ({ jobId, returnvalue }) => {
       const result = (

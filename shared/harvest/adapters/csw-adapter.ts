@@ -35,15 +35,15 @@ const ISO_ROOTS = new Set([`${NS.gmd} MD_Metadata`, `${NS.gmi} MI_Metadata`]);
 interface Page {
   documents: XmlDocument;
   records: readonly XmlElement[];
-  matched?: number;
-  nextRecord?: number;
+  matched?: number | undefined;
+  nextRecord?: number | undefined;
 }
 
 /** What one GetRecords request asks for. */
 interface Ask {
   schema: 'gmd' | 'dc';
   elementSet: 'full' | 'brief';
-  modifiedSince?: string;
+  modifiedSince?: string | undefined;
 }
 
 function cswNamespace(source: ResolvedSource): string {

@@ -10,7 +10,7 @@ export type JsonObject = Record<string, unknown>;
 export interface NextLink {
   href: string;
   method: 'GET' | 'POST';
-  body?: JsonObject;
+  body?: JsonObject | undefined;
   merge: boolean;
 }
 

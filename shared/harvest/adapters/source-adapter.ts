@@ -11,7 +11,7 @@ export interface HarvestedDocument {
   /** Names the document in failure reasons: where it came from. */
   name: string;
   content: string;
-  format?: SourceFormat;
+  format?: SourceFormat | undefined;
 }
 
 export interface SourceAdapter {

@@ -26,7 +26,7 @@ import {
 interface SearchRequest {
   url: string;
   method: 'GET' | 'POST';
-  body?: JsonObject;
+  body?: JsonObject | undefined;
 }
 
 export class StacAdapter extends IncrementalSourceAdapter {

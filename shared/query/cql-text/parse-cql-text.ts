@@ -49,16 +49,36 @@ export interface CqlTextHelpers {
 const DURATION =
   /^P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/i;
 
+/** The fields of an ISO 8601 duration; absent fields are 0. */
+interface Duration {
+  years: number;
+  months: number;
+  weeks: number;
+  days: number;
+  hours: number;
+  minutes: number;
+  seconds: number;
+}
+
 /** The fields of an ISO 8601 duration, or undefined when it is not one (P alone, PT alone). */
-function parseDuration(text: string): number[] | undefined {
+function parseDuration(text: string): Duration | undefined {
   const match = DURATION.exec(text);
   if (!match || /^P$|T$/i.test(text)) return undefined;
-  return match.slice(1).map((field) => Number(field ?? 0));
+  const field = (group: number): number => Number(match[group] ?? 0);
+  return {
+    years: field(1),
+    months: field(2),
+    weeks: field(3),
+    days: field(4),
+    hours: field(5),
+    minutes: field(6),
+    seconds: field(7),
+  };
 }
 
 /** Adds a duration (sign +1) to or takes it (sign -1) from an instant, in UTC. */
-function shiftBy(instant: number, fields: number[], sign: number): number {
-  const [years, months, weeks, days, hours, minutes, seconds] = fields;
+function shiftBy(instant: number, duration: Duration, sign: number): number {
+  const { years, months, weeks, days, hours, minutes, seconds } = duration;
   const date = new Date(instant);
   const day = date.getUTCDate();
   date.setUTCDate(1);
@@ -165,22 +185,33 @@ function typeLiteral(expression: Expression, partner: Expression): Expression {
 
 const COMPARISONS = new Set(['=', '<>', '<', '>', '<=', '>=']);
 
+/** The first `count` arguments of an operator the grammar built; a FilterError if any is missing. */
+function operands(op: string, args: Expression[], count: 2): [Expression, Expression];
+function operands(op: string, args: Expression[], count: 3): [Expression, Expression, Expression];
+function operands(op: string, args: Expression[], count: number): Expression[] {
+  const taken = args.slice(0, count);
+  if (taken.length < count) {
+    throw new FilterError(`Invalid CQL text: "${op}" takes ${count} arguments`);
+  }
+  return taken;
+}
+
 /** Types literals after queryables and rewrites non-numeric BETWEEN, bottom-up. */
 function typeLiterals(expression: Expression): Expression {
   if (expression.kind !== 'op') return expression;
   const args = expression.args.map(typeLiterals);
   if (COMPARISONS.has(expression.op)) {
-    const [left, right] = args;
+    const [left, right] = operands(expression.op, args, 2);
     return { ...expression, args: [typeLiteral(left, right), typeLiteral(right, left)] };
   }
   if (expression.op === 'in') {
-    const [subject, list] = args;
+    const [subject, list] = operands(expression.op, args, 2);
     if (list.kind !== 'array') return { ...expression, args };
     const items = list.items.map((item) => typeLiteral(item, subject));
     return { ...expression, args: [subject, { kind: 'array', items }] };
   }
   if (expression.op === 'between') {
-    const [subject, low, high] = args;
+    const [subject, low, high] = operands(expression.op, args, 3);
     return betweenOrRange(subject, typeLiteral(low, subject), typeLiteral(high, subject));
   }
   return { ...expression, args };

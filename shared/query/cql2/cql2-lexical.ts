@@ -130,8 +130,11 @@ export function describeInvalidDate(value: string): string | undefined {
  */
 export function describeInvalidTimestamp(value: string): string | undefined {
   const match = TIMESTAMP.exec(value);
-  if (!match) return `"${value}" is not a UTC timestamp of the form YYYY-MM-DDThh:mm:ss[.f]Z`;
-  const dateProblem = describeInvalidDate(match[1]);
+  const date = match?.[1];
+  if (!match || date === undefined) {
+    return `"${value}" is not a UTC timestamp of the form YYYY-MM-DDThh:mm:ss[.f]Z`;
+  }
+  const dateProblem = describeInvalidDate(date);
   if (dateProblem) return dateProblem;
   if (Number(match[2]) > 23) return `"${value}" has no hour ${match[2]}`;
   if (Number(match[3]) > 59) return `"${value}" has no minute ${match[3]}`;

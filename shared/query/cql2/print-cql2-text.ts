@@ -123,10 +123,18 @@ function printFunction(node: OperatorNode): string {
   return `${node.op}(${node.args.map(printValue).join(', ')})`;
 }
 
-function expectArity(node: OperatorNode, count: number): void {
+/** A tuple of `N` expressions. */
+type Args<N extends number, T extends Expression[] = []> = T['length'] extends N
+  ? T
+  : Args<N, [...T, Expression]>;
+
+/** The arguments of `node`, which must number exactly `count`. */
+function expectArgs<N extends 1 | 2 | 3>(node: OperatorNode, count: N): Args<N> {
   if (node.args.length !== count) {
     throw unprintable(`"${node.op}" takes ${count} argument(s), not ${node.args.length}`);
   }
+  // The length is checked just above.
+  return node.args as unknown as Args<N>;
 }
 
 /** Writes an arithmetic operand, in parentheses when it binds less tightly than required. */
@@ -140,9 +148,8 @@ function printArithmeticOperand(operand: Expression, minimumPrecedence: number):
 
 /** Writes + - * / % div (left-associative) and ^ (which does not chain). */
 function printArithmetic(node: OperatorNode): string {
-  expectArity(node, 2);
+  const [left, right] = expectArgs(node, 2);
   const precedence = ARITHMETIC_PRECEDENCE[node.op as ArithmeticOp];
-  const [left, right] = node.args;
   const leftMinimum = node.op === '^' ? precedence + 1 : precedence;
   const symbol = node.op === 'div' ? 'div' : node.op;
   return `${printArithmeticOperand(left, leftMinimum)} ${symbol} ${printArithmeticOperand(right, precedence + 1)}`;
@@ -174,8 +181,8 @@ function printValue(expression: Expression): string {
       return `(${expression.items.map(printValue).join(', ')})`;
     case 'op':
       if (expression.op === 'casei' || expression.op === 'accenti') {
-        expectArity(expression, 1);
-        return `${expression.op.toUpperCase()}(${printValue(expression.args[0])})`;
+        const [argument] = expectArgs(expression, 1);
+        return `${expression.op.toUpperCase()}(${printValue(argument)})`;
       }
       if (isArithmeticOp(expression.op)) return printArithmetic(expression);
       return printBoolean(expression);
@@ -190,8 +197,7 @@ function printPrimary(expression: Expression): string {
 
 /** Writes the argument of NOT, using the NOT LIKE / NOT BETWEEN / NOT IN / IS NOT NULL forms. */
 function printNot(node: OperatorNode): string {
-  expectArity(node, 1);
-  const [inner] = node.args;
+  const [inner] = expectArgs(node, 1);
   if (inner.kind === 'op' && NEGATABLE_OPS.has(inner.op)) return printNegatable(inner, true);
   return `NOT ${printPrimary(inner)}`;
 }
@@ -209,23 +215,23 @@ const NEGATABLE_OPS = new Set(['like', 'between', 'in', 'isNull']);
 function printNegatable(node: OperatorNode, negated: boolean): string {
   const not = negated ? 'NOT ' : '';
   switch (node.op) {
-    case 'like':
-      expectArity(node, 2);
-      return `${printScalar(node.args[0])} ${not}LIKE ${printScalar(node.args[1])}`;
-    case 'between':
-      expectArity(node, 3);
-      return `${printScalar(node.args[0])} ${not}BETWEEN ${printScalar(node.args[1])} AND ${printScalar(node.args[2])}`;
+    case 'like': {
+      const [value, pattern] = expectArgs(node, 2);
+      return `${printScalar(value)} ${not}LIKE ${printScalar(pattern)}`;
+    }
+    case 'between': {
+      const [value, low, high] = expectArgs(node, 3);
+      return `${printScalar(value)} ${not}BETWEEN ${printScalar(low)} AND ${printScalar(high)}`;
+    }
     case 'in': {
-      expectArity(node, 2);
-      const list = node.args[1];
+      const [value, list] = expectArgs(node, 2);
       if (list.kind !== 'array' || list.items.length === 0) {
         throw unprintable('IN takes a non-empty list');
       }
-      return `${printScalar(node.args[0])} ${not}IN (${list.items.map(printScalar).join(', ')})`;
+      return `${printScalar(value)} ${not}IN (${list.items.map(printScalar).join(', ')})`;
     }
     default: {
-      expectArity(node, 1);
-      const [operand] = node.args;
+      const [operand] = expectArgs(node, 1);
       const text =
         operand.kind === 'op' &&
         (INFIX_BOOLEAN_OPS.has(operand.op) || COMPARISON_OPS.includes(operand.op))
@@ -265,12 +271,12 @@ function printBoolean(expression: Expression): string {
       return printNegatable(node, false);
     default:
       if (COMPARISON_OPS.includes(node.op)) {
-        expectArity(node, 2);
-        return `${printScalar(node.args[0])} ${node.op} ${printScalar(node.args[1])}`;
+        const [left, right] = expectArgs(node, 2);
+        return `${printScalar(left)} ${node.op} ${printScalar(right)}`;
       }
       if (isPredicateFunction(node.op)) {
-        expectArity(node, 2);
-        return `${node.op.toUpperCase()}(${printValue(node.args[0])}, ${printValue(node.args[1])})`;
+        const [left, right] = expectArgs(node, 2);
+        return `${node.op.toUpperCase()}(${printValue(left)}, ${printValue(right)})`;
       }
       if (isCustomFunction(node.op)) return printFunction(node);
       throw unprintable(`"${node.op}" is not a boolean expression`);

@@ -56,7 +56,8 @@ function joinAlternatives(items: string[]): string {
   const listed = items.slice(0, MAX_LISTED_EXPECTATIONS);
   const more = items.length - listed.length;
   if (more > 0) return `one of ${listed.join(', ')} (or ${more} more)`;
-  if (listed.length === 1) return listed[0];
+  const [only] = listed;
+  if (listed.length === 1 && only !== undefined) return only;
   return `${listed.slice(0, -1).join(', ')} or ${listed[listed.length - 1]}`;
 }
 

@@ -52,17 +52,24 @@ const BY_EPSG_CODE: Readonly<Record<string, number>> = {
 const EPSG_UOM =
   /^(?:urn:(?:x-)?ogc:def:uom:epsg:[0-9.]*:|https?:\/\/www\.opengis\.net\/def\/uom\/epsg\/[0-9.]+\/)(\d+)$/;
 
+/** The table's own entry for `key` (never an inherited property), or undefined. */
+function ownEntry(
+  table: Readonly<Record<string, number>>,
+  key: string | undefined,
+): number | undefined {
+  return key !== undefined && Object.prototype.hasOwnProperty.call(table, key)
+    ? table[key]
+    : undefined;
+}
+
 /**
  * Metres in one of the given unit (a name such as `m`, `km`, `mi`, `deg`, or an EPSG unit URN /
  * URI). Throws a FilterError for a unit it does not know.
  */
 export function metresPerUnit(unit: string): number {
   const key = unit.trim().toLowerCase();
-  if (Object.prototype.hasOwnProperty.call(BY_NAME, key)) return BY_NAME[key];
-  const match = EPSG_UOM.exec(key);
-  if (match && Object.prototype.hasOwnProperty.call(BY_EPSG_CODE, match[1])) {
-    return BY_EPSG_CODE[match[1]];
-  }
+  const metres = ownEntry(BY_NAME, key) ?? ownEntry(BY_EPSG_CODE, EPSG_UOM.exec(key)?.[1]);
+  if (metres !== undefined) return metres;
   throw new FilterError(
     `Unsupported distance unit "${unit}" (use m, km, ft, mi, nmi, deg or an EPSG unit URI)`,
   );

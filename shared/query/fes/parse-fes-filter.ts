@@ -103,7 +103,7 @@ const INTERVAL_ONLY = new Set([
   't_starts',
 ]);
 
-const ARITHMETIC: Readonly<Record<string, string>> = { Add: '+', Sub: '-', Mul: '*', Div: '/' };
+const ARITHMETIC = { Add: '+', Sub: '-', Mul: '*', Div: '/' } as const;
 
 /** Operator names a FES Function may not take (they mean something else in the AST). */
 const RESERVED_FUNCTION_NAMES = new Set(
@@ -208,12 +208,11 @@ function checkMatchAction(element: XmlElement): void {
 // Expressions
 
 function parseLiteral(element: XmlElement, context: Context): Expression {
-  const elements = element.children;
-  if (elements.length > 1) {
+  const [inner, ...more] = element.children;
+  if (more.length > 0) {
     throw new FilterError(`${describeElement(element)} holds more than one element`);
   }
-  if (elements.length === 1) {
-    const inner = elements[0];
+  if (inner !== undefined) {
     if (isGmlElement(inner) && GML_GEOMETRY_ELEMENTS.has(inner.local)) {
       return parseGmlGeometry(inner, context.gmlLimits);
     }
@@ -329,7 +328,16 @@ const casei = (expression: Expression): Expression => ({
 // ---------------------------------------------------------------------------------------------
 // Predicates
 
-function expressionsOf(element: XmlElement, context: Context, count: number): Expression[] {
+/** `items` as a tuple of `count` items, or undefined when it holds another number. */
+function exactly<T>(items: readonly T[], count: 1): [T] | undefined;
+function exactly<T>(items: readonly T[], count: 2): [T, T] | undefined;
+function exactly<T>(items: readonly T[], count: number): T[] | undefined {
+  return items.length === count ? [...items] : undefined;
+}
+
+function expressionsOf(element: XmlElement, context: Context, count: 1): [Expression];
+function expressionsOf(element: XmlElement, context: Context, count: 2): [Expression, Expression];
+function expressionsOf(element: XmlElement, context: Context, count: 1 | 2): Expression[] {
   const operands = element.children.map((item) => parseExpression(item, context));
   if (operands.length !== count) {
     throw new FilterError(
@@ -342,9 +350,7 @@ function expressionsOf(element: XmlElement, context: Context, count: number): Ex
 function parseComparison(element: XmlElement, op: string, context: Context): Expression {
   const matchCase = parseBooleanAttribute(element, 'matchCase', true);
   checkMatchAction(element);
-  const [left, right] = typePair(
-    ...(expressionsOf(element, context, 2) as [Expression, Expression]),
-  );
+  const [left, right] = typePair(...expressionsOf(element, context, 2));
   if (!matchCase && isTextual(left, right)) {
     return { kind: 'op', op, args: [casei(left), casei(right)] };
   }
@@ -353,17 +359,18 @@ function parseComparison(element: XmlElement, op: string, context: Context): Exp
 
 function parseLike(element: XmlElement, context: Context): Expression {
   const matchCase = parseBooleanAttribute(element, 'matchCase', true);
-  const operands = element.children;
-  if (operands.length !== 2) {
+  const operands = exactly(element.children, 2);
+  if (operands === undefined) {
     throw new FilterError(
-      `${describeElement(element)} needs a property and a Literal pattern, found ${operands.length} elements`,
+      `${describeElement(element)} needs a property and a Literal pattern, found ${element.children.length} elements`,
     );
   }
-  const subject = parseExpression(operands[0], context);
-  if (fesLocal(operands[1], context) !== 'Literal' || operands[1].children.length > 0) {
+  const [subjectElement, patternElement] = operands;
+  const subject = parseExpression(subjectElement, context);
+  if (fesLocal(patternElement, context) !== 'Literal' || patternElement.children.length > 0) {
     throw new FilterError(`${describeElement(element)}: the pattern must be a text Literal`);
   }
-  const pattern = translateLikePattern(operands[1].text.trim(), {
+  const pattern = translateLikePattern(patternElement.text.trim(), {
     wildCard: plainAttribute(element, 'wildCard') ?? CQL2_LIKE_CHARACTERS.wildCard,
     singleChar: plainAttribute(element, 'singleChar') ?? CQL2_LIKE_CHARACTERS.singleChar,
     escapeChar:
@@ -377,19 +384,25 @@ function parseLike(element: XmlElement, context: Context): Expression {
 }
 
 function boundary(element: XmlElement, local: string, context: Context): Expression {
-  const found = element.children.filter((item) => fesLocal(item, context) === local);
-  if (found.length !== 1) {
+  const found = exactly(
+    element.children.filter((item) => fesLocal(item, context) === local),
+    1,
+  );
+  if (found === undefined) {
     throw new FilterError(`${describeElement(element)} needs exactly one ${local}`);
   }
   return expressionsOf(found[0], context, 1)[0];
 }
 
 function parseBetween(element: XmlElement, context: Context): Expression {
-  const others = element.children.filter((item) => {
-    const local = fesLocal(item, context);
-    return local !== 'LowerBoundary' && local !== 'UpperBoundary';
-  });
-  if (others.length !== 1 || element.children.length !== 3) {
+  const others = exactly(
+    element.children.filter((item) => {
+      const local = fesLocal(item, context);
+      return local !== 'LowerBoundary' && local !== 'UpperBoundary';
+    }),
+    1,
+  );
+  if (others === undefined || element.children.length !== 3) {
     throw new FilterError(
       `${describeElement(element)} needs one expression, a LowerBoundary and an UpperBoundary`,
     );
@@ -425,17 +438,15 @@ function parseSpatialOperand(element: XmlElement, context: Context): Expression 
 }
 
 function parseBbox(element: XmlElement, context: Context): Expression {
-  const operands = element.children;
-  if (operands.length < 1 || operands.length > 2) {
+  const [first, second, ...more] = element.children;
+  if (first === undefined || more.length > 0) {
     throw new FilterError(
       `${describeElement(element)} needs an optional property and a gml:Envelope`,
     );
   }
   const property: Expression =
-    operands.length === 2
-      ? parseExpression(operands[0], context)
-      : { kind: 'property', name: 'geometry' };
-  const envelope = operands[operands.length - 1];
+    second === undefined ? { kind: 'property', name: 'geometry' } : parseExpression(first, context);
+  const envelope = second ?? first;
   const box = isGmlElement(envelope) && ['Envelope', 'Box'].includes(envelope.local);
   if (!box) {
     throw new FilterError(
@@ -463,14 +474,17 @@ function parseSpatial(element: XmlElement, op: string, context: Context): Expres
 }
 
 function parseDistance(element: XmlElement, op: string, context: Context): Expression {
-  const distances = element.children.filter((item) => fesLocal(item, context) === 'Distance');
+  const distances = exactly(
+    element.children.filter((item) => fesLocal(item, context) === 'Distance'),
+    1,
+  );
   const operands = element.children.filter((item) => fesLocal(item, context) !== 'Distance');
-  if (distances.length !== 1 || operands.length !== 2) {
+  if (distances === undefined || operands.length !== 2) {
     throw new FilterError(
       `${describeElement(element)} needs a property, a geometry and one Distance`,
     );
   }
-  const distance = distances[0];
+  const [distance] = distances;
   const text = distance.text.trim();
   const value = Number(text);
   if (distance.children.length > 0 || !NUMBER.test(text) || !Number.isFinite(value) || value < 0) {
@@ -599,10 +613,11 @@ function parsePredicate(element: XmlElement, context: Context): Expression {
     case 'And':
     case 'Or': {
       const operands = parsePredicates(element, context);
-      if (operands.length === 0) {
+      const [first, ...rest] = operands;
+      if (first === undefined) {
         throw new FilterError(`${describeElement(element)} has no predicates`);
       }
-      if (operands.length === 1) return operands[0];
+      if (rest.length === 0) return first;
       return { kind: 'op', op: local === 'And' ? 'and' : 'or', args: operands };
     }
     case 'Not': {
@@ -649,8 +664,11 @@ export function parseFesRoot(
 function filterElement(root: XmlElement): XmlElement {
   if (root.local === 'Filter') return root;
   if (root.local === 'Constraint') {
-    const filters = root.children.filter((item) => item.local === 'Filter');
-    if (filters.length === 1) return filters[0];
+    const filters = exactly(
+      root.children.filter((item) => item.local === 'Filter'),
+      1,
+    );
+    if (filters !== undefined) return filters[0];
     if (root.children.some((item) => item.local === 'CqlText')) {
       throw new FilterError('The Constraint holds CqlText, not a Filter Encoding filter');
     }
@@ -693,12 +711,12 @@ export function parseFesFilter(
     versions: versionsFor(filter, version),
     gmlLimits: options.gmlLimits ?? DEFAULT_GML_LIMITS,
   };
-  const predicates = parsePredicates(filter, context);
-  if (predicates.length === 0) throw new FilterError('The Filter is empty');
-  if (predicates.length > 1) {
+  const [predicate, ...more] = parsePredicates(filter, context);
+  if (predicate === undefined) throw new FilterError('The Filter is empty');
+  if (more.length > 0) {
     throw new FilterError(
       'A Filter holds one predicate (or a list of identifiers); combine predicates with And or Or',
     );
   }
-  return predicates[0];
+  return predicate;
 }

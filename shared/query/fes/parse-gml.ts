@@ -109,6 +109,22 @@ function numbersOf(element: XmlElement): number[] {
   return content.split(/\s+/).map((part) => parseNumber(part, element));
 }
 
+/** A longitude/latitude (or, before normalising, x/y) pair. */
+type Pair = [number, number];
+
+/**
+ * The two ordinates at `index` and `index + 1` of a coordinate list (a height after them is
+ * dropped); a FilterError when either is missing.
+ */
+function pairAt(ordinates: readonly number[], where: XmlElement, index = 0): Pair {
+  const x = ordinates[index];
+  const y = ordinates[index + 1];
+  if (x === undefined || y === undefined) {
+    throw new FilterError(`GML ${describeElement(where)}: a position needs two ordinates`);
+  }
+  return [x, y];
+}
+
 /** Groups a flat list of ordinates into 2D positions (dropping heights). */
 function group(numbers: number[], dimension: number, where: XmlElement): Position[] {
   if (numbers.length % dimension !== 0) {
@@ -117,7 +133,7 @@ function group(numbers: number[], dimension: number, where: XmlElement): Positio
     );
   }
   const positions: Position[] = [];
-  for (let i = 0; i < numbers.length; i += dimension) positions.push([numbers[i], numbers[i + 1]]);
+  for (let i = 0; i < numbers.length; i += dimension) positions.push(pairAt(numbers, where, i));
   return positions;
 }
 
@@ -132,7 +148,7 @@ function readPos(element: XmlElement, context: Context): Position {
       `GML ${describeElement(element)} must hold one 2D or 3D position, got ${numbers.length} numbers`,
     );
   }
-  return [numbers[0], numbers[1]];
+  return pairAt(numbers, element);
 }
 
 /** A GML 2 `gml:coordinates`, honouring its decimal / cs / ts attributes. */
@@ -160,7 +176,7 @@ function readCoordinates(element: XmlElement): Position[] {
         `GML ${describeElement(element)}: "${tuple}" is not a 2D or 3D coordinate tuple`,
       );
     }
-    return [ordinates[0], ordinates[1]];
+    return pairAt(ordinates, element);
   });
 }
 
@@ -207,7 +223,13 @@ function readPositions(element: XmlElement, context: Context): Position[] {
 }
 
 /** Puts positions in lon/lat order, checks their range and counts them against the limit. */
-function normalise(positions: Position[], context: Context, where: XmlElement): Position[] {
+function normalise(
+  positions: [Position, Position],
+  context: Context,
+  where: XmlElement,
+): [Pair, Pair];
+function normalise(positions: Position[], context: Context, where: XmlElement): Pair[];
+function normalise(positions: Position[], context: Context, where: XmlElement): Pair[] {
   const order: AxisOrder = resolveAxisOrder(context.srsName);
   context.vertices += positions.length;
   if (context.vertices > context.limits.maxVertices) {
@@ -215,7 +237,8 @@ function normalise(positions: Position[], context: Context, where: XmlElement): 
       `GML geometry has more than ${context.limits.maxVertices} positions; simplify it`,
     );
   }
-  return positions.map(([a, b]) => {
+  return positions.map((position): Pair => {
+    const [a, b] = pairAt(position, where);
     const [lon, lat] = order === 'lat-lon' ? [b, a] : [a, b];
     if (!isCrs84Coordinate(lon, lat)) {
       const axes = order === 'lat-lon' ? 'lat lon' : 'lon lat';
@@ -229,11 +252,11 @@ function normalise(positions: Position[], context: Context, where: XmlElement): 
 }
 
 function readPoint(element: XmlElement, context: Context): Point {
-  const positions = normalise(readPositions(element, context), context, element);
-  if (positions.length !== 1) {
+  const [position, ...more] = normalise(readPositions(element, context), context, element);
+  if (position === undefined || more.length > 0) {
     throw new FilterError(`GML ${describeElement(element)} must have exactly one position`);
   }
-  return { type: 'Point', coordinates: positions[0] };
+  return { type: 'Point', coordinates: position };
 }
 
 function readLineString(element: XmlElement, context: Context): LineString {
@@ -253,7 +276,13 @@ function readRing(boundary: XmlElement, context: Context): Position[] {
   const positions = normalise(readPositions(ring, inner), inner, ring);
   const first = positions[0];
   const last = positions[positions.length - 1];
-  if (positions.length < 4 || first[0] !== last[0] || first[1] !== last[1]) {
+  if (
+    positions.length < 4 ||
+    first === undefined ||
+    last === undefined ||
+    first[0] !== last[0] ||
+    first[1] !== last[1]
+  ) {
     throw new FilterError(
       `GML ${describeElement(ring)} must be closed (first position = last) with at least 4 positions`,
     );
@@ -345,10 +374,11 @@ function readEnvelope(element: XmlElement, context: Context): BboxLiteral {
   } else {
     corners = readPositions(element, context);
   }
-  if (corners.length !== 2) {
+  const [lowerCorner, upperCorner, ...more] = corners;
+  if (lowerCorner === undefined || upperCorner === undefined || more.length > 0) {
     throw new FilterError(`GML ${describeElement(element)} must have exactly two corners`);
   }
-  const [[west, south], [east, north]] = normalise(corners, context, element);
+  const [[west, south], [east, north]] = normalise([lowerCorner, upperCorner], context, element);
   if (south > north) {
     throw new FilterError(
       `GML ${describeElement(element)}: the lower corner's latitude (${south}) is above the upper corner's (${north})`,

@@ -65,6 +65,8 @@ export function buildCircleArea(lat: number, lon: number, radius: number): Circl
     return { bbox: [wrap(lon - halfWidth), south, wrap(lon + halfWidth), north] };
   }
   // Counter-clockwise (GeoJSON right-hand rule): go round with decreasing bearing.
-  const coordinates = [ring[0], ...ring.slice(1).reverse(), ring[0]];
+  const [start, ...others] = ring;
+  if (start === undefined) throw new Error('A circle polygon needs vertices');
+  const coordinates = [start, ...others.reverse(), start];
   return { geometry: { type: 'Polygon', coordinates: [coordinates] } };
 }

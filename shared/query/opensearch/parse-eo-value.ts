@@ -136,11 +136,11 @@ function parseOrdered(definition: EoParameter, value: string, limits: EoValueLim
   const lowerOp = first === '[' ? '>=' : '>';
   const upperOp = last === ']' ? '<=' : '<';
   if (opens && closes) {
-    const parts = inner.split(',');
-    if (parts.length !== 2)
+    const [lowerText, upperText, ...more] = inner.split(',');
+    if (lowerText === undefined || upperText === undefined || more.length > 0)
       throw invalid(name, value, 'an interval is written [a,b], [a,b[, ]a,b[ or ]a,b]');
-    const lower = parseScalar(definition, parts[0], value);
-    const upper = parseScalar(definition, parts[1], value);
+    const lower = parseScalar(definition, lowerText, value);
+    const upper = parseScalar(definition, upperText, value);
     const order = compare(lower, upper);
     if (order > 0) throw invalid(name, value, 'the lower bound is above the upper bound');
     if (order === 0 && (first !== '[' || last !== ']')) {
@@ -168,6 +168,11 @@ function parseOrdered(definition: EoParameter, value: string, limits: EoValueLim
   return { kind: 'op', op: '=', args: [property, parseScalar(definition, inner, value)] };
 }
 
+/** The only item of a one-item list; undefined for any other length. */
+function soleItem<T>(items: readonly T[]): T | undefined {
+  return items.length === 1 ? items[0] : undefined;
+}
+
 /** A CQL2 LIKE pattern for a CEOS wildcard value: `*` is any run, the rest is literal. */
 function wildcardPattern(item: string): string {
   return item.replace(/[%_\\]/g, (character) => `\\${character}`).replace(/\*/g, '%');
@@ -189,11 +194,12 @@ function parseText(definition: EoParameter, value: string, limits: EoValueLimits
   const exact = items.filter((item) => !item.includes('*'));
   const wildcards = items.filter((item) => item.includes('*'));
   const alternatives: Expression[] = [];
-  if (exact.length === 1) {
+  const soleExact = soleItem(exact);
+  if (soleExact !== undefined) {
     alternatives.push({
       kind: 'op',
       op: '=',
-      args: [property, { kind: 'literal', value: exact[0] }],
+      args: [property, { kind: 'literal', value: soleExact }],
     });
   } else if (exact.length > 1) {
     alternatives.push({
@@ -212,7 +218,7 @@ function parseText(definition: EoParameter, value: string, limits: EoValueLimits
       args: [property, { kind: 'literal', value: wildcardPattern(item) }],
     });
   }
-  return alternatives.length === 1 ? alternatives[0] : { kind: 'op', op: 'or', args: alternatives };
+  return soleItem(alternatives) ?? { kind: 'op', op: 'or', args: alternatives };
 }
 
 /**

@@ -74,7 +74,7 @@ export const OPENSEARCH_PARAMETERS: readonly string[] = [
 ];
 
 /** `geo:relation` values, the default first. */
-export const SPATIAL_RELATIONS: readonly SpatialRelation[] = [
+export const SPATIAL_RELATIONS: readonly [SpatialRelation, ...SpatialRelation[]] = [
   'intersects',
   'contains',
   'disjoint',
@@ -82,7 +82,7 @@ export const SPATIAL_RELATIONS: readonly SpatialRelation[] = [
   'equals',
 ];
 /** `time:relation` values, the default first. */
-export const TEMPORAL_RELATIONS: readonly TemporalRelation[] = [
+export const TEMPORAL_RELATIONS: readonly [TemporalRelation, ...TemporalRelation[]] = [
   'intersects',
   'during',
   'disjoint',
@@ -93,7 +93,7 @@ const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 function parseRelation<T extends string>(
   value: string | undefined,
   name: string,
-  allowed: readonly T[],
+  allowed: readonly [T, ...T[]],
 ): T {
   if (value === undefined) return allowed[0];
   const relation = value.trim().toLowerCase();
@@ -165,14 +165,15 @@ function parseSpatial(
   const circle = parseCircle(get, limits);
   if (circle !== undefined) candidates.push(['geo:lat', circle]);
   const relation = parseRelation(get('geo:relation'), 'geo:relation', SPATIAL_RELATIONS);
-  if (candidates.length === 0) return undefined;
-  if (candidates.length > 1) {
+  const [chosen, second] = candidates;
+  if (chosen === undefined) return undefined;
+  if (second !== undefined) {
     throw new InvalidParameterError(
-      candidates[1][0],
+      second[0],
       `Give only one of geo:box, geo:geometry or geo:lat/geo:lon (got ${candidates.map(([name]) => name).join(' and ')})`,
     );
   }
-  return { ...candidates[0][1], relation };
+  return { ...chosen[1], relation };
 }
 
 function parseTimeEnd(value: string, name: string, side: 'start' | 'end'): string {

@@ -103,11 +103,14 @@ class WktReader {
   }
 
   private peek(): Token {
-    return this.tokens[this.index];
+    // The tokens end with an 'end' token, which next() never moves past.
+    const token = this.tokens[this.index];
+    if (token === undefined) this.fail('unexpected end of the text');
+    return token;
   }
 
   private next(): Token {
-    const token = this.tokens[this.index];
+    const token = this.peek();
     if (token.kind !== 'end') this.index += 1;
     return token;
   }
@@ -144,12 +147,12 @@ class WktReader {
       if (token.kind === 'number') numbers.push(token.value);
     }
     const expected = dimension ?? (numbers.length === 3 ? 3 : 2);
-    if (numbers.length !== expected) {
+    const [lon, lat] = numbers;
+    if (numbers.length !== expected || lon === undefined || lat === undefined) {
       this.fail(
         `a position needs ${expected} numbers, found ${numbers.length} before ${this.describe(this.peek())}`,
       );
     }
-    const [lon, lat] = numbers;
     if (!isCrs84Coordinate(lon, lat)) {
       this.fail(`position (${lon} ${lat}) is outside the EPSG:4326 range (lon ±180, lat ±90)`);
     }
@@ -170,7 +173,13 @@ class WktReader {
     const positions = this.list(() => this.position(dimension));
     const first = positions[0];
     const last = positions[positions.length - 1];
-    if (positions.length < 4 || first[0] !== last[0] || first[1] !== last[1]) {
+    if (
+      positions.length < 4 ||
+      first === undefined ||
+      last === undefined ||
+      first[0] !== last[0] ||
+      first[1] !== last[1]
+    ) {
       this.fail('a polygon ring must be closed (first position = last) with at least 4 positions');
     }
     return positions;
