@@ -488,7 +488,7 @@ async function main(): Promise<number> {
           for (;;) {
             const counts = await queues.queues.ingest
               .getJobCounts('waiting', 'delayed', 'prioritized')
-              .catch(() => ({}) as Record<string, number>);
+              .catch(() => ({}));
             const backlog = Object.values(counts).reduce((sum, count) => sum + count, 0);
             if (backlog < options.backlogJobs) return;
             await sleep(200);

@@ -142,7 +142,7 @@ function* buildJobs(format: BenchFormat, options: Options): Generator<JobDocumen
   };
   // A seed per format, so the two formats write different records.
   for (const record of generateRecords(options.records, format === 'ogc' ? 901 : 902)) {
-    batch.push(record as Record<string, unknown>);
+    batch.push(record);
     if (batch.length >= options.jobRecords) yield flush();
   }
   if (batch.length > 0) yield flush();

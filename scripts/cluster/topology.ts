@@ -121,7 +121,7 @@ export class Cluster {
         `${this.engineUrl}/_cluster/health?wait_for_status=green&wait_for_nodes=3&timeout=10s`,
       ).then(
         (response) => response.json() as Promise<{ status?: string; number_of_nodes?: number }>,
-        () => ({}) as { status?: string; number_of_nodes?: number },
+        (): { status?: string; number_of_nodes?: number } => ({}),
       );
       if (health.status === 'green' && health.number_of_nodes === 3) return;
       await sleep(1000);

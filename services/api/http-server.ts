@@ -50,7 +50,7 @@ export function appPrototypeClasses(app: Express): AppClasses {
   ] as const) {
     // Express's prototypes (its request and response methods), and what the app put on its
     // own (`app`).
-    Object.setPrototypeOf(ours, Object.getPrototypeOf(own));
+    Object.setPrototypeOf(ours, Object.getPrototypeOf(own) as object | null);
     Object.defineProperties(ours, Object.getOwnPropertyDescriptors(own));
   }
   app.request = AppRequest.prototype as unknown as Request;

@@ -33,7 +33,7 @@ export function processSecret(): SecretSource {
 
 /** Seals and opens sign-in state cookies (see the module comment). */
 export class SignInStateSealer {
-  private key?: Promise<Buffer>;
+  private key?: Promise<Buffer> | undefined;
 
   constructor(
     private readonly secret: SecretSource,

@@ -158,7 +158,7 @@ function decodeStructure(token: string): { header: DecodedHeader } {
   }
   if (!decoded || typeof decoded.header?.alg !== 'string')
     throw new UnauthorizedError('token is not a well-formed JWS');
-  return { header: decoded.header as DecodedHeader };
+  return { header: decoded.header };
 }
 
 function checkAccessTokenType(headerType: unknown, payloadType: unknown): void {

@@ -126,7 +126,7 @@ export async function guardedFetch(
 ): Promise<GuardedResponse> {
   const deadline = AbortSignal.timeout(options.timeoutMs);
   const signal = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
-  const resolve = options.resolve ?? (dnsLookup as Resolver);
+  const resolve = options.resolve ?? dnsLookup;
   let current = new URL(url);
   let { method, body } = request;
   const headers = { ...request.headers };

@@ -135,7 +135,7 @@ export class RunDeadlines {
         },
         (error: unknown) => {
           signal.removeEventListener('abort', onAbort);
-          reject(error as Error);
+          reject(error);
         },
       );
     });

@@ -48,7 +48,7 @@ import { foldCase, stripAccents } from './text-folding.js';
 
 /** A short CQL2 text rendering of a (parsed or checked) expression, for error messages. */
 export function describeFilter(expression: Expression | CheckedExpression): string {
-  const node = expression as Expression;
+  const node = expression;
   if (node.kind === 'property') {
     return /^[A-Za-z_][A-Za-z0-9_.:]*$/.test(node.name) ? node.name : `"${node.name}"`;
   }

@@ -172,7 +172,7 @@ export function parseArray(value: SqlScalar): unknown[] | undefined {
   try {
     const parsed: unknown = JSON.parse(value);
     if (parsed === null) return undefined;
-    return Array.isArray(parsed) ? parsed : [parsed];
+    return Array.isArray(parsed) ? (parsed as unknown[]) : [parsed];
   } catch {
     return undefined;
   }
@@ -212,6 +212,8 @@ const reader = new GeoJSONReader(new GeometryFactory());
 
 /** Reads a GeoJSON geometry into jsts; throws on anything jsts cannot read. */
 export function readGeometry(geometry: Geometry): JtsGeometry {
+  // jsts's declarations leave read()'s result unresolved; the cast names what it returns.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
   return reader.read(geometry) as unknown as JtsGeometry;
 }
 

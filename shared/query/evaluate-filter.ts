@@ -662,7 +662,7 @@ function arrayOperand(expression: CheckedExpression): ArrayOperand {
     items: (subject) => {
       const value = stored(subject, property);
       if (value === undefined) return null;
-      return Array.isArray(value) ? value : [value];
+      return Array.isArray(value) ? (value as unknown[]) : [value];
     },
   };
 }

@@ -266,9 +266,9 @@ export function checkFacetCount(facets: number, limits: Pick<QueryLimits, 'maxFa
  * (whose default order is relevance).
  */
 export function isIndexOrder(query: SearchQuery): boolean {
+  const [first, ...rest] = query.sort;
   const sortedById =
-    query.sort.length === 0 ||
-    (query.sort.length === 1 && query.sort[0].field === 'id' && query.sort[0].direction === 'asc');
+    first === undefined || (rest.length === 0 && first.field === 'id' && first.direction === 'asc');
   return sortedById && !(query.text && query.text.length > 0);
 }
 

@@ -53,7 +53,7 @@ function flattenExtra(extra: Record<string, unknown>): IndexedProperties {
   for (const [key, value] of Object.entries(extra)) {
     if (Array.isArray(value)) {
       const items = value.map(scalar).filter((item) => item !== null);
-      if (items.every((item) => typeof item === 'number')) flat[key] = items as number[];
+      if (items.every((item) => typeof item === 'number')) flat[key] = items;
       else flat[key] = items.map(String);
     } else {
       const item = scalar(value);

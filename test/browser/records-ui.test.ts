@@ -301,7 +301,13 @@ describe('HTML interface in headless Chromium', function () {
   /** The map's basemap, once drawn: the land paths and the z-index of its pane and the footprints'. */
   const basemapOf = async (page: Page) => {
     await page.waitForSelector('#map.has-basemap');
-    return (await page.evaluate(`(() => {
+    return await page.evaluate<{
+      land: number;
+      landOutsidePane: number;
+      paneZ: number;
+      overlayZ: number;
+      footprintsInOverlay: number;
+    }>(`(() => {
       const map = document.getElementById('map');
       const pane = map.querySelector('.leaflet-basemap-pane');
       const overlay = map.querySelector('.leaflet-overlay-pane');
@@ -312,21 +318,15 @@ describe('HTML interface in headless Chromium', function () {
         overlayZ: Number(getComputedStyle(overlay).zIndex),
         footprintsInOverlay: overlay.querySelectorAll('path.leaflet-interactive').length,
       };
-    })()`)) as {
-      land: number;
-      landOutsidePane: number;
-      paneZ: number;
-      overlayZ: number;
-      footprintsInOverlay: number;
-    };
+    })()`);
   };
 
   /** Every date or time on the page as shown, and whether any raw timestamp text remains. */
   const datesOf = async (page: Page) =>
-    (await page.evaluate(`(() => ({
+    await page.evaluate<{ shown: string[]; raw: string[] }>(`(() => ({
       shown: [...document.querySelectorAll('main time')].map((t) => t.textContent.trim()),
       raw: (document.querySelector('main').innerText.match(/\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}[^\\s]*/g) || []),
-    }))()`)) as { shown: string[]; raw: string[] };
+    }))()`);
 
   it('draws the offline world outline under the search results, with no tiles', async () => {
     const page = await open('/collections/metadata:main/items?f=html&limit=25');
@@ -363,7 +363,9 @@ describe('HTML interface in headless Chromium', function () {
     expect(await page.getAttribute('dl.properties dt[title=useLimitation]', 'title')).to.equal(
       'useLimitation',
     );
-    const cells = (await page.evaluate(`[...document.querySelectorAll('dl.properties > *')].map(
+    const cells = await page.evaluate<
+      { tag: string; text: string; box: Box; overflow: number }[]
+    >(`[...document.querySelectorAll('dl.properties > *')].map(
       (cell) => {
         const box = cell.getBoundingClientRect();
         return {
@@ -373,7 +375,7 @@ describe('HTML interface in headless Chromium', function () {
           overflow: cell.scrollWidth - cell.clientWidth,
         };
       },
-    )`)) as { tag: string; text: string; box: Box; overflow: number }[];
+    )`);
     expect(cells.length).to.be.greaterThan(20);
     for (const [index, cell] of cells.entries()) {
       expect(cell.overflow, `${cell.tag} "${cell.text}" overflows`).to.be.at.most(0);
@@ -446,7 +448,9 @@ describe('HTML interface in headless Chromium', function () {
     await collection.close();
     const page = await open('/openapi?f=html');
     await page.waitForSelector('.swagger-ui .info .title small pre');
-    const badges = (await page.evaluate(`[...document.querySelectorAll(
+    const badges = await page.evaluate<
+      { text: string; colour: string; background: string }[]
+    >(`[...document.querySelectorAll(
       '.swagger-ui .info .title small pre')].map((text) => {
       let element = text;
       let background = 'rgba(0, 0, 0, 0)';
@@ -455,7 +459,7 @@ describe('HTML interface in headless Chromium', function () {
         element = element.parentElement;
       }
       return { text: text.textContent.trim(), colour: getComputedStyle(text).color, background };
-    })`)) as { text: string; colour: string; background: string }[];
+    })`);
     expect(badges.map((badge) => badge.text)).to.include.members(['OAS 3.0']);
     for (const badge of badges) {
       expect(

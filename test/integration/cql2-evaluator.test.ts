@@ -44,7 +44,7 @@ function evaluatorBackend(): SearchBackend {
     extent: unused,
     health: unused,
     close: async () => undefined,
-  } as SearchBackend;
+  };
 }
 
 describeCql2Suite('the in-memory evaluator', { open: async () => evaluatorBackend() });

@@ -683,7 +683,7 @@ export function describeEngineCases(engine: EngineName, url: string, spatial: Sp
           const adapter = createAdapter(engine, url);
           const search = adapter.search.bind(adapter);
           adapter.search = (request) => {
-            bodies.push(request.body as Record<string, unknown>);
+            bodies.push(request.body);
             return search(request);
           };
           const fresh = createEngineBackend({

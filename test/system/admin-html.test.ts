@@ -79,7 +79,7 @@ async function browse(
   for (const [name, value] of Object.entries(options.headers ?? {}))
     pending = pending.set(name, value);
   const response = await pending;
-  jar.store(response.headers['set-cookie'] as unknown as string[] | undefined);
+  jar.store(response.headers['set-cookie']);
   return response;
 }
 
@@ -475,7 +475,7 @@ describe('Admin HTML pages with PKCE sign-in (real Keycloak)', function () {
           .set('Accept', HTML)
           .set('Host', 'catalogue.example.org')
           .set('X-Forwarded-Proto', 'https');
-        jar.store(response.headers['set-cookie'] as unknown as string[]);
+        jar.store(response.headers['set-cookie']);
         expect(response.status).to.equal(303);
         expect(
           new URL(String(response.headers.location)).searchParams.get('redirect_uri'),

@@ -42,6 +42,7 @@ import {
 } from '../integration/worker/worker-support.js';
 import { generateRecords } from '../../scripts/corpus/generator.js';
 import { startScaledApp, type ScaledApp } from '../support/scaled-app.js';
+import { defined } from '../support/defined.js';
 
 /** What the engine's `_cat/indices` shows: never to reach a dead letter or a client whole. */
 const INDEX_UUID = 'Zq4mN8xTQ0-7f3aINTERNAL';
@@ -128,6 +129,7 @@ describe('harvesting hostile sources (scaled mode: real Redis, worker code, Keyc
       }
       res.statusCode = 404;
       res.end();
+      return;
     });
     const directory = mkdtempSync(join(tmpdir(), 'cairn-harvest-hostile-'));
     backend = new SqliteBackend({ path: join(directory, 'cairn.sqlite') });
@@ -212,7 +214,7 @@ describe('harvesting hostile sources (scaled mode: real Redis, worker code, Keyc
     // Registered at the engine's own address: the allow-list names the source's port only.
     const direct = await runDocument('real-engine', `${engineUrl}/_cat/indices?v`);
     assert.equal(direct.status, 'failed');
-    const port = new URL(engineUrl!).port;
+    const port = new URL(engineUrl).port;
     assert.match(
       direct.error ?? '',
       new RegExp(`is not a public address \\(loopback; port ${port} is not allowed for it\\)`),
@@ -255,7 +257,7 @@ async function startTrickler(delays: Record<string, number>): Promise<TricklingS
   const server = await startServer((path, res) => {
     const [, name, rest] = path.split('/');
     const page = Number(new URL(res.req.url ?? '/', 'http://x').searchParams.get('page') ?? '0');
-    if (rest !== 'items' || delays[name] === undefined) {
+    if (rest !== 'items' || name === undefined || delays[name] === undefined) {
       res.statusCode = 404;
       return res.end();
     }
@@ -283,6 +285,7 @@ async function startTrickler(delays: Record<string, number>): Promise<TricklingS
       clearTimeout(timer);
       entry.end ??= Date.now();
     });
+    return;
   });
   base = server.base;
   return { ...server, log };
@@ -385,7 +388,7 @@ describe('harvest runs end (scaled mode: real Redis, worker code, Keycloak)', fu
       /a page of source "stall" took longer than HARVEST_PAGE_TIMEOUT_MS \(1000 ms\)/,
     );
     assert.ok(Date.now() - started < 4000);
-    const [request] = requestsOf('stall');
+    const request = defined(requestsOf('stall')[0], 'a request of "stall"');
     assert.ok(request.end !== undefined && request.end - request.start < 2500, 'request aborted');
   });
 
@@ -421,11 +424,12 @@ describe('harvest runs end (scaled mode: real Redis, worker code, Keycloak)', fu
     const busy = requestsOf('busy');
     for (let index = 1; index < busy.length; index += 1)
       assert.ok(
-        busy[index].start >= (busy[index - 1].end ?? Infinity),
+        defined(busy[index], `request ${index} of "busy"`).start >=
+          (defined(busy[index - 1], `request ${index - 1} of "busy"`).end ?? Infinity),
         `request ${index} of "busy" overlapped the one before`,
       );
     // The quick source started while the first run of "busy" was still going.
-    const quickStart = requestsOf('quick')[0].start;
+    const quickStart = defined(requestsOf('quick')[0], 'a request of "quick"').start;
     assert.ok(quickStart < Date.parse(firstEntry.finishedAt), 'the other source was not held up');
     const secondStart = Date.parse(secondEntry.startedAt);
     assert.ok(secondStart >= Date.parse(firstEntry.finishedAt) - 50, 'the second run waited');

@@ -267,7 +267,7 @@ describe('safe harvesting: internal addresses, redirects, sizes, error bodies (r
         ['redirect-by-name', `http://localhost:${internal.port}/secret.json`],
         ['redirect-address', `http://127.0.0.2:${internal.port}/secret.json`],
         ['redirect-port', `http://127.0.0.1:${internal.port + 1}/secret.json`],
-      ]) {
+      ] as const) {
         const refused = await harvestDocument(
           target,
           id,

@@ -14,6 +14,7 @@ import { openNextPages } from '../../shared/search/next-page-offsets.js';
 import { withQueryLimits } from '../../shared/search/query-limited-backend.js';
 import { systemBackend } from '../support/system-backend.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import { defined } from '../support/defined.js';
 
 const ITEMS = '/catalogue/collections/metadata:main/items';
 const SEARCH = '/catalogue/search';
@@ -52,7 +53,9 @@ const idsOf = (response: request.Response): string[] =>
 
 /** The record identifiers of a CSW 3.0 GetRecords JSON-less answer (dc:identifier). */
 const cswIds = (response: request.Response): string[] =>
-  [...response.text.matchAll(/<dc:identifier>([^<]*)<\/dc:identifier>/g)].map((m) => m[1]);
+  [...response.text.matchAll(/<dc:identifier>([^<]*)<\/dc:identifier>/g)].map(([, id]) =>
+    defined(id, 'a dc:identifier'),
+  );
 
 describe('the cost model at the door (issue 47)', function () {
   this.timeout(120_000);

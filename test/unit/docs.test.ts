@@ -246,7 +246,7 @@ function listRepositoryFiles(root: string): string[] {
 /** The inline code spans of a Markdown document's prose (fenced blocks left out). */
 function listCodeSpans(markdown: string): string[] {
   const prose = markdown.replace(/^```[^\n]*\n[\s\S]*?^```[ \t]*$/gm, '');
-  return [...prose.matchAll(/`([^`\n]+)`/g)].map((match) => match[1]);
+  return [...prose.matchAll(/`([^`\n]+)`/g)].map(([, span]) => defined(span, 'a code span'));
 }
 
 /** A glob (`*` within a segment, `<placeholder>` for one name part) as a regular expression. */
@@ -261,7 +261,7 @@ function globPattern(glob: string): string {
 function expandBraces(path: string): string[] {
   const match = /\{([^{}]+)\}/.exec(path);
   if (!match) return [path];
-  return match[1]
+  return defined(match[1], 'a brace group')
     .split(',')
     .flatMap((choice) => expandBraces(path.replace(match[0], choice.trim())));
 }
@@ -299,7 +299,7 @@ function classifySpan(span: string): SpanKind {
   if (/^[\w.$]+\([^()]*\)$/.test(span)) return 'call';
   if (/[\s'"=:?,]/.test(span)) return 'code';
   if (span.includes('/')) {
-    const first = span.split('/')[0];
+    const first = defined(span.split('/')[0], 'a first path segment');
     if (RUNTIME_PATHS.test(span)) return 'code';
     if (span.endsWith('/') || FILE_NAME.test(span.split('/').pop() ?? '')) return 'path';
     return existsSync(join(REPO_ROOT, first)) ? 'path' : 'code';
@@ -322,10 +322,11 @@ interface SourceIndex {
 function indexSource(root: string, files: string[]): SourceIndex {
   const index: SourceIndex = { declared: new Set(), memberCalls: new Set(), quoted: new Set() };
   const add = (set: Set<string>, source: string, pattern: RegExp): void => {
-    for (const match of source.matchAll(pattern)) set.add(match[1]);
+    for (const [, name] of source.matchAll(pattern))
+      set.add(defined(name, `a group of ${pattern}`));
   };
   for (const file of files) {
-    if (!SOURCE_FOLDERS.includes(file.split('/')[0])) continue;
+    if (!SOURCE_FOLDERS.includes(file.split('/')[0] ?? '')) continue;
     if (SHELL_FILE.test(file)) {
       add(index.quoted, readFileSync(join(root, file), 'utf8'), /\$\{?([A-Z][A-Z0-9_]*)/g);
       continue;
@@ -343,12 +344,9 @@ function indexSource(root: string, files: string[]): SourceIndex {
       /^\s*(?:(?:export|public|private|protected|static|readonly|abstract|declare|override|async|get|set)\s+)*['"]?([A-Za-z_$][\w$]*)['"]?(?:\??\s*[:=]|\s*[<(][^;]*$)/gm,
     );
     for (const match of source.matchAll(/^import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+'[^.]/gm))
-      for (const name of match[1].split(','))
+      for (const name of defined(match[1], 'an import list').split(','))
         index.declared.add(
-          name
-            .replace(/^\s*type\s+/, '')
-            .split(/\s+as\s+/)[0]
-            .trim(),
+          defined(name.replace(/^\s*type\s+/, '').split(/\s+as\s+/)[0], 'an imported name').trim(),
         );
     add(index.memberCalls, source, /\.([A-Za-z_$][\w$]*)\(/g);
     add(index.quoted, source, /['"`]([A-Z][A-Z0-9_]*)['"`]/g);

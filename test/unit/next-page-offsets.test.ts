@@ -16,6 +16,7 @@ import {
   type NextPageStore,
 } from '../../shared/search/next-page-offsets.js';
 import { withQueryLimits } from '../../shared/search/query-limited-backend.js';
+import { defined } from '../support/defined.js';
 
 const LIMITS: QueryLimits = {
   maxFilterDepth: 8,
@@ -84,7 +85,9 @@ describe('next-page offsets at the door', () => {
     const door = withQueryLimits(fullPages(ran), LIMITS, localNextPages());
     for (let offset = 0; offset <= 50; offset += 10) await door.search(sorted(offset));
     expect(ran.map((query) => query.offset)).to.deep.equal([0, 10, 20, 30, 40, 50]);
-    expect(ran[5].sort).to.deep.equal([{ field: 'title', direction: 'asc' }]);
+    expect(defined(ran[5], 'the sixth query').sort).to.deep.equal([
+      { field: 'title', direction: 'asc' },
+    ]);
     const error = await refused(door.search(sorted(70)));
     expect(error.message).to.contain('QUERY_MAX_OFFSET');
     expect(ran).to.have.length(6);

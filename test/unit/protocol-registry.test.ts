@@ -31,6 +31,7 @@ import {
   orderMounts,
   PROTOCOLS,
 } from '../../services/api/registry/protocols.js';
+import { defined } from '../support/defined.js';
 
 const config = loadConfig({ LOG_LEVEL: 'silent' });
 const options: OpenApiOptions = {
@@ -120,10 +121,14 @@ describe('protocol modules: the OpenAPI document', () => {
     }
     for (const document of [served, validation]) {
       for (const target of new Set(references(document))) {
-        const [, kind, name] = /^#\/components\/(\w+)\/(.+)$/.exec(target) ?? [];
-        expect((document.components as Record<string, object>)[kind], target).to.have.property(
-          name,
+        const [, kind, name] = defined(
+          /^#\/components\/(\w+)\/(.+)$/.exec(target),
+          `a components reference: ${target}`,
         );
+        expect(
+          (document.components as Record<string, object>)[defined(kind, `the kind of ${target}`)],
+          target,
+        ).to.have.property(defined(name, `the name of ${target}`));
       }
     }
   });
@@ -221,7 +226,7 @@ describe('protocol modules: mounting', () => {
 
   it('lets the searches skip the writes and admin routers', () => {
     const request = (method: string, path: string) => ({ method, path }) as Request;
-    const writes = mounts[at('records', 'writes')];
+    const writes = defined(mounts[at('records', 'writes')], 'the records writes mount');
     expect(writes.when?.(request('GET', '/search'))).to.equal(false);
     expect(writes.when?.(request('POST', '/search'))).to.equal(true);
     for (const mount of mounts.filter((candidate) => candidate.stage === 'admin')) {
@@ -247,7 +252,11 @@ describe('protocol modules: mounting', () => {
     const cswAndOpenSearch = PROTOCOLS.filter((protocol) =>
       ['csw', 'opensearch'].includes(protocol.name),
     ).flatMap((protocol) => protocol.mounts.map((mount) => mount.path));
-    expect(renderers[0].paths).to.deep.equal(['/catalogue/csw', '/catalogue/opensearch']);
-    expect(renderers[0].paths).to.include.members(cswAndOpenSearch);
+    const [renderer] = renderers;
+    expect(defined(renderer, 'an error renderer').paths).to.deep.equal([
+      '/catalogue/csw',
+      '/catalogue/opensearch',
+    ]);
+    expect(defined(renderer, 'an error renderer').paths).to.include.members(cswAndOpenSearch);
   });
 });

@@ -24,6 +24,7 @@ import {
 import type { SearchQuery } from '../../shared/query/search-query.js';
 import { checkFilter } from '../../shared/query/check-filter.js';
 import { NextPageOffsets } from '../../shared/search/next-page-offsets.js';
+import { defined } from '../support/defined.js';
 
 const LIMITS: QueryLimits = {
   maxFilterDepth: 8,
@@ -255,7 +256,7 @@ describe('query cost limits', () => {
     it('accepts 900 repeats of a few keys, and refuses more distinct keys than QUERY_MAX_SORT_KEYS', () => {
       const fields = ['title', 'updated', 'created'];
       const repeated = Array.from({ length: 900 }, (_, i) => ({
-        field: fields[i % 3],
+        field: defined(fields[i % 3], 'a sort field'),
         direction: i % 2 ? ('desc' as const) : ('asc' as const),
       }));
       expect(prepareQuery(query({ sort: repeated }), LIMITS).sort).to.have.length(3);

@@ -52,9 +52,11 @@ export function describeMediaType(type: string | undefined): string {
 
 function asLinks(value: unknown): ViewLink[] {
   return Array.isArray(value)
-    ? value.filter(
+    ? (value as unknown[]).filter(
         (link): link is ViewLink =>
-          typeof link === 'object' && link !== null && typeof link.href === 'string',
+          typeof link === 'object' &&
+          link !== null &&
+          typeof (link as { href?: unknown }).href === 'string',
       )
     : [];
 }
@@ -177,7 +179,7 @@ export function buildDisplayValue(value: unknown): DisplayValue {
     return { kind: 'text', text: String(value) };
   }
   if (Array.isArray(value) && value.every((item) => typeof item === 'string')) {
-    return { kind: 'list', items: value as string[] };
+    return { kind: 'list', items: value };
   }
   return { kind: 'json', json: JSON.stringify(value, null, 2) };
 }
@@ -269,7 +271,7 @@ type Geometry = { type: string; coordinates?: unknown; geometries?: Geometry[] }
 
 function mapPositions(value: unknown, move: (lon: number) => number): unknown {
   if (Array.isArray(value) && typeof value[0] === 'number') {
-    return [move(value[0] as number), ...value.slice(1)];
+    return [move(value[0]), ...(value as unknown[]).slice(1)];
   }
   return Array.isArray(value) ? value.map((item) => mapPositions(item, move)) : value;
 }
@@ -286,7 +288,7 @@ type Line = number[][];
 /** The connected parts of a geometry (a polygon, a line, a point), each as its lines or rings. */
 function partsOf(geometry: Geometry): Line[][] {
   if (Array.isArray(geometry.geometries)) return geometry.geometries.flatMap(partsOf);
-  const coordinates = geometry.coordinates as unknown;
+  const coordinates = geometry.coordinates;
   if (!Array.isArray(coordinates)) return [];
   switch (geometry.type) {
     case 'Point':

@@ -20,7 +20,7 @@ export function routeTemplate(request: Request): string {
   const openApiRoute = (request as Request & { openapi?: { openApiRoute?: string } }).openapi
     ?.openApiRoute;
   if (typeof openApiRoute === 'string') return openApiRoute;
-  const routePath: unknown = request.route?.path;
+  const routePath = (request.route as { path?: unknown } | undefined)?.path;
   if (typeof routePath !== 'string') return UNMATCHED_ROUTE;
   const routeSegments = routePath.split('/').filter(Boolean);
   // Wildcards and optional groups do not map one-to-one onto URL segments.

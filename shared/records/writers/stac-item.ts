@@ -169,7 +169,7 @@ export function buildStacTime(record: CoreRecord): Record<string, string | null>
         ? { datetime: time.start }
         : { datetime: null, start_datetime: time.start, end_datetime: time.end };
     }
-    return { datetime: (time.start ?? time.end) as string };
+    return { datetime: time.start ?? time.end };
   }
   for (const field of FALLBACK_DATES) {
     const value = normaliseDate(record[field]);
@@ -400,7 +400,7 @@ function rewriteSourceItem(source: JsonObject, record: CoreRecord, links: StacIt
   const assets: Record<string, StacAsset> = {};
   for (const [key, asset] of Object.entries(isObject(source.assets) ? source.assets : {})) {
     if (isObject(asset) && typeof asset.href === 'string') {
-      assets[key] = { ...asset, href: resolveHref(asset.href, base) } as StacAsset;
+      assets[key] = { ...asset, href: resolveHref(asset.href, base) };
     }
   }
   const rest = Object.fromEntries(

@@ -221,7 +221,7 @@ export function sourceWithoutContent(
 }
 
 export function readStoredRecord(stored: StoredParts): CoreRecord {
-  return { ...stored.record, source: stored.source } as CoreRecord;
+  return { ...stored.record, source: stored.source };
 }
 
 /** The parts of a stored `_source` a single record is read from. */

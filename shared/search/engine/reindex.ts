@@ -54,7 +54,7 @@ const IN_FLIGHT_MARGIN_MS = 120_000;
 /** Reads a stored record again from its source document; undefined when that fails. */
 export function reparseStored(stored: StoredParts): CoreRecord | undefined {
   const { content, format } = stored.source;
-  const parsed = parseDocuments(content, { format: format as CoreRecord['source']['format'] });
+  const parsed = parseDocuments(content, { format: format });
   const id = stored.record.id;
   return (
     parsed.records.find((record) => record.id === id) ??

@@ -113,9 +113,7 @@ function readRectangles(text: string): Bbox[] | undefined {
     }
     if (geometry.type === 'MultiPolygon' && Array.isArray(geometry.coordinates)) {
       const boxes = geometry.coordinates.map(polygonRectangle);
-      return boxes.length > 0 && boxes.every((box) => box !== undefined)
-        ? (boxes as Bbox[])
-        : undefined;
+      return boxes.length > 0 && boxes.every((box) => box !== undefined) ? boxes : undefined;
     }
   } catch {
     // Not JSON: the exact path answers.
@@ -195,7 +193,7 @@ function hasVertexInside(text: string, rectangles: Bbox[]): boolean {
         Array.isArray(c) &&
         c.length > 0 &&
         c.every(ringsOk) &&
-        (c as Rings[]).some((rings) => anyInside(rings[0]))
+        c.some((rings) => anyInside(rings[0]))
       );
     default:
       return false;

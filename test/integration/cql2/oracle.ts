@@ -115,7 +115,7 @@ const reader = new GeoJSONReader(new GeometryFactory());
 
 /** Reads a GeoJSON geometry with jsts. */
 export function jts(geometry: Geometry): Jts {
-  return reader.read(geometry) as unknown as Jts;
+  return reader.read(geometry);
 }
 
 /** The polygon of a box that does not cross the antimeridian. */

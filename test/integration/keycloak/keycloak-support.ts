@@ -79,7 +79,11 @@ export async function requireKeycloak(): Promise<void> {
 export async function userTokens(
   username: 'alice' | 'bob',
   options: { clientId?: string; scope?: string[] } = {},
-): Promise<{ accessToken: string; refreshToken?: string; idToken?: string }> {
+): Promise<{
+  accessToken: string;
+  refreshToken?: string | undefined;
+  idToken?: string | undefined;
+}> {
   const client = clientFor(options.clientId ?? CLIENT.web);
   return client.requestToken({
     grant_type: 'password',

@@ -337,7 +337,7 @@ describe('Keycloak standard token exchange v2 through TokenClient (real provider
       // (the reference says req-aud restores the narrowing; 26.5.6 ignores it).
       const raw = await worker.requestToken({
         grant_type: 'refresh_token',
-        refresh_token: exchanged.refreshToken as string,
+        refresh_token: exchanged.refreshToken,
       });
       expect(audienceOf(raw.accessToken)).to.deep.equal(
         [CLIENT.catalogue, CLIENT.downstream].sort(),

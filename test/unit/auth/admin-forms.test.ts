@@ -11,6 +11,7 @@ import { processSecret, SignInStateSealer } from '../../../shared/auth/sign-in-s
 import { crossSiteRefusal } from '../../../services/api/middleware/same-origin.js';
 import type { AuthMiddleware } from '../../../services/api/middleware/auth.js';
 import { createAdminHtmlRouter } from '../../../services/api/protocols/admin/html-routes.js';
+import { defined } from '../../support/defined.js';
 
 const PENDING: PendingSignIn = {
   state: 's'.repeat(43),
@@ -44,7 +45,7 @@ describe('admin sign-in: the sealed state cookie', () => {
     const bytes = Buffer.from(value, 'base64url');
     for (let index = 0; index < bytes.length; index += 7) {
       const altered = Buffer.from(bytes);
-      altered[index] ^= 1;
+      altered[index] = defined(altered[index], `byte ${index}`) ^ 1;
       expect(await sealer.open(altered.toString('base64url')), `byte ${index}`).to.equal(undefined);
     }
     expect(await sealer.open(value.slice(0, -4))).to.equal(undefined);
@@ -72,7 +73,7 @@ describe('admin sign-in: the sealed state cookie', () => {
 });
 
 describe('admin forms: the same-origin check', () => {
-  const OWN = ['http://127.0.0.1:8000'];
+  const OWN = ['http://127.0.0.1:8000'] as const;
   const post = (headers: Record<string, string>) =>
     ({ get: (name: string) => headers[name.toLowerCase()] }) as unknown as Request;
 

@@ -72,7 +72,7 @@ function signToken(
 ): string {
   const fullHeader = { alg: 'RS256', typ: 'JWT', kid: 'rsa-1', ...header };
   const input = `${b64(fullHeader)}.${b64(payload)}`;
-  const alg = fullHeader.alg as string;
+  const alg = fullHeader.alg;
   let signature: Buffer;
   if (alg.startsWith('PS'))
     signature = sign('sha256', Buffer.from(input), {

@@ -151,7 +151,7 @@ const constraint: fc.Arbitrary<string> = fc.letrec((tie) => ({
       .map(([a, o, b]) => `(${a})${o}(${b})`),
     (tie('node') as fc.Arbitrary<string>).map((a) => `NOT (${a})`),
   ),
-})).node as fc.Arbitrary<string>;
+})).node;
 
 const TOKENS = [
   'AND',

@@ -272,7 +272,7 @@ export function filterExpressionOfDepth(maxDepth: number): fc.Arbitrary<Expressi
     };
   });
 
-  return tree.booleanExpression as fc.Arbitrary<Expression>;
+  return tree.booleanExpression;
 }
 
 /** Valid CQL2 filter trees. */

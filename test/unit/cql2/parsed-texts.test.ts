@@ -20,7 +20,7 @@ describe('CQL2 text: parsed trees kept for the texts parsed last', () => {
     const args = (first as Extract<Expression, { kind: 'op' }>).args;
     expect(Object.isFrozen(args)).to.equal(true);
     expect(() => {
-      (args as Expression[]).push(first);
+      args.push(first);
     }).to.throw(TypeError);
     const text = JSON.stringify(first);
     expect(text).to.contain('-10').and.to.contain('2015-12-31');

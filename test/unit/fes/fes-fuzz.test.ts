@@ -9,6 +9,7 @@ import { parseFesFilter, parseFesSortBy } from '../../../shared/query/fes/index.
 import { parseXml, type XmlElement } from '../../../shared/xml/index.js';
 import { checkExpression, OutcomeTally, withoutStackTraces } from './fuzz-helpers.js';
 import { fes11, fes20 } from './fes-helpers.js';
+import { defined } from '../../support/defined.js';
 
 const RUNS = 5_000;
 
@@ -255,7 +256,7 @@ function elementRanges(doc: string): Array<[number, number]> {
 const removeElement = fc.nat().map((nth): Mutation => (doc) => {
   const ranges = elementRanges(doc);
   if (ranges.length === 0) return doc;
-  const [start, end] = ranges[nth % ranges.length];
+  const [start, end] = defined(ranges[nth % ranges.length], 'an element range');
   return doc.slice(0, start) + doc.slice(end);
 });
 
@@ -263,7 +264,7 @@ const removeElement = fc.nat().map((nth): Mutation => (doc) => {
 const duplicateElement = fc.nat().map((nth): Mutation => (doc) => {
   const ranges = elementRanges(doc);
   if (ranges.length === 0) return doc;
-  const [start, end] = ranges[nth % ranges.length];
+  const [start, end] = defined(ranges[nth % ranges.length], 'an element range');
   return doc.slice(0, end) + doc.slice(start, end) + doc.slice(end);
 });
 
@@ -271,12 +272,12 @@ const duplicateElement = fc.nat().map((nth): Mutation => (doc) => {
 const moveElement = fc.tuple(fc.nat(), fc.nat()).map(([from, to]): Mutation => (doc) => {
   const ranges = elementRanges(doc);
   if (ranges.length < 2) return doc;
-  const [start, end] = ranges[from % ranges.length];
+  const [start, end] = defined(ranges[from % ranges.length], 'an element range');
   const moved = doc.slice(start, end);
   const rest = doc.slice(0, start) + doc.slice(end);
   const targets = elementRanges(rest);
   if (targets.length === 0) return doc;
-  const [, at] = targets[to % targets.length];
+  const [, at] = defined(targets[to % targets.length], 'a target range');
   return rest.slice(0, at) + moved + rest.slice(at);
 });
 

@@ -28,7 +28,6 @@ import {
   toXmlBuilder2,
   type XmlNode,
 } from '../../../shared/records/writers/xml/xml-node.js';
-import type { JsonObject } from '../../../shared/records/formats/json/json-values.js';
 import { parseXml, type XmlElement } from '../../../shared/xml/index.js';
 import { NS } from '../../../shared/xml/namespaces.js';
 import { samplePath } from '../../support/fixtures.js';
@@ -48,7 +47,7 @@ function sampleRecords(): { name: string; record: CoreRecord }[] {
 
 function generatedRecords(count: number): { name: string; record: CoreRecord }[] {
   return Array.from({ length: count }, (_, index) => {
-    const feature = generateRecord(index) as unknown as JsonObject;
+    const feature = generateRecord(index);
     return {
       name: `generated ${index}`,
       record: parseOgcRecord(feature, JSON.stringify(feature)),

@@ -359,7 +359,7 @@ function splitTop(expression: Expression): ConstraintParts {
   if (expression.kind === 'op' && expression.op === 'or') {
     const alternatives = expression.args.map(anyTextWords);
     if (alternatives.every((item) => item !== undefined)) {
-      const terms = alternatives as string[][];
+      const terms = alternatives;
       return terms.some((item) => item.length === 0) ? {} : { text: terms };
     }
   }

@@ -78,7 +78,7 @@ export function asGeometry(value: unknown): Geometry | undefined {
   if (object.type === 'GeometryCollection') {
     const members = asArray(object.geometries).map(asGeometry);
     return members.every((member) => member !== undefined)
-      ? ({ type: 'GeometryCollection', geometries: members } as Geometry)
+      ? { type: 'GeometryCollection', geometries: members }
       : undefined;
   }
   const depth = COORDINATE_DEPTH[object.type];
