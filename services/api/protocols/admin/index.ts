@@ -7,7 +7,7 @@
  */
 import type { Request } from 'express';
 import { catalogueUrl } from '../../common/urls.js';
-import type { Protocol } from '../protocol.js';
+import type { Protocol, ProtocolMount } from '../protocol.js';
 import { createHealthRouter } from './health.js';
 import { createAdminHtmlRouter } from './html-routes.js';
 import { WRITES_TAG } from '../../common/openapi-writes.js';
@@ -23,35 +23,19 @@ export function isAdminPath(request: Request): boolean {
   return /^\/admin(\/|$)/i.test(request.path);
 }
 
+/** A router of /catalogue/admin: before request validation, entered by /admin paths only. */
+function underAdmin(create: ProtocolMount['create']): ProtocolMount {
+  return { stage: 'admin', path: catalogueUrl(''), when: isAdminPath, create };
+}
+
 /** The writes and administration protocol module. */
 export const ADMIN_PROTOCOL: Protocol = {
   name: 'admin',
   mounts: [
-    {
-      stage: 'admin',
-      path: catalogueUrl(''),
-      when: isAdminPath,
-      create: ({ auth, harvest }) => createSourcesRouter({ auth, harvest }),
-    },
-    {
-      stage: 'admin',
-      path: catalogueUrl(''),
-      when: isAdminPath,
-      create: ({ config, auth, ingestLog, queue }) =>
-        createAdminHtmlRouter({ config, auth, ingestLog, queue }),
-    },
-    {
-      stage: 'admin',
-      path: catalogueUrl(''),
-      when: isAdminPath,
-      create: ({ config, auth, ingestLog, queue, backend }) =>
-        createAdminRouter({ config, auth, ingestLog, queue, backend }),
-    },
-    {
-      stage: 'open',
-      path: '/',
-      create: ({ backend, queue }) => createHealthRouter({ backend, queue }),
-    },
+    underAdmin(createSourcesRouter),
+    underAdmin(createAdminHtmlRouter),
+    underAdmin(createAdminRouter),
+    { stage: 'open', path: '/', create: createHealthRouter },
   ],
   openapi: {
     tags: [

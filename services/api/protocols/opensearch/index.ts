@@ -15,7 +15,7 @@ export const OPENSEARCH_PROTOCOL: Protocol = {
     {
       stage: 'reads',
       path: openSearchDescriptionUrl(''),
-      create: ({ config, backend }) => createOpenSearchRouter({ config, backend }),
+      create: createOpenSearchRouter,
     },
   ],
   openapi: {

@@ -24,14 +24,12 @@ export const RECORDS_PROTOCOL: Protocol = {
       stage: 'writes',
       path: catalogueUrl(''),
       when: isWriteRequest,
-      create: ({ config, backend, auth, queue, ingestLog }) =>
-        createTransactionsRouter({ config, backend, auth, queue, ingestLog }),
+      create: createTransactionsRouter,
     },
     {
       stage: 'reads',
       path: catalogueUrl(''),
-      create: ({ config, backend, openApiDocument, conformance }) =>
-        createRecordsRouter({ config, backend, openApiDocument, conformance }),
+      create: createRecordsRouter,
     },
   ],
   openapi: {

@@ -16,7 +16,7 @@ export const STAC_PROTOCOL: Protocol = {
     {
       stage: 'reads',
       path: catalogueUrl(''),
-      create: ({ config, backend }) => createStacRouter({ config, backend }),
+      create: createStacRouter,
     },
   ],
   openapi: {
