@@ -156,7 +156,8 @@ export function parseDocuments(content: string, options: ParseOptions = {}): Par
   const text = content.replace(/^\uFEFF/, '');
   const first = text.trimStart()[0];
   try {
-    if (first === '<') return parseXmlDocuments(text, options);
+    // `maxDepth` is the JSON nesting limit (JSON_DEPTH_LIMIT): XML keeps its own element depth.
+    if (first === '<') return parseXmlDocuments(text, { ...options, maxDepth: undefined });
     if (first === '{' || first === '[') {
       const maxDepth = options.maxDepth ?? DEFAULT_JSON_DEPTH;
       if (exceedsJsonDepth(text, maxDepth))

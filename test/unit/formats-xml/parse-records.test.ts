@@ -1,6 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { expect } from 'chai';
 import type { Bbox, CoreRecord } from '../../../shared/records/core-record.js';
+import { parseDocuments } from '../../../shared/records/formats/index.js';
 import {
   parseDublinCore,
   parseIso19139,
@@ -681,6 +682,29 @@ describe('XML metadata formats (parsers)', () => {
       expect(parseXmlDocuments('<feed><entry/></feed>').failures[0]?.reason).to.match(
         /no records inside/,
       );
+    });
+  });
+
+  describe('nesting limits by format', () => {
+    /** A CITE record inside `levels` wrapper elements. */
+    const wrapped = (levels: number): string =>
+      '<w>'.repeat(levels) +
+      sample('dublin-core-cite', 'Record_19887a8a-f6b0-4a63-ae56-7fba0e17801f.xml').replace(
+        /^<\?xml[^>]*>/,
+        '',
+      ) +
+      '</w>'.repeat(levels);
+
+    it('holds XML to its own element depth, not the JSON depth limit', () => {
+      // 70 wrappers: deeper than a JSON_DEPTH_LIMIT of 64, within XML's 128 elements.
+      const parsed = parseDocuments(wrapped(70), { maxDepth: 64 });
+      expect(parsed.failures).to.deep.equal([]);
+      expect(parsed.records.map((record) => record.id)).to.deep.equal([
+        'urn:uuid:19887a8a-f6b0-4a63-ae56-7fba0e17801f',
+      ]);
+      const tooDeep = parseDocuments(wrapped(130), { maxDepth: 64 });
+      expect(tooDeep.records).to.deep.equal([]);
+      expect(defined(tooDeep.failures[0], 'a failure').reason).to.match(/limit of 128/);
     });
   });
 });
