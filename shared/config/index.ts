@@ -53,7 +53,7 @@ const environmentSchema = z.object({
   QUERY_MAX_TEXT_LENGTH: z.coerce.number().int().min(16).max(10_000_000).default(10_000),
   QUERY_MAX_SORT_KEYS: z.coerce.number().int().min(1).max(100).default(8),
   QUERY_MAX_WILDCARD_PATTERNS: z.coerce.number().int().min(0).max(10_000).default(10),
-  QUERY_MAX_FACETS: z.coerce.number().int().min(1).max(100).default(10),
+  QUERY_MAX_FACETS: z.coerce.number().int().min(1).max(100).default(16),
   QUERY_MAX_OFFSET: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(10_000),
   QUERY_TIME_BUDGET_MS: z.coerce.number().int().min(100).max(600_000).default(3000),
   SEARCH_INDEX_ALIAS: z

@@ -25,6 +25,8 @@ import type { SearchQuery } from '../../shared/query/search-query.js';
 import { checkFilter } from '../../shared/query/check-filter.js';
 import { NextPageOffsets } from '../../shared/search/next-page-offsets.js';
 import { defined } from '../support/defined.js';
+import { loadConfig } from '../../shared/config/index.js';
+import { FACET_PROPERTIES } from '../../services/api/protocols/records/parse.js';
 
 const LIMITS: QueryLimits = {
   maxFilterDepth: 8,
@@ -349,6 +351,12 @@ describe('query cost limits', () => {
       const error = refusal(() => checkFacetCount(3, LIMITS));
       expect(error.message).to.contain('QUERY_MAX_FACETS').and.to.contain('3 distinct');
       expect(error.locator).to.equal('facets');
+    });
+
+    it('admits every facet the catalogue offers by default', () => {
+      const { maxFacets } = loadConfig({}).query;
+      expect(maxFacets).to.be.at.least(FACET_PROPERTIES.length);
+      expect(() => checkFacetCount(FACET_PROPERTIES.length, loadConfig({}).query)).not.to.throw();
     });
 
     it('tells LIKE patterns costlier than a prefix', () => {
