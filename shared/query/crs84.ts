@@ -2,7 +2,8 @@
  * CRS84 coordinates as every protocol takes them: longitude then latitude, in degrees, within
  * ±180 and ±90. The one check of a position, shared by the filter checker (geometry and BBOX
  * literals), STAC `intersects`, the `bbox` parameter and the FES GML and OpenSearch WKT
- * geometry parsers; each caller says what is wrong in its own words.
+ * geometry parsers; each caller says what is wrong in its own words. Also the one test of a
+ * closed linear ring those geometry parsers share.
  */
 
 /** Whether a longitude and a latitude lie within CRS84 (longitude ±180, latitude ±90). */
@@ -31,4 +32,20 @@ export function findPositionFault(
   // At least `fewest` (2 or more) finite numbers, checked above.
   const [longitude, latitude] = value as [number, number, ...number[]];
   return isCrs84Coordinate(longitude, latitude) ? undefined : 'range';
+}
+
+/**
+ * Whether positions form a closed linear ring: at least 4 positions, the last equal to the
+ * first in longitude and latitude.
+ */
+export function isClosedRing(positions: readonly (readonly number[])[]): boolean {
+  const first = positions[0];
+  const last = positions[positions.length - 1];
+  return (
+    positions.length >= 4 &&
+    first !== undefined &&
+    last !== undefined &&
+    first[0] === last[0] &&
+    first[1] === last[1]
+  );
 }

@@ -5,7 +5,6 @@
  */
 import { expect } from 'chai';
 import { QueryLimitError } from '../../shared/errors/index.js';
-import type { QueryLimits } from '../../shared/query/query-limits.js';
 import type { SearchQuery } from '../../shared/query/search-query.js';
 import type { SearchBackend, SearchResult } from '../../shared/search/backend.js';
 import type { SortValue } from '../../shared/search/engine/engine-adapter.js';
@@ -17,20 +16,9 @@ import {
 } from '../../shared/search/next-page-offsets.js';
 import { withQueryLimits } from '../../shared/search/query-limited-backend.js';
 import { defined } from '../support/defined.js';
+import { smallQueryLimits } from '../support/small-query-limits.js';
 
-const LIMITS: QueryLimits = {
-  maxFilterDepth: 8,
-  maxFilterNodes: 50,
-  maxArrayItems: 10,
-  maxGeometryParts: 3,
-  maxGeometryVertices: 20,
-  maxTextWords: 5,
-  maxTextLength: 40,
-  maxSortKeys: 3,
-  maxOffset: 20,
-  maxFacets: 2,
-  maxWildcardPatterns: 2,
-};
+const LIMITS = smallQueryLimits({ maxOffset: 20 });
 
 /** A backend whose every page is full; records the queries it ran. */
 function fullPages(ran: SearchQuery[]): SearchBackend {

@@ -19,28 +19,16 @@ import {
   pagingKey,
   measureGeometry,
   prepareQuery,
-  type QueryLimits,
 } from '../../shared/query/query-limits.js';
 import type { SearchQuery } from '../../shared/query/search-query.js';
 import { checkFilter } from '../../shared/query/check-filter.js';
 import { NextPageOffsets } from '../../shared/search/next-page-offsets.js';
 import { defined } from '../support/defined.js';
+import { smallQueryLimits } from '../support/small-query-limits.js';
 import { loadConfig } from '../../shared/config/index.js';
 import { FACET_PROPERTIES } from '../../services/api/protocols/records/parse.js';
 
-const LIMITS: QueryLimits = {
-  maxFilterDepth: 8,
-  maxFilterNodes: 50,
-  maxArrayItems: 10,
-  maxGeometryParts: 3,
-  maxGeometryVertices: 20,
-  maxTextWords: 5,
-  maxTextLength: 40,
-  maxSortKeys: 3,
-  maxOffset: 100,
-  maxFacets: 2,
-  maxWildcardPatterns: 2,
-};
+const LIMITS = smallQueryLimits();
 
 const query = (parts: Partial<SearchQuery>): SearchQuery => ({
   sort: [],

@@ -16,7 +16,7 @@ import type {
 } from 'geojson';
 import { FilterError } from '../../errors/index.js';
 import type { XmlElement } from '../../xml/index.js';
-import { isCrs84Coordinate } from '../crs84.js';
+import { isClosedRing, isCrs84Coordinate } from '../crs84.js';
 import type { BboxLiteral, Expression, GeometryLiteral } from '../filter-ast.js';
 import { resolveAxisOrder, type AxisOrder } from './crs-axis-order.js';
 import { describeElement, GML_NAMESPACES } from './fes-names.js';
@@ -274,15 +274,7 @@ function readRing(boundary: XmlElement, context: Context): Position[] {
   }
   const inner = enter(ring, context);
   const positions = normalise(readPositions(ring, inner), inner, ring);
-  const first = positions[0];
-  const last = positions[positions.length - 1];
-  if (
-    positions.length < 4 ||
-    first === undefined ||
-    last === undefined ||
-    first[0] !== last[0] ||
-    first[1] !== last[1]
-  ) {
+  if (!isClosedRing(positions)) {
     throw new FilterError(
       `GML ${describeElement(ring)} must be closed (first position = last) with at least 4 positions`,
     );

@@ -21,7 +21,7 @@ import type {
   Position,
 } from 'geojson';
 import { InvalidParameterError } from '../../errors/index.js';
-import { isCrs84Coordinate } from '../crs84.js';
+import { isClosedRing, isCrs84Coordinate } from '../crs84.js';
 
 /** Limits on a WKT geometry; callers take them from configuration. */
 export interface WktLimits {
@@ -171,15 +171,7 @@ class WktReader {
 
   private ring(dimension: number | undefined): Position[] {
     const positions = this.list(() => this.position(dimension));
-    const first = positions[0];
-    const last = positions[positions.length - 1];
-    if (
-      positions.length < 4 ||
-      first === undefined ||
-      last === undefined ||
-      first[0] !== last[0] ||
-      first[1] !== last[1]
-    ) {
+    if (!isClosedRing(positions)) {
       this.fail('a polygon ring must be closed (first position = last) with at least 4 positions');
     }
     return positions;
