@@ -71,6 +71,38 @@ export function describeBackendContract(
       ).to.deep.equal(['r4', 'r5']);
     });
 
+    it('bbox intersects a polygon of one repeated point (a box the engine drops as a shape)', async () => {
+      const point = [158.224, 6.955];
+      const parsed = parseDocuments(
+        JSON.stringify({
+          type: 'Feature',
+          id: 'r-one-point',
+          conformsTo: [],
+          geometry: { type: 'Polygon', coordinates: [[point, point, point, point, point]] },
+          properties: { type: 'dataset', title: 'A box of one point' },
+        }),
+      );
+      expect(parsed.failures).to.deep.equal([]);
+      await backend.upsert(parsed.records);
+      try {
+        for (const bbox of [
+          [-180, -90, 180, 90],
+          [158, 6, 159, 7],
+          [158.224, 6.955, 158.224, 6.955],
+        ] as const) {
+          expect(
+            await ids({ spatial: { bbox: [...bbox], relation: 'intersects' } }),
+            `bbox ${bbox.join(',')}`,
+          ).to.include('r-one-point');
+        }
+        expect(
+          await ids({ spatial: { bbox: [150, 0, 158, 6], relation: 'intersects' } }),
+        ).to.not.include('r-one-point');
+      } finally {
+        expect(await backend.delete(['r-one-point'])).to.equal(1);
+      }
+    });
+
     it('datetime: instants, closed and half-open intervals intersect record time', async () => {
       const during = (start: string | null, end: string | null): Refinement => ({
         temporal: { start, end, relation: 'intersects' },

@@ -125,7 +125,13 @@ export function compileSpatialRelation(
 ): Query {
   if (relation === 'equals') return allOf([exists('bbox.west'), envelopeEquals(operand.bbox)]);
   if (mode === 'shape') {
-    return allOf([hasFootprint(mode), geoShape(operand, relation)]);
+    // Footprints the engine dropped as malformed (a polygon of one repeated point, say) have
+    // no shape to relate: they are related on their envelopes, as SQLite and envelope mode
+    // relate every footprint for a box.
+    return anyOf([
+      allOf([hasFootprint(mode), geoShape(operand, relation)]),
+      allOf([DROPPED_SHAPE, envelopeRelation(relation, operand.bbox)]),
+    ]);
   }
   switch (relation) {
     case 'intersects':
