@@ -2,7 +2,7 @@
 temporary SQLite file loaded with every sample record of the repository (data/samples: STAC,
 ISO 19139, ISO 19115-3 and Dublin Core) and generated records, so that every client is tried
 on every kind of record (`server`); `all_samples_server` is that server and the same records on
-Elasticsearch, for the tests that run on both backends.
+Elasticsearch and on OpenSearch, for the tests that run on every backend.
 """
 
 from __future__ import annotations
@@ -69,13 +69,17 @@ def server() -> Iterator[dict[str, Any]]:
 
 # The engine every-sample servers also run on: its URL comes from scripts/services.sh, as for
 # the system tests (scripts/test-all.sh exports it).
-ENGINE_URL_VARIABLES = {"elasticsearch": "CAIRN_TEST_ELASTICSEARCH_URL"}
+ENGINE_URL_VARIABLES = {
+    "elasticsearch": "CAIRN_TEST_ELASTICSEARCH_URL",
+    "opensearch": "CAIRN_TEST_OPENSEARCH_URL",
+}
 
 
-@pytest.fixture(scope="session", params=["sqlite", "elasticsearch"])
+@pytest.fixture(scope="session", params=["sqlite", "elasticsearch", "opensearch"])
 def all_samples_server(request: pytest.FixtureRequest) -> Iterator[dict[str, Any]]:
     """The API over every sample folder (STAC, ISO 19139 with gmi:MI_Metadata, ISO 19115-3,
-    Dublin Core) and generated records, once on SQLite (`server`) and once on Elasticsearch."""
+    Dublin Core) and generated records, once on SQLite (`server`), once on Elasticsearch and
+    once on OpenSearch."""
     backend = str(request.param)
     if backend == "sqlite":
         yield request.getfixturevalue("server")

@@ -63,6 +63,7 @@ for suite in suites:
 print(total - failed - skipped, failed, skipped)
 EOF
 )
-# pytest failing with no failed test (an internal error, a usage error) still counts as a failure.
-if [[ $status -ne 0 && $status -ne 5 && $failed -eq 0 ]]; then failed=1; fi
+# pytest failing with no failed test (an internal error, a usage error, exit 5: no test
+# collected) still counts as a failure.
+if [[ $status -ne 0 && $failed -eq 0 ]]; then failed=1; fi
 finish "$passed" "$failed" "$skipped"
