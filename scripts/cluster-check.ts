@@ -40,7 +40,7 @@ import {
   type RequestOutcome,
 } from './cluster/checks.js';
 import { Recorder, sleep } from './cluster/client.js';
-import { countRecords, describeLayout, listIds, refresh } from './cluster/engine.js';
+import { countRecords, describeLayout, finalHealth, listIds, refresh } from './cluster/engine.js';
 import { parseOptions, USAGE, type ClusterOptions } from './cluster/options.js';
 import { ApiReplica, Cluster, WorkerReplica } from './cluster/topology.js';
 import {
@@ -580,6 +580,10 @@ async function main(): Promise<number> {
       `harvest source ${source.harvested ? `harvested (${source.written} records, ${source.seconds}s)` : `NOT harvested: ${source.problem}`}`,
     );
 
+    const health = await finalHealth(cluster.engineUrl, 60);
+    say(
+      `cluster ${health.status} at the end: ${health.nodes} nodes, ${health.unassignedShards} unassigned shards`,
+    );
     const requests = checkRequests(recorder.outcomes, run.windows());
     const summary = {
       indexing,
@@ -632,6 +636,7 @@ async function main(): Promise<number> {
             ),
             redis: cluster.redisUrl,
             layout,
+            final: health,
           },
           ingest: {
             accepted: indexing.accepted,

@@ -55,6 +55,26 @@ export async function listIds(engineUrl: string, alias: string): Promise<string[
 }
 
 /** Shards and replicas of the index behind the alias, and the cluster's state. */
+/**
+ * The cluster's health once the run is over: waits up to `timeoutSeconds` for green (replicas
+ * of the killed node reallocated), then reports whatever status the engine gives.
+ */
+export async function finalHealth(
+  engineUrl: string,
+  timeoutSeconds: number,
+): Promise<{ status: string; nodes: number; unassignedShards: number }> {
+  const health = await engineJson<{
+    status: string;
+    number_of_nodes: number;
+    unassigned_shards: number;
+  }>(`${engineUrl}/_cluster/health?wait_for_status=green&timeout=${timeoutSeconds}s`);
+  return {
+    status: health.status,
+    nodes: health.number_of_nodes,
+    unassignedShards: health.unassigned_shards,
+  };
+}
+
 export async function describeLayout(
   engineUrl: string,
   alias: string,

@@ -17,7 +17,10 @@ const RECORDS = 5000;
 interface Result {
   passed: boolean;
   resultLine: string;
-  topology: { layout: { shards: number; replicas: number; nodes: number; status: string } };
+  topology: {
+    layout: { shards: number; replicas: number; nodes: number; status: string };
+    final: { status: string; nodes: number; unassignedShards: number };
+  };
   indexing: IndexingCheck;
   harvests: HarvestCheck[];
   requests: RequestCheck;
@@ -76,6 +79,7 @@ describe(`cluster check, reduced (${RECORDS} records, three kills)`, function ()
 
   it('lays the index out on the 3-node cluster: 3 shards, 1 replica, green at the end', () => {
     expect(result.topology.layout).to.include({ shards: 3, replicas: 1, nodes: 3 });
+    expect(result.topology.final).to.deep.equal({ status: 'green', nodes: 3, unassignedShards: 0 });
   });
 
   it('killed an engine data node, an API replica and a worker during the ingest, and an API replica during the harvest; each came back', () => {
