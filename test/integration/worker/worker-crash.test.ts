@@ -79,11 +79,27 @@ function describeCrash(label: string, engineEnvironment: () => Record<string, st
         await queues.enqueue('ingest', { documents: generatedDocuments(PER_JOB, job * PER_JOB) });
 
       child = startWorker(environment);
-      await waitFor(async () => (await completedJobs()) >= 3, 300000, 'first jobs to complete');
+      // Killed mid-run: some jobs done and at least one in the worker's hands at the kill.
+      await waitFor(
+        async () => {
+          const { active = 0, completed = 0 } = await queues.queues.ingest.getJobCounts(
+            'active',
+            'completed',
+          );
+          return completed >= 3 && active > 0;
+        },
+        300000,
+        'first jobs to complete and another to run',
+      );
       child.kill('SIGKILL');
       await once(child, 'exit');
-      const afterKill = await completedJobs();
-      assert.ok(afterKill < JOBS, `the worker finished everything (${afterKill}) before the kill`);
+      const atKill = await queues.queues.ingest.getJobCounts('active', 'completed');
+      assert.ok(
+        (atKill.completed ?? 0) < JOBS,
+        `the worker finished everything (${atKill.completed}) before the kill`,
+      );
+      // The killed worker's job stays active (locked) until it is found stalled and retried.
+      assert.ok((atKill.active ?? 0) > 0, 'a job was in flight when the worker was killed');
 
       child = startWorker(environment);
       await waitFor(async () => (await completedJobs()) === JOBS, 600000, 'all jobs to complete');
