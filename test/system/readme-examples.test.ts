@@ -1,7 +1,8 @@
 /**
  * The README's example queries work as written: the URL under "The two commands" and every
  * curl command of "Try it" run against the catalogue `npm start` serves (the same 300 generated
- * sample records, seed 42, that scripts/seed-samples.ts loads), and each shows several records.
+ * sample records, seed 42, that scripts/seed-samples.ts loads): each shows several records, a
+ * full page (or every match when fewer), and exactly the number of matches its comment states.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -36,6 +37,8 @@ function shellWords(command: string): string[] {
 
 interface ExampleRequest {
   command: string;
+  /** The number of matches the README's comment above the command states ("13 records match"). */
+  statedMatches?: number;
   method: 'GET' | 'POST';
   path: string;
   headers: Record<string, string>;
@@ -82,11 +85,31 @@ function tryItRequests(): ExampleRequest[] {
   const block = /```sh\n([\s\S]*?)```/.exec(section('Try it'))?.[1] ?? '';
   const base = /^B=(\S+)$/m.exec(block)?.[1];
   if (!base) throw new Error('the "Try it" block sets no B=');
-  return block
-    .replace(/\\\n\s*/g, '')
-    .split('\n')
-    .filter((line) => line.startsWith('curl '))
-    .map((line) => readCurl(line, base));
+  const lines = block.replace(/\\\n\s*/g, '').split('\n');
+  return lines.flatMap((line, index) => {
+    if (!line.startsWith('curl ')) return [];
+    const stated = /\((\d+) records match/.exec(lines[index - 1] ?? '')?.[1];
+    const example = readCurl(line, base);
+    return [stated === undefined ? example : { ...example, statedMatches: Number(stated) }];
+  });
+}
+
+/** How many records match, as a response says (numberMatched, CSW, OpenSearch totalResults). */
+function countMatches(response: request.Response): number {
+  if (response.type.includes('json')) return Number(response.body.numberMatched);
+  const text = response.text;
+  const matched = /numberOfRecordsMatched="(\d+)"/.exec(text) ?? /totalResults>(\d+)</.exec(text);
+  return Number(defined(matched?.[1], 'a count of matches in the response'));
+}
+
+/** The page size an example asks for (limit, maxRecords, or in a JSON body). */
+function requestedLimit(example: ExampleRequest): number {
+  const query = new URL(example.path, ORIGIN).searchParams;
+  const limit =
+    query.get('limit') ??
+    query.get('maxRecords') ??
+    (example.body ? String((JSON.parse(example.body) as { limit?: number }).limit) : null);
+  return Number(defined(limit ?? undefined, `a page size in ${example.command}`));
 }
 
 /** How many records a response shows (features, CSW records returned, Atom entries). */
@@ -133,17 +156,26 @@ describe("the README's example queries (npm start's sample catalogue)", function
     expect(response.body.links.map((link: { rel: string }) => link.rel)).to.include('next');
   });
 
-  it('reads every curl command of "Try it"', () => {
+  it('reads every curl command of "Try it", and the counts its comments state', () => {
     const requests = tryItRequests();
     expect(requests.map((example) => example.method)).to.include.members(['GET', 'POST']);
     expect(requests.length).to.be.at.least(4);
+    expect(requests.some((example) => example.statedMatches !== undefined)).to.equal(true);
   });
 
   for (const example of tryItRequests()) {
     it(`${example.method} ${example.path.slice(0, 90)} shows several records`, async () => {
       const response = await send(catalogue, example);
       expect(response.status, response.text.slice(0, 300)).to.equal(200);
-      expect(countRecords(response), example.command).to.be.at.least(SEVERAL);
+      const matched = countMatches(response);
+      expect(matched, example.command).to.be.at.least(SEVERAL);
+      expect(countRecords(response), example.command).to.equal(
+        Math.min(matched, requestedLimit(example)),
+      );
+      if (example.statedMatches !== undefined)
+        expect(matched, `the count the README states for ${example.command}`).to.equal(
+          example.statedMatches,
+        );
     });
   }
 
