@@ -99,13 +99,15 @@ describe('fault: the identity provider (JWKS) is unreachable', function () {
     const sqlitePath = join(directory, 'cairn.sqlite');
     const backend = new SqliteBackend({ path: sqlitePath });
     await backend.init();
-    await ingestDocuments(
+    const loaded = await ingestDocuments(
       backend,
       [...generateRecords(SEEDED, 7)].map((record, i) => ({
         name: `seed ${i}`,
         content: JSON.stringify(record),
       })),
     );
+    assert.deepEqual(loaded.rejected, []);
+    assert.equal(loaded.written, SEEDED);
     await backend.close();
     api = await startApiProcess(
       {

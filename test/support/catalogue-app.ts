@@ -34,5 +34,5 @@ export async function createCatalogueApp(
   documents: RawDocument[],
   environment: Record<string, string> = {},
 ): Promise<TestApp> {
-  return startApp(systemBackend(), documents, environment, true);
+  return startApp(systemBackend(), documents, environment);
 }

@@ -61,7 +61,7 @@ export async function createCatalogueAppOn(
   environment: Record<string, string> = {},
   engine: Partial<EngineBackendSettings> = {},
 ): Promise<TestApp> {
-  if (target.kind === 'sqlite') return startApp(target, documents, environment, true);
+  if (target.kind === 'sqlite') return startApp(target, documents, environment);
   const backend = await loadEngine(target, documents, engine);
   return appOver(backend, environment, () => backend.close());
 }
@@ -117,7 +117,7 @@ export async function createCiteAppOn(
   environment: Record<string, string> = {},
 ): Promise<TestApp> {
   const documents = readDocuments(samplePath('dublin-core-cite'));
-  if (target.kind === 'sqlite') return startApp(target, documents, environment, true);
+  if (target.kind === 'sqlite') return startApp(target, documents, environment);
   let loading = citeEngines.get(target.label);
   if (loading === undefined) {
     loading = loadEngine(target, documents);

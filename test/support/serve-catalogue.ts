@@ -31,13 +31,15 @@ const backend = new SqliteBackend({
 });
 await backend.init();
 const count = Number(process.env.CAIRN_TEST_RECORDS ?? '300');
-await ingestDocuments(
+const loaded = await ingestDocuments(
   backend,
   [...generateRecords(count, 7)].map((record, index) => ({
     name: `generated ${index}`,
     content: JSON.stringify(record),
   })),
 );
+if (loaded.rejected.length > 0 || loaded.written !== count)
+  throw new Error(`generated records not all loaded: ${JSON.stringify(loaded.rejected)}`);
 const app = createApp({ config, backend, logger: createLogger('silent', 'child') });
 const server = app.listen(0, '127.0.0.1', () => {
   const { port } = server.address() as AddressInfo;

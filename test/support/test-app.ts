@@ -39,18 +39,18 @@ export async function createTestApp(
     name: `generated ${index}`,
     content: JSON.stringify(record),
   }));
-  return startApp(systemBackend(), documents, { LIMIT_MAX: '100', ...environment }, false);
+  return startApp(systemBackend(), documents, { LIMIT_MAX: '100', ...environment });
 }
 
 /**
- * Starts an app over the documents on the target backend; with `strict`, fails when any
- * document is rejected. `close` deletes the SQLite file or the engine's indices.
+ * Starts an app over the documents on the target backend, failing when any document is
+ * rejected: a test that means to load a bad document sends it over HTTP and checks the answer.
+ * `close` deletes the SQLite file or the engine's indices.
  */
 export async function startApp(
   target: SuiteBackend,
   documents: RawDocument[],
   environment: Record<string, string>,
-  strict: boolean,
 ): Promise<TestApp> {
   const directory = mkdtempSync(join(tmpdir(), 'cairn-system-'));
   const path = join(directory, 'cairn.sqlite');
@@ -109,7 +109,7 @@ export async function startApp(
   };
   try {
     const summary = await ingestDocuments(backend, documents);
-    if (strict && summary.rejected.length > 0) {
+    if (summary.rejected.length > 0) {
       throw new Error(`documents rejected: ${JSON.stringify(summary.rejected)}`);
     }
   } catch (error) {

@@ -52,7 +52,9 @@ if (url)
         name: `generated ${index}`,
         content: JSON.stringify(record),
       }));
-      await ingestDocuments(api, documents);
+      const loaded = await ingestDocuments(api, documents);
+      assert.deepEqual(loaded.rejected, []);
+      assert.equal(loaded.written, RECORDS);
       await api.refresh();
       const config = loadConfig({
         LOG_LEVEL: 'silent',
