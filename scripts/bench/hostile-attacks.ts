@@ -186,7 +186,7 @@ export const ATTACK_CLASSES: readonly AttackClass[] = [
     title: '6 filters refined in Node (S_TOUCHES, updated > created)',
     request: rotate([
       () => get(`${ITEMS_PATH}?filter=${encode('S_TOUCHES(geometry,BBOX(-76,-47.3,-48,5))')}`),
-      (attacker, round) =>
+      (_attacker, round) =>
         get(
           `${ITEMS_PATH}?filter=${encode('updated > created')}&sortby=${round % 2 ? '-' : ''}title`,
         ),
