@@ -209,3 +209,27 @@ export function parseCpuMs(stat: string): number | undefined {
   const ticks = Number(fields[11]) + Number(fields[12]);
   return Number.isFinite(ticks) ? ticks * 10 : undefined;
 }
+
+/**
+ * Starts the API from its sources (`node --import tsx services/api/main.ts`, no build: suites
+ * that run at once must not write the same `dist/`) with HOST=127.0.0.1, a free PORT and the
+ * environment given (the backend's variables inherited from this process cleared first), and
+ * resolves once /readyz answers 200.
+ */
+export async function startApiFromSources(
+  repoRoot: string,
+  environment: Record<string, string>,
+  timeoutMs = 120_000,
+): Promise<ApiProcess> {
+  const port = await findFreePort();
+  const inherited: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of ['ELASTICSEARCH_URL', 'OPENSEARCH_URL', 'SQLITE_PATH', 'REDIS_URL']) {
+    delete inherited[name];
+  }
+  const child = spawn(process.execPath, ['--import', 'tsx', 'services/api/main.ts'], {
+    cwd: repoRoot,
+    env: { ...inherited, LOG_LEVEL: 'warn', ...environment, HOST: '127.0.0.1', PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  return waitUntilReady(child, `http://127.0.0.1:${port}`, 'the API', timeoutMs);
+}

@@ -16,6 +16,37 @@ OPENSEARCH_TRANSPORT_PORT="${CAIRN_OPENSEARCH_TRANSPORT_PORT:-9351}"
 # JIT limited to C1: half the CPU time to start, ample speed for test loads.
 SEARCH_JAVA_OPTS_DEFAULT="-Xms512m -Xmx1g -XX:TieredStopAtLevel=1"
 
+# How the engine protects itself (docs/operations.md, "How the engine protects itself"; the
+# reasoning in docs/decisions/hostile-load.md). Chosen for the 1 GB heap above: breakers that
+# refuse a request (429, a 503 to the API's clients) before the heap runs out, a bound on the
+# buckets of one answer, and a time after which nobody waits for a search (the API's engine
+# client gives up at 30 s), so the engine ends it. Expensive queries stay allowed: LIKE
+# patterns are wildcard queries, case-insensitive comparisons regexp queries; the API bounds
+# them (QUERY_MAX_WILDCARD_PATTERNS). Elasticsearch 8 sizes its clause limit from the heap
+# itself (indices.query.bool.max_clause_count is deprecated and ignored there) and has no
+# search backpressure.
+SEARCH_PROTECTION=(
+  -Eindices.breaker.total.limit=90%
+  -Eindices.breaker.request.limit=40%
+  -Eindices.breaker.fielddata.limit=20%
+  -Esearch.max_buckets=25000
+  -Esearch.default_search_timeout=30s
+  -Esearch.low_level_cancellation=true
+)
+# OpenSearch 2 also has a static clause limit (kept at 1,024, above QUERY_MAX_TEXT_WORDS and
+# QUERY_MAX_FILTER_NODES), a hard cancellation after a time, and search backpressure:
+# enforced, under duress (heap or CPU) it cancels the search tasks that ran or used the CPU
+# for far longer than the API's query time budget (3 s).
+OPENSEARCH_PROTECTION=(
+  -Eindices.query.bool.max_clause_count=1024
+  -Esearch.cancel_after_time_interval=30s
+  -Esearch_backpressure.mode=enforced
+  -Esearch_backpressure.search_task.elapsed_time_millis_threshold=10000
+  -Esearch_backpressure.search_task.cpu_time_millis_threshold=10000
+  -Esearch_backpressure.search_shard_task.elapsed_time_millis_threshold=10000
+  -Esearch_backpressure.search_shard_task.cpu_time_millis_threshold=5000
+)
+
 # Start one engine: svc, dist dir, launcher name, http port, transport port,
 # extra -E settings (the discovery settings among them). The JVM options and JDK come from the caller's env.
 search_launch() {
@@ -54,7 +85,7 @@ elasticsearch_launch() {
     ES_TMPDIR="$CAIRN_RUN/elasticsearch/tmp" \
     search_launch elasticsearch "elasticsearch-$ES_VERSION" elasticsearch \
     "$ES_HTTP_PORT" "$ES_TRANSPORT_PORT" -Ediscovery.type=single-node \
-    -Expack.security.enabled=false
+    -Expack.security.enabled=false "${SEARCH_PROTECTION[@]}"
 }
 
 opensearch_url() { printf 'http://127.0.0.1:%s\n' "$OPENSEARCH_HTTP_PORT"; }
@@ -99,5 +130,6 @@ opensearch_launch() {
     OPENSEARCH_JAVA_OPTS="${OPENSEARCH_JAVA_OPTS:-$SEARCH_JAVA_OPTS_DEFAULT}" \
     OPENSEARCH_TMPDIR="$CAIRN_RUN/opensearch/tmp" \
     search_launch opensearch "opensearch-$OPENSEARCH_VERSION" opensearch \
-    "$OPENSEARCH_HTTP_PORT" "$OPENSEARCH_TRANSPORT_PORT" -Ediscovery.type=single-node
+    "$OPENSEARCH_HTTP_PORT" "$OPENSEARCH_TRANSPORT_PORT" -Ediscovery.type=single-node \
+    "${SEARCH_PROTECTION[@]}" "${OPENSEARCH_PROTECTION[@]}"
 }
