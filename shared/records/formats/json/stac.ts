@@ -8,8 +8,6 @@ import { buildEmptyRecord, type Contact, type CoreRecord, type Link } from '../.
 import {
   asArray,
   asBbox,
-  asGeometry,
-  GEOMETRY_RULE,
   asLink,
   asNumber,
   asObject,
@@ -18,6 +16,7 @@ import {
   bboxToGeometry,
   buildTimeExtent,
   computeBbox,
+  readRecordGeometry,
   type JsonObject,
 } from './json-values.js';
 import { parseTimeValue } from '../../time.js';
@@ -115,10 +114,7 @@ export function parseStacItem(item: JsonObject, content: string): CoreRecord {
     throw new InvalidRecordError(`STAC Item "${id}" has an invalid "datetime"`);
   }
 
-  const geometry = asGeometry(item.geometry);
-  if (item.geometry !== null && item.geometry !== undefined && !geometry) {
-    throw new InvalidRecordError(`STAC Item "${id}" has an invalid geometry (${GEOMETRY_RULE})`);
-  }
+  const geometry = readRecordGeometry(item.geometry, `STAC Item "${id}" has an invalid geometry`);
   record.geometry = geometry;
   record.bbox = asBbox(item.bbox) ?? (geometry ? computeBbox(geometry) : undefined);
 
