@@ -20,6 +20,7 @@ import {
   type JsonObject,
 } from './json-values.js';
 import { parseTimeValue } from '../../time.js';
+import { TIME_FALLBACK_PROPERTY } from '../../writers/stac-item.js';
 
 /** STAC item properties mapped onto CoreRecord fields (not copied into `extra`). */
 const MAPPED_PROPERTIES = new Set([
@@ -107,9 +108,14 @@ export function parseStacItem(item: JsonObject, content: string): CoreRecord {
   record.parentId = asString(item.collection);
 
   const hasRange = properties.start_datetime != null || properties.end_datetime != null;
-  record.time = hasRange
-    ? buildTimeExtent(properties.start_datetime, properties.end_datetime)
-    : buildTimeExtent(properties.datetime, properties.datetime);
+  // An item a catalogue wrote for a record without any date spans 0001–9999 only because STAC
+  // needs a time (see writers/stac-item.ts): its record has no temporal extent.
+  const timeUnknown = properties[TIME_FALLBACK_PROPERTY] === 'unknown';
+  record.time = timeUnknown
+    ? undefined
+    : hasRange
+      ? buildTimeExtent(properties.start_datetime, properties.end_datetime)
+      : buildTimeExtent(properties.datetime, properties.datetime);
   if (!record.time && properties.datetime != null) {
     throw new InvalidRecordError(`STAC Item "${id}" has an invalid "datetime"`);
   }
