@@ -123,13 +123,18 @@ CAIRN_TEST_SQLITE_READ_WORKERS=2 CAIRN_TEST_SYSTEM_BACKEND=sqlite start_suite sy
 # mode shape, each suite on fresh aliases of its own. The other system suites are about SQLite
 # itself or the processes around the API (its files and WAL, the ingest and enqueue CLIs,
 # harvesting, limits, metrics, the admin pages, npm start) and run on SQLite only; the query
-# cost limits run on both, as deep pages and their next links differ by backend. The hostile-load
-# suite (8 attackers per class beside a benign client, test/system/hostile-load.test.ts) is about
-# the engines and declares nothing on SQLite.
+# cost limits run on both, as deep pages and their next links differ by backend, and so does
+# the load of every data set through the ingest CLI (ingest-datasets), the years 0000–9999
+# (historical-dates) and the CQL2 conformance cases over HTTP on data the CLI loaded
+# (cql2-http), which are about what each backend stores and compares. The hostile-load suite
+# (8 attackers per class beside a benign client, test/system/hostile-load.test.ts) is about the
+# engines and declares nothing on SQLite.
 engine_system_suites=(
   'test/system/records-*.test.ts' test/system/stac-api.test.ts test/system/transactions.test.ts
   'test/system/csw-*.test.ts' test/system/opensearch.test.ts test/system/readme-examples.test.ts
-  test/system/query-cost.test.ts test/system/hostile-load.test.ts
+  test/system/query-cost.test.ts test/system/ingest-datasets.test.ts
+  test/system/historical-dates.test.ts test/system/cql2-http.test.ts
+  test/system/hostile-load.test.ts
 )
 # A generous per-test timeout: index creation and refresh on a loaded machine are slower than a
 # SQLite file.

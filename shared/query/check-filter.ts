@@ -36,7 +36,7 @@ import {
   type TemporalOp,
 } from './cql2/cql2-operators.js';
 import { printCql2Text } from './cql2/print-cql2-text.js';
-import { findPositionFault } from './crs84.js';
+import { findPositionFault, snapCrs84, snapGeometry } from './crs84.js';
 import { readGeometry } from './cql2-functions.js';
 import type { Expression, OperatorNode } from './filter-ast.js';
 import { findQueryable } from './queryables.js';
@@ -160,19 +160,20 @@ function checkTime(expression: { kind: 'date' | 'timestamp'; value: string }): C
   return { kind, value, start: instant, end: instant };
 }
 
-/** Checks a position; its longitude and latitude. */
+/** Checks a position; its longitude and latitude (snapped onto a bound within the tolerance). */
 function checkPosition(position: Position, where: Expression): [number, number] {
   const fault = findPositionFault(position);
   const [x, y] = position;
   if (fault === 'shape' || x === undefined || y === undefined) {
     throw new FilterError(`${describeFilter(where)} has a coordinate that is not a number pair`);
   }
-  if (fault === 'range') {
+  const snapped = snapCrs84(x, y);
+  if (fault === 'range' || snapped === undefined) {
     throw new FilterError(
       `${describeFilter(where)} has the coordinate (${x} ${y}) outside CRS84 (longitude ±180, latitude ±90)`,
     );
   }
-  return [x, y];
+  return snapped;
 }
 
 function checkBbox(expression: Expression & { kind: 'bbox' }): CheckedBbox {
@@ -198,9 +199,10 @@ function checkGeometry(expression: Expression & { kind: 'geometry' }): CheckedGe
   const positions = positionsOf(expression.geometry);
   if (positions.length === 0) throw new FilterError(`${describeFilter(expression)} is empty`);
   const pairs = positions.map((position) => checkPosition(position, expression));
+  const geometry = snapGeometry(expression.geometry);
   let valid: boolean;
   try {
-    valid = isRectangle(expression.geometry) || readGeometry(expression.geometry).isValid();
+    valid = isRectangle(geometry) || readGeometry(geometry).isValid();
   } catch {
     valid = false;
   }
@@ -212,7 +214,7 @@ function checkGeometry(expression: Expression & { kind: 'geometry' }): CheckedGe
   const xs = pairs.map(([x]) => x);
   const ys = pairs.map(([, y]) => y);
   const envelope: Bbox = [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
-  return { kind: 'geometry', geometry: expression.geometry, envelope };
+  return { kind: 'geometry', geometry, envelope };
 }
 
 // ---------------------------------------------------------------------------------------------

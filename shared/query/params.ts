@@ -6,7 +6,7 @@
 import { InvalidParameterError } from '../errors/index.js';
 import type { Bbox } from '../records/core-record.js';
 import { parseTimestamp, parseTimeValue } from '../records/time.js';
-import { isCrs84Coordinate } from './crs84.js';
+import { snapCrs84 } from './crs84.js';
 import { findQueryable } from './queryables.js';
 import type { SortKey } from './search-query.js';
 
@@ -37,19 +37,22 @@ export function parseBbox(value: string, name = 'bbox'): Bbox {
   };
   const [west, south, east, north] =
     numbers.length === 4 ? [at(0), at(1), at(2), at(3)] : [at(0), at(1), at(3), at(4)];
-  if (!isCrs84Coordinate(west, south) || !isCrs84Coordinate(east, north)) {
+  // Edges within the tolerance beyond a bound are read as the bound (crs84.ts).
+  const lower = snapCrs84(west, south);
+  const upper = snapCrs84(east, north);
+  if (lower === undefined || upper === undefined) {
     throw new InvalidParameterError(
       name,
       `${name} is outside the CRS84 range (longitude ±180, latitude ±90)`,
     );
   }
-  if (south > north) {
+  if (lower[1] > upper[1]) {
     throw new InvalidParameterError(
       name,
       `${name} south (${south}) is greater than north (${north})`,
     );
   }
-  return [west, south, east, north];
+  return [lower[0], lower[1], upper[0], upper[1]];
 }
 
 export interface DatetimeInterval {

@@ -1,7 +1,7 @@
 /**
  * Time values as Cairn stores and compares them: every instant is normalised to a UTC
  * ISO 8601 timestamp with milliseconds, so string order is time order in every backend.
- * A calendar date stands for the whole day.
+ * A calendar date stands for the whole day. Every year RFC 3339 writes (0000–9999) is one.
  */
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -21,22 +21,34 @@ export interface InstantSpan {
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /**
- * Days in a month of the proleptic Gregorian calendar, as JavaScript's Date counts them
- * (0 for a month outside 1–12).
+ * Days in a month of the proleptic Gregorian calendar, as JavaScript's Date counts them (year 0
+ * is a leap year; 0 for a month outside 1–12).
  */
-function daysInMonth(year: number, month: number): number {
+export function daysInMonth(year: number, month: number): number {
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   return month === 2 && leap ? 29 : (DAYS_IN_MONTH[month - 1] ?? 0);
 }
 
-/**
- * Whether year-month-day is a real date. Years below 100 are refused, as they always were:
- * Date.UTC reads them as 1900–1999.
- */
+/** Whether year-month-day is a real date of the years RFC 3339 writes (0000–9999). */
 function isRealDate(year: number, month: number, day: number): boolean {
-  if (year < 100 || month < 1 || month > 12 || day < 1) return false;
+  if (year < 0 || year > 9999 || month < 1 || month > 12 || day < 1) return false;
   return day <= daysInMonth(year, month);
 }
+
+/**
+ * Milliseconds since the epoch of midnight UTC starting a day of the proleptic Gregorian
+ * calendar, for every year 0000–9999: Date.UTC would read years 0–99 as 1900–1999, so the year
+ * is set on its own.
+ */
+export function utcMidnight(year: number, month: number, day: number): number {
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  return date.getTime();
+}
+
+/** The earliest and latest instants of the years 0000–9999, the range Cairn stores. */
+const FIRST_INSTANT = utcMidnight(0, 1, 1);
+const LAST_INSTANT = utcMidnight(10000, 1, 1) - 1;
 
 /**
  * Parses an RFC 3339 date-time (offset required unless `assumeUtc`) into a UTC timestamp,
@@ -60,7 +72,7 @@ export function parseTimestamp(text: string, assumeUtc = false): string | undefi
   // Already UTC and no leap second: the normalised form is the written numbers themselves.
   if ((!offset || offset === 'Z' || offset === 'z') && second < 60)
     return `${y}-${mo}-${d}T${h}:${mi}:${s}.${milliText}Z`;
-  const midnight = Date.UTC(year, month - 1, day);
+  const midnight = utcMidnight(year, month, day);
   const millis = Number(milliText);
   let zoneMinutes = 0;
   if (offset && offset !== 'Z' && offset !== 'z') {
@@ -72,6 +84,9 @@ export function parseTimestamp(text: string, assumeUtc = false): string | undefi
   // A leap second (:60) counts as :59, as before.
   const instant =
     midnight + ((hour * 60 + minute - zoneMinutes) * 60 + Math.min(second, 59)) * 1000 + millis;
+  // An offset may carry the first or last day of the range out of the years RFC 3339 writes
+  // (and out of the string order of four-digit years): such an instant is not one.
+  if (instant < FIRST_INSTANT || instant > LAST_INSTANT) return undefined;
   return new Date(instant).toISOString();
 }
 

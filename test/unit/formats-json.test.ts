@@ -79,6 +79,41 @@ describe('JSON metadata formats', () => {
     });
   });
 
+  it('reads STAC times in any year 0000–9999, but not the range written for an unknown time', () => {
+    const item = (properties: Record<string, unknown>) =>
+      JSON.stringify({
+        type: 'Feature',
+        stac_version: '1.0.0',
+        id: 'i',
+        geometry: null,
+        properties,
+        links: [],
+        assets: {},
+      });
+    const early = parseDocuments(
+      item({
+        datetime: null,
+        start_datetime: '0001-01-01T00:00:00Z',
+        end_datetime: '0099-12-31T00:00:00Z',
+      }),
+    );
+    expect(early.records[0]?.time).to.deep.equal({
+      start: '0001-01-01T00:00:00.000Z',
+      end: '0099-12-31T00:00:00.000Z',
+    });
+    // What this catalogue's STAC writer gives a record without any date (0001–9999, marked).
+    const unknown = parseDocuments(
+      item({
+        datetime: null,
+        start_datetime: '0001-01-01T00:00:00Z',
+        end_datetime: '9999-12-31T23:59:59Z',
+        'cairn:time_fallback': 'unknown',
+      }),
+    );
+    expect(unknown.failures).to.deep.equal([]);
+    expect(unknown.records[0]?.time).to.equal(undefined);
+  });
+
   it('splits FeatureCollections and NDJSON, rejecting bad members by name and keeping the rest', () => {
     const good = { type: 'Feature', id: 'a', geometry: null, properties: { title: 'A' } };
     const collection = {

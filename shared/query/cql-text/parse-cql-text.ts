@@ -29,6 +29,7 @@ import {
   type TimestampLiteral,
 } from '../filter-ast.js';
 import { instantOf, metresPerUnit, resolveAxisOrder, toTimeLiteral } from '../fes/index.js';
+import { daysInMonth } from '../../records/time.js';
 import { findQueryable } from '../queryables.js';
 import { describeSyntaxError } from '../cql2/syntax-error-message.js';
 import { parse, SyntaxError as PeggySyntaxError } from './cql-text-parser.generated.js';
@@ -84,7 +85,8 @@ function shiftBy(instant: number, duration: Duration, sign: number): number {
   date.setUTCDate(1);
   date.setUTCFullYear(date.getUTCFullYear() + sign * years);
   date.setUTCMonth(date.getUTCMonth() + sign * months);
-  const lastDay = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 0)).getUTCDate();
+  // Date.UTC would read years 0–99 as 1900–1999 (year 0 is a leap year, 1900 is not).
+  const lastDay = daysInMonth(date.getUTCFullYear(), date.getUTCMonth() + 1);
   date.setUTCDate(Math.min(day, lastDay));
   const shifted = date.getTime() + sign * (weeks * 7 + days) * 86_400_000;
   return shifted + sign * Math.round((hours * 3600 + minutes * 60 + seconds) * 1000);

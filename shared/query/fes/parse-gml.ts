@@ -16,7 +16,7 @@ import type {
 } from 'geojson';
 import { FilterError } from '../../errors/index.js';
 import type { XmlElement } from '../../xml/index.js';
-import { isClosedRing, isCrs84Coordinate } from '../crs84.js';
+import { isClosedRing, snapCrs84 } from '../crs84.js';
 import type { BboxLiteral, Expression, GeometryLiteral } from '../filter-ast.js';
 import { resolveAxisOrder, type AxisOrder } from './crs-axis-order.js';
 import { describeElement, GML_NAMESPACES } from './fes-names.js';
@@ -240,14 +240,15 @@ function normalise(positions: Position[], context: Context, where: XmlElement): 
   return positions.map((position): Pair => {
     const [a, b] = pairAt(position, where);
     const [lon, lat] = order === 'lat-lon' ? [b, a] : [a, b];
-    if (!isCrs84Coordinate(lon, lat)) {
+    const snapped = snapCrs84(lon, lat);
+    if (snapped === undefined) {
       const axes = order === 'lat-lon' ? 'lat lon' : 'lon lat';
       throw new FilterError(
         `GML ${describeElement(where)}: position (${a} ${b}) is outside the WGS 84 range ` +
           `(read as ${axes} for srsName ${context.srsName ?? '(none)'})`,
       );
     }
-    return [lon, lat];
+    return snapped;
   });
 }
 

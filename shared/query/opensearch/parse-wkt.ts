@@ -21,7 +21,7 @@ import type {
   Position,
 } from 'geojson';
 import { InvalidParameterError } from '../../errors/index.js';
-import { isClosedRing, isCrs84Coordinate } from '../crs84.js';
+import { isClosedRing, snapCrs84 } from '../crs84.js';
 
 /** Limits on a WKT geometry; callers take them from configuration. */
 export interface WktLimits {
@@ -153,14 +153,15 @@ class WktReader {
         `a position needs ${expected} numbers, found ${numbers.length} before ${this.describe(this.peek())}`,
       );
     }
-    if (!isCrs84Coordinate(lon, lat)) {
+    const snapped = snapCrs84(lon, lat);
+    if (snapped === undefined) {
       this.fail(`position (${lon} ${lat}) is outside the EPSG:4326 range (lon ±180, lat ±90)`);
     }
     this.vertices += 1;
     if (this.vertices > this.limits.maxVertices) {
       this.fail(`the geometry has more than ${this.limits.maxVertices} positions; simplify it`);
     }
-    return [lon, lat];
+    return snapped;
   }
 
   private line(dimension: number | undefined): Position[] {

@@ -308,6 +308,23 @@ describe('parseCqlText', function () {
       );
     });
 
+    it('reads periods in the first centuries, year 0 a leap year (not 1900)', function () {
+      expect(parseCqlText('apiso:Modified DURING 0000-01-31T00:00:00Z/P1M')).to.deep.equal(
+        op(
+          't_during',
+          modified,
+          interval(timestamp('0000-01-31T00:00:00Z'), timestamp('0000-02-29T00:00:00Z')),
+        ),
+      );
+      expect(parseCqlText('apiso:Modified DURING P1D/0050-03-01T00:00:00Z')).to.deep.equal(
+        op(
+          't_during',
+          modified,
+          interval(timestamp('0050-02-28T00:00:00Z'), timestamp('0050-03-01T00:00:00Z')),
+        ),
+      );
+    });
+
     it('gives the tree the FES parser gives for During', function () {
       expect(
         parseCqlText('apiso:Modified DURING 2020-01-01T00:00:00Z/2020-12-31T00:00:00Z'),

@@ -3,7 +3,7 @@
  * SearchQuery, field selection and paging. Pure. Every invalid value is an
  * InvalidParameterError (400) naming the parameter.
  */
-import type { Geometry, GeometryCollection, Position } from 'geojson';
+import type { Geometry, Position } from 'geojson';
 import {
   FilterError,
   InvalidParameterError,
@@ -12,7 +12,7 @@ import {
 import { parseCql2Json, parseCql2Text } from '../../../../shared/query/cql2/index.js';
 import type { Expression } from '../../../../shared/query/filter-ast.js';
 import { checkFilter } from '../../../../shared/query/check-filter.js';
-import { findPositionFault } from '../../../../shared/query/crs84.js';
+import { findPositionFault, snapGeometry } from '../../../../shared/query/crs84.js';
 import type { QueryLimits } from '../../../../shared/query/query-limits.js';
 import {
   parseBbox,
@@ -256,13 +256,16 @@ export function checkGeometry(value: unknown, path = 'geometry', depth = 0): Geo
     case 'GeometryCollection': {
       if (depth >= MAX_GEOMETRY_DEPTH) fail('intersects', 'intersects: nested too deeply');
       const members = checkArray(value.geometries, `${path}.geometries`, 1);
-      members.forEach((member, i) => checkGeometry(member, `${path}.geometries[${i}]`, depth + 1));
-      return { type: 'GeometryCollection', geometries: members } as GeometryCollection;
+      const geometries = members.map((member, i) =>
+        checkGeometry(member, `${path}.geometries[${i}]`, depth + 1),
+      );
+      return { type: 'GeometryCollection', geometries };
     }
     default:
       fail('intersects', `intersects: "${value.type}" is not a GeoJSON geometry type`);
   }
-  return { type: value.type, coordinates } as Geometry;
+  // Positions within the tolerance beyond a CRS84 bound are read as the bound.
+  return snapGeometry({ type: value.type, coordinates } as Geometry);
 }
 
 /** Reads `intersects`: a GeoJSON geometry (an object in POST, JSON text in GET). */

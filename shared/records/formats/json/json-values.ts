@@ -3,7 +3,9 @@
  * parsers never trust a shape they have not checked.
  */
 import type { Geometry } from 'geojson';
+import { InvalidRecordError } from '../../../errors/index.js';
 import type { Bbox, Link, TimeExtent } from '../../core-record.js';
+import { findGeometryFault, snapCrs84, snapGeometry } from '../../../query/crs84.js';
 import { parseTimeValue } from '../../time.js';
 
 export type JsonObject = Record<string, unknown>;
@@ -61,54 +63,39 @@ export function copyStringMembers<T extends object>(
   return target;
 }
 
-/** How deeply each geometry type nests its positions (a position is depth 1). */
-const COORDINATE_DEPTH: Readonly<Record<string, number>> = {
-  Point: 1,
-  MultiPoint: 2,
-  LineString: 2,
-  MultiLineString: 3,
-  Polygon: 3,
-  MultiPolygon: 4,
-};
-
-/** The value as a GeoJSON geometry whose coordinates are numeric arrays, or undefined. */
-export function asGeometry(value: unknown): Geometry | undefined {
+/**
+ * A GeoJSON geometry read from an untrusted value: the geometry with its positions in CRS84
+ * (those within the tolerance beyond a bound snapped onto it, see shared/query/crs84.ts), or
+ * the fault that refuses it, naming the position's path and value (e.g. `coordinates[1][0][7]
+ * has longitude 200, outside −180..180`).
+ */
+export function readGeometry(
+  value: unknown,
+  path = 'geometry',
+): { geometry: Geometry } | { fault: string } {
   const object = asObject(value);
-  if (!object || typeof object.type !== 'string') return undefined;
-  if (object.type === 'GeometryCollection') {
-    const members = asArray(object.geometries).map(asGeometry);
-    return members.every((member) => member !== undefined)
-      ? { type: 'GeometryCollection', geometries: members }
-      : undefined;
+  if (object?.type === 'GeometryCollection') {
+    const geometries: Geometry[] = [];
+    for (const [index, member] of asArray(object.geometries).entries()) {
+      const read = readGeometry(member, `${path}.geometries[${index}]`);
+      if ('fault' in read) return read;
+      geometries.push(read.geometry);
+    }
+    return { geometry: { type: 'GeometryCollection', geometries } };
   }
-  const depth = COORDINATE_DEPTH[object.type];
-  return depth !== undefined && isCoordinateTree(object.coordinates, depth)
-    ? (object as unknown as Geometry)
-    : undefined;
+  const fault = findGeometryFault(value, path);
+  return fault === undefined ? { geometry: snapGeometry(value as Geometry) } : { fault };
 }
 
 /**
- * What a valid geometry is, for refusals: CRS84 positions in the ranges the read side accepts
- * for `bbox` and geometry filters.
+ * A record's geometry member read with readGeometry: undefined when absent (null or missing),
+ * the geometry when valid; otherwise an InvalidRecordError saying `refusal` and the fault.
  */
-export const GEOMETRY_RULE =
-  'positions are [longitude, latitude] numbers with longitude in −180..180 and latitude in −90..90, nested as the type requires';
-
-/**
- * True when `value` nests positions exactly `depth` levels deep, as its type requires, each a
- * finite longitude in −180..180 and latitude in −90..90.
- */
-function isCoordinateTree(value: unknown, depth: number): boolean {
-  if (!Array.isArray(value) || value.length === 0) return false;
-  if (depth === 1) {
-    return (
-      value.length >= 2 &&
-      value.every((n) => typeof n === 'number' && Number.isFinite(n)) &&
-      Math.abs(value[0] as number) <= 180 &&
-      Math.abs(value[1] as number) <= 90
-    );
-  }
-  return value.every((item) => isCoordinateTree(item, depth - 1));
+export function readRecordGeometry(value: unknown, refusal: string): Geometry | undefined {
+  if (value === null || value === undefined) return undefined;
+  const read = readGeometry(value);
+  if ('fault' in read) throw new InvalidRecordError(`${refusal}: ${read.fault}`);
+  return read.geometry;
 }
 
 /** Computes the CRS84 bounding box of a geometry (no antimeridian detection). */
@@ -139,7 +126,10 @@ export function computeBbox(geometry: Geometry): Bbox | undefined {
   return Number.isFinite(west) ? [west, south, east, north] : undefined;
 }
 
-/** A 4- or 6-number bbox array reduced to a valid 2D CRS84 Bbox, or undefined. */
+/**
+ * A 4- or 6-number bbox array reduced to a valid 2D CRS84 Bbox (edges within the tolerance
+ * beyond a bound snapped onto it), or undefined.
+ */
 export function asBbox(value: unknown): Bbox | undefined {
   const numbers = asArray(value).map(asNumber);
   if (numbers.some((n) => n === undefined)) return undefined;
@@ -152,12 +142,11 @@ export function asBbox(value: unknown): Bbox | undefined {
   const [west, south, east, north] = box;
   if (west === undefined || south === undefined || east === undefined || north === undefined)
     return undefined;
-  const inRange =
-    Math.abs(west) <= 180 &&
-    Math.abs(east) <= 180 &&
-    Math.abs(south) <= 90 &&
-    Math.abs(north) <= 90;
-  return inRange && south <= north ? [west, south, east, north] : undefined;
+  const lower = snapCrs84(west, south);
+  const upper = snapCrs84(east, north);
+  return lower && upper && lower[1] <= upper[1]
+    ? [lower[0], lower[1], upper[0], upper[1]]
+    : undefined;
 }
 
 /** A polygon geometry covering a bbox (split in two when it crosses the antimeridian). */

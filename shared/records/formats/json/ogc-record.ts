@@ -16,8 +16,6 @@ import {
 import {
   asArray,
   asBbox,
-  asGeometry,
-  GEOMETRY_RULE,
   asLink,
   asNumber,
   asObject,
@@ -26,6 +24,7 @@ import {
   buildTimeExtent,
   computeBbox,
   copyStringMembers,
+  readRecordGeometry,
   type JsonObject,
 } from './json-values.js';
 import { parseTimeValue } from '../../time.js';
@@ -162,12 +161,10 @@ export function parseOgcRecord(feature: JsonObject, content: string): CoreRecord
   record.parentId = asString(properties.parentId) ?? asString(properties.collection);
   record.links = asArray(feature.links).flatMap((link) => asLink(link) ?? []);
 
-  const geometry = asGeometry(feature.geometry);
-  if (feature.geometry !== null && feature.geometry !== undefined && !geometry) {
-    throw new InvalidRecordError(
-      `Record "${id}" has an invalid GeoJSON geometry (${GEOMETRY_RULE})`,
-    );
-  }
+  const geometry = readRecordGeometry(
+    feature.geometry,
+    `Record "${id}" has an invalid GeoJSON geometry`,
+  );
   record.geometry = geometry;
   record.bbox = asBbox(feature.bbox) ?? (geometry ? computeBbox(geometry) : undefined);
 

@@ -8,8 +8,6 @@ import { buildEmptyRecord, type Contact, type CoreRecord, type Link } from '../.
 import {
   asArray,
   asBbox,
-  asGeometry,
-  GEOMETRY_RULE,
   asLink,
   asNumber,
   asObject,
@@ -18,9 +16,11 @@ import {
   bboxToGeometry,
   buildTimeExtent,
   computeBbox,
+  readRecordGeometry,
   type JsonObject,
 } from './json-values.js';
 import { parseTimeValue } from '../../time.js';
+import { TIME_FALLBACK_PROPERTY } from '../../writers/stac-item.js';
 
 /** STAC item properties mapped onto CoreRecord fields (not copied into `extra`). */
 const MAPPED_PROPERTIES = new Set([
@@ -108,17 +108,19 @@ export function parseStacItem(item: JsonObject, content: string): CoreRecord {
   record.parentId = asString(item.collection);
 
   const hasRange = properties.start_datetime != null || properties.end_datetime != null;
-  record.time = hasRange
-    ? buildTimeExtent(properties.start_datetime, properties.end_datetime)
-    : buildTimeExtent(properties.datetime, properties.datetime);
+  // An item a catalogue wrote for a record without any date spans 0001–9999 only because STAC
+  // needs a time (see writers/stac-item.ts): its record has no temporal extent.
+  const timeUnknown = properties[TIME_FALLBACK_PROPERTY] === 'unknown';
+  record.time = timeUnknown
+    ? undefined
+    : hasRange
+      ? buildTimeExtent(properties.start_datetime, properties.end_datetime)
+      : buildTimeExtent(properties.datetime, properties.datetime);
   if (!record.time && properties.datetime != null) {
     throw new InvalidRecordError(`STAC Item "${id}" has an invalid "datetime"`);
   }
 
-  const geometry = asGeometry(item.geometry);
-  if (item.geometry !== null && item.geometry !== undefined && !geometry) {
-    throw new InvalidRecordError(`STAC Item "${id}" has an invalid geometry (${GEOMETRY_RULE})`);
-  }
+  const geometry = readRecordGeometry(item.geometry, `STAC Item "${id}" has an invalid geometry`);
   record.geometry = geometry;
   record.bbox = asBbox(item.bbox) ?? (geometry ? computeBbox(geometry) : undefined);
 

@@ -31,7 +31,7 @@ import { buildTimeExtent } from '../json/json-values.js';
 import { axisOrderOfCrs } from './gml.js';
 import {
   isMediaType,
-  isValidBbox,
+  toValidBbox,
   mediaTypeForProtocol,
   normaliseInstant,
   pushUnique,
@@ -75,7 +75,7 @@ export function readOwsBoundingBox(element: XmlElement): Bbox | undefined {
     order === 'latlon'
       ? [lower[1], lower[0], upper[1], upper[0]]
       : [lower[0], lower[1], upper[0], upper[1]];
-  return isValidBbox(box) ? box : undefined;
+  return toValidBbox(box);
 }
 
 function readTemporalExtent(element: XmlElement): TimeExtent | undefined {

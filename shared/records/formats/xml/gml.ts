@@ -19,6 +19,7 @@ import {
   text,
   type XmlElement,
 } from '../../../xml/index.js';
+import { snapCrs84 } from '../../../query/crs84.js';
 import { NS } from '../../../xml/namespaces.js';
 import { buildTimeExtent } from '../json/json-values.js';
 
@@ -73,9 +74,10 @@ function toPositions(
     const b = numbers[i + 1];
     // Only a fractional srsDimension steps off the numbers: not a usable footprint.
     if (a === undefined || b === undefined) return undefined;
-    const position: [number, number] = order === 'latlon' ? [b, a] : [a, b];
-    // Outside CRS84's ranges (as the read side refuses them): not a usable footprint.
-    if (Math.abs(position[0]) > 180 || Math.abs(position[1]) > 90) return undefined;
+    // Outside CRS84's ranges (as the read side refuses them): not a usable footprint. Within
+    // the tolerance beyond a bound, the bound.
+    const position = order === 'latlon' ? snapCrs84(b, a) : snapCrs84(a, b);
+    if (position === undefined) return undefined;
     positions.push(position);
   }
   return positions;

@@ -45,7 +45,7 @@ import {
   deriveLicense,
   deriveRights,
   isMediaType,
-  isValidBbox,
+  toValidBbox,
   mediaTypeForFormatUri,
   mediaTypeForGraphic,
   mediaTypeForProtocol,
@@ -405,14 +405,13 @@ function readExtents(record: CoreRecord, idents: XmlElement[], d: IsoDialect): v
       const exclusion = valueOf(child(element, d.gex.extentTypeCode));
       if (exclusion === '0' || exclusion === 'false') continue;
       if (element.local === 'EX_GeographicBoundingBox') {
-        const box: Bbox = [
+        const box = toValidBbox([
           numberOf(child(element, d.gex.westBoundLongitude)) ?? NaN,
           numberOf(child(element, d.gex.southBoundLatitude)) ?? NaN,
           numberOf(child(element, d.gex.eastBoundLongitude)) ?? NaN,
           numberOf(child(element, d.gex.northBoundLatitude)) ?? NaN,
-        ];
-        if (isValidBbox(box) && !boxes.some((known) => known.every((n, i) => n === box[i])))
-          boxes.push(box);
+        ]);
+        if (box && !boxes.some((known) => known.every((n, i) => n === box[i]))) boxes.push(box);
       } else if (element.local === 'EX_BoundingPolygon') {
         for (const polygon of children(element, d.gex.polygon)) {
           for (const shape of polygon.children) {

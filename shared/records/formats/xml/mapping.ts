@@ -4,6 +4,7 @@
  * media types, EO keywords, constraints ↔ license/rights, bbox unions, date spans).
  */
 import type { Bbox, EoProperties, TimeExtent } from '../../core-record.js';
+import { snapCrs84 } from '../../../query/crs84.js';
 import { parseTimeValue } from '../../time.js';
 
 /** Theme scheme for ISO topic categories (MD_TopicCategoryCode). */
@@ -192,16 +193,17 @@ export function deriveRights(values: ConstraintValues): string | undefined {
   return codes.length > 0 ? codes.join('; ') : undefined;
 }
 
-/** True when the numbers form a valid CRS84 box (west may exceed east across the antimeridian). */
-export function isValidBbox([west, south, east, north]: Bbox): boolean {
-  return (
-    [west, south, east, north].every(Number.isFinite) &&
-    Math.abs(west) <= 180 &&
-    Math.abs(east) <= 180 &&
-    Math.abs(south) <= 90 &&
-    Math.abs(north) <= 90 &&
-    south <= north
-  );
+/**
+ * The numbers as a valid CRS84 box (west may exceed east across the antimeridian), edges within
+ * the tolerance beyond a bound snapped onto it (shared/query/crs84.ts); undefined when they are
+ * not one.
+ */
+export function toValidBbox([west, south, east, north]: Bbox): Bbox | undefined {
+  const lower = snapCrs84(west, south);
+  const upper = snapCrs84(east, north);
+  return lower && upper && lower[1] <= upper[1]
+    ? [lower[0], lower[1], upper[0], upper[1]]
+    : undefined;
 }
 
 /**
