@@ -128,17 +128,36 @@ describe('deep-paging checkpoints in Redis: the store', function () {
   });
 
   it('expires a query idleMs after its last use, renewed by reads', async () => {
-    const store = new RedisCheckpointStore(redis, options({ idleMs: 400 }));
-    await store.set('idle', 100, ['a']);
-    const ttl = await admin.pttl(store.redisKey('idle'));
-    expect(ttl).to.be.greaterThan(0).and.at.most(400);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    expect(await store.get('idle', 100)).to.deep.equal(['a']);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    // 500 ms after the write, alive because the read renewed it.
-    expect(await store.get('idle', 100)).to.deep.equal(['a']);
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    expect(await admin.exists(store.redisKey('idle'))).to.equal(0);
+    // Measured with Redis's own clock (PTTL), not with sleeps that a busy machine stretches:
+    // each use sets the key's time to live to idleMs, less only the time the call took.
+    const IDLE_MS = 60_000;
+    const store = new RedisCheckpointStore(redis, options({ idleMs: IDLE_MS }));
+    const redisKey = store.redisKey('idle');
+    const ttlAfter = async (use: () => Promise<unknown>): Promise<[number, number]> => {
+      const started = Date.now();
+      await use();
+      const ttl = await admin.pttl(redisKey);
+      return [ttl, Date.now() - started];
+    };
+    let [ttl, took] = await ttlAfter(() => store.set('idle', 100, ['a']));
+    expect(ttl).to.be.within(IDLE_MS - took, IDLE_MS);
+    // Time passes: the key has 1 s left. A read renews it to the whole idleMs.
+    await admin.pexpire(redisKey, 1000);
+    [ttl, took] = await ttlAfter(async () =>
+      expect(await store.get('idle', 100)).to.deep.equal(['a']),
+    );
+    expect(ttl).to.be.within(IDLE_MS - took, IDLE_MS);
+    await admin.pexpire(redisKey, 1000);
+    [ttl, took] = await ttlAfter(() => store.nearestBelow('idle', 150));
+    expect(ttl).to.be.within(IDLE_MS - took, IDLE_MS);
+    // Left unused, it expires: once its time is up the query has no checkpoints.
+    await admin.pexpire(redisKey, 50);
+    const deadline = Date.now() + 10_000;
+    while ((await admin.exists(redisKey)) === 1 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(await admin.exists(redisKey)).to.equal(0);
+    expect(await store.get('idle', 100)).to.equal(undefined);
   });
 
   it('answers "unknown" while Redis is unreachable, reporting it once until it answers again', async () => {

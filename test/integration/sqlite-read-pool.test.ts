@@ -44,6 +44,31 @@ const fast = (value: number): ReadStatement => ({
 /** Rows of the slow statement: about a hundred milliseconds on a quiet machine. */
 const SLOW_ROWS = 1_000_000;
 
+/**
+ * Resolves once the pool has handed out every read but `waiting`, and each of its threads is
+ * inside a statement: its event loop has not idled at all between two samples 20 ms apart
+ * (libuv counts a loop waiting for a message as idle, a synchronous SQLite call as active).
+ * Polled, with a generous bound, instead of sleeping and hoping the statement began.
+ */
+async function untilRunning(pool: SqliteReadPool, waiting: number): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  const sample = () => pool.workers.map((worker) => worker.performance.eventLoopUtilization());
+  let before = sample();
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const after = sample();
+    const inStatement = after.every(
+      (now, index) =>
+        now.idle === before[index]?.idle && now.active > (before[index]?.active ?? Infinity),
+    );
+    if (pool.waiting === waiting && inStatement) return;
+    if (Date.now() > deadline) {
+      throw new Error(`the pool's threads did not all start a statement (${pool.waiting} waiting)`);
+    }
+    before = after;
+  }
+}
+
 let opened = 0;
 async function openPool(size: number, queueLimit = 100): Promise<SqliteReadPool> {
   // The writing connection creates the file; the workers open it read-only.
@@ -197,7 +222,7 @@ describe('SQLite read pool', function () {
     try {
       const running = pool.run([slow(1_000_000_000)]).catch((caught: unknown) => caught);
       const waiting = pool.run([fast(7)]);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await untilRunning(pool, 1);
       await defined(pool.workers[0], 'the worker').terminate();
       const error = await running;
       expect(error).to.be.instanceOf(InternalError);
@@ -216,7 +241,8 @@ describe('SQLite read pool', function () {
     const waiting = [0, 1, 2].map((n) =>
       pool.run([slow(1_000_000_000 + n)]).catch((caught: unknown) => caught),
     );
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Both threads in a statement, two reads still waiting for one.
+    await untilRunning(pool, 2);
     const workers = [...pool.workers];
     await pool.close();
     for (const error of [await running, ...(await Promise.all(waiting))]) {

@@ -138,6 +138,12 @@ describe('Records presentation for GDAL/QGIS and pygeoapi clients', () => {
       expect(feature.properties).to.deep.equal({ title: 'T' });
       expect(feature.geometry).to.equal(null);
     });
+
+    it('gives a record whose source has no title the empty title the standard requires', () => {
+      const untitled = record({ id: 'g', geometry: null, properties: { type: 'dataset' } });
+      expect(untitled.title).to.equal(undefined);
+      expect(presentRecord(untitled, 'http://x').properties).to.include({ title: '' });
+    });
   });
 
   describe('parseItemsPresentation and bbox-crs', () => {

@@ -48,13 +48,36 @@ describe('queue producer (real Redis)', function () {
     admin?.disconnect();
   });
 
+  /** The producer's connections, as CLIENT LIST lines. */
+  async function producerClients(): Promise<string[]> {
+    const list = (await admin.client('LIST')) as string;
+    return list.split('\n').filter((line) => line.includes(` name=${prefix}:producer `));
+  }
+
   /** Ids of the producer's connections, from CLIENT LIST. */
   async function producerClientIds(): Promise<string[]> {
-    const list = (await admin.client('LIST')) as string;
-    return list
-      .split('\n')
-      .filter((line) => line.includes(` name=${prefix}:producer `))
-      .map((line) => defined(/(?:^|\s)id=(\d+)/.exec(line)?.[1], `the id in ${line}`));
+    return (await producerClients()).map((line) =>
+      defined(/(?:^|\s)id=(\d+)/.exec(line)?.[1], `the id in ${line}`),
+    );
+  }
+
+  /**
+   * Waits until Redis holds a script of the producer: its connection is blocked (flag `b`, a
+   * command postponed by the pause) with a script as its command. Polled, within HANG_MS.
+   */
+  async function untilScriptHeld(): Promise<void> {
+    const deadline = Date.now() + HANG_MS;
+    for (;;) {
+      const lines = await producerClients();
+      const held = lines.some(
+        (line) => /(?:^|\s)flags=\w*b/.test(line) && /(?:^|\s)cmd=eval(sha)?(?:\s|$)/.test(line),
+      );
+      if (held) return;
+      if (Date.now() > deadline) {
+        throw new Error(`Redis never held the enqueue script: ${lines.join(' | ')}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
   }
 
   it('names its connection after the queue prefix', async () => {
@@ -71,7 +94,7 @@ describe('queue producer (real Redis)', function () {
         () => 'queued',
         (error: unknown) => error,
       );
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await untilScriptHeld();
       const ids = await producerClientIds();
       assert.equal(ids.length, 1, 'the producer is connected');
       await admin.client('KILL', 'ID', defined(ids[0], 'the producer connection id'));

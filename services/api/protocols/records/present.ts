@@ -60,7 +60,9 @@ export function presentProperties(record: CoreRecord): Record<string, unknown> {
   return compact(
     Object.assign({}, record.extra, record.eo, {
       type: record.type,
-      title: record.title,
+      // The standard requires a title; a source without one gets an empty title, as the
+      // csw:Record writer gives it an empty dc:title.
+      title: record.title ?? '',
       description: record.description,
       keywords: record.keywords,
       themes: record.themes,
