@@ -44,6 +44,7 @@ import {
   REALM,
   requireKeycloak,
   userTokens,
+  waitUntilExpired,
 } from '../integration/keycloak/keycloak-support.js';
 import { REDIS_URL, requireRedis, waitFor } from '../integration/worker/worker-support.js';
 import { defined } from '../support/defined.js';
@@ -381,26 +382,73 @@ describe('Admin HTML pages with PKCE sign-in (real Keycloak)', function () {
 
   describe('refresh', () => {
     let test: TestApp;
+    let app: Express;
+    let queue: JobQueues;
+    let redis: Redis;
+    const prefix = `cairn-test-admin-refresh-${process.pid}-${Date.now()}`;
     before(async () => {
+      await requireRedis();
       // Access tokens of cairn-web-short-tokens live 3 s; no clock tolerance: an expired token
-      // fails verification, so a page after expiry loads only with a refreshed token.
+      // fails verification, so a page after expiry loads only with a refreshed token. Sessions
+      // are kept in Redis (scaled mode), where the test reads the token the session holds.
       test = await createTestApp(
         1,
         signInEnvironment({
           AUTH_WEB_CLIENT_ID: 'cairn-web-short-tokens',
           AUTH_CLOCK_TOLERANCE_SECONDS: '0',
+          REDIS_URL,
+          WORKER_QUEUE_PREFIX: prefix,
         }),
       );
+      queue = new JobQueues(REDIS_URL, test.config.worker);
+      app = createApp({
+        config: test.config,
+        backend: test.backend,
+        logger: createLogger('silent', 'test'),
+        queue,
+      });
+      redis = new Redis(REDIS_URL);
     });
-    after(async () => test?.close());
+    after(async () => {
+      await queue?.obliterate();
+      await queue?.close();
+      const keys = (await redis?.keys(`${prefix}:*`)) ?? [];
+      if (keys.length > 0) await redis.del(...keys);
+      redis?.disconnect();
+      await test?.close();
+    });
+
+    /** The session's tokens as the API processes keep them in Redis. */
+    async function sessionTokens(
+      jar: CookieJar,
+    ): Promise<{ accessToken: string; accessExpiresAt: number }> {
+      const id = defined(jar.get('cairn_admin_session'), 'the session cookie').value;
+      const [key, ...others] = await redis.keys(`${prefix}:*:${id}`);
+      expect(others, 'one session entry').to.deep.equal([]);
+      const stored = defined(await redis.get(defined(key, 'the session entry')), 'the session');
+      return (JSON.parse(stored) as { tokens: { accessToken: string; accessExpiresAt: number } })
+        .tokens;
+    }
 
     it('refreshes the session’s access token after it expires', async () => {
-      const { jar, returnedTo } = await signIn(test.app, 'alice');
-      expect((await browse(test.app, jar, returnedTo)).status).to.equal(200);
-      await new Promise((resolve) => setTimeout(resolve, 4500));
-      const later = await browse(test.app, jar, returnedTo);
+      const { jar, returnedTo } = await signIn(app, 'alice');
+      const original = await sessionTokens(jar);
+      expect((await browse(app, jar, returnedTo)).status).to.equal(200);
+      // Waits for the state the test needs, not a fixed time: the session's own token expired,
+      // both by its exp claim (the verifier's view) and by the expiry the session recorded.
+      await waitUntilExpired(original.accessToken);
+      while (Date.now() <= original.accessExpiresAt) {
+        await new Promise((resolve) =>
+          setTimeout(resolve, original.accessExpiresAt + 1 - Date.now()),
+        );
+      }
+      const later = await browse(app, jar, returnedTo);
       expect(later.status, later.text).to.equal(200);
       expect(later.text).to.include('id="operator">alice<');
+      // The page was served on a new token, written back to the session.
+      const refreshed = await sessionTokens(jar);
+      expect(refreshed.accessToken).to.not.equal(original.accessToken);
+      expect(refreshed.accessExpiresAt).to.be.above(original.accessExpiresAt);
     });
   });
 
