@@ -189,4 +189,36 @@ describe(`DCAT-AP encodings over HTTP on ${systemBackend().label}`, () => {
     const ld = await request(test.app).get(path).query({ f: 'dcat' }).expect(200);
     expect(JSON.stringify(JSON.parse(ld.text))).to.include('</rdf:RDF>');
   });
+
+  it('offers the DCAT output schema in CSW GetRecords and GetRecordById, as RDF/XML in the response', async () => {
+    const schema = encodeURIComponent('http://www.w3.org/ns/dcat#');
+    const csw = '/catalogue/csw?service=CSW';
+    const records = await request(test.app)
+      .get(
+        `${csw}&version=2.0.2&request=GetRecords&typeNames=csw:Record&resultType=results&maxRecords=5&outputSchema=${schema}`,
+      )
+      .expect(200);
+    const results = parseXml(records.text).root.children.find(
+      (child) => child.local === 'SearchResults',
+    );
+    const recordSchema = results?.attributes.find(
+      (attribute) => attribute.local === 'recordSchema',
+    );
+    expect(recordSchema?.value).to.equal('http://www.w3.org/ns/dcat#');
+    const graphs = (results?.children ?? []).filter((child) => child.local === 'RDF');
+    expect(graphs).to.have.length(5);
+    const id = ids[0] ?? '';
+    for (const version of ['2.0.2', '3.0.0']) {
+      const byId = await request(test.app)
+        .get(
+          `${csw}&version=${version}&request=GetRecordById&id=${encodeURIComponent(id)}&outputSchema=${schema}`,
+        )
+        .expect(200);
+      expect(byId.text, version)
+        .to.include('<rdf:RDF')
+        .and.include(`${ITEMS}/${encodeURIComponent(id)}`);
+    }
+    const capabilities = await request(test.app).get(`${csw}&request=GetCapabilities`).expect(200);
+    expect(capabilities.text).to.include('http://www.w3.org/ns/dcat#');
+  });
 });

@@ -15,10 +15,10 @@ import {
   writeJsonLd,
   writeRdfXml,
   writeTurtle,
-  type DcatOptions,
 } from '../../../../shared/records/writers/dcat/index.js';
 import type { SearchResult } from '../../../../shared/search/backend.js';
-import { collectionUrl, recordUrl } from '../../common/urls.js';
+import { dcatOptions } from '../../common/dcat-options.js';
+import { collectionUrl } from '../../common/urls.js';
 import { itemsLink, type PageContext } from './present.js';
 
 /** The `f` values of the DCAT encodings. */
@@ -43,14 +43,6 @@ export function isDcatFormat(format: string): format is DcatFormat {
 export interface DcatDocument {
   mediaType: string;
   body: string;
-}
-
-/** The IRIs Cairn gives records: their Records item URL, their HTML page as landing page. */
-export function dcatOptions(baseUrl: string): DcatOptions {
-  return {
-    recordIri: (id) => recordUrl(baseUrl, id),
-    landingPage: (id) => `${recordUrl(baseUrl, id)}?f=html`,
-  };
 }
 
 async function serialise(
