@@ -8,6 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
+/** The DCAT outputSchema (DCAT-AP in RDF/XML). */
+const DCAT_NS = 'http://www.w3.org/ns/dcat#';
 import request from 'supertest';
 import type { XmlElement } from '../../shared/xml/index.js';
 import { createCiteAppOn, suiteBackends, type SuiteBackend } from '../support/csw-backends.js';
@@ -310,6 +312,7 @@ function describeCapabilities(backend: SuiteBackend): void {
           NS.csw30,
           NS.gmd,
           NS.atom,
+          DCAT_NS,
         ]);
         expect(valuesOf(named(getRecords, 'Parameter', 'outputFormat'))).to.deep.equal([
           'application/xml',

@@ -5,6 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
+/** The DCAT outputSchema (DCAT-AP in RDF/XML). */
+const DCAT_NS = 'http://www.w3.org/ns/dcat#';
 import { readDocuments } from '../support/catalogue-app.js';
 import { createCatalogueAppOn, suiteBackends, type SuiteBackend } from '../support/csw-backends.js';
 import {
@@ -233,7 +235,7 @@ function describeSuite(backend: SuiteBackend): void {
           values: ['brief', 'summary', 'full'],
           type: 'csw30:Record',
         });
-        expect(read(1).values).to.deep.equal([NS.csw30, NS.gmd, NS.atom]);
+        expect(read(1).values).to.deep.equal([NS.csw30, NS.gmd, NS.atom, DCAT_NS]);
         expect(read(2).values).to.deep.equal(['csw:Record', 'gmd:MD_Metadata']);
       });
 
