@@ -8,8 +8,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-/** The DCAT outputSchema (DCAT-AP in RDF/XML). */
-const DCAT_NS = 'http://www.w3.org/ns/dcat#';
 import request from 'supertest';
 import type { XmlElement } from '../../shared/xml/index.js';
 import { createCiteAppOn, suiteBackends, type SuiteBackend } from '../support/csw-backends.js';
@@ -29,6 +27,9 @@ import {
 import { requireXmllint, validateCsw, type CswSchema } from '../support/csw-schemas.js';
 import type { TestApp } from '../support/test-app.js';
 import { defined } from '../support/defined.js';
+
+/** The DCAT outputSchema (DCAT-AP in RDF/XML). */
+const DCAT_NS = 'http://www.w3.org/ns/dcat#';
 
 const SERVICE_YAML = `
 title: Cairn test catalogue

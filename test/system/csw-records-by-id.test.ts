@@ -5,8 +5,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
-/** The DCAT outputSchema (DCAT-AP in RDF/XML). */
-const DCAT_NS = 'http://www.w3.org/ns/dcat#';
 import { readDocuments } from '../support/catalogue-app.js';
 import { createCatalogueAppOn, suiteBackends, type SuiteBackend } from '../support/csw-backends.js';
 import {
@@ -22,6 +20,9 @@ import {
 import { requireXmllint, validateCsw, type CswSchema } from '../support/csw-schemas.js';
 import { samplePath } from '../support/fixtures.js';
 import type { TestApp } from '../support/test-app.js';
+
+/** The DCAT outputSchema (DCAT-AP in RDF/XML). */
+const DCAT_NS = 'http://www.w3.org/ns/dcat#';
 
 const LOREM = 'urn:uuid:19887a8a-f6b0-4a63-ae56-7fba0e17801f';
 const FUSCE = 'urn:uuid:e9330592-0932-474b-be34-c3a3bb67c7db';
