@@ -235,7 +235,7 @@ describe('DCAT-AP mapping of records', () => {
     const quads = distinctQuads(buildDcatGraph(record, OPTIONS));
     const fromTurtle = new Parser().parse(writeTurtle(quads));
     expect(fromTurtle).to.have.length(quads.length);
-    const fromJsonLd = (await jsonld.toRDF(await writeJsonLd(quads), {
+    const fromJsonLd = (await jsonld.toRDF(writeJsonLd(quads), {
       format: 'application/n-quads',
     })) as string;
     expect(new Parser({ format: 'N-Quads' }).parse(fromJsonLd)).to.have.length(quads.length);

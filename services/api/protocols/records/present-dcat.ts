@@ -1,8 +1,7 @@
 /**
  * Records in DCAT-AP 3 / GeoDCAT-AP 3 (`f=ttl`, `f=rdf`, `f=dcat`): one record's graph, and a
  * page of items as a dcat:Catalog with a Hydra PartialCollectionView, the paging a portal
- * follows to harvest the whole catalogue. Pure but for JSON-LD, which jsonld.js computes
- * asynchronously.
+ * follows to harvest the whole catalogue. Pure.
  */
 import type { ServiceMetadata } from '../../../../shared/config/index.js';
 import type { CoreRecord } from '../../../../shared/records/core-record.js';
@@ -45,14 +44,11 @@ export interface DcatDocument {
   body: string;
 }
 
-async function serialise(
-  quads: ReturnType<typeof buildDcatGraph>,
-  format: DcatFormat,
-): Promise<DcatDocument> {
+function serialise(quads: ReturnType<typeof buildDcatGraph>, format: DcatFormat): DcatDocument {
   const mediaType = DCAT_MEDIA_TYPES[format];
   if (format === 'ttl') return { mediaType, body: writeTurtle(quads) };
   if (format === 'rdf') return { mediaType, body: writeRdfXml(quads) };
-  return { mediaType, body: JSON.stringify(await writeJsonLd(quads)) };
+  return { mediaType, body: JSON.stringify(writeJsonLd(quads)) };
 }
 
 /** One record in a DCAT encoding. */
@@ -60,7 +56,7 @@ export function presentDcatRecord(
   record: CoreRecord,
   baseUrl: string,
   format: DcatFormat,
-): Promise<DcatDocument> {
+): DcatDocument {
   return serialise(buildDcatGraph(record, dcatOptions(baseUrl)), format);
 }
 
@@ -78,7 +74,7 @@ export function presentDcatItems(
   context: PageContext,
   service: ServiceMetadata,
   format: DcatFormat,
-): Promise<DcatDocument> {
+): DcatDocument {
   const { offset, limit } = context;
   const at = (value: number): string =>
     itemsLink(context, { limit: String(limit), offset: String(value), f: format });

@@ -247,7 +247,7 @@ export function createRecordsRouter({
     if (isDcatFormat(format)) {
       const page = { baseUrl: request.publicBaseUrl, query: linkQuery, offset: query.offset };
       const context = { ...page, limit: query.limit, timeStamp: new Date().toISOString() };
-      return sendDcat(response, await presentDcatItems(result, context, config.service, format));
+      return sendDcat(response, presentDcatItems(result, context, config.service, format));
     }
     const document = presentItems(
       result,
@@ -316,7 +316,7 @@ export function createRecordsRouter({
         .send(writeCswRecord(record, { version: '3.0.0', elementSet: 'full' }));
     }
     if (isDcatFormat(format)) {
-      return sendDcat(response, await presentDcatRecord(record, request.publicBaseUrl, format));
+      return sendDcat(response, presentDcatRecord(record, request.publicBaseUrl, format));
     }
     if (format === 'html') {
       const page = presentRecord(record, request.publicBaseUrl);

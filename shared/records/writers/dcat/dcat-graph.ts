@@ -8,6 +8,7 @@ import { DataFactory, type Quad, type Quad_Object, type Quad_Subject } from 'n3'
 import type { Contact, CoreRecord, Link, Theme, TimeExtent } from '../../core-record.js';
 import {
   baseMediaType,
+  DCAT_PREFIXES,
   euFileType,
   euLanguage,
   euLicence,
@@ -94,9 +95,15 @@ export function dcatKind(record: CoreRecord): DcatKind {
 const isHttpIri = (value: string | undefined): value is string =>
   value !== undefined && /^https?:\/\/[^\s<>"{}|\\^`]+$/.test(value);
 
-/** An absolute IRI of any scheme (STAC assets are often s3:// or similar). */
-const isIri = (value: string | undefined): value is string =>
-  value !== undefined && /^[a-z][a-z0-9+.-]*:[^\s<>"{}|\\^`]+$/i.test(value);
+/**
+ * An absolute IRI of any scheme (STAC assets are often s3:// or similar), but not one whose
+ * scheme is a prefix of the JSON-LD context (`dct:…`), which JSON-LD would read as a compact IRI.
+ */
+const isIri = (value: string | undefined): value is string => {
+  if (value === undefined || !/^[a-z][a-z0-9+.-]*:[^\s<>"{}|\\^`]+$/i.test(value)) return false;
+  const scheme = value.slice(0, value.indexOf(':')).toLowerCase();
+  return !Object.hasOwn(DCAT_PREFIXES, scheme);
+};
 
 /** Collects quads; blank nodes come from the data factory, so graphs can be merged safely. */
 class GraphBuilder {
