@@ -254,6 +254,27 @@ describe('DCAT-AP mapping of records', () => {
     );
   });
 
+  it('leaves out link IRIs whose scheme JSON-LD would read as a compact IRI of its context', () => {
+    const record = jsonRecord({
+      type: 'Feature',
+      id: 'schemes',
+      geometry: null,
+      properties: { title: 'Schemes', description: 'd' },
+      links: [
+        { rel: 'enclosure', href: 'dct:title' },
+        { rel: 'enclosure', href: 'ftp://example.org/data.csv' },
+      ],
+    });
+    const { store, subject } = graphOf(record);
+    const distributions = objects(store, subject, `${NS.dcat}distribution`);
+    expect(
+      distributions.flatMap((node) => values(store, node, `${NS.dcat}accessURL`)),
+    ).to.deep.equal(['ftp://example.org/data.csv']);
+    const graph = writeJsonLd(buildDcatGraph(record, OPTIONS)) as { '@graph': { '@id': string }[] };
+    const dataset = graph['@graph'].find((node) => node['@id'] === OPTIONS.recordIri('schemes'));
+    expect(dataset).to.have.property('dct:title');
+  });
+
   it('builds a catalogue page: a dcat:Catalog with its datasets and services and a Hydra view', () => {
     const records = [sample(...SENTINEL_ITEM), sample('iso19115-3', 'metawal.wallonie.be-srv.xml')];
     const page =
