@@ -226,6 +226,13 @@ describe('DCAT-AP mapping of records', () => {
       id: 'x</script>&"',
       geometry: null,
       properties: {
+        contacts: [
+          {
+            name: 'Someone',
+            roles: ['pointOfContact'],
+            emails: [{ value: 'not an <address>@x y' }, { value: 'ok@example.org' }],
+          },
+        ],
         title: 'Title with <markup> & "quotes"',
         description: 'd\nline two',
         keywords: ['a<b'],
@@ -233,6 +240,10 @@ describe('DCAT-AP mapping of records', () => {
       links: [{ rel: 'enclosure', href: 'https://example.org/a?b=1&c=2', type: 'text/csv' }],
     });
     const quads = distinctQuads(buildDcatGraph(record, OPTIONS));
+    // Only the plain address becomes a mailto: IRI; the other cannot be written as an IRI.
+    expect(
+      quads.filter((q) => q.predicate.value === `${NS.vcard}hasEmail`).map((q) => q.object.value),
+    ).to.deep.equal(['mailto:ok@example.org']);
     const fromTurtle = new Parser().parse(writeTurtle(quads));
     expect(fromTurtle).to.have.length(quads.length);
     const fromJsonLd = (await jsonld.toRDF(writeJsonLd(quads), {

@@ -105,6 +105,14 @@ const isIri = (value: string | undefined): value is string => {
   return !Object.hasOwn(DCAT_PREFIXES, scheme);
 };
 
+/** A `mailto:` IRI for an e-mail address, or undefined when the text is no plain address. */
+function mailto(value: string | undefined): string | undefined {
+  const address = value?.trim();
+  return address && /^[^\s<>"{}|\\^`@]+@[^\s<>"{}|\\^`@]+$/.test(address)
+    ? `mailto:${address}`
+    : undefined;
+}
+
 /** Collects quads; blank nodes come from the data factory, so graphs can be merged safely. */
 class GraphBuilder {
   readonly quads: Quad[] = [];
@@ -223,8 +231,8 @@ function addAgent(graph: GraphBuilder, contact: Contact): Quad_Subject | undefin
     contact.organization ? ['foaf', 'Organization'] : ['foaf', 'Person'],
   );
   graph.text(agent, iri('foaf', 'name'), name);
-  const email = contact.emails?.[0]?.value;
-  if (email) graph.add(agent, iri('foaf', 'mbox'), namedNode(`mailto:${email.trim()}`));
+  const email = contact.emails?.map((entry) => mailto(entry.value)).find(Boolean);
+  if (email) graph.add(agent, iri('foaf', 'mbox'), namedNode(email));
   const page = contact.links?.find((link) => isHttpIri(link.href));
   if (page) graph.add(agent, iri('foaf', 'homepage'), namedNode(page.href));
   return agent;
@@ -233,8 +241,8 @@ function addAgent(graph: GraphBuilder, contact: Contact): Quad_Subject | undefin
 /** A point of contact as vcard:Kind (vcard:Organization or vcard:Individual). */
 function addContactPoint(graph: GraphBuilder, contact: Contact): Quad_Subject | undefined {
   const name = contact.organization ?? contact.name;
-  const email = contact.emails?.find((entry) => entry.value.trim() !== '')?.value;
-  if (!name?.trim() && !email) return undefined;
+  const emails = (contact.emails ?? []).flatMap((entry) => mailto(entry.value) ?? []);
+  if (!name?.trim() && emails.length === 0) return undefined;
   const kind = blankNode();
   graph.type(
     kind,
@@ -245,10 +253,7 @@ function addContactPoint(graph: GraphBuilder, contact: Contact): Quad_Subject | 
   if (contact.organization && contact.name) {
     graph.text(kind, iri('vcard', 'organization-name'), contact.organization);
   }
-  for (const entry of contact.emails ?? []) {
-    if (entry.value.trim())
-      graph.add(kind, iri('vcard', 'hasEmail'), namedNode(`mailto:${entry.value.trim()}`));
-  }
+  for (const email of emails) graph.add(kind, iri('vcard', 'hasEmail'), namedNode(email));
   for (const entry of contact.phones ?? []) {
     const phone = entry.value.replace(/[^+\d]/g, '');
     if (phone) graph.add(kind, iri('vcard', 'hasTelephone'), namedNode(`tel:${phone}`));
