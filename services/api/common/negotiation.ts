@@ -23,8 +23,11 @@ export function preferredMediaType(
   return chosen === false ? undefined : chosen;
 }
 
-/** The encodings the JSON/HTML endpoints offer (`f` values). */
-export type OutputFormat = 'json' | 'html' | 'xml';
+/**
+ * The encodings the JSON/HTML endpoints offer (`f` values); `ttl`, `rdf` and `dcat` are the
+ * DCAT-AP description of records in Turtle, RDF/XML and JSON-LD.
+ */
+export type OutputFormat = 'json' | 'html' | 'xml' | 'ttl' | 'rdf' | 'dcat';
 
 /** Media types that select each encoding through the Accept header. */
 export const FORMAT_MEDIA_TYPES: Readonly<Record<OutputFormat, readonly string[]>> = {
@@ -38,6 +41,10 @@ export const FORMAT_MEDIA_TYPES: Readonly<Record<OutputFormat, readonly string[]
   ],
   html: ['text/html', 'application/xhtml+xml'],
   xml: ['application/xml', 'text/xml'],
+  ttl: ['text/turtle'],
+  rdf: ['application/rdf+xml'],
+  // Only by `f=dcat`: application/ld+json alone does not say which vocabulary is wanted.
+  dcat: [],
 };
 
 /**

@@ -70,7 +70,8 @@ async function getRecords(
   facts: RequestFacts,
 ): Promise<CswResponse> {
   const timeStamp = new Date().toISOString();
-  if (request.resultType === 'validate') return presentAcknowledgement(request, { timeStamp });
+  if (request.resultType === 'validate')
+    return presentAcknowledgement(request, { timeStamp, baseUrl: facts.baseUrl });
   const started = process.hrtime.bigint();
   const result = await backend.search(request.query);
   const elapsedMs = Number(process.hrtime.bigint() - started) / 1e6;
@@ -99,7 +100,11 @@ async function getRecords(
     });
     return { status: 200, mediaType: ATOM, body };
   }
-  return presentGetRecords(request, result.records, result.total, { timeStamp, elapsedMs });
+  return presentGetRecords(request, result.records, result.total, {
+    timeStamp,
+    elapsedMs,
+    baseUrl: facts.baseUrl,
+  });
 }
 
 async function getDomain(
@@ -125,6 +130,7 @@ async function getDomain(
 async function getRecordById(
   request: GetRecordByIdRequest,
   { backend }: CswDependencies,
+  facts: RequestFacts,
 ): Promise<CswResponse> {
   const literal = request.literalId === undefined ? null : await backend.get(request.literalId);
   const found =
@@ -139,7 +145,7 @@ async function getRecordById(
   return presentGetRecordById(
     records,
     { ...request, asResultList },
-    { timeStamp: new Date().toISOString() },
+    { timeStamp: new Date().toISOString(), baseUrl: facts.baseUrl },
   );
 }
 
@@ -169,7 +175,7 @@ export async function executeCswRequest(
     case 'GetRecords':
       return getRecords(request, dependencies, facts);
     case 'GetRecordById':
-      return getRecordById(request, dependencies);
+      return getRecordById(request, dependencies, facts);
     case 'GetRepositoryItem': {
       const record = await backend.get(request.id);
       if (record === null) {

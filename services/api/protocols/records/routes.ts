@@ -45,6 +45,13 @@ import {
   type OutputFormat,
 } from './parse.js';
 import { hasXmlSource, presentItems, presentRecord, type FacetResult } from './present.js';
+import {
+  isDcatFormat,
+  presentDcatItems,
+  presentDcatRecord,
+  type DcatDocument,
+} from './present-dcat.js';
+import { ITEMS_FORMATS, RECORD_FORMATS } from './openapi.js';
 import { isStacItemRequest } from '../stac/parse.js';
 import { findExistingRecords } from '../stac/collections.js';
 import { presentStacItem } from '../stac/present.js';
@@ -65,6 +72,11 @@ export interface RecordsRouteDependencies {
 }
 
 const JSON_OR_HTML = ['json', 'html'] as const;
+/** What the items and one record are offered in; `stac` (one record) is the STAC router's. */
+const ITEMS_OFFERED = ITEMS_FORMATS;
+const RECORD_OFFERED = RECORD_FORMATS.filter(
+  (format): format is Exclude<typeof format, 'stac'> => format !== 'stac',
+);
 const SORTABLES = QUERYABLES.filter((queryable) => queryable.sortable).map((q) => q.name);
 /** Values fetched when facet buckets are ordered by value rather than by count. */
 const VALUE_ORDER_WINDOW = 1000;
@@ -88,6 +100,10 @@ function negotiateFormatOnly(request: Request, response: Response): 'json' | 'ht
 
 function sendJson(response: Response, body: unknown, type = 'application/json'): void {
   response.type(type).send(JSON.stringify(body));
+}
+
+function sendDcat(response: Response, document: DcatDocument): void {
+  response.type(document.mediaType).send(document.body);
 }
 
 function sendHtml(response: Response, html: string): void {
@@ -208,7 +224,7 @@ export function createRecordsRouter({
     response: Response,
     filter?: FilterBody,
   ): Promise<void> {
-    const format = negotiate(request, response, JSON_OR_HTML);
+    const format = negotiate(request, response, ITEMS_OFFERED);
     const query = parseItemsQuery(request.query, { ...config.limits, query: config.query }, filter);
     const presentation = parseItemsPresentation(request.query);
     let facets = parseFacetsQuery(request.query, config.query);
@@ -216,6 +232,8 @@ export function createRecordsRouter({
     if (format === 'html' && request.query.facets === undefined) {
       facets = parseFacetsParameter('type:10,keywords:15');
     }
+    // A DCAT page carries no facets.
+    if (isDcatFormat(format)) facets = [];
     const [result, counts] = await Promise.all([
       backend.search(query),
       countFacets(backend, { ...query, offset: 0, sort: [] }, facets),
@@ -225,6 +243,11 @@ export function createRecordsRouter({
       // The body's filter (CQL2 JSON, or a STAC-style {"filter"} in either encoding) as CQL2 JSON.
       linkQuery.filter = JSON.stringify(printCql2Json(query.filter));
       linkQuery['filter-lang'] = 'cql2-json';
+    }
+    if (isDcatFormat(format)) {
+      const page = { baseUrl: request.publicBaseUrl, query: linkQuery, offset: query.offset };
+      const context = { ...page, limit: query.limit, timeStamp: new Date().toISOString() };
+      return sendDcat(response, presentDcatItems(result, context, config.service, format));
     }
     const document = presentItems(
       result,
@@ -275,7 +298,7 @@ export function createRecordsRouter({
   router.get(`${collectionPath}/items/:recordId`, async (request, response) => {
     // STAC API: `f=stac` (or Accept: application/geo+json with a STAC profile) → STAC Item.
     const stac = isStacItemRequest(request.query.f, request.headers.accept);
-    const format = stac ? 'json' : negotiate(request, response, ['json', 'html', 'xml'] as const);
+    const format = stac ? 'json' : negotiate(request, response, RECORD_OFFERED);
     const presentation = parseItemsPresentation(request.query);
     const record = await backend.get(request.params.recordId);
     if (!record) throw new NotFoundError(`No record with id "${request.params.recordId}"`);
@@ -291,6 +314,9 @@ export function createRecordsRouter({
       return void response
         .type('application/xml')
         .send(writeCswRecord(record, { version: '3.0.0', elementSet: 'full' }));
+    }
+    if (isDcatFormat(format)) {
+      return sendDcat(response, presentDcatRecord(record, request.publicBaseUrl, format));
     }
     if (format === 'html') {
       const page = presentRecord(record, request.publicBaseUrl);
