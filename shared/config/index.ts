@@ -56,6 +56,10 @@ const environmentSchema = z.object({
   QUERY_MAX_FACETS: z.coerce.number().int().min(1).max(100).default(16),
   QUERY_MAX_OFFSET: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(10_000),
   QUERY_TIME_BUDGET_MS: z.coerce.number().int().min(100).max(600_000).default(3000),
+  QUERY_EXPENSIVE_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).optional(),
+  QUERY_EXPENSIVE_PER_CLIENT: z.coerce.number().int().min(1).max(10_000).default(1),
+  QUERY_EXPENSIVE_WILDCARD_PATTERNS: z.coerce.number().int().min(0).max(10_000).default(3),
+  QUERY_EXPENSIVE_FACETS: z.coerce.number().int().min(0).max(100).default(4),
   SEARCH_INDEX_ALIAS: z
     .string()
     .regex(/^[a-z0-9][a-z0-9_-]*$/, 'lower-case letters, digits, _ and - only')
@@ -168,7 +172,19 @@ export interface Config {
    * What one query may cost (shared/query/query-limits.ts): bounds on every input that
    * multiplies work, and the time a backend may spend on one query before cancelling it.
    */
-  query: QueryLimits & { timeBudgetMs: number };
+  query: QueryLimits & {
+    timeBudgetMs: number;
+    /**
+     * The expensive lane (shared/search/expensive-lane.ts): places in this process and per
+     * client, and the thresholds beyond which a search is expensive (shared/query/search-lanes.ts).
+     */
+    expensive: {
+      concurrency: number;
+      perClient: number;
+      cheapWildcardPatterns: number;
+      cheapFacets: number;
+    };
+  };
   /** Timeouts of the HTTP server against slow or idle clients (services/api/http-server.ts). */
   http: { requestTimeoutMs: number; headersTimeoutMs: number; keepAliveTimeoutMs: number };
   /** How many generated records to load into an empty embedded database at start-up. */
@@ -311,6 +327,14 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
       maxFacets: env.QUERY_MAX_FACETS,
       maxWildcardPatterns: env.QUERY_MAX_WILDCARD_PATTERNS,
       timeBudgetMs: env.QUERY_TIME_BUDGET_MS,
+      expensive: {
+        // One expensive search per core: each keeps a core busy (the engine's search threads
+        // or the Node refinement), so more at once only makes each slower.
+        concurrency: env.QUERY_EXPENSIVE_CONCURRENCY ?? availableParallelism(),
+        perClient: env.QUERY_EXPENSIVE_PER_CLIENT,
+        cheapWildcardPatterns: env.QUERY_EXPENSIVE_WILDCARD_PATTERNS,
+        cheapFacets: env.QUERY_EXPENSIVE_FACETS,
+      },
     },
     http: {
       requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,

@@ -112,6 +112,7 @@ export class EngineBackend implements SearchBackend {
   private readonly writer: BulkWriter;
   private readonly reads: RecordReads;
   private readonly paging: DeepPaging;
+  private readonly compiler: QueryCompiler;
 
   constructor(options: EngineBackendOptions) {
     const { adapter } = options;
@@ -153,7 +154,7 @@ export class EngineBackend implements SearchBackend {
       checkpointQueries,
       sharedCheckpoints: options.sharedCheckpoints,
     });
-    const compiler = new QueryCompiler({
+    const compiler = (this.compiler = new QueryCompiler({
       adapter,
       engine: this.kind,
       alias,
@@ -161,7 +162,7 @@ export class EngineBackend implements SearchBackend {
       search,
       refineMaxCandidates,
       maxResultWindow,
-    });
+    }));
     this.reads = new RecordReads({
       adapter,
       alias,
@@ -222,6 +223,11 @@ export class EngineBackend implements SearchBackend {
 
   search(query: SearchQuery): Promise<SearchResult> {
     return this.reads.search(query);
+  }
+
+  /** Whether the engine cannot decide the query's filter alone (see QueryCompiler). */
+  refinesInNode(query: SearchQuery): boolean {
+    return this.compiler.refinesInNode(query);
   }
 
   domain(field: string, options: DomainOptions = {}): Promise<DomainValue[]> {

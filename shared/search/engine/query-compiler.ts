@@ -92,6 +92,24 @@ export class QueryCompiler {
   }
 
   /**
+   * Whether the engine cannot decide the query's filter alone, so that answering it means
+   * refining candidates in Node (refine-search.ts), as far as the mapping last read tells
+   * (a property mapped since is seen at the next reload). Synchronous: the lanes ask it at the
+   * door (shared/query/search-lanes.ts). False before the live index is known.
+   */
+  refinesInNode(query: SearchQuery): boolean {
+    const live = this.options.lifecycle.liveRecords;
+    if (!live) return false;
+    try {
+      compileSearchQuery(query, this.filterContext(live.spatial, new Set()));
+      return false;
+    } catch (error) {
+      // Any other error is the search's own, thrown again when it runs.
+      return error instanceof UnsupportedFilterError;
+    }
+  }
+
+  /**
    * Compiles a search the engine may answer exactly (see CompiledSearch.doubt for the records
    * for which it may not); undefined when the compiler refuses a predicate.
    */

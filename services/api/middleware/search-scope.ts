@@ -1,0 +1,29 @@
+/**
+ * One SearchScope per request (shared/search/search-scope.ts): the client's key for the
+ * expensive lane's per-client limit, and the deadline and abort signal every backend call of the
+ * request shares. The key is the request's address as Express sees it (`request.ip`: the peer's
+ * address, or with TRUST_PROXY the address the proxy in front of the API saw, see app.ts). When
+ * the client goes away before its answer, the scope is aborted: the engine requests still
+ * running for it are closed, which cancels them, and its lane place is given back.
+ */
+import type { NextFunction, Request, Response } from 'express';
+import { ServiceUnavailableError } from '../../../shared/errors/index.js';
+import { SearchScope } from '../../../shared/search/search-scope.js';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** The request's search scope: pass it in the options of every backend call. */
+    searchScope: SearchScope;
+  }
+}
+
+/** Sets `request.searchScope`, and aborts it when the connection closes before the answer. */
+export function searchScope(request: Request, response: Response, next: NextFunction): void {
+  const scope = new SearchScope({ client: request.ip });
+  request.searchScope = scope;
+  response.once('close', () => {
+    if (response.writableFinished) scope.end();
+    else scope.abort(new ServiceUnavailableError('The client closed the connection'));
+  });
+  next();
+}
