@@ -76,6 +76,7 @@ const environmentSchema = z.object({
   SEARCH_CHECKPOINT_IDLE_SECONDS: z.coerce.number().int().min(1).max(86400).default(600),
   SEARCH_CHECKPOINTS_PER_QUERY: z.coerce.number().int().min(1).max(100000).default(512),
   SEARCH_REFINE_MAX_CANDIDATES: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
+  SEARCH_REFINE_WORKERS: z.coerce.number().int().min(0).max(256).optional(),
   SERVICE_METADATA_FILE: z.string().min(1).optional(),
   METRICS_ENABLED: booleanString.default(true),
   MAP_TILE_URL: z
@@ -157,6 +158,8 @@ export interface Config {
          * filter alone (refine-search.ts); more is a 400.
          */
         refineMaxCandidates: number;
+        /** Threads that decide refined candidates off the event loop; 0: on it. */
+        refineWorkers: number;
       };
   redisUrl?: string | undefined;
   /** Paging defaults and request size limits (`urlBytes`: path and query string). */
@@ -299,6 +302,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
             perQuery: env.SEARCH_CHECKPOINTS_PER_QUERY,
           },
           refineMaxCandidates: env.SEARCH_REFINE_MAX_CANDIDATES,
+          // One per core: each expensive search (QUERY_EXPENSIVE_CONCURRENCY) refines on its own.
+          refineWorkers: env.SEARCH_REFINE_WORKERS ?? availableParallelism(),
         }
       : {
           kind: 'sqlite',

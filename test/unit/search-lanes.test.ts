@@ -20,7 +20,7 @@ const page = (query: Partial<SearchQuery> = {}): SearchQuery => ({
   limit: 10,
   ...query,
 });
-const likes = (patterns: string[]): SearchQuery['filter'] =>
+const likes = (patterns: string[]): NonNullable<SearchQuery['filter']> =>
   checkFilter(
     operator(
       'or',
