@@ -3,8 +3,9 @@
  * expensive lane's per-client limit, and the deadline and abort signal every backend call of the
  * request shares. The key is the request's address as Express sees it (`request.ip`: the peer's
  * address, or with TRUST_PROXY the address the proxy in front of the API saw, see app.ts). When
- * the client goes away before its answer, the scope is aborted: the engine requests still
- * running for it are closed, which cancels them, and its lane place is given back.
+ * the client goes away before its answer (or the answer is sent while a call of the request
+ * still runs), the scope is aborted: the engine requests still running for it are closed,
+ * which cancels them, and its lane place is given back.
  */
 import type { NextFunction, Request, Response } from 'express';
 import { ServiceUnavailableError } from '../../../shared/errors/index.js';
@@ -21,9 +22,14 @@ declare module 'express-serve-static-core' {
 export function searchScope(request: Request, response: Response, next: NextFunction): void {
   const scope = new SearchScope({ client: request.ip });
   request.searchScope = scope;
+  // Whatever of the request still runs once it is over (a facet count beside a page refused
+  // with an error) stops too: nobody waits for it, and its lane place is given back.
   response.once('close', () => {
-    if (response.writableFinished) scope.end();
-    else scope.abort(new ServiceUnavailableError('The client closed the connection'));
+    scope.abort(
+      new ServiceUnavailableError(
+        response.writableFinished ? 'The request was answered' : 'The client closed the connection',
+      ),
+    );
   });
   next();
 }

@@ -116,6 +116,9 @@ interface EngineAnswer {
 
 const RETRIED_STATUSES = new Set([502, 503, 504]);
 
+/** How long after a search's deadline OpenSearch cancels it by itself. */
+const CANCEL_AFTER_GRACE_MS = 200;
+
 const JSON_TYPE = 'application/json';
 /** The body type of `_msearch`: one JSON object per line. */
 export const NDJSON = 'application/x-ndjson';
@@ -172,8 +175,10 @@ export class EngineReads {
     if (filterPath) parameters.push(`filter_path=${encodeURIComponent(filterPath.join(','))}`);
     if (limits.timeoutMs !== undefined && this.options.cancelAfterTimeInterval) {
       // OpenSearch: the coordinating node cancels the search and its shard tasks at this time,
-      // whatever happens to the connection.
-      parameters.push(`cancel_after_time_interval=${Math.max(1, Math.ceil(limits.timeoutMs))}ms`);
+      // whatever happens to the connection; a little after the deadline, which closes the
+      // connection first, so that the request fails as the deadline's.
+      const cancelAfter = Math.ceil(limits.timeoutMs) + CANCEL_AFTER_GRACE_MS;
+      parameters.push(`cancel_after_time_interval=${cancelAfter}ms`);
     }
     const query = parameters.length > 0 ? `?${parameters.join('&')}` : '';
     return (
