@@ -4,8 +4,9 @@
  * 2,000-vertex polygon that jsts evaluates on every candidate) refines 1,500 candidates in the
  * refinement threads (SEARCH_REFINE_WORKERS=1). While it is proven in flight (the expensive
  * lane's gauge on /metrics reads 1), /healthz is asked, and answers before the search does:
- * the event loop was free. No wall time is measured. The engines only: SQLite decides every
- * filter in SQL.
+ * the event loop was free. No wall time is measured. Under a budget of 200 ms the same search
+ * is a 503 QUERY_TIMEOUT: the request's one deadline holds every candidate batch. The engines
+ * only: SQLite decides every filter in SQL.
  */
 import { expect } from 'chai';
 import request from 'supertest';
@@ -88,6 +89,35 @@ for (const kind of ['elasticsearch', 'opensearch'] as const) {
       expect(answer.status, answer.text.slice(0, 300)).to.equal(200);
       expect(answer.body.numberMatched).to.be.above(0);
       expect((test.backend as EngineBackend).refinedInThreads).to.be.above(0);
+    });
+  });
+
+  describe(`one deadline over a refinement on ${kind}`, function () {
+    this.timeout(180_000);
+    let test: TestApp;
+
+    before(async () => {
+      const documents = [...generateRecords(600, 11)].map((record, index) => ({
+        name: `generated ${index}`,
+        content: JSON.stringify(record),
+      }));
+      test = await startApp(
+        engineTarget(kind),
+        documents,
+        { LIMIT_MAX: '100', SEARCH_REFINE_WORKERS: '1', QUERY_TIME_BUDGET_MS: '200' },
+        false,
+      );
+    });
+    after(async () => {
+      await test?.close();
+    });
+
+    it('answers 503 QUERY_TIMEOUT when the batches outlast the budget, and frees the lane', async () => {
+      const answer = await request(test.app).post(`${ITEMS}?limit=5`).send(FILTER);
+      expect(answer.status, answer.text.slice(0, 300)).to.equal(503);
+      expect(answer.body.code).to.equal('QUERY_TIMEOUT');
+      expect(answer.body.description).to.contain('200 ms');
+      expect(inFlight((await request(test.app).get('/metrics')).text)).to.equal(0);
     });
   });
 }
