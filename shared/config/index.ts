@@ -56,6 +56,10 @@ const environmentSchema = z.object({
   QUERY_MAX_FACETS: z.coerce.number().int().min(1).max(100).default(16),
   QUERY_MAX_OFFSET: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(10_000),
   QUERY_TIME_BUDGET_MS: z.coerce.number().int().min(100).max(600_000).default(3000),
+  QUERY_EXPENSIVE_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).optional(),
+  QUERY_EXPENSIVE_PER_CLIENT: z.coerce.number().int().min(1).max(10_000).default(1),
+  QUERY_EXPENSIVE_WILDCARD_PATTERNS: z.coerce.number().int().min(0).max(10_000).default(3),
+  QUERY_EXPENSIVE_FACETS: z.coerce.number().int().min(0).max(100).default(4),
   SEARCH_INDEX_ALIAS: z
     .string()
     .regex(/^[a-z0-9][a-z0-9_-]*$/, 'lower-case letters, digits, _ and - only')
@@ -72,6 +76,7 @@ const environmentSchema = z.object({
   SEARCH_CHECKPOINT_IDLE_SECONDS: z.coerce.number().int().min(1).max(86400).default(600),
   SEARCH_CHECKPOINTS_PER_QUERY: z.coerce.number().int().min(1).max(100000).default(512),
   SEARCH_REFINE_MAX_CANDIDATES: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
+  SEARCH_REFINE_WORKERS: z.coerce.number().int().min(0).max(256).optional(),
   SERVICE_METADATA_FILE: z.string().min(1).optional(),
   METRICS_ENABLED: booleanString.default(true),
   MAP_TILE_URL: z
@@ -153,6 +158,8 @@ export interface Config {
          * filter alone (refine-search.ts); more is a 400.
          */
         refineMaxCandidates: number;
+        /** Threads that decide refined candidates off the event loop; 0: on it. */
+        refineWorkers: number;
       };
   redisUrl?: string | undefined;
   /** Paging defaults and request size limits (`urlBytes`: path and query string). */
@@ -168,7 +175,19 @@ export interface Config {
    * What one query may cost (shared/query/query-limits.ts): bounds on every input that
    * multiplies work, and the time a backend may spend on one query before cancelling it.
    */
-  query: QueryLimits & { timeBudgetMs: number };
+  query: QueryLimits & {
+    timeBudgetMs: number;
+    /**
+     * The expensive lane (shared/search/expensive-lane.ts): places in this process and per
+     * client, and the thresholds beyond which a search is expensive (shared/query/search-lanes.ts).
+     */
+    expensive: {
+      concurrency: number;
+      perClient: number;
+      cheapWildcardPatterns: number;
+      cheapFacets: number;
+    };
+  };
   /** Timeouts of the HTTP server against slow or idle clients (services/api/http-server.ts). */
   http: { requestTimeoutMs: number; headersTimeoutMs: number; keepAliveTimeoutMs: number };
   /** How many generated records to load into an empty embedded database at start-up. */
@@ -283,6 +302,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
             perQuery: env.SEARCH_CHECKPOINTS_PER_QUERY,
           },
           refineMaxCandidates: env.SEARCH_REFINE_MAX_CANDIDATES,
+          // One per core: each expensive search (QUERY_EXPENSIVE_CONCURRENCY) refines on its own.
+          refineWorkers: env.SEARCH_REFINE_WORKERS ?? availableParallelism(),
         }
       : {
           kind: 'sqlite',
@@ -311,6 +332,14 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
       maxFacets: env.QUERY_MAX_FACETS,
       maxWildcardPatterns: env.QUERY_MAX_WILDCARD_PATTERNS,
       timeBudgetMs: env.QUERY_TIME_BUDGET_MS,
+      expensive: {
+        // One expensive search per core: each keeps a core busy (the engine's search threads
+        // or the Node refinement), so more at once only makes each slower.
+        concurrency: env.QUERY_EXPENSIVE_CONCURRENCY ?? availableParallelism(),
+        perClient: env.QUERY_EXPENSIVE_PER_CLIENT,
+        cheapWildcardPatterns: env.QUERY_EXPENSIVE_WILDCARD_PATTERNS,
+        cheapFacets: env.QUERY_EXPENSIVE_FACETS,
+      },
     },
     http: {
       requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,

@@ -23,6 +23,7 @@ import {
 } from './present.js';
 import type { CswRequest, GetRecordByIdRequest, GetRecordsRequest } from './request.js';
 import { writesConfigured } from './transaction.js';
+import type { SearchScope } from '../../../../shared/search/search-scope.js';
 
 export interface CswDependencies {
   config: Readonly<Config>;
@@ -33,6 +34,8 @@ export interface CswDependencies {
 export interface RequestFacts {
   /** Public base URL of the deployment, without a trailing slash. */
   baseUrl: string;
+  /** The request's search scope (its client, deadline and abort signal). */
+  scope?: SearchScope | undefined;
 }
 
 /** Largest number of distinct values GetDomain reports for one property. */
@@ -73,7 +76,7 @@ async function getRecords(
   if (request.resultType === 'validate')
     return presentAcknowledgement(request, { timeStamp, baseUrl: facts.baseUrl });
   const started = process.hrtime.bigint();
-  const result = await backend.search(request.query);
+  const result = await backend.search(request.query, { scope: facts.scope });
   const elapsedMs = Number(process.hrtime.bigint() - started) / 1e6;
   if (request.notFoundLocator !== undefined && result.total === 0) {
     throw new CswError(

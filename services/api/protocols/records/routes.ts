@@ -9,7 +9,7 @@ import { printCql2Json } from '../../../../shared/query/cql2/index.js';
 import { QUERYABLES } from '../../../../shared/query/queryables.js';
 import type { SearchQuery } from '../../../../shared/query/search-query.js';
 import { writeCswRecord } from '../../../../shared/records/writers/xml/index.js';
-import type { SearchBackend } from '../../../../shared/search/backend.js';
+import type { SearchBackend, SearchOptions } from '../../../../shared/search/backend.js';
 import { presentCatalogueCollection } from '../../common/catalogue-collection.js';
 import { FACETS_JSON, GEOJSON, OPENAPI_JSON, SCHEMA_JSON } from '../../common/media-types.js';
 import { COLLECTION_ID } from '../../common/urls.js';
@@ -123,11 +123,13 @@ async function countFacets(
   backend: SearchBackend,
   query: SearchQuery,
   facets: FacetRequest[],
+  options: SearchOptions,
 ): Promise<FacetResult[]> {
   return Promise.all(
     facets.map(async (facet) => {
       const byValue = facet.sortedBy.startsWith('value');
       const values = await backend.domain(facet.property, {
+        ...options,
         query,
         limit: byValue || facet.sortedBy === 'count_asc' ? VALUE_ORDER_WINDOW : facet.bucketCount,
       });
@@ -234,9 +236,11 @@ export function createRecordsRouter({
     }
     // A DCAT page carries no facets.
     if (isDcatFormat(format)) facets = [];
+    // The search and its facet counts share the request's scope (one deadline, one lane place).
+    const options: SearchOptions = { scope: request.searchScope, facets: facets.length };
     const [result, counts] = await Promise.all([
-      backend.search(query),
-      countFacets(backend, { ...query, offset: 0, sort: [] }, facets),
+      backend.search(query, options),
+      countFacets(backend, { ...query, offset: 0, sort: [] }, facets, options),
     ]);
     const linkQuery = stringParameters(request.query);
     if (filter && query.filter) {
