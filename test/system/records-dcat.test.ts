@@ -66,7 +66,6 @@ describe(`DCAT-AP encodings over HTTP on ${systemBackend().label}`, () => {
       systemBackend(),
       [...sampleDocuments(), { name: 'hostile.json', content: JSON.stringify(HOSTILE) }],
       { LIMIT_MAX: '100' },
-      true,
     );
     const all = await request(test.app).get(`${ITEMS}?limit=100`).expect(200);
     ids = (all.body.features as { id: string }[]).map((feature) => feature.id);

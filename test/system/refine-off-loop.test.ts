@@ -56,12 +56,10 @@ for (const kind of ['elasticsearch', 'opensearch'] as const) {
         name: `generated ${index}`,
         content: JSON.stringify(record),
       }));
-      test = await startApp(
-        engineTarget(kind),
-        documents,
-        { LIMIT_MAX: '100', SEARCH_REFINE_WORKERS: '1' },
-        false,
-      );
+      test = await startApp(engineTarget(kind), documents, {
+        LIMIT_MAX: '100',
+        SEARCH_REFINE_WORKERS: '1',
+      });
     });
     after(async () => {
       await test?.close();
@@ -101,12 +99,11 @@ for (const kind of ['elasticsearch', 'opensearch'] as const) {
         name: `generated ${index}`,
         content: JSON.stringify(record),
       }));
-      test = await startApp(
-        engineTarget(kind),
-        documents,
-        { LIMIT_MAX: '100', SEARCH_REFINE_WORKERS: '1', QUERY_TIME_BUDGET_MS: '200' },
-        false,
-      );
+      test = await startApp(engineTarget(kind), documents, {
+        LIMIT_MAX: '100',
+        SEARCH_REFINE_WORKERS: '1',
+        QUERY_TIME_BUDGET_MS: '200',
+      });
     });
     after(async () => {
       await test?.close();
