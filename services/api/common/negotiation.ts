@@ -24,7 +24,7 @@ export function preferredMediaType(
 }
 
 /** The encodings the JSON/HTML endpoints offer (`f` values). */
-export type OutputFormat = 'json' | 'html' | 'xml';
+export type OutputFormat = 'json' | 'html' | 'xml' | 'jsonld';
 
 /** Media types that select each encoding through the Accept header. */
 export const FORMAT_MEDIA_TYPES: Readonly<Record<OutputFormat, readonly string[]>> = {
@@ -38,6 +38,8 @@ export const FORMAT_MEDIA_TYPES: Readonly<Record<OutputFormat, readonly string[]
   ],
   html: ['text/html', 'application/xhtml+xml'],
   xml: ['application/xml', 'text/xml'],
+  // schema.org JSON-LD, for web search engines (records and pages of records).
+  jsonld: ['application/ld+json'],
 };
 
 /**

@@ -9,9 +9,15 @@ import { printCql2Json } from '../../../../shared/query/cql2/index.js';
 import { QUERYABLES } from '../../../../shared/query/queryables.js';
 import type { SearchQuery } from '../../../../shared/query/search-query.js';
 import { writeCswRecord } from '../../../../shared/records/writers/xml/index.js';
-import type { SearchBackend } from '../../../../shared/search/backend.js';
+import type { SearchBackend, SearchResult } from '../../../../shared/search/backend.js';
 import { presentCatalogueCollection } from '../../common/catalogue-collection.js';
-import { FACETS_JSON, GEOJSON, OPENAPI_JSON, SCHEMA_JSON } from '../../common/media-types.js';
+import {
+  FACETS_JSON,
+  GEOJSON,
+  JSON_LD,
+  OPENAPI_JSON,
+  SCHEMA_JSON,
+} from '../../common/media-types.js';
 import { COLLECTION_ID } from '../../common/urls.js';
 import {
   renderOpenApiPage,
@@ -44,7 +50,18 @@ import {
   type FilterBody,
   type OutputFormat,
 } from './parse.js';
-import { hasXmlSource, presentItems, presentRecord, type FacetResult } from './present.js';
+import {
+  hasXmlSource,
+  itemsLink,
+  presentItems,
+  presentRecord,
+  type FacetResult,
+} from './present.js';
+import {
+  presentSchemaOrgCatalogue,
+  presentSchemaOrgItems,
+  presentSchemaOrgRecord,
+} from './schema-org.js';
 import { isStacItemRequest } from '../stac/parse.js';
 import { findExistingRecords } from '../stac/collections.js';
 import { presentStacItem } from '../stac/present.js';
@@ -65,6 +82,10 @@ export interface RecordsRouteDependencies {
 }
 
 const JSON_OR_HTML = ['json', 'html'] as const;
+/** The encodings of a page of items: GeoJSON, HTML and schema.org JSON-LD. */
+const ITEMS_ENCODINGS = ['json', 'html', 'jsonld'] as const;
+/** The encodings of one record (`f=stac` is read before these). */
+const RECORD_ENCODINGS = ['json', 'html', 'xml', 'jsonld'] as const;
 const SORTABLES = QUERYABLES.filter((queryable) => queryable.sortable).map((q) => q.name);
 /** Values fetched when facet buckets are ordered by value rather than by count. */
 const VALUE_ORDER_WINDOW = 1000;
@@ -161,7 +182,12 @@ export function createRecordsRouter({
   serveDocument(
     '/',
     (request) => presentLandingPage(request.publicBaseUrl, config.service, conformance),
-    renderLandingPage,
+    (document, page) =>
+      renderLandingPage(
+        document,
+        page,
+        presentSchemaOrgCatalogue({ baseUrl: page.baseUrl, service: config.service }),
+      ),
   );
 
   router.get('/openapi', (request, response) => {
@@ -202,13 +228,42 @@ export function createRecordsRouter({
     FACETS_JSON,
   );
 
+  /**
+   * A page of items as a schema.org ItemList (JSON-LD); the next and previous pages in the
+   * same encoding are named by Link headers, as schema.org has no paging of its own.
+   */
+  function sendJsonLd(
+    response: Response,
+    result: SearchResult,
+    page: { baseUrl: string; query: Record<string, string>; offset: number; limit: number },
+  ): void {
+    const context = { ...page, timeStamp: '' };
+    const at = (offset: number): string =>
+      itemsLink(context, { limit: String(page.limit), offset: String(offset), f: 'jsonld' });
+    const links = [`<${at(page.offset)}>; rel="self"; type="${JSON_LD}"`];
+    if (page.offset + result.records.length < result.total) {
+      links.push(`<${at(page.offset + page.limit)}>; rel="next"; type="${JSON_LD}"`);
+    }
+    if (page.offset > 0) {
+      links.push(`<${at(Math.max(0, page.offset - page.limit))}>; rel="prev"; type="${JSON_LD}"`);
+    }
+    response.set('Link', links.join(', '));
+    const document = presentSchemaOrgItems(result, {
+      baseUrl: page.baseUrl,
+      service: config.service,
+      offset: page.offset,
+      url: at(page.offset),
+    });
+    sendJson(response, document, JSON_LD);
+  }
+
   /** Searches and presents items; a POSTed filter is carried into paging links as cql2-json. */
   async function sendItems(
     request: Request,
     response: Response,
     filter?: FilterBody,
   ): Promise<void> {
-    const format = negotiate(request, response, JSON_OR_HTML);
+    const format = negotiate(request, response, ITEMS_ENCODINGS);
     const query = parseItemsQuery(request.query, { ...config.limits, query: config.query }, filter);
     const presentation = parseItemsPresentation(request.query);
     let facets = parseFacetsQuery(request.query, config.query);
@@ -225,6 +280,14 @@ export function createRecordsRouter({
       // The body's filter (CQL2 JSON, or a STAC-style {"filter"} in either encoding) as CQL2 JSON.
       linkQuery.filter = JSON.stringify(printCql2Json(query.filter));
       linkQuery['filter-lang'] = 'cql2-json';
+    }
+    if (format === 'jsonld') {
+      return sendJsonLd(response, result, {
+        baseUrl: request.publicBaseUrl,
+        query: linkQuery,
+        offset: query.offset,
+        limit: query.limit,
+      });
     }
     const document = presentItems(
       result,
@@ -275,7 +338,7 @@ export function createRecordsRouter({
   router.get(`${collectionPath}/items/:recordId`, async (request, response) => {
     // STAC API: `f=stac` (or Accept: application/geo+json with a STAC profile) → STAC Item.
     const stac = isStacItemRequest(request.query.f, request.headers.accept);
-    const format = stac ? 'json' : negotiate(request, response, ['json', 'html', 'xml'] as const);
+    const format = stac ? 'json' : negotiate(request, response, RECORD_ENCODINGS);
     const presentation = parseItemsPresentation(request.query);
     const record = await backend.get(request.params.recordId);
     if (!record) throw new NotFoundError(`No record with id "${request.params.recordId}"`);
@@ -292,9 +355,12 @@ export function createRecordsRouter({
         .type('application/xml')
         .send(writeCswRecord(record, { version: '3.0.0', elementSet: 'full' }));
     }
+    const schemaOrg = (): Record<string, unknown> =>
+      presentSchemaOrgRecord(record, { baseUrl: request.publicBaseUrl, service: config.service });
+    if (format === 'jsonld') return sendJson(response, schemaOrg(), JSON_LD);
     if (format === 'html') {
       const page = presentRecord(record, request.publicBaseUrl);
-      return sendHtml(response, renderRecordPage(page, pageRequest(request)));
+      return sendHtml(response, renderRecordPage(page, pageRequest(request), schemaOrg()));
     }
     response.set('Content-Crs', `<${presentation.crs}>`);
     sendJson(response, presentRecord(record, request.publicBaseUrl, presentation), GEOJSON);
