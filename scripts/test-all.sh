@@ -123,11 +123,12 @@ CAIRN_TEST_SQLITE_READ_WORKERS=2 CAIRN_TEST_SYSTEM_BACKEND=sqlite start_suite sy
 # mode shape, each suite on fresh aliases of its own. The other system suites are about SQLite
 # itself or the processes around the API (its files and WAL, the ingest and enqueue CLIs,
 # harvesting, limits, metrics, the admin pages, npm start) and run on SQLite only; the query
-# cost limits run on both, as deep pages and their next links differ by backend.
+# cost limits run on both, as deep pages and their next links differ by backend, and so do the
+# sitemaps' walks over the record ids.
 engine_system_suites=(
   'test/system/records-*.test.ts' test/system/stac-api.test.ts test/system/transactions.test.ts
   'test/system/csw-*.test.ts' test/system/opensearch.test.ts test/system/readme-examples.test.ts
-  test/system/query-cost.test.ts
+  test/system/query-cost.test.ts test/system/web-discovery.test.ts
 )
 # A generous per-test timeout: index creation and refresh on a loaded machine are slower than a
 # SQLite file.

@@ -11,7 +11,7 @@ import type { Geometry, Position } from 'geojson';
 import type { ServiceMetadata } from '../../../../shared/config/index.js';
 import type { Contact, CoreRecord, Link } from '../../../../shared/records/core-record.js';
 import type { SearchResult } from '../../../../shared/search/backend.js';
-import { catalogueUrl, recordUrl } from '../../common/urls.js';
+import { catalogueUrl, recordPageUrl, recordUrl } from '../../common/urls.js';
 import { presentTime } from './present.js';
 
 /** The JSON-LD context every document names. */
@@ -31,11 +31,6 @@ export function schemaOrgType(
   if (type === 'series') return 'DataCatalog';
   if (type === 'service') return 'WebAPI';
   return 'Dataset';
-}
-
-/** The URL of a record's HTML page: what search engines index, and each sitemap lists. */
-export function recordPageUrl(baseUrl: string, id: string): string {
-  return `${recordUrl(baseUrl, id)}?f=html`;
 }
 
 /** The object without undefined members and empty arrays. */
