@@ -241,6 +241,25 @@ describe(`Web search engines and crawlers on ${systemBackend().label}`, () => {
       await request(test.app).get('/catalogue/sitemap.xml?x=1').expect(400);
     });
 
+    // Up to 900 characters: the engines refuse a range bound of more than 1,000 characters
+    // (Lucene's automaton limit; docs/decisions/web-discovery.md).
+    it('answers odd range ids with a sitemap file, never a server error', async () => {
+      const odd = ['%00', '%FF', '%F0%9F%8C%8D', 'x'.repeat(900), '%25', '*', '%5C', '..'];
+      for (const value of odd) {
+        for (const name of ['after', 'through']) {
+          const response = await request(test.app).get(
+            `/catalogue/sitemap-records.xml?${name}=${value}`,
+          );
+          expect(response.status, `${name}=${value.slice(0, 20)}`).to.equal(200);
+          expect(
+            validateSitemapXml(response.text, 'sitemap.xsd').length === 0 ||
+              !response.text.includes('<url>'),
+            value.slice(0, 20),
+          ).to.equal(true);
+        }
+      }
+    });
+
     it('switches robots.txt and the sitemaps off, or serves a robots file, by configuration', async () => {
       const directory = mkdtempSync(join(tmpdir(), 'cairn-robots-'));
       try {
