@@ -267,6 +267,8 @@ export function createRecordsRouter({
     const query = parseItemsQuery(request.query, { ...config.limits, query: config.query }, filter);
     const presentation = parseItemsPresentation(request.query);
     let facets = parseFacetsQuery(request.query, config.query);
+    // schema.org has no facets: a JSON-LD page counts none.
+    if (format === 'jsonld') facets = [];
     // The HTML search page shows resource types and keywords beside the results.
     if (format === 'html' && request.query.facets === undefined) {
       facets = parseFacetsParameter('type:10,keywords:15');
