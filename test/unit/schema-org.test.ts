@@ -16,6 +16,7 @@ import {
   presentGeo,
   presentLicense,
   presentSchemaOrgItems,
+  presentSchemaOrgPage,
   presentSchemaOrgRecord,
   presentTemporalCoverage,
   schemaOrgType,
@@ -207,6 +208,29 @@ describe('schema.org JSON-LD of records', () => {
     const own: Record<string, unknown> = { ...presentSchemaOrgRecord(records[0]!, context) };
     delete own['@context'];
     expect(elements[0]?.item).to.deep.equal(own);
+  });
+});
+
+describe('schema.org JSON-LD pages of items', () => {
+  it('names this, the next and the previous page in a Link header, keeping the query', () => {
+    const page = presentSchemaOrgPage(
+      { total: 25, records: [record({ id: 'a' })] },
+      { ...context, query: { q: 'lake', f: 'jsonld' }, offset: 10, limit: 10 },
+    );
+    const items = 'https://example.org/catalogue/collections/metadata:main/items';
+    expect(page.linkHeader).to.equal(
+      [
+        `<${items}?q=lake&f=jsonld&limit=10&offset=10>; rel="self"; type="application/ld+json"`,
+        `<${items}?q=lake&f=jsonld&limit=10&offset=20>; rel="next"; type="application/ld+json"`,
+        `<${items}?q=lake&f=jsonld&limit=10&offset=0>; rel="prev"; type="application/ld+json"`,
+      ].join(', '),
+    );
+    expect(page.document.url).to.equal(`${items}?q=lake&f=jsonld&limit=10&offset=10`);
+    const last = presentSchemaOrgPage(
+      { total: 1, records: [record({ id: 'a' })] },
+      { ...context, query: {}, offset: 0, limit: 10 },
+    );
+    expect(last.linkHeader).to.not.include('rel="next"').and.not.include('rel="prev"');
   });
 });
 

@@ -9,7 +9,7 @@ import { printCql2Json } from '../../../../shared/query/cql2/index.js';
 import { QUERYABLES } from '../../../../shared/query/queryables.js';
 import type { SearchQuery } from '../../../../shared/query/search-query.js';
 import { writeCswRecord } from '../../../../shared/records/writers/xml/index.js';
-import type { SearchBackend, SearchResult } from '../../../../shared/search/backend.js';
+import type { SearchBackend } from '../../../../shared/search/backend.js';
 import { presentCatalogueCollection } from '../../common/catalogue-collection.js';
 import {
   FACETS_JSON,
@@ -50,16 +50,10 @@ import {
   type FilterBody,
   type OutputFormat,
 } from './parse.js';
-import {
-  hasXmlSource,
-  itemsLink,
-  presentItems,
-  presentRecord,
-  type FacetResult,
-} from './present.js';
+import { hasXmlSource, presentItems, presentRecord, type FacetResult } from './present.js';
 import {
   presentSchemaOrgCatalogue,
-  presentSchemaOrgItems,
+  presentSchemaOrgPage,
   presentSchemaOrgRecord,
 } from './schema-org.js';
 import { isStacItemRequest } from '../stac/parse.js';
@@ -228,35 +222,6 @@ export function createRecordsRouter({
     FACETS_JSON,
   );
 
-  /**
-   * A page of items as a schema.org ItemList (JSON-LD); the next and previous pages in the
-   * same encoding are named by Link headers, as schema.org has no paging of its own.
-   */
-  function sendJsonLd(
-    response: Response,
-    result: SearchResult,
-    page: { baseUrl: string; query: Record<string, string>; offset: number; limit: number },
-  ): void {
-    const context = { ...page, timeStamp: '' };
-    const at = (offset: number): string =>
-      itemsLink(context, { limit: String(page.limit), offset: String(offset), f: 'jsonld' });
-    const links = [`<${at(page.offset)}>; rel="self"; type="${JSON_LD}"`];
-    if (page.offset + result.records.length < result.total) {
-      links.push(`<${at(page.offset + page.limit)}>; rel="next"; type="${JSON_LD}"`);
-    }
-    if (page.offset > 0) {
-      links.push(`<${at(Math.max(0, page.offset - page.limit))}>; rel="prev"; type="${JSON_LD}"`);
-    }
-    response.set('Link', links.join(', '));
-    const document = presentSchemaOrgItems(result, {
-      baseUrl: page.baseUrl,
-      service: config.service,
-      offset: page.offset,
-      url: at(page.offset),
-    });
-    sendJson(response, document, JSON_LD);
-  }
-
   /** Searches and presents items; a POSTed filter is carried into paging links as cql2-json. */
   async function sendItems(
     request: Request,
@@ -284,12 +249,15 @@ export function createRecordsRouter({
       linkQuery['filter-lang'] = 'cql2-json';
     }
     if (format === 'jsonld') {
-      return sendJsonLd(response, result, {
+      const page = presentSchemaOrgPage(result, {
         baseUrl: request.publicBaseUrl,
+        service: config.service,
         query: linkQuery,
         offset: query.offset,
         limit: query.limit,
       });
+      response.set('Link', page.linkHeader);
+      return sendJson(response, page.document, JSON_LD);
     }
     const document = presentItems(
       result,

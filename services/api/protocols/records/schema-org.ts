@@ -11,8 +11,9 @@ import type { Geometry, Position } from 'geojson';
 import type { ServiceMetadata } from '../../../../shared/config/index.js';
 import type { Contact, CoreRecord, Link } from '../../../../shared/records/core-record.js';
 import type { SearchResult } from '../../../../shared/search/backend.js';
+import { JSON_LD } from '../../common/media-types.js';
 import { catalogueUrl, recordPageUrl, recordUrl } from '../../common/urls.js';
-import { presentTime } from './present.js';
+import { itemsLink, presentTime } from './present.js';
 
 /** The JSON-LD context every document names. */
 export const SCHEMA_ORG_CONTEXT = 'https://schema.org/';
@@ -380,5 +381,39 @@ export function presentSchemaOrgItems(
       position: context.offset + index + 1,
       item: buildSchemaOrgNode(record, context),
     })),
+  };
+}
+
+/** A page of items in JSON-LD: the request's parameters and paging, and the service. */
+export interface SchemaOrgPageContext extends SchemaOrgContext {
+  /** The request's query parameters, carried into the paging links. */
+  query: Record<string, string>;
+  offset: number;
+  limit: number;
+}
+
+/**
+ * A page of items as JSON-LD: the ItemList (presentSchemaOrgItems) and the HTTP `Link` header
+ * value naming this page and the next and previous ones in the same encoding, as schema.org
+ * has no paging of its own.
+ */
+export function presentSchemaOrgPage(
+  result: SearchResult,
+  context: SchemaOrgPageContext,
+): { document: Record<string, unknown>; linkHeader: string } {
+  const { offset, limit } = context;
+  const at = (start: number): string =>
+    itemsLink(
+      { baseUrl: context.baseUrl, query: context.query, offset, limit, timeStamp: '' },
+      { limit: String(limit), offset: String(start), f: 'jsonld' },
+    );
+  const links = [`<${at(offset)}>; rel="self"; type="${JSON_LD}"`];
+  if (offset + result.records.length < result.total) {
+    links.push(`<${at(offset + limit)}>; rel="next"; type="${JSON_LD}"`);
+  }
+  if (offset > 0) links.push(`<${at(Math.max(0, offset - limit))}>; rel="prev"; type="${JSON_LD}"`);
+  return {
+    document: presentSchemaOrgItems(result, { ...context, url: at(offset) }),
+    linkHeader: links.join(', '),
   };
 }
