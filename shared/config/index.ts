@@ -203,6 +203,8 @@ export interface Config {
   harvest: HarvestConfig;
   /** The HTML maps' background: the offline world outline, or tiles when `tileUrl` is set. */
   map: MapConfig;
+  /** What web crawlers are offered: /robots.txt and the sitemaps (services/api/protocols/web). */
+  web: WebConfig;
 }
 
 /** The HTML maps' background (MAP_TILE_*). */
@@ -264,6 +266,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
   const auth = readAuthConfig(present, problems);
   const worker = readWorkerConfig(present, problems);
   const harvest = readHarvestConfig(present, problems);
+  const web = readWebConfig(present, problems);
   if (env && env.ELASTICSEARCH_URL && env.OPENSEARCH_URL) {
     problems.push('ELASTICSEARCH_URL and OPENSEARCH_URL: set at most one search engine');
   }
@@ -353,6 +356,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
     metrics: { enabled: env.METRICS_ENABLED },
     harvest,
     map: { tileUrl: env.MAP_TILE_URL, tileAttribution: env.MAP_TILE_ATTRIBUTION },
+    web,
   };
   return deepFreeze(config);
 }
@@ -709,4 +713,51 @@ function readHarvestConfig(
     pageTimeoutMs: env.HARVEST_PAGE_TIMEOUT_MS,
     runTimeoutMs: env.HARVEST_RUN_TIMEOUT_MS,
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Web crawlers (ROBOTS_TXT*, SITEMAP_*), owned by services/api/protocols/web. See .env.example.
+// ---------------------------------------------------------------------------------------------
+
+/** The most of a robots.txt file crawlers read (Google stops at 500 KiB). */
+export const ROBOTS_TXT_MAX_BYTES = 500 * 1024;
+
+export interface WebConfig {
+  /**
+   * What /robots.txt answers: `generated` (the rules and the sitemap index, built per request),
+   * `off` (404), or `file` (the text of ROBOTS_TXT_FILE, read at start-up).
+   */
+  robots: { mode: 'generated' | 'off' } | { mode: 'file'; text: string };
+  /** The sitemap index and files; `urlsPerFile`: at most this many record pages per file. */
+  sitemap: { enabled: boolean; urlsPerFile: number };
+}
+
+const webEnvironmentSchema = z.object({
+  ROBOTS_TXT: z.enum(['generated', 'off']).default('generated'),
+  ROBOTS_TXT_FILE: z.string().min(1).optional(),
+  SITEMAP_ENABLED: booleanString.default(true),
+  SITEMAP_URLS_PER_FILE: z.coerce.number().int().min(1).max(50_000).default(50_000),
+});
+
+function readWebConfig(present: Record<string, string | undefined>, problems: string[]): WebConfig {
+  const parsed = webEnvironmentSchema.safeParse(present);
+  const env = parsed.success ? parsed.data : webEnvironmentSchema.parse({});
+  if (!parsed.success) problems.push(...describeIssues('', parsed.error));
+  const sitemap = { enabled: env.SITEMAP_ENABLED, urlsPerFile: env.SITEMAP_URLS_PER_FILE };
+  if (env.ROBOTS_TXT_FILE === undefined) return { robots: { mode: env.ROBOTS_TXT }, sitemap };
+  if (present.ROBOTS_TXT === 'off') {
+    problems.push('ROBOTS_TXT=off and ROBOTS_TXT_FILE: set at most one');
+  }
+  let text = '';
+  try {
+    text = readFileSync(env.ROBOTS_TXT_FILE, 'utf8');
+    if (Buffer.byteLength(text, 'utf8') > ROBOTS_TXT_MAX_BYTES) {
+      problems.push(`ROBOTS_TXT_FILE: ${env.ROBOTS_TXT_FILE} is larger than 500 KiB`);
+    }
+  } catch (error) {
+    problems.push(
+      `ROBOTS_TXT_FILE: cannot read ${env.ROBOTS_TXT_FILE}: ${(error as Error).message}`,
+    );
+  }
+  return { robots: { mode: 'file', text }, sitemap };
 }

@@ -25,9 +25,10 @@ export function preferredMediaType(
 
 /**
  * The encodings the JSON/HTML endpoints offer (`f` values); `ttl`, `rdf` and `dcat` are the
- * DCAT-AP description of records in Turtle, RDF/XML and JSON-LD.
+ * DCAT-AP description of records in Turtle, RDF/XML and JSON-LD, `jsonld` their schema.org
+ * description (JSON-LD) for web search engines.
  */
-export type OutputFormat = 'json' | 'html' | 'xml' | 'ttl' | 'rdf' | 'dcat';
+export type OutputFormat = 'json' | 'html' | 'xml' | 'ttl' | 'rdf' | 'dcat' | 'jsonld';
 
 /** Media types that select each encoding through the Accept header. */
 export const FORMAT_MEDIA_TYPES: Readonly<Record<OutputFormat, readonly string[]>> = {
@@ -45,6 +46,8 @@ export const FORMAT_MEDIA_TYPES: Readonly<Record<OutputFormat, readonly string[]
   rdf: ['application/rdf+xml'],
   // Only by `f=dcat`: application/ld+json alone does not say which vocabulary is wanted.
   dcat: [],
+  // schema.org JSON-LD, for web search engines (records and pages of records).
+  jsonld: ['application/ld+json'],
 };
 
 /**

@@ -30,6 +30,7 @@ import {
   HTML_CONTENT,
   integerParameter,
   jsonContent,
+  JSON_LD,
   LINKS,
   listParameter,
   OPENAPI_MEDIA_TYPE,
@@ -54,13 +55,17 @@ import {
 
 /** The encodings of the Records resources (`f`), the default first. */
 export const RECORDS_FORMATS: readonly OutputFormat[] = ['json', 'html'];
-/** The encodings of the items: GeoJSON, HTML and a DCAT-AP catalogue page (Turtle, RDF/XML, JSON-LD). */
+/**
+ * The encodings of the items: GeoJSON, HTML, a DCAT-AP catalogue page (Turtle, RDF/XML, JSON-LD)
+ * and a schema.org ItemList (`jsonld`).
+ */
 export const ITEMS_FORMATS = [
   'json',
   'html',
   'ttl',
   'rdf',
   'dcat',
+  'jsonld',
 ] as const satisfies readonly OutputFormat[];
 /** The encodings of one record; `stac` (a STAC Item) is the STAC router's. */
 export const RECORD_FORMATS = [
@@ -70,6 +75,7 @@ export const RECORD_FORMATS = [
   'ttl',
   'rdf',
   'dcat',
+  'jsonld',
   'stac',
 ] as const satisfies readonly (OutputFormat | 'stac')[];
 /** The media types of the DCAT encodings in responses. */
@@ -152,7 +158,9 @@ export function buildRecordsParameters(
     fItems: formatParameter(
       ITEMS_FORMATS,
       'Output format: `ttl`, `rdf` and `dcat` give the page as a DCAT-AP 3 dcat:Catalog of its ' +
-        'records (Turtle, RDF/XML, JSON-LD) with Hydra paging links.',
+        'records (Turtle, RDF/XML, JSON-LD) with Hydra paging links; `jsonld` as a schema.org ' +
+        "ItemList (JSON-LD) of the records' schema.org descriptions, with next and prev pages in " +
+        'Link headers.',
     ),
     bbox: queryParameter(
       'bbox',
@@ -462,7 +470,9 @@ export function buildRecordsPaths(purpose: DocumentPurpose): Paths {
         RECORD_FORMATS,
         'Output format: `xml` gives the stored source document when it was XML (ISO 19139, ' +
           'ISO 19115-3, csw:Record), else a CSW 3.0 csw:Record (full); `ttl`, `rdf` and `dcat` ' +
-          'its DCAT-AP 3 / GeoDCAT-AP 3 description (Turtle, RDF/XML, JSON-LD); `stac` a STAC Item.',
+          'its DCAT-AP 3 / GeoDCAT-AP 3 description (Turtle, RDF/XML, JSON-LD); `jsonld` its ' +
+          'schema.org description (JSON-LD: a Dataset, a DataCatalog for a series, a WebAPI for a ' +
+          'service); `stac` a STAC Item.',
       ),
     ],
     {

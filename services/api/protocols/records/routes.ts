@@ -11,7 +11,13 @@ import type { SearchQuery } from '../../../../shared/query/search-query.js';
 import { writeCswRecord } from '../../../../shared/records/writers/xml/index.js';
 import type { SearchBackend, SearchOptions } from '../../../../shared/search/backend.js';
 import { presentCatalogueCollection } from '../../common/catalogue-collection.js';
-import { FACETS_JSON, GEOJSON, OPENAPI_JSON, SCHEMA_JSON } from '../../common/media-types.js';
+import {
+  FACETS_JSON,
+  GEOJSON,
+  JSON_LD,
+  OPENAPI_JSON,
+  SCHEMA_JSON,
+} from '../../common/media-types.js';
 import { COLLECTION_ID } from '../../common/urls.js';
 import {
   renderOpenApiPage,
@@ -52,6 +58,10 @@ import {
   type DcatDocument,
 } from './present-dcat.js';
 import { ITEMS_FORMATS, RECORD_FORMATS } from './openapi.js';
+  presentSchemaOrgCatalogue,
+  presentSchemaOrgPage,
+  presentSchemaOrgRecord,
+} from './schema-org.js';
 import { isStacItemRequest } from '../stac/parse.js';
 import { findExistingRecords } from '../stac/collections.js';
 import { presentStacItem } from '../stac/present.js';
@@ -179,7 +189,12 @@ export function createRecordsRouter({
   serveDocument(
     '/',
     (request) => presentLandingPage(request.publicBaseUrl, config.service, conformance),
-    renderLandingPage,
+    (document, page) =>
+      renderLandingPage(
+        document,
+        page,
+        presentSchemaOrgCatalogue({ baseUrl: page.baseUrl, service: config.service }),
+      ),
   );
 
   router.get('/openapi', (request, response) => {
@@ -230,12 +245,12 @@ export function createRecordsRouter({
     const query = parseItemsQuery(request.query, { ...config.limits, query: config.query }, filter);
     const presentation = parseItemsPresentation(request.query);
     let facets = parseFacetsQuery(request.query, config.query);
-    // The HTML search page shows resource types and keywords beside the results.
+    // The HTML search page shows resource types and keywords beside the results; schema.org and
+    // DCAT pages have no place for facets and count none.
     if (format === 'html' && request.query.facets === undefined) {
       facets = parseFacetsParameter('type:10,keywords:15');
     }
-    // A DCAT page carries no facets.
-    if (isDcatFormat(format)) facets = [];
+    if (format === 'jsonld' || isDcatFormat(format)) facets = [];
     // The search and its facet counts share the request's scope (one deadline, one lane place).
     const options: SearchOptions = { scope: request.searchScope, facets: facets.length };
     const [result, counts] = await Promise.all([
@@ -252,6 +267,17 @@ export function createRecordsRouter({
       const page = { baseUrl: request.publicBaseUrl, query: linkQuery, offset: query.offset };
       const context = { ...page, limit: query.limit, timeStamp: new Date().toISOString() };
       return sendDcat(response, presentDcatItems(result, context, config.service, format));
+    }
+    if (format === 'jsonld') {
+      const page = presentSchemaOrgPage(result, {
+        baseUrl: request.publicBaseUrl,
+        service: config.service,
+        query: linkQuery,
+        offset: query.offset,
+        limit: query.limit,
+      });
+      response.set('Link', page.linkHeader);
+      return sendJson(response, page.document, JSON_LD);
     }
     const document = presentItems(
       result,
@@ -322,9 +348,12 @@ export function createRecordsRouter({
     if (isDcatFormat(format)) {
       return sendDcat(response, presentDcatRecord(record, request.publicBaseUrl, format));
     }
+    const schemaOrg = (): Record<string, unknown> =>
+      presentSchemaOrgRecord(record, { baseUrl: request.publicBaseUrl, service: config.service });
+    if (format === 'jsonld') return sendJson(response, schemaOrg(), JSON_LD);
     if (format === 'html') {
       const page = presentRecord(record, request.publicBaseUrl);
-      return sendHtml(response, renderRecordPage(page, pageRequest(request)));
+      return sendHtml(response, renderRecordPage(page, pageRequest(request), schemaOrg()));
     }
     response.set('Content-Crs', `<${presentation.crs}>`);
     sendJson(response, presentRecord(record, request.publicBaseUrl, presentation), GEOJSON);
