@@ -58,6 +58,7 @@ import {
   type DcatDocument,
 } from './present-dcat.js';
 import { ITEMS_FORMATS, RECORD_FORMATS } from './openapi.js';
+import {
   presentSchemaOrgCatalogue,
   presentSchemaOrgPage,
   presentSchemaOrgRecord,
