@@ -81,7 +81,7 @@ export const RECORD_FORMATS = [
 /** The media types of the DCAT encodings in responses. */
 const DCAT_CONTENT = {
   ...textContent('text/turtle', 'application/rdf+xml'),
-  ...objectContent('application/ld+json'),
+  ...objectContent(JSON_LD),
 };
 /** The encodings of the catalogue collection; `stac` (a STAC Collection) is the STAC router's. */
 export const COLLECTION_FORMATS: readonly (OutputFormat | 'stac')[] = ['json', 'html', 'stac'];
