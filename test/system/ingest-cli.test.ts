@@ -117,7 +117,7 @@ describe('ingest CLI', () => {
       const withId = (n: number, title: string) => ({
         ...records[n]!,
         id: `dup-${n}`,
-        properties: { ...records[n]!.properties, title },
+        properties: { ...(records[n]!.properties as Record<string, unknown>), title },
       });
       writeFileSync(
         join(directory, 'a.ndjson'),
