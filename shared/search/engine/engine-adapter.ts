@@ -153,6 +153,26 @@ export class EngineError extends Error {
 const UNAVAILABLE_ERRORS = new Set(['ConnectionError', 'TimeoutError', 'NoLivingConnectionsError']);
 const UNAVAILABLE_STATUSES = new Set([429, 502, 503, 504]);
 const TOO_MANY_CLAUSES = new Set(['too_many_clauses', 'too_many_nested_clauses']);
+/**
+ * A search the engine cancelled itself (OpenSearch's search backpressure under duress, or its
+ * `search.cancel_after_time_interval`): a 500 from the engine, but the same search may succeed
+ * once the load passes, so it is answered as the engine being unavailable (503, Retry-After).
+ */
+const TASK_CANCELLED = 'task_cancelled_exception';
+
+type EngineErrorBody = {
+  type?: string;
+  root_cause?: { type?: string }[];
+  caused_by?: EngineErrorBody;
+};
+
+/** Whether the engine's error, or any cause it gives, is a cancelled task. */
+function wasCancelled(error: EngineErrorBody | undefined, depth = 0): boolean {
+  if (!error || depth > 8) return false;
+  if (error.type === TASK_CANCELLED) return true;
+  if ((error.root_cause ?? []).some((cause) => cause.type === TASK_CANCELLED)) return true;
+  return wasCancelled(error.caused_by, depth + 1);
+}
 
 /** Classifies an error thrown by either client (both share the same error class names). */
 export function classifyClientError(error: unknown): EngineError {
@@ -162,8 +182,7 @@ export function classifyClientError(error: unknown): EngineError {
     return new EngineError('unavailable', undefined, undefined, error);
   const details = error as { statusCode?: number; meta?: { statusCode?: number; body?: unknown } };
   const status = details.statusCode ?? details.meta?.statusCode;
-  const body = details.meta?.body as
-    { error?: { type?: string; root_cause?: { type?: string }[] } | string } | undefined;
+  const body = details.meta?.body as { error?: EngineErrorBody | string } | undefined;
   const type = typeof body?.error === 'object' ? body.error.type : undefined;
   if (status === undefined) return new EngineError('failed', undefined, name || undefined, error);
   // A query over the engine's clause limit is the request's fault, whatever status says
@@ -171,7 +190,8 @@ export function classifyClientError(error: unknown): EngineError {
   const rootCauses = typeof body?.error === 'object' ? (body.error.root_cause ?? []) : [];
   const tooManyClauses = rootCauses.find((cause) => TOO_MANY_CLAUSES.has(cause.type ?? ''));
   if (tooManyClauses) return new EngineError('rejected', status, tooManyClauses.type, error);
-  if (UNAVAILABLE_STATUSES.has(status) || type === 'cluster_block_exception') {
+  const cancelled = typeof body?.error === 'object' && wasCancelled(body.error);
+  if (UNAVAILABLE_STATUSES.has(status) || type === 'cluster_block_exception' || cancelled) {
     return new EngineError('unavailable', status, type, error);
   }
   if (status === 404) return new EngineError('not_found', status, type, error);

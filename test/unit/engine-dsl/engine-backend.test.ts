@@ -335,4 +335,33 @@ describe('engine backend (fake adapter)', () => {
     ).to.equal('unavailable');
     expect(classifyClientError(new EngineError('failed', 500, 'x', null)).kind).to.equal('failed');
   });
+
+  it('answers a search the engine cancelled itself (backpressure, cancel interval) as unavailable', () => {
+    const engine500 = (error: unknown) =>
+      Object.assign(new Error(), {
+        name: 'ResponseError',
+        meta: { statusCode: 500, body: { error, status: 500 } },
+      });
+    const cancelled = classifyClientError(
+      engine500({
+        type: 'search_phase_execution_exception',
+        root_cause: [{ type: 'task_cancelled_exception' }],
+      }),
+    );
+    expect(cancelled).to.include({ kind: 'unavailable', status: 500 });
+    expect(
+      classifyClientError(
+        engine500({
+          type: 'search_phase_execution_exception',
+          root_cause: [],
+          caused_by: { type: 'task_cancelled_exception' },
+        }),
+      ).kind,
+    ).to.equal('unavailable');
+    expect(
+      classifyClientError(
+        engine500({ type: 'search_phase_execution_exception', root_cause: [{ type: 'x' }] }),
+      ).kind,
+    ).to.equal('failed');
+  });
 });
