@@ -223,6 +223,21 @@ describe(`STAC responses against the STAC 1.0.0 JSON Schemas`, () => {
       const features = body.features as Json[];
       if (id === 'metadata:main') catalogueItems = features.length;
       refused.push(...itemCollectionViolations(body, path));
+      // Each item also at its own URL (STAC API Features).
+      for (const feature of features) {
+        const own = `${path}/${encodeURIComponent(String(feature.id))}`;
+        refused.push(...violations('item', await getJson(own), own));
+      }
+      // The schema is live on Cairn's own output: the first item without its assets or its
+      // datetime is refused.
+      const first = features[0];
+      if (first) {
+        const properties = { ...(first.properties as Json), datetime: undefined };
+        expect(
+          violations('item', { ...first, assets: undefined }, 'no assets'),
+        ).to.have.length.above(0);
+        expect(violations('item', { ...first, properties }, 'no datetime')).to.have.length.above(0);
+      }
     }
     const records = SAMPLE_FOLDERS.flatMap((folder) => readDocuments(samplePath(folder)));
     // Every record of the catalogue is an item of metadata:main, one page of 100 holds them all.
