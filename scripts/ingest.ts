@@ -2,8 +2,9 @@
  * Ingest CLI: `npm run ingest -- <files or folders…> [--format F] [--batch-size N]`.
  * Loads metadata files (JSON, NDJSON, XML; single records or collections) into the
  * configured backend through the same pipeline the services use, with a progress bar and a
- * summary. Into SQLite, `--workers` threads (default: one per core but one) parse while the main
- * thread writes. Exits non-zero only when nothing could be written.
+ * summary (records written, and how many of them replaced a record of the same id written
+ * earlier in the run). Into SQLite, `--workers` threads (default: one per core but one) parse
+ * while the main thread writes. Exits non-zero only when nothing could be written.
  */
 import { stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -134,7 +135,12 @@ async function main(): Promise<number> {
   const rejected = [...unreadable, ...summary.rejected];
   console.log(`files: ${files.length}`);
   console.log(`records read: ${summary.read}`);
-  console.log(`records written: ${summary.written} into ${backend.kind}`);
+  // A record written with an id written earlier in the run replaces that record: "written"
+  // counts every write, "distinct" the records the run leaves in the store.
+  console.log(
+    `records written: ${summary.written} into ${backend.kind} (${summary.replaced} replaced a record of the same id written earlier in this run)`,
+  );
+  console.log(`distinct records written: ${summary.written - summary.replaced}`);
   console.log(`records rejected: ${rejected.length}`);
   for (const failure of rejected.slice(0, 50))
     console.log(`  - ${failure.name}: ${failure.reason}`);

@@ -128,13 +128,15 @@ CAIRN_TEST_SQLITE_READ_WORKERS=2 CAIRN_TEST_SYSTEM_BACKEND=sqlite start_suite sy
 # (historical-dates) and the CQL2 conformance cases over HTTP on data the CLI loaded
 # (cql2-http), which are about what each backend stores and compares. The hostile-load suite
 # (8 attackers per class beside a benign client, test/system/hostile-load.test.ts) is about the
-# engines and declares nothing on SQLite.
+# engines and declares nothing on SQLite. The sitemaps' walks over the record ids differ by
+# backend too (web-discovery).
 engine_system_suites=(
   'test/system/records-*.test.ts' test/system/stac-api.test.ts test/system/transactions.test.ts
   'test/system/csw-*.test.ts' test/system/opensearch.test.ts test/system/readme-examples.test.ts
   test/system/query-cost.test.ts test/system/ingest-datasets.test.ts
   test/system/historical-dates.test.ts test/system/cql2-http.test.ts
-  test/system/hostile-load.test.ts
+  test/system/hostile-load.test.ts test/system/expensive-lane.test.ts
+  test/system/web-discovery.test.ts
   test/system/stac-schemas.test.ts
 )
 # A generous per-test timeout: index creation and refresh on a loaded machine are slower than a

@@ -10,6 +10,8 @@ import type { Logger } from '../../shared/logging/index.js';
 import type { SearchBackend } from '../../shared/search/backend.js';
 import { withQueryLimits } from '../../shared/search/query-limited-backend.js';
 import { openNextPages } from '../../shared/search/next-page-offsets.js';
+import { ExpensiveLane } from '../../shared/search/expensive-lane.js';
+import { searchScope } from './middleware/search-scope.js';
 import { renderJsonError } from './middleware/errors.js';
 import { requestContext } from './middleware/request-context.js';
 import { limitUrlLength, refuseMalformedPath } from './middleware/url-limit.js';
@@ -98,16 +100,35 @@ export function createApp(dependencies: AppDependencies): Express {
   // and hashing each body cost a search page about 50 µs of CPU (docs/decisions/less-cpu-per-answer.md).
   app.set('etag', false);
   app.set('query parser', 'simple');
+  // Behind the reverse proxy TRUST_PROXY names, the client's address is the one that proxy
+  // saw (the last X-Forwarded-For entry, one hop): the expensive lane counts clients by it.
+  // Trusting the whole header would let a client choose its own key.
+  if (config.trustProxy) app.set('trust proxy', 1);
   // Metrics: every request counted and timed, backend calls timed; served on GET /metrics.
   const metrics = config.metrics.enabled ? (dependencies.metrics ?? new ApiMetrics()) : undefined;
+  // Expensive searches share a few places (no queue); a search beyond them is a 503 at once.
+  const { expensive } = config.query;
+  const lane = new ExpensiveLane({
+    concurrency: expensive.concurrency,
+    perClient: expensive.perClient,
+    // A place is held at most one time budget: come back after that.
+    retryAfterSeconds: Math.max(1, Math.ceil(config.query.timeBudgetMs / 1000)),
+    onRefused: (bound) => metrics?.expensiveRefused.inc({ bound }),
+    onAdmitted: (reasons) => metrics?.admittedExpensive(reasons),
+  });
   // Every query is checked against the configured cost limits before any backend runs it.
-  const limited = withQueryLimits(dependencies.backend, config.query, openNextPages(config));
+  const limited = withQueryLimits(dependencies.backend, config.query, openNextPages(config), {
+    lane,
+    thresholds: { ...expensive, maxOffset: config.query.maxOffset },
+  });
   const backend = metrics ? metrics.instrumentBackend(limited) : limited;
   if (metrics) {
+    metrics.observeLane(lane);
     app.use(recordRequestMetrics(metrics));
     app.get('/metrics', serveApiMetrics(metrics));
   }
   app.use(requestContext(config, logger));
+  app.use(searchScope);
   app.use(limitUrlLength(config.limits.urlBytes)); // 414 in each protocol's error format
   app.use(refuseMalformedPath);
 

@@ -56,6 +56,10 @@ const environmentSchema = z.object({
   QUERY_MAX_FACETS: z.coerce.number().int().min(1).max(100).default(16),
   QUERY_MAX_OFFSET: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(10_000),
   QUERY_TIME_BUDGET_MS: z.coerce.number().int().min(100).max(600_000).default(3000),
+  QUERY_EXPENSIVE_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).optional(),
+  QUERY_EXPENSIVE_PER_CLIENT: z.coerce.number().int().min(1).max(10_000).default(1),
+  QUERY_EXPENSIVE_WILDCARD_PATTERNS: z.coerce.number().int().min(0).max(10_000).default(3),
+  QUERY_EXPENSIVE_FACETS: z.coerce.number().int().min(0).max(100).default(4),
   SEARCH_INDEX_ALIAS: z
     .string()
     .regex(/^[a-z0-9][a-z0-9_-]*$/, 'lower-case letters, digits, _ and - only')
@@ -72,6 +76,7 @@ const environmentSchema = z.object({
   SEARCH_CHECKPOINT_IDLE_SECONDS: z.coerce.number().int().min(1).max(86400).default(600),
   SEARCH_CHECKPOINTS_PER_QUERY: z.coerce.number().int().min(1).max(100000).default(512),
   SEARCH_REFINE_MAX_CANDIDATES: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
+  SEARCH_REFINE_WORKERS: z.coerce.number().int().min(0).max(256).optional(),
   SERVICE_METADATA_FILE: z.string().min(1).optional(),
   METRICS_ENABLED: booleanString.default(true),
   MAP_TILE_URL: z
@@ -153,6 +158,8 @@ export interface Config {
          * filter alone (refine-search.ts); more is a 400.
          */
         refineMaxCandidates: number;
+        /** Threads that decide refined candidates off the event loop; 0: on it. */
+        refineWorkers: number;
       };
   redisUrl?: string | undefined;
   /** Paging defaults and request size limits (`urlBytes`: path and query string). */
@@ -168,7 +175,19 @@ export interface Config {
    * What one query may cost (shared/query/query-limits.ts): bounds on every input that
    * multiplies work, and the time a backend may spend on one query before cancelling it.
    */
-  query: QueryLimits & { timeBudgetMs: number };
+  query: QueryLimits & {
+    timeBudgetMs: number;
+    /**
+     * The expensive lane (shared/search/expensive-lane.ts): places in this process and per
+     * client, and the thresholds beyond which a search is expensive (shared/query/search-lanes.ts).
+     */
+    expensive: {
+      concurrency: number;
+      perClient: number;
+      cheapWildcardPatterns: number;
+      cheapFacets: number;
+    };
+  };
   /** Timeouts of the HTTP server against slow or idle clients (services/api/http-server.ts). */
   http: { requestTimeoutMs: number; headersTimeoutMs: number; keepAliveTimeoutMs: number };
   /** How many generated records to load into an empty embedded database at start-up. */
@@ -184,6 +203,8 @@ export interface Config {
   harvest: HarvestConfig;
   /** The HTML maps' background: the offline world outline, or tiles when `tileUrl` is set. */
   map: MapConfig;
+  /** What web crawlers are offered: /robots.txt and the sitemaps (services/api/protocols/web). */
+  web: WebConfig;
 }
 
 /** The HTML maps' background (MAP_TILE_*). */
@@ -245,6 +266,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
   const auth = readAuthConfig(present, problems);
   const worker = readWorkerConfig(present, problems);
   const harvest = readHarvestConfig(present, problems);
+  const web = readWebConfig(present, problems);
   if (env && env.ELASTICSEARCH_URL && env.OPENSEARCH_URL) {
     problems.push('ELASTICSEARCH_URL and OPENSEARCH_URL: set at most one search engine');
   }
@@ -283,6 +305,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
             perQuery: env.SEARCH_CHECKPOINTS_PER_QUERY,
           },
           refineMaxCandidates: env.SEARCH_REFINE_MAX_CANDIDATES,
+          // One per core: each expensive search (QUERY_EXPENSIVE_CONCURRENCY) refines on its own.
+          refineWorkers: env.SEARCH_REFINE_WORKERS ?? availableParallelism(),
         }
       : {
           kind: 'sqlite',
@@ -311,6 +335,14 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
       maxFacets: env.QUERY_MAX_FACETS,
       maxWildcardPatterns: env.QUERY_MAX_WILDCARD_PATTERNS,
       timeBudgetMs: env.QUERY_TIME_BUDGET_MS,
+      expensive: {
+        // One expensive search per core: each keeps a core busy (the engine's search threads
+        // or the Node refinement), so more at once only makes each slower.
+        concurrency: env.QUERY_EXPENSIVE_CONCURRENCY ?? availableParallelism(),
+        perClient: env.QUERY_EXPENSIVE_PER_CLIENT,
+        cheapWildcardPatterns: env.QUERY_EXPENSIVE_WILDCARD_PATTERNS,
+        cheapFacets: env.QUERY_EXPENSIVE_FACETS,
+      },
     },
     http: {
       requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
@@ -324,6 +356,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
     metrics: { enabled: env.METRICS_ENABLED },
     harvest,
     map: { tileUrl: env.MAP_TILE_URL, tileAttribution: env.MAP_TILE_ATTRIBUTION },
+    web,
   };
   return deepFreeze(config);
 }
@@ -680,4 +713,51 @@ function readHarvestConfig(
     pageTimeoutMs: env.HARVEST_PAGE_TIMEOUT_MS,
     runTimeoutMs: env.HARVEST_RUN_TIMEOUT_MS,
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Web crawlers (ROBOTS_TXT*, SITEMAP_*), owned by services/api/protocols/web. See .env.example.
+// ---------------------------------------------------------------------------------------------
+
+/** The most of a robots.txt file crawlers read (Google stops at 500 KiB). */
+export const ROBOTS_TXT_MAX_BYTES = 500 * 1024;
+
+export interface WebConfig {
+  /**
+   * What /robots.txt answers: `generated` (the rules and the sitemap index, built per request),
+   * `off` (404), or `file` (the text of ROBOTS_TXT_FILE, read at start-up).
+   */
+  robots: { mode: 'generated' | 'off' } | { mode: 'file'; text: string };
+  /** The sitemap index and files; `urlsPerFile`: at most this many record pages per file. */
+  sitemap: { enabled: boolean; urlsPerFile: number };
+}
+
+const webEnvironmentSchema = z.object({
+  ROBOTS_TXT: z.enum(['generated', 'off']).default('generated'),
+  ROBOTS_TXT_FILE: z.string().min(1).optional(),
+  SITEMAP_ENABLED: booleanString.default(true),
+  SITEMAP_URLS_PER_FILE: z.coerce.number().int().min(1).max(50_000).default(50_000),
+});
+
+function readWebConfig(present: Record<string, string | undefined>, problems: string[]): WebConfig {
+  const parsed = webEnvironmentSchema.safeParse(present);
+  const env = parsed.success ? parsed.data : webEnvironmentSchema.parse({});
+  if (!parsed.success) problems.push(...describeIssues('', parsed.error));
+  const sitemap = { enabled: env.SITEMAP_ENABLED, urlsPerFile: env.SITEMAP_URLS_PER_FILE };
+  if (env.ROBOTS_TXT_FILE === undefined) return { robots: { mode: env.ROBOTS_TXT }, sitemap };
+  if (present.ROBOTS_TXT === 'off') {
+    problems.push('ROBOTS_TXT=off and ROBOTS_TXT_FILE: set at most one');
+  }
+  let text = '';
+  try {
+    text = readFileSync(env.ROBOTS_TXT_FILE, 'utf8');
+    if (Buffer.byteLength(text, 'utf8') > ROBOTS_TXT_MAX_BYTES) {
+      problems.push(`ROBOTS_TXT_FILE: ${env.ROBOTS_TXT_FILE} is larger than 500 KiB`);
+    }
+  } catch (error) {
+    problems.push(
+      `ROBOTS_TXT_FILE: cannot read ${env.ROBOTS_TXT_FILE}: ${(error as Error).message}`,
+    );
+  }
+  return { robots: { mode: 'file', text }, sitemap };
 }

@@ -12,6 +12,7 @@ import type { SqliteRow } from '../search/sqlite/rows.js';
 import type { SqliteBackend } from '../search/sqlite/sqlite-backend.js';
 import {
   emptySummary,
+  RunIds,
   type IngestOptions,
   type IngestSummary,
   type RawDocument,
@@ -97,12 +98,16 @@ export async function ingestDocumentsInParallel(
   options: ParallelIngestOptions,
 ): Promise<IngestSummary> {
   const summary = emptySummary();
+  const ids = new RunIds();
   const batchSize = options.batchSize ?? 1000;
   const pool = new RowWorkerPool(Math.max(1, options.workers));
   const inFlight: { result: Promise<RowTaskResult>; settled: boolean }[] = [];
   let batch: SqliteRow[] = [];
   const flush = () => {
     summary.written += backend.upsertRows(batch);
+    // upsertRows writes every row or throws. Ids that came from a worker are fresh strings
+    // (structured clone), so they are kept without copying.
+    for (const row of batch) if (ids.written(row.id, false)) summary.replaced += 1;
     batch = [];
     options.onProgress?.(summary);
   };

@@ -3,9 +3,11 @@
  * latency, and the search backend's latency and errors per operation. Each app has its own
  * registry, so tests can build many apps; main.ts adds the process metrics.
  */
-import { Counter, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { CairnError } from '../errors/index.js';
+import type { ExpensiveReason } from '../query/search-lanes.js';
 import type { SearchBackend } from '../search/backend.js';
+import type { ExpensiveLane } from '../search/expensive-lane.js';
 
 /** Latency buckets (seconds) for HTTP requests and backend calls: 1 ms to 30 s. */
 const LATENCY_BUCKETS = [
@@ -21,6 +23,8 @@ export class ApiMetrics {
   readonly requestDuration: Histogram<'method' | 'route'>;
   readonly backendDuration: Histogram<'backend' | 'operation'>;
   readonly backendErrors: Counter<'backend' | 'operation' | 'code'>;
+  readonly expensiveAdmitted: Counter<'reason'>;
+  readonly expensiveRefused: Counter<'bound'>;
 
   constructor(registry: Registry = new Registry()) {
     this.registry = registry;
@@ -49,6 +53,35 @@ export class ApiMetrics {
       help: 'Search backend calls that failed, by backend, operation and error code',
       labelNames: ['backend', 'operation', 'code'],
       registers: [registry],
+    });
+    this.expensiveAdmitted = new Counter({
+      name: 'cairn_search_expensive_admitted_total',
+      help: 'Expensive searches given a place in the expensive lane, by each reason they are expensive',
+      labelNames: ['reason'],
+      registers: [registry],
+    });
+    this.expensiveRefused = new Counter({
+      name: 'cairn_search_expensive_refused_total',
+      help: 'Expensive searches refused (503) because the lane was full, by the bound that refused them (process or client)',
+      labelNames: ['bound'],
+      registers: [registry],
+    });
+  }
+
+  /** Counts a search given a place in the expensive lane, once per reason. */
+  admittedExpensive(reasons: readonly ExpensiveReason[]): void {
+    for (const reason of reasons) this.expensiveAdmitted.inc({ reason });
+  }
+
+  /** Serves the expensive lane's occupancy as a gauge read at each scrape. */
+  observeLane(lane: ExpensiveLane): void {
+    new Gauge({
+      name: 'cairn_search_expensive_in_flight',
+      help: 'Expensive searches running now (each holds a place in the expensive lane)',
+      registers: [this.registry],
+      collect() {
+        this.set(lane.inFlight);
+      },
     });
   }
 

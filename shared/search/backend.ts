@@ -6,6 +6,7 @@
 import type { IngestLog } from '../ingest/ingest-log.js';
 import type { CoreRecord } from '../records/core-record.js';
 import type { SearchQuery } from '../query/search-query.js';
+import type { SearchScope } from './search-scope.js';
 
 export type BackendKind = 'sqlite' | 'elasticsearch' | 'opensearch';
 
@@ -46,7 +47,18 @@ export interface DomainValue {
   count: number;
 }
 
-export interface DomainOptions {
+/** What a search call is told of the request it serves. */
+export interface SearchOptions {
+  /**
+   * The request: its client, and the one deadline and abort signal of all its calls
+   * (search-scope.ts). Unset: the call is a request of its own.
+   */
+  scope?: SearchScope | undefined;
+  /** Facets the request counts beside this search (Records `facets`), for its lane. */
+  facets?: number | undefined;
+}
+
+export interface DomainOptions extends SearchOptions {
   /** Restrict the counts to records matching this query (facets). */
   query?: SearchQuery;
   /** Maximum number of distinct values, most frequent first. */
@@ -105,7 +117,8 @@ export interface SearchBackend {
   applyAtomically(changes: AtomicChanges): Promise<AtomicResult>;
   /** One record by id, or null. */
   get(id: string): Promise<CoreRecord | null>;
-  search(query: SearchQuery): Promise<SearchResult>;
+  /** A page of the records a query matches and their exact count. */
+  search(query: SearchQuery, options?: SearchOptions): Promise<SearchResult>;
   /** Distinct values of a queryable with their counts, most frequent first. */
   domain(field: string, options?: DomainOptions): Promise<DomainValue[]>;
   /** Overall extent of the records, for the collection description. */
@@ -118,6 +131,11 @@ export interface SearchBackend {
    * backend keeps its indexes up to date on every write, so there is nothing to rebuild).
    */
   reindex?(): Promise<ReindexResult>;
+  /**
+   * Search engines: whether the backend cannot decide the query's filter alone and refines
+   * candidates in Node (absent: it decides every filter itself). Synchronous; for the lanes.
+   */
+  refinesInNode?(query: SearchQuery): boolean;
   /** Search engines: the ingest log kept beside the records (absent: the SQLite file). */
   createIngestLog?(): IngestLog;
 }

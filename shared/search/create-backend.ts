@@ -97,6 +97,7 @@ export function engineBackendOptions(config: BackendConfig): EngineBackendSettin
     queryTimeBudgetMs: config.query?.timeBudgetMs,
     layout: { shards: search.shards, replicas: search.replicas },
     refineMaxCandidates: search.refineMaxCandidates,
+    refineWorkers: search.refineWorkers,
   };
 }
 

@@ -4,40 +4,75 @@
  * (repeated sort keys dropped): searches and facet counts alike, whichever protocol built the
  * query. A page beyond QUERY_MAX_OFFSET in a sorted or relevance order is run only where an
  * earlier page of the same query ended (where its `next` link points): the ends of such pages
- * are remembered here. Everything else passes through unchanged.
+ * are remembered here (in any order: a page that continues one is not a walk). With lanes, an
+ * expensive search (shared/query/search-lanes.ts) runs only in a free place of the expensive
+ * lane (expensive-lane.ts), else it is refused at once (503); cheap searches pass straight on.
+ * Everything else passes through unchanged.
  */
 import {
   distinctSortKeys,
-  isDeepPage,
   pagingKey,
   prepareQuery,
   type QueryLimits,
 } from '../query/query-limits.js';
+import { classifySearch, type LaneFacts, type LaneThresholds } from '../query/search-lanes.js';
 import type { SearchQuery } from '../query/search-query.js';
-import type { DomainOptions, SearchBackend } from './backend.js';
+import type { DomainOptions, SearchBackend, SearchOptions } from './backend.js';
+import type { ExpensiveLane } from './expensive-lane.js';
 import { localNextPages, type NextPageStore } from './next-page-offsets.js';
+
+/** The expensive lane and what sends a search to it. */
+export interface SearchLanes {
+  lane: ExpensiveLane;
+  thresholds: LaneThresholds;
+}
+
+/** A page whose end is remembered: one beyond QUERY_MAX_OFFSET, in any order. */
+function isRememberedPage(query: SearchQuery, limits: QueryLimits): boolean {
+  return query.limit > 0 && query.offset > limits.maxOffset;
+}
 
 /** Wraps a backend so that a query over the limits is a QueryLimitError (400), never run. */
 export function withQueryLimits<B extends SearchBackend>(
   backend: B,
   limits: QueryLimits,
   nextPages: NextPageStore = localNextPages(),
+  lanes?: SearchLanes,
 ): B {
-  /** Whether a deep page continues an earlier page of its query (asked only for deep pages). */
+  /** Whether a page beyond QUERY_MAX_OFFSET continues an earlier page of its query. */
   const continues = async (query: SearchQuery): Promise<boolean> => {
     const normal = { ...query, sort: distinctSortKeys(query.sort) };
-    return isDeepPage(normal, limits) && nextPages.has(pagingKey(normal), normal.offset);
+    return isRememberedPage(normal, limits) && nextPages.has(pagingKey(normal), normal.offset);
+  };
+  /**
+   * Takes a place in the expensive lane when the search is expensive (throws 503 when none is
+   * free); returns what gives it back.
+   */
+  const admit = (query: SearchQuery, options: SearchOptions, facts: LaneFacts): (() => void) => {
+    if (!lanes) return () => undefined;
+    const { lane, reasons } = classifySearch(query, lanes.thresholds, {
+      ...facts,
+      refines: backend.refinesInNode?.(query) ?? false,
+      facets: options.facets,
+    });
+    return lane === 'cheap' ? () => undefined : lanes.lane.enter(options.scope, reasons);
   };
   return new Proxy(backend, {
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);
       if (property === 'search') {
-        return async (query: SearchQuery) => {
+        return async (query: SearchQuery, options: SearchOptions = {}) => {
           const continued = await continues(query);
           const prepared = prepareQuery(query, limits, () => continued);
-          const result = await target.search(prepared);
+          const leave = admit(prepared, options, { continued });
+          let result;
+          try {
+            result = await target.search(prepared, options);
+          } finally {
+            leave();
+          }
           const next = { ...prepared, offset: prepared.offset + prepared.limit };
-          if (result.records.length === prepared.limit && isDeepPage(next, limits)) {
+          if (result.records.length === prepared.limit && isRememberedPage(next, limits)) {
             await nextPages.add(pagingKey(next), next.offset);
           }
           return result;
@@ -50,10 +85,15 @@ export function withQueryLimits<B extends SearchBackend>(
         };
       }
       if (property === 'domain') {
-        return async (field: string, options?: DomainOptions) => {
+        return async (field: string, options: DomainOptions = {}) => {
           // Counts are not paged: the query's offset costs them nothing.
-          const query = options?.query && prepareQuery(options.query, limits, () => true);
-          return target.domain(field, query ? { ...options, query } : options);
+          const query = options.query && prepareQuery(options.query, limits, () => true);
+          const leave = admit({ ...query, sort: [], offset: 0, limit: 0 }, options, {});
+          try {
+            return await target.domain(field, query ? { ...options, query } : options);
+          } finally {
+            leave();
+          }
         };
       }
       return typeof value === 'function'

@@ -87,8 +87,19 @@ describe('parallel SQLite ingest', function () {
         workers: 3,
       });
       expect(summary.read).to.equal(9);
+      // Nine writes, eight of them replacing the record of the same id written before.
+      expect(summary.written).to.equal(9);
+      expect(summary.replaced).to.equal(8);
       expect((await backend.get(String(first.id)))?.title).to.equal('v8');
       expect((await backend.search(buildMatchAllQuery())).total).to.equal(1);
+      const sequential = await openBackend();
+      try {
+        expect(await ingestDocuments(sequential, versions, { batchSize: 2 })).to.deep.equal(
+          summary,
+        );
+      } finally {
+        await sequential.close();
+      }
     } finally {
       await backend.close();
     }

@@ -17,6 +17,7 @@ import { parseDocuments } from '../../shared/records/formats/index.js';
 import { ReadDriverError, SqliteReadPool } from '../../shared/search/sqlite/read-pool.js';
 import type { ReadStatement } from '../../shared/search/sqlite/read-pool.js';
 import { SqliteBackend } from '../../shared/search/sqlite/sqlite-backend.js';
+import { SearchScope } from '../../shared/search/search-scope.js';
 import { deadlineGuard } from '../../shared/search/sqlite/sql-functions.js';
 import { CONTRACT_RECORDS } from '../fixtures/contract-records.js';
 import { REPO_ROOT } from '../support/fixtures.js';
@@ -307,6 +308,38 @@ describe('SqliteBackend with read workers', function () {
       await backend.close();
     }
   });
+
+  for (const readWorkers of [0, 1]) {
+    it(`holds the reads of one request to its one deadline (${readWorkers} read workers)`, async () => {
+      const backend = new SqliteBackend({
+        path: join(directory, `deadline-${readWorkers}.sqlite`),
+        readWorkers,
+        timeBudgetMs: 60_000,
+      });
+      try {
+        await backend.init();
+        await backend.upsert(parseDocuments(JSON.stringify(CONTRACT_RECORDS)).records);
+        const query = { sort: [], offset: 0, limit: 2 };
+        // A request whose deadline (its first search started it) has passed: its next read,
+        // a facet count or a page, is refused unrun, naming the request's budget.
+        const scope = new SearchScope();
+        scope.startDeadline(50);
+        expect((await backend.search(query, { scope })).total).to.equal(6);
+        await new Promise((resolve) => setTimeout(resolve, 80));
+        const page = await backend.search(query, { scope }).catch((error: unknown) => error);
+        expect(page).to.be.instanceOf(QueryTimeoutError);
+        expect((page as Error).message).to.contain('50 ms');
+        const facet = await backend
+          .domain('type', { query, scope })
+          .catch((error: unknown) => error);
+        expect(facet).to.be.instanceOf(QueryTimeoutError);
+        // Another request has a deadline of its own (the backend's budget).
+        expect((await backend.search(query)).total).to.equal(6);
+      } finally {
+        await backend.close();
+      }
+    });
+  }
 
   it('reads in-process for a :memory: database whatever the setting', async () => {
     const backend = new SqliteBackend({ path: ':memory:', readWorkers: 2 });

@@ -93,6 +93,10 @@ export async function startApp(
         ...(environment.QUERY_TIME_BUDGET_MS
           ? { queryTimeBudgetMs: config.query.timeBudgetMs }
           : {}),
+        // Refinement threads only when a test asks for them (a thread start each).
+        ...(environment.SEARCH_REFINE_WORKERS && config.search.kind !== 'sqlite'
+          ? { refineWorkers: config.search.refineWorkers }
+          : {}),
       });
       backend = engine;
     }

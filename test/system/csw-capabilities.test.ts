@@ -28,6 +28,9 @@ import { requireXmllint, validateCsw, type CswSchema } from '../support/csw-sche
 import type { TestApp } from '../support/test-app.js';
 import { defined } from '../support/defined.js';
 
+/** The DCAT outputSchema (DCAT-AP in RDF/XML). */
+const DCAT_NS = 'http://www.w3.org/ns/dcat#';
+
 const SERVICE_YAML = `
 title: Cairn test catalogue
 description: Records for the CSW capabilities tests.
@@ -310,6 +313,7 @@ function describeCapabilities(backend: SuiteBackend): void {
           NS.csw30,
           NS.gmd,
           NS.atom,
+          DCAT_NS,
         ]);
         expect(valuesOf(named(getRecords, 'Parameter', 'outputFormat'))).to.deep.equal([
           'application/xml',

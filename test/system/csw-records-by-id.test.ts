@@ -21,6 +21,9 @@ import { requireXmllint, validateCsw, type CswSchema } from '../support/csw-sche
 import { samplePath } from '../support/fixtures.js';
 import type { TestApp } from '../support/test-app.js';
 
+/** The DCAT outputSchema (DCAT-AP in RDF/XML). */
+const DCAT_NS = 'http://www.w3.org/ns/dcat#';
+
 const LOREM = 'urn:uuid:19887a8a-f6b0-4a63-ae56-7fba0e17801f';
 const FUSCE = 'urn:uuid:e9330592-0932-474b-be34-c3a3bb67c7db';
 const ISO_FILE = 'T_ortho_RAS_1998_284404.xml';
@@ -233,7 +236,7 @@ function describeSuite(backend: SuiteBackend): void {
           values: ['brief', 'summary', 'full'],
           type: 'csw30:Record',
         });
-        expect(read(1).values).to.deep.equal([NS.csw30, NS.gmd, NS.atom]);
+        expect(read(1).values).to.deep.equal([NS.csw30, NS.gmd, NS.atom, DCAT_NS]);
         expect(read(2).values).to.deep.equal(['csw:Record', 'gmd:MD_Metadata']);
       });
 

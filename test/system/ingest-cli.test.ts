@@ -11,6 +11,8 @@ import { createLogger } from '../../shared/logging/index.js';
 import { SqliteBackend } from '../../shared/search/sqlite/sqlite-backend.js';
 import { generateRecords } from '../../scripts/corpus/generator.js';
 import { samplePath, REPO_ROOT } from '../support/fixtures.js';
+import { cliCount, ingestWithCli } from '../support/ingest-cli.js';
+import { systemBackend } from '../support/system-backend.js';
 
 const run = promisify(execFile);
 
@@ -104,6 +106,89 @@ describe('ingest CLI', () => {
     );
     expect(result.code).to.equal(1);
     expect(result.stdout).to.contain('records written: 0');
+  });
+
+  describe('records of one run with the same id', () => {
+    // Two files whose ids overlap: a.ndjson holds dup-0…dup-9, b.geojson (read after it, in
+    // name order) dup-5…dup-14 with other titles. 20 records are written, the last 5 of them
+    // replacing records of the same id written earlier in the run: 15 distinct records.
+    const writeOverlappingFiles = (): void => {
+      const records = [...generateRecords(15, 5)];
+      const withId = (n: number, title: string) => ({
+        ...records[n]!,
+        id: `dup-${n}`,
+        properties: { ...(records[n]!.properties as Record<string, unknown>), title },
+      });
+      writeFileSync(
+        join(directory, 'a.ndjson'),
+        Array.from({ length: 10 }, (_, n) => JSON.stringify(withId(n, `first ${n}`))).join('\n'),
+      );
+      writeFileSync(
+        join(directory, 'b.geojson'),
+        JSON.stringify({
+          type: 'FeatureCollection',
+          features: Array.from({ length: 10 }, (_, k) => withId(k + 5, `second ${k + 5}`)),
+        }),
+      );
+    };
+    const expectHonestSummary = (stdout: string): void => {
+      expect(cliCount(stdout, 'records read')).to.equal(20);
+      expect(cliCount(stdout, 'records written')).to.equal(20);
+      expect(stdout).to.match(
+        /^records written: 20 into \w+ \(5 replaced a record of the same id written earlier in this run\)$/m,
+      );
+      expect(cliCount(stdout, 'distinct records written')).to.equal(15);
+      expect(cliCount(stdout, 'records rejected')).to.equal(0);
+    };
+
+    for (const workers of ['0', '2']) {
+      it(`counts the replaced records and the distinct ones the store holds (SQLite, --workers ${workers})`, async () => {
+        writeOverlappingFiles();
+        const database = join(directory, 'out.sqlite');
+        const result = await ingest(
+          database,
+          '--workers',
+          workers,
+          '--batch-size',
+          '4',
+          join(directory, 'a.ndjson'),
+          join(directory, 'b.geojson'),
+        );
+        expect(result.code).to.equal(0);
+        expectHonestSummary(result.stdout);
+        const backend = new SqliteBackend({ path: database });
+        try {
+          const stored = await backend.search({ sort: [], offset: 0, limit: 1 });
+          expect(stored.total).to.equal(cliCount(result.stdout, 'distinct records written'));
+          expect((await backend.get('dup-4'))?.title).to.equal('first 4');
+          expect((await backend.get('dup-5'))?.title).to.equal('second 5');
+        } finally {
+          await backend.close();
+        }
+      });
+    }
+
+    const target = systemBackend();
+    it(`counts them the same on the backend CAIRN_TEST_SYSTEM_BACKEND chooses (${target.label})`, async () => {
+      writeOverlappingFiles();
+      const catalogue = await ingestWithCli(target, [
+        join(directory, 'a.ndjson'),
+        join(directory, 'b.geojson'),
+      ]);
+      try {
+        expect(catalogue.ingest.code, catalogue.ingest.stderr).to.equal(0);
+        expectHonestSummary(catalogue.ingest.stdout);
+        const items = await request(catalogue.app)
+          .get('/catalogue/collections/metadata:main/items?limit=100')
+          .expect(200);
+        expect(items.body.numberMatched).to.equal(
+          cliCount(catalogue.ingest.stdout, 'distinct records written'),
+        );
+        expect((await catalogue.backend.get('dup-9'))?.title).to.equal('second 9');
+      } finally {
+        await catalogue.close();
+      }
+    });
   });
 
   describe('repository samples (data/samples)', () => {

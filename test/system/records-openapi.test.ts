@@ -1,6 +1,6 @@
 /**
  * The OpenAPI 3.0 document at /catalogue/openapi: it describes every endpoint of Cairn
- * (Records, STAC, CSW with every KVP parameter, OpenSearch, health), Swagger UI serves it as
+ * (Records, STAC, CSW with every KVP parameter, OpenSearch, health, robots.txt and sitemaps), Swagger UI serves it as
  * HTML from local files, requests are validated against it (errors as `{code, description}`
  * naming the parameter), and real responses validate against its schemas (Ajv). The Records
  * responses are also validated against the OGC API – Records Part 1 schema (the OGC's
@@ -234,6 +234,9 @@ describe('OpenAPI document and request validation', () => {
         ['/admin/jobs', ['get']],
         ['/admin/jobs/{jobId}', ['get']],
         ['/admin/jobs/{jobId}/failures', ['get']],
+        ['/robots.txt', ['get']],
+        ['/sitemap.xml', ['get']],
+        ['/sitemap-records.xml', ['get']],
       ];
       expect(Object.keys(paths()).sort()).to.deep.equal(expected.map(([path]) => path).sort());
       for (const [path, methods] of expected) {

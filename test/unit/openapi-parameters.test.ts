@@ -621,6 +621,9 @@ describe('OpenAPI document assembly', () => {
       '/admin/jobs',
       '/admin/jobs/{jobId}',
       '/admin/jobs/{jobId}/failures',
+      '/robots.txt',
+      '/sitemap.xml',
+      '/sitemap-records.xml',
     ]);
     const record = '/collections/{collectionId}/items/{recordId}';
     expect(Object.keys(defined(served[record], record))).to.deep.equal(['get', 'put', 'delete']);

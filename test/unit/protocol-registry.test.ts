@@ -100,6 +100,7 @@ describe('protocol modules: the OpenAPI document', () => {
       'CSW and OpenSearch',
       'Writes and admin',
       'Operations',
+      'Web crawlers',
     ]);
     const used = Object.values(served.paths).flatMap((item) =>
       ['get', 'post', 'put', 'delete'].flatMap(
@@ -210,10 +211,10 @@ describe('protocol modules: mounting', () => {
     expect(mounts.length).to.equal(PROTOCOLS.flatMap((protocol) => protocol.mounts).length);
   });
 
-  it('mounts CSW, OpenSearch, STAC, then Records for reads', () => {
+  it('mounts CSW, OpenSearch, STAC, then Records for reads, the sitemaps last', () => {
     expect(
       mounts.filter((mount) => mount.stage === 'reads').map((mount) => mount.protocol),
-    ).to.deep.equal(['csw', 'opensearch', 'stac', 'records']);
+    ).to.deep.equal(['csw', 'opensearch', 'stac', 'records', 'web']);
     expect(at('stac', 'reads')).to.be.lessThan(at('records', 'reads'));
   });
 

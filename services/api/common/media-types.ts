@@ -7,6 +7,8 @@ export const XML = 'application/xml';
 export const SCHEMA_JSON = 'application/schema+json';
 export const OPENAPI_JSON = 'application/vnd.oai.openapi+json;version=3.0';
 export const FACETS_JSON = 'application/facets+json';
+/** JSON-LD: the schema.org descriptions of records for web search engines. */
+export const JSON_LD = 'application/ld+json';
 
 /** The OGC link relation registry. */
 export const OGC_REL = 'http://www.opengis.net/def/rel/ogc/1.0';

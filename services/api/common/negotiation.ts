@@ -23,8 +23,12 @@ export function preferredMediaType(
   return chosen === false ? undefined : chosen;
 }
 
-/** The encodings the JSON/HTML endpoints offer (`f` values). */
-export type OutputFormat = 'json' | 'html' | 'xml';
+/**
+ * The encodings the JSON/HTML endpoints offer (`f` values); `ttl`, `rdf` and `dcat` are the
+ * DCAT-AP description of records in Turtle, RDF/XML and JSON-LD, `jsonld` their schema.org
+ * description (JSON-LD) for web search engines.
+ */
+export type OutputFormat = 'json' | 'html' | 'xml' | 'ttl' | 'rdf' | 'dcat' | 'jsonld';
 
 /** Media types that select each encoding through the Accept header. */
 export const FORMAT_MEDIA_TYPES: Readonly<Record<OutputFormat, readonly string[]>> = {
@@ -38,6 +42,12 @@ export const FORMAT_MEDIA_TYPES: Readonly<Record<OutputFormat, readonly string[]
   ],
   html: ['text/html', 'application/xhtml+xml'],
   xml: ['application/xml', 'text/xml'],
+  ttl: ['text/turtle'],
+  rdf: ['application/rdf+xml'],
+  // Only by `f=dcat`: application/ld+json alone does not say which vocabulary is wanted.
+  dcat: [],
+  // schema.org JSON-LD, for web search engines (records and pages of records).
+  jsonld: ['application/ld+json'],
 };
 
 /**

@@ -31,6 +31,11 @@ export function recordUrl(baseUrl: string, id: string): string {
   return `${itemsUrl(baseUrl)}/${encodeURIComponent(id)}`;
 }
 
+/** A record's HTML page: what search engines index, and the sitemaps list. */
+export function recordPageUrl(baseUrl: string, id: string): string {
+  return `${recordUrl(baseUrl, id)}?f=html`;
+}
+
 /** The OpenAPI document (and, with `f=html`, its Swagger UI page). */
 export function openApiUrl(baseUrl: string): string {
   return `${catalogueUrl(baseUrl)}/openapi`;

@@ -21,6 +21,7 @@ import {
   openApiUrl,
   recordUrl,
 } from '../common/urls.js';
+import { serializeJsonLdForScript } from './json-ld.js';
 import { renderTemplate } from './render.js';
 import {
   buildExtentView,
@@ -53,8 +54,12 @@ const catalogueCrumb = (baseUrl: string, title: string) => ({
   href: `${collectionUrl(baseUrl)}?f=html`,
 });
 
-/** The landing page. */
-export function renderLandingPage(document: LandingPage, request: PageRequest): string {
+/** The landing page; `jsonLd`: the catalogue's structured data (schema.org DataCatalog). */
+export function renderLandingPage(
+  document: LandingPage,
+  request: PageRequest,
+  jsonLd?: unknown,
+): string {
   const page = buildPage({
     ...request,
     title: request.service.title,
@@ -62,6 +67,7 @@ export function renderLandingPage(document: LandingPage, request: PageRequest): 
     section: 'home',
   });
   page.breadcrumbs = [];
+  if (jsonLd !== undefined) page.jsonLd = serializeJsonLdForScript(jsonLd);
   const links = document.links.map((link) => ({
     ...link,
     typeName: describeMediaType(link.type),
@@ -252,8 +258,12 @@ export function renderItemsPage(document: ItemsPage, request: ItemsPageRequest):
   });
 }
 
-/** One record. */
-export function renderRecordPage(document: RecordFeature, request: PageRequest): string {
+/** One record; `jsonLd`: its structured data (schema.org), embedded in the page's head. */
+export function renderRecordPage(
+  document: RecordFeature,
+  request: PageRequest,
+  jsonLd?: unknown,
+): string {
   const record = buildRecordView(document);
   const page = buildPage({
     ...request,
@@ -270,6 +280,7 @@ export function renderRecordPage(document: RecordFeature, request: PageRequest):
     ],
     section: 'search',
   });
+  if (jsonLd !== undefined) page.jsonLd = serializeJsonLdForScript(jsonLd);
   return renderTemplate('record.njk', {
     page,
     record,

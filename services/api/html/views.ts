@@ -32,6 +32,8 @@ export interface PageView {
   /** `<link>` elements for the head (autodiscovery, Records /req/autodiscovery). */
   headLinks: ViewLink[];
   nav: { title: string; href: string; current: boolean }[];
+  /** The page's structured data (schema.org JSON-LD), escaped for its script element. */
+  jsonLd?: string;
 }
 
 const NAMES: Readonly<Record<string, string>> = {

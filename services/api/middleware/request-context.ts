@@ -36,8 +36,10 @@ export function resolveBaseUrl(
   const forwardedHost = config.trustProxy
     ? firstHeaderValue(request.headers['x-forwarded-host'])
     : undefined;
-  const proto =
-    forwardedProto === 'https' || forwardedProto === 'http' ? forwardedProto : request.protocol;
+  // The connection's own scheme otherwise (request.protocol would read X-Forwarded-Proto again
+  // under Express's `trust proxy`, whatever it holds).
+  const ownProto = (request.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+  const proto = forwardedProto === 'https' || forwardedProto === 'http' ? forwardedProto : ownProto;
   const candidate = forwardedHost ?? request.headers.host ?? 'localhost';
   const host = HOST.test(candidate) ? candidate : 'localhost';
   return `${proto}://${host}`;

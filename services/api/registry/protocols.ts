@@ -17,6 +17,7 @@ import {
 } from '../protocols/protocol.js';
 import { RECORDS_PROTOCOL } from '../protocols/records/index.js';
 import { STAC_PROTOCOL } from '../protocols/stac/index.js';
+import { WEB_PROTOCOL } from '../protocols/web/index.js';
 
 /**
  * The protocol modules in document order: the OpenAPI tags, paths and components and the
@@ -28,6 +29,7 @@ export const PROTOCOLS: readonly Protocol[] = Object.freeze([
   CSW_PROTOCOL,
   OPENSEARCH_PROTOCOL,
   ADMIN_PROTOCOL,
+  WEB_PROTOCOL,
 ]);
 
 /**
@@ -42,6 +44,7 @@ export const MOUNT_ORDER: readonly string[] = Object.freeze([
   'stac',
   'records',
   'admin',
+  'web',
 ]);
 
 /** A router of a protocol, with the protocol's name. */

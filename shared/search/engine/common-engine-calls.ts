@@ -5,6 +5,7 @@
  */
 import {
   callEngine,
+  type EngineCallLimits,
   type EngineSearchRequest,
   type EngineSearchResponse,
   type JsonObject,
@@ -61,25 +62,40 @@ export abstract class CommonEngineCalls {
 
   constructor(
     private readonly common: CommonEngineClient,
-    connection: { url: string; requestTimeout: number; maxRetries: number },
+    connection: {
+      url: string;
+      requestTimeout: number;
+      maxRetries: number;
+      cancelAfterTimeInterval?: boolean;
+    },
   ) {
     this.reads = new EngineReads(connection);
   }
 
-  search({ index, body, filterPath }: EngineSearchRequest): Promise<EngineSearchResponse> {
+  search({
+    index,
+    body,
+    filterPath,
+    ...limits
+  }: EngineSearchRequest): Promise<EngineSearchResponse> {
     return callEngine(
-      async () => (await this.reads.search(index, body, filterPath)) as EngineSearchResponse,
+      async () =>
+        (await this.reads.search(index, body, filterPath, limits)) as EngineSearchResponse,
     );
   }
 
-  searchMany(index: string, bodies: readonly JsonObject[]): Promise<EngineSearchResponse[]> {
+  searchMany(
+    index: string,
+    bodies: readonly JsonObject[],
+    limits?: EngineCallLimits,
+  ): Promise<EngineSearchResponse[]> {
     return callEngine(
-      async () => (await this.reads.msearch(index, bodies)) as EngineSearchResponse[],
+      async () => (await this.reads.msearch(index, bodies, limits)) as EngineSearchResponse[],
     );
   }
 
-  count(index: string, query?: JsonObject): Promise<number> {
-    return callEngine(() => this.reads.count(index, query));
+  count(index: string, query?: JsonObject, limits?: EngineCallLimits): Promise<number> {
+    return callEngine(() => this.reads.count(index, query, limits));
   }
 
   getSource(index: string, id: string, includes: string[]): Promise<JsonObject | null> {

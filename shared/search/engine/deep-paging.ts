@@ -24,7 +24,7 @@ import {
   estimateSampleRank,
   findClosestBelow,
 } from './jump-estimate.js';
-import type { BudgetedSearch } from './budgeted-search.js';
+import type { ScopedSearch } from './budgeted-search.js';
 import {
   SortCheckpoints,
   type Checkpoint,
@@ -34,8 +34,6 @@ import {
 
 /** What deep paging is given. */
 export interface DeepPagingOptions {
-  /** Searches of the alias under the query time budget. */
-  search: BudgetedSearch;
   alias: string;
   /** The index's max_result_window. */
   maxResultWindow: number;
@@ -68,14 +66,12 @@ const idOrder = (): JsonObject[] => [{ [ID_FIELD]: { order: 'asc' } }];
 /** Checkpoints, walks, jumps and id blocks: the pages past the result window. */
 export class DeepPaging {
   private readonly options: DeepPagingOptions;
-  private readonly search: BudgetedSearch;
   private readonly checkpoints: SortCheckpoints;
   private readonly blockWidths: BlockWidths;
   private readonly counters: CheckpointStats = { hits: 0, walks: 0, walkedHits: 0, jumps: 0 };
 
   constructor(options: DeepPagingOptions) {
     this.options = options;
-    this.search = options.search;
     this.checkpoints = new SortCheckpoints(options.checkpointQueries);
     this.blockWidths = new BlockWidths(options.checkpointQueries);
   }
@@ -134,20 +130,23 @@ export class DeepPaging {
     compiled: CompiledSearch,
     offset: number,
     limit: number,
+    search: ScopedSearch,
   ): Promise<HitPage> {
     let after = await this.checkpointAt(key, offset);
     if (after) this.counters.hits += 1;
     else {
       const jumped = (await this.worthJumping(key, compiled, offset))
-        ? await this.jumpInIndexOrder(compiled, offset)
+        ? await this.jumpInIndexOrder(compiled, offset, search)
         : undefined;
       if (Array.isArray(jumped)) await this.remember(key, offset, jumped);
       after =
-        jumped === undefined ? await this.walkTo(key, compiled, offset) : (jumped ?? undefined);
+        jumped === undefined
+          ? await this.walkTo(key, compiled, offset, search)
+          : (jumped ?? undefined);
     }
     if (after === undefined) {
       // The offset lies beyond the last hit: only the count is needed.
-      const response = await this.search.search({
+      const response = await search.search({
         index: this.options.alias,
         body: { query: compiled.query, size: 0, track_total_hits: true },
       });
@@ -155,9 +154,9 @@ export class DeepPaging {
     }
     let page: HitPage;
     if (isIndexOrder(compiled.sort)) {
-      page = await this.hitsAfterInIndexOrder(key, compiled.query, after, limit);
+      page = await this.hitsAfterInIndexOrder(key, compiled.query, after, limit, search);
     } else {
-      const response = await this.search.search({
+      const response = await search.search({
         index: this.options.alias,
         body: {
           query: compiled.query,
@@ -196,13 +195,14 @@ export class DeepPaging {
     key: string,
     compiled: CompiledSearch,
     offset: number,
+    search: ScopedSearch,
   ): Promise<SortValue[] | undefined> {
     const { alias, maxResultWindow, walkBatchSize } = this.options;
     this.counters.walks += 1;
     const start = await this.nearestCheckpoint(key, offset);
     if (!start && offset <= maxResultWindow) {
       // Inside the window: one request for the boundary hit.
-      const response = await this.search.search({
+      const response = await search.search({
         index: alias,
         body: {
           query: compiled.query,
@@ -222,7 +222,7 @@ export class DeepPaging {
     let after = start?.after;
     while (position < offset) {
       const size = Math.min(walkBatchSize, offset - position);
-      const response = await this.search.search({
+      const response = await search.search({
         index: alias,
         body: {
           query: compiled.query,
@@ -273,15 +273,16 @@ export class DeepPaging {
   private async jumpInIndexOrder(
     compiled: CompiledSearch,
     offset: number,
+    search: ScopedSearch,
   ): Promise<SortValue[] | null | undefined> {
     const { alias, maxResultWindow } = this.options;
     const [counted, sampled] = await Promise.all([
-      this.search.search({
+      search.search({
         index: alias,
         body: { query: compiled.query, size: 0, track_total_hits: true },
         filterPath: ['hits.total'],
       }),
-      this.search.search({
+      search.search({
         index: alias,
         body: {
           query: {
@@ -306,7 +307,7 @@ export class DeepPaging {
     const { target } = estimate;
     const ranked = new Map<number, number>();
     const countRange = async (bounds: RangeBounds): Promise<number> => {
-      const response = await this.search.search({
+      const response = await search.search({
         index: alias,
         body: {
           query: allOf([compiled.query, range(ID_FIELD, bounds)]),
@@ -375,7 +376,7 @@ export class DeepPaging {
     const best = findClosestBelow(ranked, target);
     const start = { id: best.index >= 0 ? samples[best.index] : undefined, rank: best.rank };
     if (target - start.rank >= maxResultWindow) return undefined;
-    const response = await this.search.search({
+    const response = await search.search({
       index: alias,
       body: {
         query:
@@ -410,16 +411,17 @@ export class DeepPaging {
     query: Query,
     after: SortValue[],
     size: number,
+    search: ScopedSearch,
   ): Promise<HitPage> {
     // A range on id cannot count the matches: the first request carries the count beside it
     // (`_msearch`, one round trip).
     let total: number | undefined;
     const send = async (body: JsonObject): Promise<HitPage> => {
       if (total !== undefined) {
-        const response = await this.search.search({ index: this.options.alias, body });
+        const response = await search.search({ index: this.options.alias, body });
         return { hits: response.hits?.hits ?? [], total };
       }
-      const [counted, page] = await this.search.searchPair(
+      const [counted, page] = await search.searchPair(
         { query, size: 0, track_total_hits: true },
         body,
       );

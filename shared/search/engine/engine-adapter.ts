@@ -41,7 +41,20 @@ export interface EngineSearchResponse {
   pit_id?: string;
 }
 
-export interface EngineSearchRequest {
+/**
+ * How long a read may take and what ends it early: the rest of its request's deadline, and the
+ * request's abort signal. Aborting closes the connection to the engine, and both engines cancel
+ * a `_search` or `_msearch` whose connection closes (Elasticsearch since 7.4, OpenSearch, which
+ * forked from 7.10): the engine stops working for an answer nobody waits for.
+ */
+export interface EngineCallLimits {
+  /** Closes the request when it aborts; the call rejects with the signal's reason. */
+  signal?: AbortSignal | undefined;
+  /** Milliseconds the call may take, when less than the client's request timeout. */
+  timeoutMs?: number | undefined;
+}
+
+export interface EngineSearchRequest extends EngineCallLimits {
   /** The index or alias; omitted when the body names a point in time. */
   index?: string;
   /** query, sort, size, from, search_after, pit, aggs, _source, track_total_hits … */
@@ -70,8 +83,12 @@ export interface EngineAdapter {
    * Several searches of one index in one round trip (`_msearch`), answered in order; throws as
    * `search` would for the first the engine refused.
    */
-  searchMany(index: string, bodies: readonly JsonObject[]): Promise<EngineSearchResponse[]>;
-  count(index: string, query?: JsonObject): Promise<number>;
+  searchMany(
+    index: string,
+    bodies: readonly JsonObject[],
+    limits?: EngineCallLimits,
+  ): Promise<EngineSearchResponse[]>;
+  count(index: string, query?: JsonObject, limits?: EngineCallLimits): Promise<number>;
   /** Sends a bulk request body as it is (see BulkBody and ndjsonBody). */
   bulk(body: Buffer, refresh: RefreshPolicy): Promise<BulkItemResult[]>;
   /** A document's stored source (realtime), or null. */
@@ -162,12 +179,24 @@ export function classifyClientError(error: unknown): EngineError {
   return new EngineError('failed', status, type, error);
 }
 
-/** Runs a client call, classifying whatever it throws. */
+/**
+ * Runs a client call, classifying whatever it throws; an abort's reason (the request's own
+ * error: its deadline passed, its client left) is passed on as it is.
+ */
 export async function callEngine<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
+    if (error instanceof EngineAbortError) throw error.reason;
     throw classifyClientError(error);
+  }
+}
+
+/** A read closed by its abort signal; `reason` is the signal's. */
+export class EngineAbortError extends Error {
+  override readonly name = 'AbortError';
+  constructor(readonly reason: unknown) {
+    super('the request was aborted');
   }
 }
 

@@ -17,6 +17,7 @@ import type {
   DomainOptions,
   DomainValue,
   SearchBackend,
+  SearchOptions,
   SearchResult,
   UpsertResult,
 } from '../backend.js';
@@ -34,8 +35,10 @@ import type { IndexLayout, SpatialMode, TextAnalysis } from './index-templates.j
 import { QueryCompiler } from './query-compiler.js';
 import { RecordReads } from './record-reads.js';
 import { DEFAULT_REFINE_MAX_CANDIDATES } from './refine-search.js';
+import { RefinePool } from './refine-pool.js';
 import type { ReindexResult } from './reindex.js';
 import { BudgetedSearch } from './budgeted-search.js';
+import { withinScope } from '../search-scope.js';
 import type { CheckpointStats, CheckpointStore } from './sort-checkpoints.js';
 
 /** How an EngineBackend is set up: the engine, its adapter, index names and limits. */
@@ -90,6 +93,11 @@ export interface EngineBackendOptions {
    * (refine-search.ts); more is a 400. Default 10,000 (SEARCH_REFINE_MAX_CANDIDATES).
    */
   refineMaxCandidates?: number;
+  /**
+   * Worker threads that decide refined candidates off the event loop (refine-pool.ts),
+   * started on the first refinement. Default 0: on the event loop (SEARCH_REFINE_WORKERS).
+   */
+  refineWorkers?: number | undefined;
 }
 
 /** The ingest log index beside an alias: `…records` → `…ingest-log`, else `<alias>-ingest-log`. */
@@ -107,11 +115,15 @@ export class EngineBackend implements SearchBackend {
   /** The spatial mode new index versions are built with. */
   readonly spatial: SpatialMode;
   readonly analysis: TextAnalysis;
+  /** QUERY_TIME_BUDGET_MS: the deadline a request's searches share, from its first. */
+  private readonly budgetMs: number | undefined;
   private readonly adapter: EngineAdapter;
   private readonly lifecycle: IndexLifecycle;
   private readonly writer: BulkWriter;
   private readonly reads: RecordReads;
   private readonly paging: DeepPaging;
+  private readonly compiler: QueryCompiler;
+  private readonly refinePool: RefinePool | undefined;
 
   constructor(options: EngineBackendOptions) {
     const { adapter } = options;
@@ -121,11 +133,14 @@ export class EngineBackend implements SearchBackend {
     this.ingestLog = options.ingestLog ?? ingestLogBeside(this.alias);
     this.spatial = options.spatial ?? (options.engine === 'opensearch' ? 'shape' : 'envelope');
     this.analysis = options.analysis ?? 'standard';
+    this.budgetMs = options.queryTimeBudgetMs;
     const alias = this.alias;
     const maxResultWindow = options.maxResultWindow ?? 10_000;
     const checkpointQueries = options.checkpointQueries ?? 1000;
     const refineMaxCandidates = options.refineMaxCandidates ?? DEFAULT_REFINE_MAX_CANDIDATES;
     const search = new BudgetedSearch(adapter, alias, options.queryTimeBudgetMs);
+    this.refinePool =
+      (options.refineWorkers ?? 0) > 0 ? new RefinePool(options.refineWorkers!) : undefined;
     this.lifecycle = new IndexLifecycle({
       adapter,
       engine: this.kind,
@@ -146,22 +161,21 @@ export class EngineBackend implements SearchBackend {
       maxBytes: options.bulkMaxBytes ?? 5 * 1024 * 1024,
     });
     this.paging = new DeepPaging({
-      search,
       alias,
       maxResultWindow,
       walkBatchSize: Math.min(options.walkBatchSize ?? maxResultWindow, maxResultWindow),
       checkpointQueries,
       sharedCheckpoints: options.sharedCheckpoints,
     });
-    const compiler = new QueryCompiler({
+    const compiler = (this.compiler = new QueryCompiler({
       adapter,
       engine: this.kind,
       alias,
       lifecycle: this.lifecycle,
-      search,
       refineMaxCandidates,
       maxResultWindow,
-    });
+      decider: this.refinePool,
+    }));
     this.reads = new RecordReads({
       adapter,
       alias,
@@ -172,6 +186,11 @@ export class EngineBackend implements SearchBackend {
       maxResultWindow,
       refineMaxCandidates,
     });
+  }
+
+  /** Candidate batches decided in the refinement threads (for tests and metrics). */
+  get refinedInThreads(): number {
+    return this.refinePool?.batches ?? 0;
   }
 
   /** Deep paging counters (for tests and metrics). */
@@ -220,12 +239,19 @@ export class EngineBackend implements SearchBackend {
     return this.reads.get(id);
   }
 
-  search(query: SearchQuery): Promise<SearchResult> {
-    return this.reads.search(query);
+  search(query: SearchQuery, options: SearchOptions = {}): Promise<SearchResult> {
+    return withinScope(options.scope, this.budgetMs, (scope) => this.reads.search(query, scope));
+  }
+
+  /** Whether the engine cannot decide the query's filter alone (see QueryCompiler). */
+  refinesInNode(query: SearchQuery): boolean {
+    return this.compiler.refinesInNode(query);
   }
 
   domain(field: string, options: DomainOptions = {}): Promise<DomainValue[]> {
-    return this.reads.domain(field, options);
+    return withinScope(options.scope, this.budgetMs, (scope) =>
+      this.reads.domain(field, options, scope),
+    );
   }
 
   extent(): Promise<CatalogueExtent> {
@@ -266,6 +292,7 @@ export class EngineBackend implements SearchBackend {
   }
 
   async close(): Promise<void> {
+    await this.refinePool?.close();
     await this.paging.close();
     await this.adapter.close();
   }

@@ -25,12 +25,17 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import type { JsonObject } from './engine-adapter.js';
+import { EngineAbortError, type EngineCallLimits, type JsonObject } from './engine-adapter.js';
 
 export interface EngineReadsOptions {
   url: string;
   requestTimeout: number;
   maxRetries: number;
+  /**
+   * Send a search's deadline as `cancel_after_time_interval` too (OpenSearch; Elasticsearch
+   * refuses the parameter).
+   */
+  cancelAfterTimeInterval?: boolean;
   /** The wait before retry `attempt` (1, 2 …); none when absent. */
   retryDelayMs?: (attempt: number) => number;
 }
@@ -59,6 +64,8 @@ export class EngineConnectionError extends Error {
 /** No answer within the request timeout (named as the clients name it). */
 export class EngineTimeoutError extends Error {
   override readonly name = 'TimeoutError';
+  /** The timeout was the rest of the request's deadline: not retried, there is no time left. */
+  deadline = false;
 }
 
 /**
@@ -109,6 +116,9 @@ interface EngineAnswer {
 
 const RETRIED_STATUSES = new Set([502, 503, 504]);
 
+/** How long after a search's deadline OpenSearch cancels it by itself. */
+const CANCEL_AFTER_GRACE_MS = 200;
+
 const JSON_TYPE = 'application/json';
 /** The body type of `_msearch`: one JSON object per line. */
 export const NDJSON = 'application/x-ndjson';
@@ -158,10 +168,22 @@ export class EngineReads {
     index: string | undefined,
     body: JsonObject,
     filterPath?: string[],
+    limits: EngineCallLimits = {},
   ): Promise<unknown> {
     const target = index === undefined ? '' : `/${encodeURIComponent(index)}`;
-    const query = filterPath ? `?filter_path=${encodeURIComponent(filterPath.join(','))}` : '';
-    return (await this.call('POST', `${target}/_search${query}`, body)).body;
+    const parameters: string[] = [];
+    if (filterPath) parameters.push(`filter_path=${encodeURIComponent(filterPath.join(','))}`);
+    if (limits.timeoutMs !== undefined && this.options.cancelAfterTimeInterval) {
+      // OpenSearch: the coordinating node cancels the search and its shard tasks at this time,
+      // whatever happens to the connection; a little after the deadline, which closes the
+      // connection first, so that the request fails as the deadline's.
+      const cancelAfter = Math.ceil(limits.timeoutMs) + CANCEL_AFTER_GRACE_MS;
+      parameters.push(`cancel_after_time_interval=${cancelAfter}ms`);
+    }
+    const query = parameters.length > 0 ? `?${parameters.join('&')}` : '';
+    return (
+      await this.call('POST', `${target}/_search${query}`, body, undefined, JSON_TYPE, limits)
+    ).body;
   }
 
   /**
@@ -170,13 +192,18 @@ export class EngineReads {
    * search alone would have been (a `ResponseError` with the item's status and error), the first
    * such in request order.
    */
-  async msearch(index: string, bodies: readonly JsonObject[]): Promise<unknown[]> {
+  async msearch(
+    index: string,
+    bodies: readonly JsonObject[],
+    limits: EngineCallLimits = {},
+  ): Promise<unknown[]> {
     const answer = await this.call(
       'POST',
       '/_msearch',
       msearchLines(index, bodies),
       undefined,
       NDJSON,
+      limits,
     );
     const responses = (answer.body as { responses?: unknown }).responses;
     if (!Array.isArray(responses) || responses.length !== bodies.length) {
@@ -199,11 +226,14 @@ export class EngineReads {
   }
 
   /** `POST /{index}/_count`. */
-  async count(index: string, query?: JsonObject): Promise<number> {
+  async count(index: string, query?: JsonObject, limits: EngineCallLimits = {}): Promise<number> {
     const answer = await this.call(
       'POST',
       `/${encodeURIComponent(index)}/_count`,
       query ? { query } : undefined,
+      undefined,
+      JSON_TYPE,
+      limits,
     );
     return (answer.body as { count: number }).count;
   }
@@ -229,20 +259,23 @@ export class EngineReads {
     body: JsonObject | string | undefined,
     allowedStatus?: number,
     contentType = JSON_TYPE,
+    limits: EngineCallLimits = {},
   ): Promise<EngineAnswer> {
     const payload = body === undefined || typeof body === 'string' ? body : JSON.stringify(body);
     for (let attempt = 0; ; attempt += 1) {
-      const mayRetry = attempt < this.options.maxRetries;
+      const mayRetry = attempt < this.options.maxRetries && !limits.signal?.aborted;
       if (attempt > 0 && this.options.retryDelayMs) {
         await new Promise((resolve) => setTimeout(resolve, this.options.retryDelayMs!(attempt)));
       }
       let answer: EngineAnswer;
       try {
-        answer = await this.once(method, this.prefix + path, payload, contentType);
+        answer = await this.once(method, this.prefix + path, payload, contentType, limits);
       } catch (error) {
-        // As the client: a failed connection or a timeout is retried, an unreadable answer not.
+        // As the client: a failed connection or a timeout is retried, an unreadable answer not;
+        // nor is a request closed by its deadline or its abort signal.
         const transient =
-          error instanceof EngineConnectionError || error instanceof EngineTimeoutError;
+          error instanceof EngineConnectionError ||
+          (error instanceof EngineTimeoutError && !error.deadline);
         if (transient && mayRetry) continue;
         throw error;
       }
@@ -259,8 +292,11 @@ export class EngineReads {
     path: string,
     payload: string | undefined,
     contentType: string,
+    limits: EngineCallLimits,
   ): Promise<EngineAnswer> {
-    return new Promise((resolve, reject) => {
+    const { signal, timeoutMs } = limits;
+    if (signal?.aborted) return Promise.reject(new EngineAbortError(signal.reason));
+    return new Promise<EngineAnswer>((resolve, reject) => {
       const headers =
         payload === undefined
           ? this.headers
@@ -277,12 +313,24 @@ export class EngineReads {
         agent: this.agent,
       });
       request.setNoDelay(true);
-      request.setTimeout(this.options.requestTimeout, () => {
-        request.destroy(new EngineTimeoutError('Request timed out'));
+      // The rest of the request's deadline, when it ends before the client's own timeout.
+      const byDeadline = timeoutMs !== undefined && timeoutMs < this.options.requestTimeout;
+      request.setTimeout(byDeadline ? Math.max(1, timeoutMs) : this.options.requestTimeout, () => {
+        const timedOut = new EngineTimeoutError('Request timed out');
+        timedOut.deadline = byDeadline;
+        request.destroy(timedOut);
       });
+      // Closing the connection is what makes the engine cancel the search.
+      const abort = (): void => {
+        request.destroy(new EngineAbortError(signal?.reason));
+      };
+      signal?.addEventListener('abort', abort, { once: true });
+      request.once('close', () => signal?.removeEventListener('abort', abort));
       request.on('error', (error) => {
         reject(
-          error instanceof EngineTimeoutError ? error : new EngineConnectionError(error.message),
+          error instanceof EngineTimeoutError || error instanceof EngineAbortError
+            ? error
+            : new EngineConnectionError(error.message),
         );
       });
       request.on('response', (response) => {
@@ -291,7 +339,13 @@ export class EngineReads {
         response.on('data', (chunk: string) => {
           text += chunk;
         });
-        response.on('error', (error) => reject(new EngineConnectionError(error.message)));
+        response.on('error', (error) =>
+          reject(
+            signal?.aborted
+              ? new EngineAbortError(signal.reason)
+              : new EngineConnectionError(error.message),
+          ),
+        );
         response.on('end', () => {
           const json = text !== '' && /json/.test(response.headers['content-type'] ?? '');
           try {

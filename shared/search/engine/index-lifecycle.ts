@@ -96,6 +96,11 @@ export class IndexLifecycle {
     return this.live?.index;
   }
 
+  /** The live index as last loaded (undefined before init() reached the engine). */
+  get liveRecords(): RecordsIndex | undefined {
+    return this.live;
+  }
+
   /** The index a running reindex is building, if any. */
   get building(): RecordsIndex | undefined {
     return this.buildingIndex;

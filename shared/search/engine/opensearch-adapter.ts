@@ -29,7 +29,7 @@ export class OpenSearchAdapter extends CommonEngineCalls implements EngineAdapte
     const requestTimeout = options.requestTimeout ?? 30_000;
     const maxRetries = options.maxRetries ?? 2;
     const client = new Client({ node: options.url, requestTimeout, maxRetries });
-    super(client, { url: options.url, requestTimeout, maxRetries });
+    super(client, { url: options.url, requestTimeout, maxRetries, cancelAfterTimeInterval: true });
     this.client = client;
   }
 

@@ -17,7 +17,8 @@ import { ENGINE_TITLES } from './engine-errors.js';
 import type { IndexLifecycle, RecordsIndex } from './index-lifecycle.js';
 import type { SpatialMode } from './index-templates.js';
 import { selectInDoubt, type RefineTarget } from './refine-search.js';
-import type { BudgetedSearch } from './budgeted-search.js';
+import type { ScopedSearch } from './budgeted-search.js';
+import type { CandidateDecider } from './refine-pool.js';
 
 /** What the compiler is given. */
 export interface QueryCompilerOptions {
@@ -26,12 +27,12 @@ export interface QueryCompilerOptions {
   alias: string;
   /** The live index and its mapping. */
   lifecycle: IndexLifecycle;
-  /** Searches of the alias under the query time budget. */
-  search: BudgetedSearch;
   /** Most candidates a search may check in Node. */
   refineMaxCandidates: number;
   /** The index's max_result_window. */
   maxResultWindow: number;
+  /** Where refined candidates are decided (unset: on the event loop). */
+  decider?: CandidateDecider | undefined;
 }
 
 /** A search compiled against the live index, with that index. */
@@ -72,9 +73,9 @@ export class QueryCompiler {
   }
 
   /** Compiles a query the engine must answer exactly; refuses one with records in doubt. */
-  async compile(query: SearchQuery): Promise<CompiledSearch> {
+  async compile(query: SearchQuery, search: ScopedSearch): Promise<CompiledSearch> {
     const { compiled, live } = await this.compileUnproven(query);
-    if (compiled.doubt) await this.refuseUnproven(compiled.doubt, live.spatial);
+    if (compiled.doubt) await this.refuseUnproven(compiled.doubt, live.spatial, search);
     return compiled;
   }
 
@@ -89,6 +90,24 @@ export class QueryCompiler {
       compiled = compileSearchQuery(query, this.filterContext(live.spatial, new Set()));
     }
     return { compiled, live };
+  }
+
+  /**
+   * Whether the engine cannot decide the query's filter alone, so that answering it means
+   * refining candidates in Node (refine-search.ts), as far as the mapping last read tells
+   * (a property mapped since is seen at the next reload). Synchronous: the lanes ask it at the
+   * door (shared/query/search-lanes.ts). False before the live index is known.
+   */
+  refinesInNode(query: SearchQuery): boolean {
+    const live = this.options.lifecycle.liveRecords;
+    if (!live) return false;
+    try {
+      compileSearchQuery(query, this.filterContext(live.spatial, new Set()));
+      return false;
+    } catch (error) {
+      // Any other error is the search's own, thrown again when it runs.
+      return error instanceof UnsupportedFilterError;
+    }
   }
 
   /**
@@ -116,8 +135,9 @@ export class QueryCompiler {
     compiled: CompiledSearch,
     inDoubt: number,
     spatial: SpatialMode,
+    search: ScopedSearch,
   ): Promise<CompiledSearch> {
-    const selected = await selectInDoubt(this.refineTarget(), query, {
+    const selected = await selectInDoubt(this.refineTarget(search), query, {
       query: doubt.query,
       sort: compiled.sort,
       count: inDoubt,
@@ -125,9 +145,9 @@ export class QueryCompiler {
     return compileSearchQuery(query, this.filterContext(spatial, new Set()), selected);
   }
 
-  /** What refining a search needs from this backend. */
-  refineTarget(): RefineTarget {
-    const { adapter, alias, search, refineMaxCandidates, maxResultWindow } = this.options;
+  /** What refining a search needs from this backend, within the request of `search`. */
+  refineTarget(search: ScopedSearch): RefineTarget {
+    const { adapter, alias, refineMaxCandidates, maxResultWindow } = this.options;
     return {
       adapter,
       alias,
@@ -136,7 +156,8 @@ export class QueryCompiler {
       batchSize: Math.min(REFINE_BATCH_SIZE, maxResultWindow),
       storedFields: STORED_FIELDS,
       search: (request) => search.search(request),
-      timeBudgetMs: search.budgetMs,
+      scope: search.scope,
+      decider: this.options.decider,
     };
   }
 
@@ -148,8 +169,9 @@ export class QueryCompiler {
   private async refuseUnproven(
     doubt: NonNullable<CompiledSearch['doubt']>,
     spatial: SpatialMode,
+    search: ScopedSearch,
   ): Promise<void> {
-    if ((await this.options.adapter.count(this.options.alias, doubt.query)) === 0) return;
+    if ((await search.count(doubt.query)) === 0) return;
     const operators = doubt.operators.join(', ');
     throw new FilterError(
       spatial === 'envelope'

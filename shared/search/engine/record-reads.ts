@@ -32,6 +32,7 @@ import type { IndexLifecycle } from './index-lifecycle.js';
 import type { QueryCompiler } from './query-compiler.js';
 import { refineSearch } from './refine-search.js';
 import type { BudgetedSearch } from './budgeted-search.js';
+import type { SearchScope } from '../search-scope.js';
 
 /** What the reads are given. */
 export interface RecordReadsOptions {
@@ -46,6 +47,16 @@ export interface RecordReadsOptions {
   maxResultWindow: number;
   /** Most candidates a search may check in Node. */
   refineMaxCandidates: number;
+}
+
+/**
+ * The same promise, marked as handled: a page sent beside a count is awaited only after the
+ * count, and when the count fails (the request's deadline passed) the page's failure must not
+ * be an unhandled rejection. Awaiting it still throws.
+ */
+function settled<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
 }
 
 /** The records of a page's hits (each read with its whole stored `_source`). */
@@ -73,9 +84,10 @@ export class RecordReads {
     }
   }
 
-  /** A page of a search and the exact count of its matches. */
-  async search(query: SearchQuery): Promise<SearchResult> {
-    const { alias, lifecycle, compiler, paging, search, maxResultWindow } = this.options;
+  /** A page of a search and the exact count of its matches, within the request's deadline. */
+  async search(query: SearchQuery, scope: SearchScope): Promise<SearchResult> {
+    const { alias, lifecycle, compiler, paging, maxResultWindow } = this.options;
+    const search = this.options.search.within(scope);
     const hasFilter = query.filter !== undefined;
     try {
       const candidate = await compiler.compileCandidate(query);
@@ -111,10 +123,8 @@ export class RecordReads {
           inDoubt = counted.hits.total?.value ?? 0;
           firstPage = Promise.resolve(page);
         } else {
-          if (body) firstPage = search.search({ index: alias, body });
-          inDoubt = candidate.doubt
-            ? await this.options.adapter.count(alias, candidate.doubt.query)
-            : 0;
+          if (body) firstPage = settled(search.search({ index: alias, body }));
+          inDoubt = candidate.doubt ? await search.count(candidate.doubt.query) : 0;
         }
       }
       let exact = inDoubt === 0 ? candidate : undefined;
@@ -126,14 +136,21 @@ export class RecordReads {
       ) {
         // Few records in doubt: those are decided in Node, the engine answers for the rest.
         const { spatial } = await lifecycle.requireLive();
-        exact = await compiler.settleDoubt(query, candidate.doubt, candidate, inDoubt, spatial);
+        exact = await compiler.settleDoubt(
+          query,
+          candidate.doubt,
+          candidate,
+          inDoubt,
+          spatial,
+          search,
+        );
         const body = firstPageBody(exact);
         firstPage = body && search.search({ index: alias, body });
       }
       if (!exact) {
         const { spatial } = await lifecycle.requireLive();
         const context = compiler.filterContext(spatial, new Set());
-        return await refineSearch(compiler.refineTarget(), query, context);
+        return await refineSearch(compiler.refineTarget(search), query, context);
       }
       const compiled = exact;
       // The live index version is part of the key: checkpoints of an index a reindex replaced
@@ -155,7 +172,7 @@ export class RecordReads {
         }
         return { total: response.hits.total?.value ?? 0, records: toRecords(hits) };
       }
-      const { hits, total } = await paging.page(key, compiled, offset, limit);
+      const { hits, total } = await paging.page(key, compiled, offset, limit, search);
       return { total, records: toRecords(hits) };
     } catch (error) {
       throw toReadError(error, hasFilter);
@@ -163,12 +180,13 @@ export class RecordReads {
   }
 
   /** The most frequent values of a field (among a query's matches), most frequent first. */
-  async domain(field: string, options: DomainOptions = {}): Promise<DomainValue[]> {
-    const { alias, compiler, search } = this.options;
+  async domain(field: string, options: DomainOptions, scope: SearchScope): Promise<DomainValue[]> {
+    const { alias, compiler } = this.options;
+    const search = this.options.search.within(scope);
     const hasFilter = options.query?.filter !== undefined;
     try {
       const query: Query = options.query
-        ? (await compiler.compile(options.query)).query
+        ? (await compiler.compile(options.query, search)).query
         : matchAll();
       const engineField = fieldOf(canonicalPropertyName(field));
       const size = options.limit ?? 100;

@@ -8,18 +8,15 @@
  * and every page are exact. Above the cap the search is refused with a 400 naming both
  * numbers: an exact answer would cost too much, and an approximate one is never given.
  */
-import { QueryTimeoutError, UnsupportedFilterError } from '../../errors/index.js';
-import {
-  buildFilterSubject,
-  compileRecordPredicate,
-  type RecordPredicate,
-} from '../../query/evaluate-filter.js';
+import { UnsupportedFilterError } from '../../errors/index.js';
+import { compileRecordPredicate } from '../../query/evaluate-filter.js';
 import { andChecked, checkFilter } from '../../query/check-filter.js';
 import type { CheckedFilter } from '../../query/checked-filter.js';
 import { operator, propertyRef } from '../../query/filter-ast.js';
 import type { SearchQuery } from '../../query/search-query.js';
 import type { CoreRecord } from '../../records/core-record.js';
 import type { SearchResult } from '../backend.js';
+import type { SearchScope } from '../search-scope.js';
 import type { FilterContext } from './compile-filter.js';
 import { compileSearchQuery, ID_FIELD, type SortClause } from './compile-search.js';
 import { isMatchAll, terms, type Query } from './dsl.js';
@@ -33,6 +30,7 @@ import {
 } from './engine-adapter.js';
 import { readStoredRecord, sourceWithoutContent, type StoredParts } from './engine-document.js';
 import { relaxFilter } from './relax-filter.js';
+import { inThreadDecider, type CandidateDecider } from './refine-pool.js';
 
 /** The default cap on the candidates a search may refine (SEARCH_REFINE_MAX_CANDIDATES). */
 export const DEFAULT_REFINE_MAX_CANDIDATES = 10_000;
@@ -54,20 +52,16 @@ export interface RefineTarget {
   /** One search request, under the query time budget. */
   search(request: EngineSearchRequest): Promise<EngineSearchResponse>;
   /**
-   * Milliseconds the whole search may take (QUERY_TIME_BUDGET_MS): the evaluation in Node is
-   * held to it too, and a search past it is a QueryTimeoutError (503). Unset: no budget.
+   * The request: its one deadline (QUERY_TIME_BUDGET_MS) holds the evaluation in Node too, and
+   * a search past it is a QueryTimeoutError (503); an aborted request stops between batches.
    */
-  timeBudgetMs?: number | undefined;
+  scope: SearchScope;
+  /**
+   * Where the candidates are decided: the refinement threads (refine-pool.ts) or, unset, the
+   * event loop.
+   */
+  decider?: CandidateDecider | undefined;
 }
-
-/**
- * How many candidates are evaluated between two looks at the clock; after each such run the
- * evaluation yields to the event loop, so other requests are served while a refinement runs.
- */
-const CLOCK_EVERY = 256;
-
-/** Lets the event loop serve what is waiting before the evaluation goes on. */
-const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** The filter the refinement decides: the query's filter and its geometry constraint. */
 export function refinedFilter(query: SearchQuery): CheckedFilter | undefined {
@@ -103,15 +97,6 @@ export function buildCandidateSearch(
   return { query: combined, sort: scope.sort, operators: relaxed.operators, filter };
 }
 
-/** A check that throws QueryTimeoutError once the budget from now on is spent. */
-function budgetCheck(budgetMs: number | undefined): () => void {
-  if (budgetMs === undefined) return () => undefined;
-  const until = Date.now() + budgetMs;
-  return () => {
-    if (Date.now() > until) throw new QueryTimeoutError(budgetMs);
-  };
-}
-
 /** The record of a hit that carries the `record` part (its source content left empty). */
 function candidateRecord(hit: EngineHit): CoreRecord {
   const record = (hit._source as { record?: StoredParts['record'] } | undefined)?.record;
@@ -129,9 +114,7 @@ export async function refineSearch(
 ): Promise<SearchResult> {
   const candidates = buildCandidateSearch(query, context);
   // Compiled before the engine is asked: a filter invalid on every backend fails at once.
-  const predicate: RecordPredicate = candidates.filter
-    ? compileRecordPredicate(candidates.filter)
-    : () => true;
+  if (candidates.filter) compileRecordPredicate(candidates.filter);
   const counted = await target.search({
     index: target.alias,
     body: { query: candidates.query, size: 0, track_total_hits: true },
@@ -145,9 +128,8 @@ export async function refineSearch(
       `The ${target.engineName} backend cannot answer ${operators} exactly on its own, and deciding it exactly here would mean checking ${count} candidate records, more than the ${target.maxCandidates} this server checks for one search (SEARCH_REFINE_MAX_CANDIDATES); narrow the search (a smaller area, a collection, a time range, more conditions)`,
     );
   }
-  const deadline = budgetCheck(target.timeBudgetMs);
   const matched =
-    count === 0 ? [] : await collectMatches(target, candidates, predicate, count, deadline);
+    count === 0 ? [] : await collectMatches(target, candidates, candidates.filter, count);
   const { offset, limit } = query;
   const pageIds = limit === 0 ? [] : matched.slice(offset, offset + limit);
   return { total: matched.length, records: await fetchRecords(target, pageIds) };
@@ -163,9 +145,9 @@ export async function selectInDoubt(
   doubt: { query: Query; sort: SortClause[]; count: number },
 ): Promise<string[]> {
   const filter = refinedFilter(query);
-  const predicate: RecordPredicate = filter ? compileRecordPredicate(filter) : () => true;
+  if (filter) compileRecordPredicate(filter);
   if (doubt.count === 0) return [];
-  return collectMatches(target, doubt, predicate, doubt.count, budgetCheck(target.timeBudgetMs));
+  return collectMatches(target, doubt, filter, doubt.count);
 }
 
 /**
@@ -175,19 +157,19 @@ export async function selectInDoubt(
 async function collectMatches(
   target: RefineTarget,
   candidates: { query: Query; sort: SortClause[] },
-  predicate: RecordPredicate,
+  filter: CheckedFilter | undefined,
   count: number,
-  deadline: () => void,
 ): Promise<string[]> {
   const matched: string[] = [];
+  const decider = target.decider ?? inThreadDecider;
   const select = async (hits: EngineHit[]): Promise<void> => {
-    for (const [position, hit] of hits.entries()) {
-      if (position % CLOCK_EVERY === 0) {
-        if (position > 0) await yieldToEventLoop();
-        deadline();
-      }
-      if (predicate(buildFilterSubject(candidateRecord(hit))) === true) matched.push(hit._id);
+    target.scope.check();
+    if (!filter) {
+      for (const hit of hits) matched.push(hit._id);
+      return;
     }
+    const chosen = await decider.select(filter, hits.map(candidateRecord), target.scope);
+    for (const position of chosen) matched.push(hits[position]!._id);
   };
   if (count < target.batchSize) {
     // Room to spare: a record written since the count is fetched too, as it would be in batches.

@@ -59,6 +59,8 @@ export interface ReadOptions {
   deadlineAt?: number | undefined;
   /** Milliseconds the statements may run once a worker takes them; unset: no budget. */
   budgetMs?: number | undefined;
+  /** The budget a refusal names (QUERY_TIME_BUDGET_MS), when `budgetMs` is what is left of it. */
+  reportedBudgetMs?: number | undefined;
 }
 
 interface Pending {
@@ -223,7 +225,7 @@ export class SqliteReadPool {
       if (deadlineAt === undefined || Date.now() < deadlineAt) return pending;
       pending.reject(
         new ServiceUnavailableError(
-          `The catalogue is busy: the search waited its whole time budget of ${budgetMs ?? 0} ms (QUERY_TIME_BUDGET_MS) for a read connection; try again shortly`,
+          `The catalogue is busy: the search waited its whole time budget of ${pending.options.reportedBudgetMs ?? budgetMs ?? 0} ms (QUERY_TIME_BUDGET_MS) for a read connection; try again shortly`,
           { retryAfter: BUSY_RETRY_AFTER_SECONDS },
         ),
       );
@@ -234,7 +236,8 @@ export class SqliteReadPool {
   private settle(pending: Pending, result: ReadTaskResult): void {
     if (result.error === undefined) pending.resolve(result.results);
     else if (result.error.kind === 'timeout') {
-      pending.reject(new QueryTimeoutError(pending.options.budgetMs ?? 0));
+      const { reportedBudgetMs, budgetMs } = pending.options;
+      pending.reject(new QueryTimeoutError(reportedBudgetMs ?? budgetMs ?? 0));
     } else pending.reject(new ReadDriverError(result.error.message));
   }
 }

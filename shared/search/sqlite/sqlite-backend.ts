@@ -3,7 +3,13 @@
  * transactional upserts, FTS5 free text ranked by bm25, an R*Tree prefilter on boxes.
  */
 import type Database from 'better-sqlite3';
-import { CairnError, FilterError, InternalError, InvalidRecordError } from '../../errors/index.js';
+import {
+  CairnError,
+  FilterError,
+  InternalError,
+  InvalidRecordError,
+  QueryTimeoutError,
+} from '../../errors/index.js';
 import type { CoreRecord } from '../../records/core-record.js';
 import type { SearchQuery } from '../../query/search-query.js';
 import type {
@@ -14,6 +20,7 @@ import type {
   DomainOptions,
   DomainValue,
   SearchBackend,
+  SearchOptions,
   SearchResult,
   UpsertResult,
   WriteFailure,
@@ -30,6 +37,7 @@ import { toSqliteRow, type SqliteRow } from './rows.js';
 import { openDatabase } from './open-database.js';
 import { migrateSchema } from './migrate-schema.js';
 import { SqliteReadPool, type ReadStatement } from './read-pool.js';
+import { withinScope, type SearchScope } from '../search-scope.js';
 import { PROBE_INDEX, SCHEMA_SQL, SPAN_INDEX } from './schema.js';
 import {
   type DeadlineGuard,
@@ -204,16 +212,25 @@ export class SqliteBackend implements SearchBackend {
   }
 
   /**
-   * Runs read statements in one snapshot, under the time budget when `budgeted`: on the read
-   * pool when there is one (in arrival order; refused unrun when the budget, counted from now,
-   * is spent waiting), else here on the one connection.
+   * Runs read statements in one snapshot, within the request's deadline when a scope is given
+   * (the reads of one request share it: a page read after its count, the facet counts beside
+   * a page): on the read pool when there is one (in arrival order; refused unrun when the
+   * deadline passes while it waits), else here on the one connection.
    */
-  private async read(statements: readonly ReadStatement[], budgeted: boolean): Promise<unknown[]> {
-    const budgetMs = budgeted ? this.timeBudgetMs : undefined;
+  private async read(
+    statements: readonly ReadStatement[],
+    scope: SearchScope | undefined,
+  ): Promise<unknown[]> {
     try {
+      scope?.check();
+      // What is left of the request's deadline: all of it for its first read.
+      const budgetMs = scope?.remainingMs();
       if (this.readPool) {
-        const deadlineAt = budgetMs === undefined ? undefined : Date.now() + budgetMs;
-        return await this.readPool.run(statements, { deadlineAt, budgetMs });
+        return await this.readPool.run(statements, {
+          deadlineAt: scope?.deadlineAt,
+          budgetMs,
+          reportedBudgetMs: scope?.budgetMs,
+        });
       }
       return this.deadline.run(budgetMs, () =>
         statements.map(({ sql, params, mode }) => {
@@ -222,6 +239,10 @@ export class SqliteBackend implements SearchBackend {
         }),
       );
     } catch (error) {
+      // Cut at what was left of it, the request's deadline is its whole budget.
+      if (error instanceof QueryTimeoutError && scope?.budgetMs !== undefined) {
+        throw new QueryTimeoutError(scope.budgetMs, { cause: error });
+      }
       return wrapDriverError(error);
     }
   }
@@ -329,7 +350,11 @@ export class SqliteBackend implements SearchBackend {
     return row ? toRecord(row) : null;
   }
 
-  async search(query: SearchQuery): Promise<SearchResult> {
+  search(query: SearchQuery, options: SearchOptions = {}): Promise<SearchResult> {
+    return withinScope(options.scope, this.timeBudgetMs, (scope) => this.searchIn(query, scope));
+  }
+
+  private async searchIn(query: SearchQuery, scope: SearchScope): Promise<SearchResult> {
     const statements = compileSearch(query, {
       compileFilter: this.compileFilter,
       guard: this.deadlineCheck,
@@ -344,10 +369,10 @@ export class SqliteBackend implements SearchBackend {
     let rows: StoredRow[];
     if (statements.pageDependsOnCount) {
       // The page's plan is chosen on the count: two reads (see compileSearch).
-      [count] = (await this.read([countStatement], true)) as [typeof count];
-      [rows] = (await this.read([pageStatement(count.n, count.size ?? 0)], true)) as [StoredRow[]];
+      [count] = (await this.read([countStatement], scope)) as [typeof count];
+      [rows] = (await this.read([pageStatement(count.n, count.size ?? 0)], scope)) as [StoredRow[]];
     } else {
-      [count, rows] = (await this.read([countStatement, pageStatement(0, 0)], true)) as [
+      [count, rows] = (await this.read([countStatement, pageStatement(0, 0)], scope)) as [
         typeof count,
         StoredRow[],
       ];
@@ -355,7 +380,17 @@ export class SqliteBackend implements SearchBackend {
     return { total: count.n, records: rows.map(toRecord) };
   }
 
-  async domain(field: string, options: DomainOptions = {}): Promise<DomainValue[]> {
+  domain(field: string, options: DomainOptions = {}): Promise<DomainValue[]> {
+    return withinScope(options.scope, this.timeBudgetMs, (scope) =>
+      this.domainIn(field, options, scope),
+    );
+  }
+
+  private async domainIn(
+    field: string,
+    options: DomainOptions,
+    scope: SearchScope,
+  ): Promise<DomainValue[]> {
     const compiled = options.query ? compileQuery(options.query, this.compileFilter) : undefined;
     const sql = `SELECT CAST(e.value AS TEXT) AS value, count(*) AS count
       FROM records r ${compiled?.join ?? ''} JOIN json_each(r.props, '${propertyPath(field)}') e
@@ -364,7 +399,7 @@ export class SqliteBackend implements SearchBackend {
     const params: SqlValue[] = compiled ? [...compiled.joinParams, ...compiled.where.params] : [];
     const [values] = await this.read(
       [{ sql, params: [...params, options.limit ?? 100], mode: 'all' }],
-      true,
+      scope,
     );
     return values as DomainValue[];
   }
@@ -376,7 +411,7 @@ export class SqliteBackend implements SearchBackend {
         { sql: EXTENT_SQL, params: [], mode: 'get' },
         { sql: TIME_EXTENT_SQL, params: [], mode: 'get' },
       ],
-      false,
+      undefined,
     )) as [ExtentRow, { start: string | null; end: string | null }];
     const extent: CatalogueExtent = {};
     if (box.west !== null) extent.bbox = [box.west, box.south!, box.east!, box.north!];

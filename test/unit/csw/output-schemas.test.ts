@@ -5,7 +5,11 @@
 import { expect } from 'chai';
 import { buildEmptyRecord } from '../../../shared/records/core-record.js';
 import { createDocument, serialise } from '../../../shared/records/writers/xml/index.js';
-import { CSW_NS, OUTPUT_SCHEMAS } from '../../../services/api/protocols/csw/csw-model.js';
+import {
+  CSW_NS,
+  DCAT_OUTPUT_SCHEMA,
+  OUTPUT_SCHEMAS,
+} from '../../../services/api/protocols/csw/csw-model.js';
 import {
   CSW_OUTPUT_SCHEMAS,
   findOutputSchema,
@@ -37,6 +41,7 @@ describe('CSW output schemas', () => {
     expect(iso.reportedElementSet).to.equal('full');
     expect(iso.responseNamespaces).to.deep.equal({ gmd: CSW_NS.gmd, gco: CSW_NS.gco });
     expect(iso.writeDocument?.(RECORD)).to.match(/<gmd:MD_Metadata/);
+    expect(findOutputSchema(DCAT_OUTPUT_SCHEMA).title).to.match(/DCAT-AP/);
     for (const uri of [CSW_NS.csw30, CSW_NS.atom]) {
       const schema = findOutputSchema(uri);
       expect(schema.reportedElementSet, uri).to.equal(undefined);
@@ -52,11 +57,15 @@ describe('CSW output schemas', () => {
         version: '3.0.0',
         presentation: { kind: 'elementSet', elementSet: 'brief' },
         standalone,
+        baseUrl: 'http://cairn.test',
       });
       return serialise(document, { prettyPrint: false });
     };
     expect(write(CSW_NS.csw30, true)).to.match(/<csw30:BriefRecord xmlns:csw30=/);
     expect(write(CSW_NS.gmd, true)).to.match(/<gmd:MD_Metadata/);
+    expect(write(DCAT_OUTPUT_SCHEMA, false)).to.match(
+      /^<\?xml[^>]*><rdf:RDF [^>]*><rdf:Description rdf:about="http:\/\/cairn\.test\/catalogue\/collections\/metadata:main\/items\/r1"><rdf:type rdf:resource="http:\/\/www\.w3\.org\/ns\/dcat#Dataset"\/>/,
+    );
     expect(write(CSW_NS.atom, false)).to.match(
       /<entry [^>]*xmlns="http:\/\/www.w3.org\/2005\/Atom"/,
     );
@@ -68,6 +77,7 @@ describe('CSW output schemas', () => {
         names: [{ ns: CSW_NS.dc, local: 'title', written: 'dc:title' }],
       },
       standalone: false,
+      baseUrl: 'http://cairn.test',
     });
     expect(serialise(chosen, { prettyPrint: false })).to.match(
       /<csw:Record[^>]*><dc:title[^>]*>A record<\/dc:title><\/csw:Record>/,

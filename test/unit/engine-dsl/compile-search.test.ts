@@ -146,33 +146,36 @@ describe('engine DSL: search query compiler', () => {
     });
   });
 
-  it('bbox in shape mode: geo_shape envelopes, degenerate boxes as points', () => {
+  it('bbox in shape mode: geo_shape envelopes, degenerate boxes as points, dropped shapes on their envelopes', () => {
     const shape = (query: Partial<SearchQuery>): Query =>
       compileSearchQuery(
         { sort: [], offset: 0, limit: 10, ...query },
         { ...context, spatial: 'shape' },
       ).query;
-    expect(shape({ spatial: { bbox: [7.5, 50, 7.5, 50], relation: 'intersects' } })).to.deep.equal({
+    const compiled = shape({ spatial: { bbox: [7.5, 50, 7.5, 50], relation: 'intersects' } });
+    const either = (compiled as { bool: { filter: { bool: { should: Query[] } }[] } }).bool
+      .filter[0]?.bool;
+    expect(either).to.include({ minimum_should_match: 1 });
+    expect(either?.should).to.have.length(2);
+    expect(either?.should[0]).to.deep.equal({
       bool: {
         filter: [
+          exists('geometry'),
           {
-            bool: {
-              filter: [
-                exists('geometry'),
-                {
-                  geo_shape: {
-                    geometry: {
-                      shape: { type: 'Point', coordinates: [7.5, 50] },
-                      relation: 'intersects',
-                    },
-                  },
-                },
-              ],
+            geo_shape: {
+              geometry: {
+                shape: { type: 'Point', coordinates: [7.5, 50] },
+                relation: 'intersects',
+              },
             },
           },
         ],
       },
     });
+    // Footprints the engine dropped as malformed are related on their envelopes instead.
+    const dropped = (either?.should[1] as { bool: { filter: Query[] } }).bool.filter;
+    expect(dropped[0]).to.deep.equal({ term: { _ignored: 'geometry' } });
+    expect(JSON.stringify(dropped[1])).to.match(/"box[0-9]\./);
   });
 
   describe('temporal constraints, as the SQLite backend defines them', () => {

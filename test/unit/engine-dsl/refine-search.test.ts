@@ -16,6 +16,7 @@ import type {
   EngineSearchResponse,
 } from '../../../shared/search/engine/engine-adapter.js';
 import { refineSearch, type RefineTarget } from '../../../shared/search/engine/refine-search.js';
+import { SearchScope } from '../../../shared/search/search-scope.js';
 
 const CONTEXT: FilterContext = {
   spatial: 'envelope',
@@ -65,8 +66,16 @@ function standIn(options: Partial<RefineTarget> & { delayMs?: number } = {}): Re
     batchSize: 100,
     storedFields: ['record', 'source'],
     search,
+    scope: new SearchScope(),
     ...options,
   };
+}
+
+/** A request scope whose deadline, `budgetMs` from now, is already running. */
+function scopeWithBudget(budgetMs: number): SearchScope {
+  const scope = new SearchScope();
+  scope.startDeadline(budgetMs);
+  return scope;
 }
 
 const query = (text: string, offset = 0, limit = 10) => ({
@@ -94,9 +103,9 @@ describe('refineSearch: candidates from the engine, the filter decided in Node',
     expect((caught as Error).message).to.match(/checking 3 candidate records, more than the 2/);
   });
 
-  it('holds the evaluation to the query time budget', async () => {
+  it("holds the evaluation to the request's deadline", async () => {
     const caught = await refineSearch(
-      standIn({ timeBudgetMs: 5, delayMs: 20 }),
+      standIn({ scope: scopeWithBudget(5), delayMs: 20 }),
       query('a < b'),
       CONTEXT,
     ).catch((error: unknown) => error);

@@ -109,11 +109,14 @@ export const OPENSEARCH_DESCRIPTION = 'application/opensearchdescription+xml';
 /** Output formats, default first; `text/xml` is accepted as a synonym of application/xml. */
 export const OUTPUT_FORMATS: readonly string[] = [XML, JSON_FORMAT, ATOM];
 
+/** The DCAT namespace, the outputSchema of DCAT-AP records (RDF/XML), as pycsw names it. */
+export const DCAT_OUTPUT_SCHEMA = 'http://www.w3.org/ns/dcat#';
+
 /** Output schemas of each version, default first (CSW 3.0 requires Atom to be listed). */
 export const OUTPUT_SCHEMAS: Readonly<Record<CswVersion, readonly [string, ...string[]]>> =
   Object.freeze({
-    '2.0.2': [NS.csw202, NS.gmd, NS.atom],
-    '3.0.0': [NS.csw30, NS.gmd, NS.atom],
+    '2.0.2': [NS.csw202, NS.gmd, NS.atom, DCAT_OUTPUT_SCHEMA],
+    '3.0.0': [NS.csw30, NS.gmd, NS.atom, DCAT_OUTPUT_SCHEMA],
   });
 
 /** A type name a query may target, as a namespace + local name. */

@@ -23,6 +23,7 @@ import {
 } from './present.js';
 import type { CswRequest, GetRecordByIdRequest, GetRecordsRequest } from './request.js';
 import { writesConfigured } from './transaction.js';
+import type { SearchScope } from '../../../../shared/search/search-scope.js';
 
 export interface CswDependencies {
   config: Readonly<Config>;
@@ -33,6 +34,8 @@ export interface CswDependencies {
 export interface RequestFacts {
   /** Public base URL of the deployment, without a trailing slash. */
   baseUrl: string;
+  /** The request's search scope (its client, deadline and abort signal). */
+  scope?: SearchScope | undefined;
 }
 
 /** Largest number of distinct values GetDomain reports for one property. */
@@ -70,9 +73,10 @@ async function getRecords(
   facts: RequestFacts,
 ): Promise<CswResponse> {
   const timeStamp = new Date().toISOString();
-  if (request.resultType === 'validate') return presentAcknowledgement(request, { timeStamp });
+  if (request.resultType === 'validate')
+    return presentAcknowledgement(request, { timeStamp, baseUrl: facts.baseUrl });
   const started = process.hrtime.bigint();
-  const result = await backend.search(request.query);
+  const result = await backend.search(request.query, { scope: facts.scope });
   const elapsedMs = Number(process.hrtime.bigint() - started) / 1e6;
   if (request.notFoundLocator !== undefined && result.total === 0) {
     throw new CswError(
@@ -99,7 +103,11 @@ async function getRecords(
     });
     return { status: 200, mediaType: ATOM, body };
   }
-  return presentGetRecords(request, result.records, result.total, { timeStamp, elapsedMs });
+  return presentGetRecords(request, result.records, result.total, {
+    timeStamp,
+    elapsedMs,
+    baseUrl: facts.baseUrl,
+  });
 }
 
 async function getDomain(
@@ -125,6 +133,7 @@ async function getDomain(
 async function getRecordById(
   request: GetRecordByIdRequest,
   { backend }: CswDependencies,
+  facts: RequestFacts,
 ): Promise<CswResponse> {
   const literal = request.literalId === undefined ? null : await backend.get(request.literalId);
   const found =
@@ -139,7 +148,7 @@ async function getRecordById(
   return presentGetRecordById(
     records,
     { ...request, asResultList },
-    { timeStamp: new Date().toISOString() },
+    { timeStamp: new Date().toISOString(), baseUrl: facts.baseUrl },
   );
 }
 
@@ -169,7 +178,7 @@ export async function executeCswRequest(
     case 'GetRecords':
       return getRecords(request, dependencies, facts);
     case 'GetRecordById':
-      return getRecordById(request, dependencies);
+      return getRecordById(request, dependencies, facts);
     case 'GetRepositoryItem': {
       const record = await backend.get(request.id);
       if (record === null) {

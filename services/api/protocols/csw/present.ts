@@ -44,6 +44,8 @@ export type CswResponse = EncodedResponse;
 /** Links and times a presenter needs. */
 export interface PresentContext {
   timeStamp: string;
+  /** The request's public base URL (records' IRIs in the DCAT output schema). */
+  baseUrl: string;
   /** Milliseconds the search took (CSW 3.0 elapsedTime). */
   elapsedMs?: number;
 }
@@ -150,7 +152,12 @@ function writeSearchResponse(
   }
   const results = root.ele(ns, `${prefix}:SearchResults`, attributes);
   for (const record of records) {
-    schema.appendRecord(results, record, { version, presentation, standalone: false });
+    schema.appendRecord(results, record, {
+      version,
+      presentation,
+      standalone: false,
+      baseUrl: context.baseUrl,
+    });
   }
   return finish(document, parts.outputFormat, parts.xmlMediaType);
 }
@@ -273,12 +280,22 @@ export function presentGetRecordById(
         body: schema.writeDocument(first),
       };
     }
-    schema.appendRecord(document, first, { version, presentation, standalone: true });
+    schema.appendRecord(document, first, {
+      version,
+      presentation,
+      standalone: true,
+      baseUrl: context.baseUrl,
+    });
   } else {
     const root = rootElement(document, version, 'GetRecordByIdResponse');
     declareNamespaces(root, schema.responseNamespaces);
     for (const record of records) {
-      schema.appendRecord(root, record, { version, presentation, standalone: false });
+      schema.appendRecord(root, record, {
+        version,
+        presentation,
+        standalone: false,
+        baseUrl: context.baseUrl,
+      });
     }
   }
   return finish(document, options.outputFormat, options.xmlMediaType);

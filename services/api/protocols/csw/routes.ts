@@ -66,7 +66,7 @@ export function createCswRouter({ config, backend, transactions }: CswRouteDepen
 
   const handleKvp = async (request: Request, response: Response, kvp: Kvp): Promise<void> => {
     setCswVersion(response, guessKvpVersion(kvp.values));
-    const facts = { baseUrl: request.publicBaseUrl };
+    const facts = { baseUrl: request.publicBaseUrl, scope: request.searchScope };
     if (kvp.entries.length === 0 && prefersOpenSearch(request.headers.accept)) {
       return send(response, await describeOpenSearch(backend, config.service, facts.baseUrl));
     }
@@ -119,7 +119,10 @@ export function createCswRouter({ config, backend, transactions }: CswRouteDepen
     setCswVersion(response, parsed.version);
     send(
       response,
-      await executeCswRequest(parsed, dependencies, { baseUrl: request.publicBaseUrl }),
+      await executeCswRequest(parsed, dependencies, {
+        baseUrl: request.publicBaseUrl,
+        scope: request.searchScope,
+      }),
     );
   });
 

@@ -30,6 +30,7 @@ import {
   HTML_CONTENT,
   integerParameter,
   jsonContent,
+  JSON_LD,
   LINKS,
   listParameter,
   OPENAPI_MEDIA_TYPE,
@@ -54,8 +55,34 @@ import {
 
 /** The encodings of the Records resources (`f`), the default first. */
 export const RECORDS_FORMATS: readonly OutputFormat[] = ['json', 'html'];
+/**
+ * The encodings of the items: GeoJSON, HTML, a DCAT-AP catalogue page (Turtle, RDF/XML, JSON-LD)
+ * and a schema.org ItemList (`jsonld`).
+ */
+export const ITEMS_FORMATS = [
+  'json',
+  'html',
+  'ttl',
+  'rdf',
+  'dcat',
+  'jsonld',
+] as const satisfies readonly OutputFormat[];
 /** The encodings of one record; `stac` (a STAC Item) is the STAC router's. */
-export const RECORD_FORMATS: readonly (OutputFormat | 'stac')[] = ['json', 'html', 'xml', 'stac'];
+export const RECORD_FORMATS = [
+  'json',
+  'html',
+  'xml',
+  'ttl',
+  'rdf',
+  'dcat',
+  'jsonld',
+  'stac',
+] as const satisfies readonly (OutputFormat | 'stac')[];
+/** The media types of the DCAT encodings in responses. */
+const DCAT_CONTENT = {
+  ...textContent('text/turtle', 'application/rdf+xml'),
+  ...objectContent(JSON_LD),
+};
 /** The encodings of the catalogue collection; `stac` (a STAC Collection) is the STAC router's. */
 export const COLLECTION_FORMATS: readonly (OutputFormat | 'stac')[] = ['json', 'html', 'stac'];
 
@@ -80,7 +107,7 @@ export function sortableNames(): string[] {
 
 /** Component names of the items parameters, by the parser's parameter name. */
 const ITEMS_PARAMETER_COMPONENTS = {
-  f: 'fJsonHtml',
+  f: 'fItems',
   q: 'q',
   bbox: 'bbox',
   'bbox-crs': 'bboxCrs',
@@ -103,7 +130,10 @@ const ITEMS_PARAMETER_COMPONENTS = {
 } as const satisfies Record<ItemsParameterName, string>;
 
 type ParameterComponent =
-  (typeof ITEMS_PARAMETER_COMPONENTS)[ItemsParameterName] | 'collectionId' | 'recordId';
+  | (typeof ITEMS_PARAMETER_COMPONENTS)[ItemsParameterName]
+  | 'fJsonHtml'
+  | 'collectionId'
+  | 'recordId';
 
 /** A reference to one of the Records parameters (components/parameters). */
 export const parameterRef = (name: ParameterComponent): Reference => ref('parameters', name);
@@ -125,6 +155,13 @@ export function buildRecordsParameters(
     ),
     recordId: pathParameter('recordId', 'Identifier of a record.'),
     fJsonHtml: formatParameter(RECORDS_FORMATS, 'Output format.'),
+    fItems: formatParameter(
+      ITEMS_FORMATS,
+      'Output format: `ttl`, `rdf` and `dcat` give the page as a DCAT-AP 3 dcat:Catalog of its ' +
+        'records (Turtle, RDF/XML, JSON-LD) with Hydra paging links; `jsonld` as a schema.org ' +
+        "ItemList (JSON-LD) of the records' schema.org descriptions, with next and prev pages in " +
+        'Link headers.',
+    ),
     bbox: queryParameter(
       'bbox',
       'Bounding box in CRS84: minLon,minLat,maxLon,maxLat (or six numbers with heights). ' +
@@ -400,7 +437,7 @@ export function buildRecordsPaths(purpose: DocumentPurpose): Paths {
     'Searches the catalogue. Every parameter is ANDed with the others. Besides the parameters ' +
     `listed, any queryable or alias of one can be given as \`name=value\` (equality; commas separate alternatives): ${queryableNames}. ` +
     'Any other parameter is refused with 400.';
-  const itemsContent = { ...jsonContent('Records', GEOJSON), ...HTML_CONTENT };
+  const itemsContent = { ...jsonContent('Records', GEOJSON), ...HTML_CONTENT, ...DCAT_CONTENT };
   const searchBody: OpenAPIV3.RequestBodyObject = {
     required: true,
     description:
@@ -432,13 +469,17 @@ export function buildRecordsPaths(purpose: DocumentPurpose): Paths {
       formatParameter(
         RECORD_FORMATS,
         'Output format: `xml` gives the stored source document when it was XML (ISO 19139, ' +
-          'ISO 19115-3, csw:Record), else a CSW 3.0 csw:Record (full); `stac` a STAC Item.',
+          'ISO 19115-3, csw:Record), else a CSW 3.0 csw:Record (full); `ttl`, `rdf` and `dcat` ' +
+          'its DCAT-AP 3 / GeoDCAT-AP 3 description (Turtle, RDF/XML, JSON-LD); `jsonld` its ' +
+          'schema.org description (JSON-LD: a Dataset, a DataCatalog for a series, a WebAPI for a ' +
+          'service); `stac` a STAC Item.',
       ),
     ],
     {
       ...jsonContent('Record', GEOJSON),
       ...HTML_CONTENT,
       ...textContent(XML, 'application/vnd.iso.19139+xml'),
+      ...DCAT_CONTENT,
     },
     { notFound: true, contentCrs: true },
   );

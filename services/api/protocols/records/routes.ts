@@ -9,9 +9,15 @@ import { printCql2Json } from '../../../../shared/query/cql2/index.js';
 import { QUERYABLES } from '../../../../shared/query/queryables.js';
 import type { SearchQuery } from '../../../../shared/query/search-query.js';
 import { writeCswRecord } from '../../../../shared/records/writers/xml/index.js';
-import type { SearchBackend } from '../../../../shared/search/backend.js';
+import type { SearchBackend, SearchOptions } from '../../../../shared/search/backend.js';
 import { presentCatalogueCollection } from '../../common/catalogue-collection.js';
-import { FACETS_JSON, GEOJSON, OPENAPI_JSON, SCHEMA_JSON } from '../../common/media-types.js';
+import {
+  FACETS_JSON,
+  GEOJSON,
+  JSON_LD,
+  OPENAPI_JSON,
+  SCHEMA_JSON,
+} from '../../common/media-types.js';
 import { COLLECTION_ID } from '../../common/urls.js';
 import {
   renderOpenApiPage,
@@ -45,6 +51,18 @@ import {
   type OutputFormat,
 } from './parse.js';
 import { hasXmlSource, presentItems, presentRecord, type FacetResult } from './present.js';
+import {
+  isDcatFormat,
+  presentDcatItems,
+  presentDcatRecord,
+  type DcatDocument,
+} from './present-dcat.js';
+import { ITEMS_FORMATS, RECORD_FORMATS } from './openapi.js';
+import {
+  presentSchemaOrgCatalogue,
+  presentSchemaOrgPage,
+  presentSchemaOrgRecord,
+} from './schema-org.js';
 import { isStacItemRequest } from '../stac/parse.js';
 import { findExistingRecords } from '../stac/collections.js';
 import { presentStacItem } from '../stac/present.js';
@@ -65,6 +83,11 @@ export interface RecordsRouteDependencies {
 }
 
 const JSON_OR_HTML = ['json', 'html'] as const;
+/** What the items and one record are offered in; `stac` (one record) is the STAC router's. */
+const ITEMS_OFFERED = ITEMS_FORMATS;
+const RECORD_OFFERED = RECORD_FORMATS.filter(
+  (format): format is Exclude<typeof format, 'stac'> => format !== 'stac',
+);
 const SORTABLES = QUERYABLES.filter((queryable) => queryable.sortable).map((q) => q.name);
 /** Values fetched when facet buckets are ordered by value rather than by count. */
 const VALUE_ORDER_WINDOW = 1000;
@@ -90,6 +113,10 @@ function sendJson(response: Response, body: unknown, type = 'application/json'):
   response.type(type).send(JSON.stringify(body));
 }
 
+function sendDcat(response: Response, document: DcatDocument): void {
+  response.type(document.mediaType).send(document.body);
+}
+
 function sendHtml(response: Response, html: string): void {
   response.type('text/html; charset=utf-8').send(html);
 }
@@ -107,11 +134,13 @@ async function countFacets(
   backend: SearchBackend,
   query: SearchQuery,
   facets: FacetRequest[],
+  options: SearchOptions,
 ): Promise<FacetResult[]> {
   return Promise.all(
     facets.map(async (facet) => {
       const byValue = facet.sortedBy.startsWith('value');
       const values = await backend.domain(facet.property, {
+        ...options,
         query,
         limit: byValue || facet.sortedBy === 'count_asc' ? VALUE_ORDER_WINDOW : facet.bucketCount,
       });
@@ -161,7 +190,12 @@ export function createRecordsRouter({
   serveDocument(
     '/',
     (request) => presentLandingPage(request.publicBaseUrl, config.service, conformance),
-    renderLandingPage,
+    (document, page) =>
+      renderLandingPage(
+        document,
+        page,
+        presentSchemaOrgCatalogue({ baseUrl: page.baseUrl, service: config.service }),
+      ),
   );
 
   router.get('/openapi', (request, response) => {
@@ -208,23 +242,43 @@ export function createRecordsRouter({
     response: Response,
     filter?: FilterBody,
   ): Promise<void> {
-    const format = negotiate(request, response, JSON_OR_HTML);
+    const format = negotiate(request, response, ITEMS_OFFERED);
     const query = parseItemsQuery(request.query, { ...config.limits, query: config.query }, filter);
     const presentation = parseItemsPresentation(request.query);
     let facets = parseFacetsQuery(request.query, config.query);
-    // The HTML search page shows resource types and keywords beside the results.
+    // The HTML search page shows resource types and keywords beside the results; schema.org and
+    // DCAT pages have no place for facets and count none.
     if (format === 'html' && request.query.facets === undefined) {
       facets = parseFacetsParameter('type:10,keywords:15');
     }
+    if (format === 'jsonld' || isDcatFormat(format)) facets = [];
+    // The search and its facet counts share the request's scope (one deadline, one lane place).
+    const options: SearchOptions = { scope: request.searchScope, facets: facets.length };
     const [result, counts] = await Promise.all([
-      backend.search(query),
-      countFacets(backend, { ...query, offset: 0, sort: [] }, facets),
+      backend.search(query, options),
+      countFacets(backend, { ...query, offset: 0, sort: [] }, facets, options),
     ]);
     const linkQuery = stringParameters(request.query);
     if (filter && query.filter) {
       // The body's filter (CQL2 JSON, or a STAC-style {"filter"} in either encoding) as CQL2 JSON.
       linkQuery.filter = JSON.stringify(printCql2Json(query.filter));
       linkQuery['filter-lang'] = 'cql2-json';
+    }
+    if (isDcatFormat(format)) {
+      const page = { baseUrl: request.publicBaseUrl, query: linkQuery, offset: query.offset };
+      const context = { ...page, limit: query.limit, timeStamp: new Date().toISOString() };
+      return sendDcat(response, presentDcatItems(result, context, config.service, format));
+    }
+    if (format === 'jsonld') {
+      const page = presentSchemaOrgPage(result, {
+        baseUrl: request.publicBaseUrl,
+        service: config.service,
+        query: linkQuery,
+        offset: query.offset,
+        limit: query.limit,
+      });
+      response.set('Link', page.linkHeader);
+      return sendJson(response, page.document, JSON_LD);
     }
     const document = presentItems(
       result,
@@ -275,7 +329,7 @@ export function createRecordsRouter({
   router.get(`${collectionPath}/items/:recordId`, async (request, response) => {
     // STAC API: `f=stac` (or Accept: application/geo+json with a STAC profile) → STAC Item.
     const stac = isStacItemRequest(request.query.f, request.headers.accept);
-    const format = stac ? 'json' : negotiate(request, response, ['json', 'html', 'xml'] as const);
+    const format = stac ? 'json' : negotiate(request, response, RECORD_OFFERED);
     const presentation = parseItemsPresentation(request.query);
     const record = await backend.get(request.params.recordId);
     if (!record) throw new NotFoundError(`No record with id "${request.params.recordId}"`);
@@ -292,9 +346,15 @@ export function createRecordsRouter({
         .type('application/xml')
         .send(writeCswRecord(record, { version: '3.0.0', elementSet: 'full' }));
     }
+    if (isDcatFormat(format)) {
+      return sendDcat(response, presentDcatRecord(record, request.publicBaseUrl, format));
+    }
+    const schemaOrg = (): Record<string, unknown> =>
+      presentSchemaOrgRecord(record, { baseUrl: request.publicBaseUrl, service: config.service });
+    if (format === 'jsonld') return sendJson(response, schemaOrg(), JSON_LD);
     if (format === 'html') {
       const page = presentRecord(record, request.publicBaseUrl);
-      return sendHtml(response, renderRecordPage(page, pageRequest(request)));
+      return sendHtml(response, renderRecordPage(page, pageRequest(request), schemaOrg()));
     }
     response.set('Content-Crs', `<${presentation.crs}>`);
     sendJson(response, presentRecord(record, request.publicBaseUrl, presentation), GEOJSON);

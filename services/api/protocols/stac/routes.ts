@@ -71,7 +71,7 @@ export function createStacRouter({ config, backend }: StacRouteDependencies): Ro
     { query, fields }: StacSearch,
     href?: string,
   ): Promise<void> => {
-    const result = await backend.search(query);
+    const result = await backend.search(query, { scope: response.req.searchScope });
     const body = presentItemCollection(result, {
       baseUrl,
       href,

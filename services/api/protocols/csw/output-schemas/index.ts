@@ -5,6 +5,7 @@
  * which the parsers check requests against; every offered URI has its module here (tested).
  */
 import { ATOM_ENTRY } from './atom.js';
+import { DCAT_AP } from './dcat.js';
 import { DUBLIN_CORE } from './dublin-core.js';
 import { ISO_19139 } from './iso19139.js';
 import type { CswOutputSchema } from './output-schema.js';
@@ -16,6 +17,7 @@ export const CSW_OUTPUT_SCHEMAS: readonly CswOutputSchema[] = Object.freeze([
   DUBLIN_CORE,
   ISO_19139,
   ATOM_ENTRY,
+  DCAT_AP,
 ]);
 
 /** The output schema of each outputSchema URI. */

@@ -17,6 +17,8 @@ export interface RecordPlacement {
    * declares its own namespaces; otherwise it sits in a response's list of records.
    */
   standalone: boolean;
+  /** The public base URL of the request, for schemas that name records by their URL (DCAT). */
+  baseUrl: string;
 }
 
 /** One output schema. */

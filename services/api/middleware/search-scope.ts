@@ -1,0 +1,35 @@
+/**
+ * One SearchScope per request (shared/search/search-scope.ts): the client's key for the
+ * expensive lane's per-client limit, and the deadline and abort signal every backend call of the
+ * request shares. The key is the request's address as Express sees it (`request.ip`: the peer's
+ * address, or with TRUST_PROXY the address the proxy in front of the API saw, see app.ts). When
+ * the client goes away before its answer (or the answer is sent while a call of the request
+ * still runs), the scope is aborted: the engine requests still running for it are closed,
+ * which cancels them, and its lane place is given back.
+ */
+import type { NextFunction, Request, Response } from 'express';
+import { ServiceUnavailableError } from '../../../shared/errors/index.js';
+import { SearchScope } from '../../../shared/search/search-scope.js';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** The request's search scope: pass it in the options of every backend call. */
+    searchScope: SearchScope;
+  }
+}
+
+/** Sets `request.searchScope`, and aborts it when the connection closes before the answer. */
+export function searchScope(request: Request, response: Response, next: NextFunction): void {
+  const scope = new SearchScope({ client: request.ip });
+  request.searchScope = scope;
+  // Whatever of the request still runs once it is over (a facet count beside a page refused
+  // with an error) stops too: nobody waits for it, and its lane place is given back.
+  response.once('close', () => {
+    scope.abort(
+      new ServiceUnavailableError(
+        response.writableFinished ? 'The request was answered' : 'The client closed the connection',
+      ),
+    );
+  });
+  next();
+}

@@ -1,0 +1,102 @@
+/**
+ * The one request a backend call serves: who asks (the key the per-client lane limit counts
+ * by), and one deadline and abort signal for all the calls the request makes. The API builds one
+ * per HTTP request (services/api/middleware/search-scope.ts) and passes it in the search options
+ * of every backend call; a call made without one gets a scope of its own from the backend.
+ *
+ * The deadline starts with the first search of the request (`startDeadline`, the backend's
+ * QUERY_TIME_BUDGET_MS) and covers every later call of it: the facet counts beside a page, the
+ * walk to a deep page, the candidate batches of a refinement, the count of records in doubt.
+ * When it passes, the signal aborts with a QueryTimeoutError: the engine requests in flight are
+ * closed (the engines cancel a search whose connection closes), and every call still running
+ * fails with that error at once. The signal also aborts when the client goes away, or when
+ * one call of the request is refused its lane.
+ */
+import { QueryTimeoutError } from '../errors/index.js';
+
+export interface SearchScopeOptions {
+  /** The client's key (its address as the API sees it); undefined: not counted per client. */
+  client?: string | undefined;
+}
+
+export class SearchScope {
+  readonly client: string | undefined;
+  private readonly controller = new AbortController();
+  private deadline: { at: number; budgetMs: number; timer: NodeJS.Timeout } | undefined;
+
+  constructor(options: SearchScopeOptions = {}) {
+    this.client = options.client;
+  }
+
+  /** Aborts when the deadline passes, the client leaves, or a call of the request is refused. */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** Epoch milliseconds the request must be answered by; undefined: no deadline (yet). */
+  get deadlineAt(): number | undefined {
+    return this.deadline?.at;
+  }
+
+  /** The budget the deadline was started with. */
+  get budgetMs(): number | undefined {
+    return this.deadline?.budgetMs;
+  }
+
+  /**
+   * Starts the deadline `budgetMs` from now, unless it runs already (the first search of the
+   * request starts it; later calls share it). Undefined budget: no deadline.
+   */
+  startDeadline(budgetMs: number | undefined): void {
+    if (this.deadline || budgetMs === undefined || this.signal.aborted) return;
+    const timer = setTimeout(() => this.abort(new QueryTimeoutError(budgetMs)), budgetMs);
+    timer.unref();
+    this.deadline = { at: Date.now() + budgetMs, budgetMs, timer };
+  }
+
+  /** Milliseconds left before the deadline (at least 0); undefined: no deadline. */
+  remainingMs(): number | undefined {
+    return this.deadline && Math.max(0, this.deadline.at - Date.now());
+  }
+
+  /** Throws the abort's reason (QueryTimeoutError when the deadline passed) once aborted. */
+  check(): void {
+    if (this.signal.aborted) throw this.signal.reason;
+    const deadline = this.deadline;
+    if (deadline && Date.now() >= deadline.at) {
+      this.abort(new QueryTimeoutError(deadline.budgetMs));
+      throw this.signal.reason;
+    }
+  }
+
+  /** Aborts every call of the request with `reason` (the first reason given wins). */
+  abort(reason: Error): void {
+    this.end();
+    if (!this.signal.aborted) this.controller.abort(reason);
+  }
+
+  /** The request is over: the deadline's timer is dropped. */
+  end(): void {
+    if (this.deadline) clearTimeout(this.deadline.timer);
+  }
+}
+
+/**
+ * Runs `call` within the scope given, or within a scope of its own that starts its deadline
+ * now and ends with the call (a backend called outside a request).
+ */
+export async function withinScope<T>(
+  scope: SearchScope | undefined,
+  budgetMs: number | undefined,
+  call: (scope: SearchScope) => Promise<T>,
+): Promise<T> {
+  const own = scope === undefined;
+  const active = scope ?? new SearchScope();
+  active.startDeadline(budgetMs);
+  try {
+    active.check();
+    return await call(active);
+  } finally {
+    if (own) active.end();
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * The lanes at the door: which searches are expensive (shared/query/search-lanes.ts), and the
+ * expensive lane's places (shared/search/expensive-lane.ts): bounds per process and per client,
+ * one place per request shared by its calls, refusals as 503 with Retry-After, and every place
+ * given back once.
+ */
+import { expect } from 'chai';
+import { ServiceUnavailableError } from '../../shared/errors/index.js';
+import { checkFilter } from '../../shared/query/check-filter.js';
+import { literal, operator, propertyRef } from '../../shared/query/filter-ast.js';
+import { classifySearch, type LaneThresholds } from '../../shared/query/search-lanes.js';
+import type { SearchQuery } from '../../shared/query/search-query.js';
+import { ExpensiveLane } from '../../shared/search/expensive-lane.js';
+import { SearchScope } from '../../shared/search/search-scope.js';
+
+const THRESHOLDS: LaneThresholds = { maxOffset: 100, cheapWildcardPatterns: 2, cheapFacets: 3 };
+const page = (query: Partial<SearchQuery> = {}): SearchQuery => ({
+  sort: [],
+  offset: 0,
+  limit: 10,
+  ...query,
+});
+const likes = (patterns: string[]): NonNullable<SearchQuery['filter']> =>
+  checkFilter(
+    operator(
+      'or',
+      ...patterns.map((pattern) => operator('like', propertyRef('title'), literal(pattern))),
+    ),
+  );
+
+describe('classifySearch', () => {
+  it('calls an ordinary page cheap', () => {
+    expect(classifySearch(page(), THRESHOLDS)).to.deep.equal({ lane: 'cheap', reasons: [] });
+  });
+
+  it('calls a search the backend refines in Node expensive', () => {
+    expect(classifySearch(page(), THRESHOLDS, { refines: true }).reasons).to.deep.equal([
+      'refinement',
+    ]);
+  });
+
+  it('calls a page beyond QUERY_MAX_OFFSET expensive unless it continues an earlier page', () => {
+    expect(classifySearch(page({ offset: 101 }), THRESHOLDS).reasons).to.deep.equal(['deep-walk']);
+    expect(classifySearch(page({ offset: 101 }), THRESHOLDS, { continued: true }).lane).to.equal(
+      'cheap',
+    );
+    expect(classifySearch(page({ offset: 100 }), THRESHOLDS).lane).to.equal('cheap');
+    // A count alone (limit 0) is not paged.
+    expect(classifySearch(page({ offset: 5000, limit: 0 }), THRESHOLDS).lane).to.equal('cheap');
+  });
+
+  it('counts only costly LIKE patterns against the wildcard threshold', () => {
+    expect(classifySearch(page({ filter: likes(['%a_', '%b%c']) }), THRESHOLDS).lane).to.equal(
+      'cheap',
+    );
+    expect(
+      classifySearch(page({ filter: likes(['%a_', '%b%c', 'x_y']) }), THRESHOLDS).reasons,
+    ).to.deep.equal(['wildcards']);
+    expect(
+      classifySearch(page({ filter: likes(['a%', 'b%', 'c%', 'd%', 'plain']) }), THRESHOLDS).lane,
+    ).to.equal('cheap');
+  });
+
+  it('calls a request with more facets than the threshold expensive, and gives every reason', () => {
+    expect(classifySearch(page(), THRESHOLDS, { facets: 3 }).lane).to.equal('cheap');
+    expect(
+      classifySearch(page({ offset: 200, filter: likes(['%a_', '%b_', '%c_']) }), THRESHOLDS, {
+        facets: 4,
+        refines: true,
+      }).reasons,
+    ).to.deep.equal(['refinement', 'deep-walk', 'wildcards', 'facets']);
+  });
+});
+
+describe('ExpensiveLane', () => {
+  const lane = (concurrency: number, perClient: number, refusals: string[] = []) =>
+    new ExpensiveLane({
+      concurrency,
+      perClient,
+      retryAfterSeconds: 3,
+      onRefused: (bound) => refusals.push(bound),
+    });
+  const scope = (client: string | undefined) => new SearchScope({ client });
+  const refusal = (enter: () => unknown): ServiceUnavailableError => {
+    try {
+      enter();
+    } catch (error) {
+      expect(error).to.be.instanceOf(ServiceUnavailableError);
+      return error as ServiceUnavailableError;
+    }
+    throw new Error('expected a refusal');
+  };
+
+  it('admits up to the concurrency, refuses the next at once with Retry-After, frees on leave', () => {
+    const refusals: string[] = [];
+    const places = lane(2, 5, refusals);
+    const a = places.enter(scope('a'), ['wildcards']);
+    const b = places.enter(scope('b'), ['wildcards']);
+    expect(places.inFlight).to.equal(2);
+    const third = scope('c');
+    const error = refusal(() => places.enter(third, ['refinement']));
+    expect(error.status).to.equal(503);
+    expect(error.retryAfter).to.equal(3);
+    expect(error.message).to.contain('QUERY_EXPENSIVE_CONCURRENCY');
+    expect(third.signal.aborted, 'the refused request is aborted').to.equal(true);
+    expect(refusals).to.deep.equal(['process']);
+    a();
+    a(); // leaving twice frees one place only
+    expect(places.inFlight).to.equal(1);
+    const c = places.enter(scope('c'), ['refinement']);
+    expect(places.inFlight).to.equal(2);
+    b();
+    c();
+    expect(places.inFlight).to.equal(0);
+  });
+
+  it('holds each client to its own bound', () => {
+    const refusals: string[] = [];
+    const places = lane(10, 1, refusals);
+    const first = places.enter(scope('a'), ['deep-walk']);
+    const error = refusal(() => places.enter(scope('a'), ['deep-walk']));
+    expect(error.message).to.contain('QUERY_EXPENSIVE_PER_CLIENT');
+    expect(refusals).to.deep.equal(['client']);
+    const other = places.enter(scope('b'), ['deep-walk']);
+    expect(places.heldBy('a')).to.equal(1);
+    first();
+    expect(places.heldBy('a')).to.equal(0);
+    places.enter(scope('a'), ['deep-walk'])();
+    other();
+    expect(places.inFlight).to.equal(0);
+  });
+
+  it('gives the calls of one request one place, freed after the last of them', () => {
+    const places = lane(1, 1);
+    const request = scope('a');
+    const search = places.enter(request, ['facets']);
+    const facet = places.enter(request, ['facets']);
+    expect(places.inFlight).to.equal(1);
+    search();
+    expect(places.inFlight).to.equal(1);
+    facet();
+    expect(places.inFlight).to.equal(0);
+  });
+
+  it('counts calls without a scope against the process bound only', () => {
+    const places = lane(2, 1);
+    const a = places.enter(undefined, ['wildcards']);
+    const b = places.enter(undefined, ['wildcards']);
+    refusal(() => places.enter(undefined, ['wildcards']));
+    a();
+    b();
+    expect(places.inFlight).to.equal(0);
+  });
+});
