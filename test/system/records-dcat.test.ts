@@ -11,6 +11,8 @@ import jsonld from 'jsonld';
 import { DataFactory, Parser, Store, type Quad } from 'n3';
 import request from 'supertest';
 import { parseXml } from '../../shared/xml/index.js';
+import { RDF_PAGE_LIMIT } from '../../services/api/protocols/records/routes.js';
+import { defined } from '../support/defined.js';
 import { samplePath } from '../support/fixtures.js';
 import { systemBackend } from '../support/system-backend.js';
 import { startApp, type TestApp } from '../support/test-app.js';
@@ -65,7 +67,7 @@ describe(`DCAT-AP encodings over HTTP on ${systemBackend().label}`, () => {
     test = await startApp(
       systemBackend(),
       [...sampleDocuments(), { name: 'hostile.json', content: JSON.stringify(HOSTILE) }],
-      { LIMIT_MAX: '100' },
+      { LIMIT_MAX: '1000' },
     );
     const all = await request(test.app).get(`${ITEMS}?limit=100`).expect(200);
     ids = (all.body.features as { id: string }[]).map((feature) => feature.id);
@@ -137,6 +139,17 @@ describe(`DCAT-AP encodings over HTTP on ${systemBackend().label}`, () => {
         .and.include('rdf')
         .and.include('dcat');
     }
+  });
+
+  it('caps a DCAT page at RDF_PAGE_LIMIT records, and its paging links say so', async () => {
+    const quads = await turtleOf(`${ITEMS}?f=ttl&limit=1000`);
+    const store = new Store(quads);
+    const [catalog] = store.getSubjects(namedNode(RDF_TYPE), namedNode(`${DCAT}Catalog`), null);
+    const [view] = store.getObjects(catalog ?? null, namedNode(`${HYDRA}view`), null);
+    const first = store.getObjects(view ?? null, namedNode(`${HYDRA}first`), null)[0]?.value;
+    expect(new URL(defined(first, 'hydra:first')).searchParams.get('limit')).to.equal(
+      String(RDF_PAGE_LIMIT),
+    );
   });
 
   it('lets a harvester walk the catalogue page by page through hydra:next to exactly its records', async () => {

@@ -88,6 +88,12 @@ const ITEMS_OFFERED = ITEMS_FORMATS;
 const RECORD_OFFERED = RECORD_FORMATS.filter(
   (format): format is Exclude<typeof format, 'stac'> => format !== 'stac',
 );
+/**
+ * The most records of one DCAT (Turtle, RDF/XML, JSON-LD) or schema.org page: 100 records
+ * took 120-230 ms to build at load average 17 on two cores (docs/decisions/dcat-ap.md), so a
+ * page of LIMIT_MAX (1,000) would hold the event loop for over a second.
+ */
+export const RDF_PAGE_LIMIT = 100;
 const SORTABLES = QUERYABLES.filter((queryable) => queryable.sortable).map((q) => q.name);
 /** Values fetched when facet buckets are ordered by value rather than by count. */
 const VALUE_ORDER_WINDOW = 1000;
@@ -243,7 +249,17 @@ export function createRecordsRouter({
     filter?: FilterBody,
   ): Promise<void> {
     const format = negotiate(request, response, ITEMS_OFFERED);
-    const query = parseItemsQuery(request.query, { ...config.limits, query: config.query }, filter);
+    const parsed = parseItemsQuery(
+      request.query,
+      { ...config.limits, query: config.query },
+      filter,
+    );
+    // RDF and schema.org pages cost several times a GeoJSON page to build, all on the event
+    // loop: their pages hold at most RDF_PAGE_LIMIT records, and their paging links say so.
+    const query =
+      format === 'jsonld' || isDcatFormat(format)
+        ? { ...parsed, limit: Math.min(parsed.limit, RDF_PAGE_LIMIT) }
+        : parsed;
     const presentation = parseItemsPresentation(request.query);
     let facets = parseFacetsQuery(request.query, config.query);
     // The HTML search page shows resource types and keywords beside the results; schema.org and
