@@ -14,6 +14,7 @@ import type {
   AtomicResult,
   BackendHealth,
   CatalogueExtent,
+  ChildrenExtent,
   DomainOptions,
   DomainValue,
   SearchBackend,
@@ -230,6 +231,10 @@ export class EngineBackend implements SearchBackend {
 
   extent(): Promise<CatalogueExtent> {
     return this.reads.extent();
+  }
+
+  childrenExtents(parentIds: readonly string[]): Promise<ChildrenExtent[]> {
+    return this.reads.childrenExtents(parentIds);
   }
 
   async health(): Promise<BackendHealth> {

@@ -9,7 +9,14 @@ import { InvalidParameterError } from '../../errors/index.js';
 import { canonicalPropertyName } from '../../query/queryables.js';
 import type { SearchQuery } from '../../query/search-query.js';
 import type { CoreRecord } from '../../records/core-record.js';
-import type { CatalogueExtent, DomainOptions, DomainValue, SearchResult } from '../backend.js';
+import type {
+  CatalogueExtent,
+  ChildrenExtent,
+  DomainOptions,
+  DomainValue,
+  SearchResult,
+} from '../backend.js';
+import { buildChildrenExtentsBody, readChildrenExtents } from './children-extents.js';
 import type { CompiledSearch } from './compile-search.js';
 import { matchAll, type Query } from './dsl.js';
 import {
@@ -201,6 +208,21 @@ export class RecordReads {
       }));
     } catch (error) {
       throw toReadError(error, hasFilter);
+    }
+  }
+
+  /** The count and extent of the records naming each of these parents. */
+  async childrenExtents(parentIds: readonly string[]): Promise<ChildrenExtent[]> {
+    if (parentIds.length === 0) return [];
+    const { alias, search } = this.options;
+    try {
+      const response = await search.search({
+        index: alias,
+        body: buildChildrenExtentsBody(parentIds),
+      });
+      return readChildrenExtents(response.aggregations);
+    } catch (error) {
+      throw toReadError(error);
     }
   }
 

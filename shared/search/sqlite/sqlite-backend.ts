@@ -11,6 +11,7 @@ import type {
   AtomicResult,
   BackendHealth,
   CatalogueExtent,
+  ChildrenExtent,
   DomainOptions,
   DomainValue,
   SearchBackend,
@@ -26,6 +27,11 @@ import {
   type FilterCompiler,
   type SqlValue,
 } from './compile-query.js';
+import {
+  CHILDREN_EXTENTS_SQL,
+  readChildrenExtentRow,
+  type ChildrenExtentRow,
+} from './children-extents.js';
 import { toSqliteRow, type SqliteRow } from './rows.js';
 import { openDatabase } from './open-database.js';
 import { migrateSchema } from './migrate-schema.js';
@@ -141,15 +147,19 @@ export class SqliteBackend implements SearchBackend {
       upsert: this.db.prepare(`
         INSERT INTO records (id, type, title, title_key, parent_id, created, updated, time_start, time_end, has_time,
                              box_west, box_south, box_east, box_north,
+                             bbox_west, bbox_south, bbox_east, bbox_north,
                              props, geometry, record, source_format, source_media_type, source)
         VALUES (@id, @type, @title, @titleKey, @parentId, @created, @updated, @timeStart, @timeEnd, @hasTime,
                 @boxWest, @boxSouth, @boxEast, @boxNorth,
+                @bboxWest, @bboxSouth, @bboxEast, @bboxNorth,
                 @props, @geometry, @record, @sourceFormat, @sourceMediaType, @source)
         ON CONFLICT(id) DO UPDATE SET type = excluded.type, title = excluded.title,
           title_key = excluded.title_key, parent_id = excluded.parent_id, created = excluded.created, updated = excluded.updated,
           time_start = excluded.time_start, time_end = excluded.time_end, has_time = excluded.has_time,
           box_west = excluded.box_west, box_south = excluded.box_south,
           box_east = excluded.box_east, box_north = excluded.box_north,
+          bbox_west = excluded.bbox_west, bbox_south = excluded.bbox_south,
+          bbox_east = excluded.bbox_east, bbox_north = excluded.bbox_north,
           props = excluded.props, geometry = excluded.geometry, record = excluded.record,
           source_format = excluded.source_format, source_media_type = excluded.source_media_type,
           source = excluded.source
@@ -383,6 +393,15 @@ export class SqliteBackend implements SearchBackend {
     if (time.start) extent.start = time.start;
     if (time.end) extent.end = time.end;
     return extent;
+  }
+
+  async childrenExtents(parentIds: readonly string[]): Promise<ChildrenExtent[]> {
+    if (parentIds.length === 0) return [];
+    const [rows] = (await this.read(
+      [{ sql: CHILDREN_EXTENTS_SQL, params: [JSON.stringify(parentIds)], mode: 'all' }],
+      true,
+    )) as [ChildrenExtentRow[]];
+    return rows.map(readChildrenExtentRow);
   }
 
   async health(): Promise<BackendHealth> {

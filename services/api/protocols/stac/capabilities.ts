@@ -32,6 +32,22 @@ export const STAC_CONFORMANCE_CLASSES: readonly string[] = [
 ];
 
 const FEATURES = 'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf';
+const COLLECTION_SEARCH = 'https://api.stacspec.org/v1.0.0-rc.1/collection-search';
+
+/**
+ * STAC API Collection Search (v1.0.0-rc.1, the extension's current release) on
+ * `/catalogue/stac/collections`: the simple query (`bbox`, `datetime`, `limit`) and the
+ * free-text, filter, sort and fields parts. Declared by the STAC API root only: the catalogue's
+ * own `/collections` are OGC API – Records collections, which take none of these parameters.
+ */
+export const STAC_COLLECTION_SEARCH_CONFORMANCE_CLASSES: readonly string[] = [
+  COLLECTION_SEARCH,
+  'http://www.opengis.net/spec/ogcapi-common-2/1.0/conf/simple-query',
+  `${COLLECTION_SEARCH}#free-text`,
+  `${COLLECTION_SEARCH}#filter`,
+  `${COLLECTION_SEARCH}#sort`,
+  `${COLLECTION_SEARCH}#fields`,
+];
 
 /**
  * The conformance classes of the STAC API root (`/catalogue/stac`): item search and its
@@ -45,6 +61,7 @@ export const STAC_API_CONFORMANCE_CLASSES: readonly string[] = [
   `${FEATURES}/core`,
   `${FEATURES}/geojson`,
   `${FEATURES}/oas30`,
+  ...STAC_COLLECTION_SEARCH_CONFORMANCE_CLASSES,
 ];
 
 /** The STAC API root: the landing page STAC clients open (collections, features, search). */

@@ -186,10 +186,29 @@ export function buildStacPaths(): Paths {
     (typeof COLLECTIONS_PARAMETER_NAMES)[number],
     Parameter | Reference
   > = {
+    bbox: stringParameter(
+      'bbox',
+      "Collection Search: collections whose served extent (their items' union, else the " +
+        'declared one) has a box meeting this one: 4 or 6 comma-separated numbers.',
+    ),
+    datetime: stringParameter(
+      'datetime',
+      'Collection Search: collections whose served temporal extent meets this RFC 3339 ' +
+        'instant or interval (open ends as `..`).',
+    ),
     limit: parameterRef('limit'),
     offset: integerParameter('offset', 'Position of the first collection (from a next link).', {
       minimum: 0,
     }),
+    q: stringParameter('q', 'Free text over the collections; commas separate alternatives.'),
+    filter: stringParameter('filter', 'A CQL2 filter on the collection records.'),
+    'filter-lang': searchParameter('filter-lang'),
+    'filter-crs': parameterRef('filterCrs'),
+    sortby: searchParameter('sortby'),
+    fields: stringParameter(
+      'fields',
+      'Fields extension: include and (`-` prefixed) exclude member paths of the collections.',
+    ),
   };
   return {
     '/stac': {

@@ -18,8 +18,15 @@ import {
   STAC_API_CONFORMANCE_CLASSES,
   stacItemsUrl,
 } from './capabilities.js';
-import { buildStacCollectionsQuery, findExistingRecords, isStacCollection } from './collections.js';
 import {
+  findChildrenExtents,
+  findExistingRecords,
+  findStacCollections,
+  isStacCollection,
+  type PresentCollection,
+} from './collections.js';
+import {
+  isCollectionSearch,
   parseCollectionItemsGet,
   parseCollectionsQuery,
   parseSearchGet,
@@ -28,6 +35,7 @@ import {
   type StacSearch,
 } from './parse.js';
 import {
+  applyFields,
   presentItemCollection,
   presentStacCatalogueCollection,
   presentStacCollection,
@@ -102,7 +110,9 @@ export function createStacRouter({ config, backend }: StacRouteDependencies): Ro
     if (collectionId === COLLECTION_ID) {
       return presentStacCatalogueCollection(baseUrl, config.service, await backend.extent());
     }
-    return presentStacCollection(await findCollectionRecord(collectionId), baseUrl);
+    const record = await findCollectionRecord(collectionId);
+    const children = await findChildrenExtents(backend, [record.id]);
+    return presentStacCollection(record, baseUrl, children.get(record.id));
   };
 
   router.get('/search', async (request, response) => {
@@ -147,25 +157,31 @@ export function createStacRouter({ config, backend }: StacRouteDependencies): Ro
 
   router.get('/stac/collections', async (request, response) => {
     const query = request.query as Record<string, unknown>;
-    const { offset, limit } = parseCollectionsQuery(query, config.limits);
+    const search = parseCollectionsQuery(query, { ...config.limits, query: config.query });
+    const { offset, limit, fields } = search;
     const baseUrl = request.publicBaseUrl;
-    // The catalogue collection comes first, then the records served as collections by id.
-    const recordOffset = Math.max(0, offset - 1);
-    const recordLimit = offset === 0 ? limit - 1 : limit;
-    const result = await backend.search(
-      await buildStacCollectionsQuery(backend, recordOffset, Math.max(1, recordLimit)),
+    // The catalogue collection comes first in the whole list; a collection search (bbox,
+    // datetime, q, filter) selects among the records served as collections only.
+    const listsCatalogue = !isCollectionSearch(search);
+    const recordOffset = listsCatalogue ? Math.max(0, offset - 1) : offset;
+    const recordLimit = listsCatalogue && offset === 0 ? limit - 1 : limit;
+    const present: PresentCollection = (record, children) =>
+      presentStacCollection(record, baseUrl, children);
+    const found = await findStacCollections(
+      backend,
+      search,
+      { offset: recordOffset, limit: Math.max(1, recordLimit) },
+      present,
     );
     const collections = [
-      ...(offset === 0
+      ...(listsCatalogue && offset === 0
         ? [presentStacCatalogueCollection(baseUrl, config.service, await backend.extent())]
         : []),
-      ...result.records
-        .slice(0, recordLimit)
-        .map((record) => presentStacCollection(record, baseUrl)),
+      ...found.collections.slice(0, recordLimit),
     ];
     const body = presentStacCollections(baseUrl, {
-      collections,
-      total: result.total + 1,
+      collections: fields ? collections.map((c) => applyFields(c, fields)) : collections,
+      total: found.total + (listsCatalogue ? 1 : 0),
       offset,
       limit,
       query: query as Record<string, string>,
