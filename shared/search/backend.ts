@@ -6,6 +6,7 @@
 import type { IngestLog } from '../ingest/ingest-log.js';
 import type { Bbox, CoreRecord } from '../records/core-record.js';
 import type { SearchQuery } from '../query/search-query.js';
+import type { AggregationAnswer, AggregationRequest } from './aggregations.js';
 
 export type BackendKind = 'sqlite' | 'elasticsearch' | 'opensearch';
 
@@ -136,6 +137,14 @@ export interface SearchBackend {
    * those records (parents no record names are left out).
    */
   childrenExtents(parentIds: readonly string[]): Promise<ChildrenExtent[]>;
+  /**
+   * Aggregations over the records the query matches (its paging ignored), each answered as
+   * ./aggregations.ts defines, alike on every backend; by the request's names.
+   */
+  aggregate(
+    query: SearchQuery,
+    requests: Readonly<Record<string, AggregationRequest>>,
+  ): Promise<Record<string, AggregationAnswer>>;
   health(): Promise<BackendHealth>;
   close(): Promise<void>;
   /**

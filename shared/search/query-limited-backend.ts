@@ -56,6 +56,13 @@ export function withQueryLimits<B extends SearchBackend>(
           return target.domain(field, query ? { ...options, query } : options);
         };
       }
+      if (property === 'aggregate') {
+        return (query: SearchQuery, requests: Parameters<SearchBackend['aggregate']>[1]) =>
+          target.aggregate(
+            prepareQuery(query, limits, () => true),
+            requests,
+          );
+      }
       return typeof value === 'function'
         ? (value as (...a: unknown[]) => unknown).bind(target)
         : value;

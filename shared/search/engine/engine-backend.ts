@@ -8,6 +8,7 @@
  * chosen in shared/search/create-backend.ts.
  */
 import type { SearchQuery } from '../../query/search-query.js';
+import type { AggregationAnswer, AggregationRequest } from '../aggregations.js';
 import type { CoreRecord } from '../../records/core-record.js';
 import type {
   AtomicChanges,
@@ -231,6 +232,13 @@ export class EngineBackend implements SearchBackend {
 
   extent(): Promise<CatalogueExtent> {
     return this.reads.extent();
+  }
+
+  aggregate(
+    query: SearchQuery,
+    requests: Readonly<Record<string, AggregationRequest>>,
+  ): Promise<Record<string, AggregationAnswer>> {
+    return this.reads.aggregate(query, requests);
   }
 
   childrenExtents(parentIds: readonly string[]): Promise<ChildrenExtent[]> {

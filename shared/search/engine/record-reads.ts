@@ -17,6 +17,8 @@ import type {
   SearchResult,
 } from '../backend.js';
 import { buildChildrenExtentsBody, readChildrenExtents } from './children-extents.js';
+import { buildAggregations, readAggregations } from './compile-aggregate.js';
+import type { AggregationAnswer, AggregationRequest } from '../aggregations.js';
 import type { CompiledSearch } from './compile-search.js';
 import { matchAll, type Query } from './dsl.js';
 import {
@@ -208,6 +210,35 @@ export class RecordReads {
       }));
     } catch (error) {
       throw toReadError(error, hasFilter);
+    }
+  }
+
+  /**
+   * Aggregations over the records a query matches, in one search of size 0. The query must be
+   * one the engine answers exactly (QueryCompiler.compile refuses the others, 400): counts are
+   * never given for candidates that Node would still have to decide.
+   */
+  async aggregate(
+    query: SearchQuery,
+    requests: Readonly<Record<string, AggregationRequest>>,
+  ): Promise<Record<string, AggregationAnswer>> {
+    const { alias, compiler, search } = this.options;
+    try {
+      const compiled = await compiler.compile(query);
+      const response = await search.search({
+        index: alias,
+        body: {
+          query: compiled.query,
+          size: 0,
+          track_total_hits: true,
+          aggs: buildAggregations(requests),
+        },
+      });
+      const hits = response.hits.total;
+      const total = typeof hits === 'number' ? hits : (hits?.value ?? 0);
+      return readAggregations(requests, response.aggregations ?? {}, total);
+    } catch (error) {
+      throw toReadError(error, query.filter !== undefined);
     }
   }
 

@@ -6,6 +6,7 @@ import type Database from 'better-sqlite3';
 import { CairnError, FilterError, InternalError, InvalidRecordError } from '../../errors/index.js';
 import type { CoreRecord } from '../../records/core-record.js';
 import type { SearchQuery } from '../../query/search-query.js';
+import type { AggregationAnswer, AggregationRequest } from '../aggregations.js';
 import type {
   AtomicChanges,
   AtomicResult,
@@ -32,6 +33,7 @@ import {
   readChildrenExtentRow,
   type ChildrenExtentRow,
 } from './children-extents.js';
+import { compileAggregations } from './compile-aggregate.js';
 import { toSqliteRow, type SqliteRow } from './rows.js';
 import { openDatabase } from './open-database.js';
 import { migrateSchema } from './migrate-schema.js';
@@ -393,6 +395,23 @@ export class SqliteBackend implements SearchBackend {
     if (time.start) extent.start = time.start;
     if (time.end) extent.end = time.end;
     return extent;
+  }
+
+  async aggregate(
+    query: SearchQuery,
+    requests: Readonly<Record<string, AggregationRequest>>,
+  ): Promise<Record<string, AggregationAnswer>> {
+    const statements = Object.entries(
+      compileAggregations(query, requests, this.compileFilter, this.deadlineCheck?.('r.rid') ?? ''),
+    );
+    if (statements.length === 0) return {};
+    const rows = await this.read(
+      statements.map(([, { sql, params, mode }]) => ({ sql, params, mode })),
+      true,
+    );
+    return Object.fromEntries(
+      statements.map(([name, statement], i) => [name, statement.read(rows[i])]),
+    );
   }
 
   async childrenExtents(parentIds: readonly string[]): Promise<ChildrenExtent[]> {

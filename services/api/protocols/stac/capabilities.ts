@@ -6,6 +6,7 @@
 import { QUERYABLES } from '../../../../shared/query/queryables.js';
 import { STAC_VERSION } from '../../../../shared/records/writers/stac-item.js';
 import type { Link } from '../../common/links.js';
+import { aggregationLinks } from './aggregate.js';
 import { GEOJSON, QUERYABLES_REL } from '../../common/media-types.js';
 import { describeQueryable } from '../../common/queryable-schema.js';
 import { catalogueUrl, openApiUrl } from '../../common/urls.js';
@@ -29,6 +30,9 @@ export const STAC_CONFORMANCE_CLASSES: readonly string[] = [
   `${CQL2}/basic-cql2`,
   `${CQL2}/cql2-text`,
   `${CQL2}/cql2-json`,
+  // The Aggregation extension (`/catalogue/aggregate`), with the item search's filter.
+  'https://api.stacspec.org/v0.3.0/aggregation',
+  'https://api.stacspec.org/v0.3.0/aggregation#filter',
 ];
 
 const FEATURES = 'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf';
@@ -140,6 +144,7 @@ export function presentStacLanding(baseUrl: string): {
       },
       { rel: 'search', type: GEOJSON, href: search, method: 'GET', title: 'STAC item search' },
       { rel: 'search', type: GEOJSON, href: search, method: 'POST', title: 'STAC item search' },
+      ...aggregationLinks(baseUrl),
       {
         rel: QUERYABLES_REL,
         type: 'application/schema+json',

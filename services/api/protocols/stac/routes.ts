@@ -19,6 +19,13 @@ import {
   stacItemsUrl,
 } from './capabilities.js';
 import {
+  aggregateUrl,
+  parseAggregateRequest,
+  presentAggregationCollection,
+  presentAggregationsList,
+  runAggregate,
+} from './aggregate.js';
+import {
   findChildrenExtents,
   findExistingRecords,
   findStacCollections,
@@ -214,6 +221,43 @@ export function createStacRouter({ config, backend }: StacRouteDependencies): Ro
     }
     const item = presentStacItem(record, request.publicBaseUrl, await parentsOf([record]));
     sendJson(response, item, GEOJSON);
+  });
+
+  // STAC API Aggregation extension: what can be aggregated, and aggregations of a search.
+  router.get('/aggregations', (request, response) => {
+    rejectParameters(request);
+    sendJson(response, presentAggregationsList(request.publicBaseUrl), 'application/json');
+  });
+
+  const aggregate = async (
+    request: Request,
+    response: Response,
+    method: SearchMethod,
+    members: Record<string, unknown>,
+  ): Promise<void> => {
+    const parsed = parseAggregateRequest(members, method, {
+      ...config.limits,
+      query: config.query,
+    });
+    const aggregations = await runAggregate(backend, parsed, config.query);
+    const self = `${aggregateUrl(request.publicBaseUrl)}${method === 'GET' ? new URL(request.originalUrl, 'http://x').search : ''}`;
+    sendJson(
+      response,
+      presentAggregationCollection(request.publicBaseUrl, aggregations, self),
+      'application/json',
+    );
+  };
+
+  router.get('/aggregate', async (request, response) => {
+    await aggregate(request, response, 'GET', request.query as Record<string, unknown>);
+  });
+
+  router.post('/aggregate', async (request, response) => {
+    const body: unknown = request.body ?? {};
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      throw new InvalidParameterError('body', 'POST /aggregate takes a JSON object');
+    }
+    await aggregate(request, response, 'POST', body as Record<string, unknown>);
   });
 
   router.get('/queryables', (request, response) => {
