@@ -271,7 +271,7 @@ export async function runAggregate(
     checkBucketCount(
       'datetime_frequency_interval',
       countCalendarPeriods(stats.minStart, stats.maxStart, request.interval),
-      `datetime_frequency by ${request.interval} over ${stats.minStart}/${stats.maxStart}`,
+      `datetime_frequency_interval=${request.interval}: datetime_frequency over ${stats.minStart}/${stats.maxStart}`,
       limits,
     );
   }
@@ -279,7 +279,7 @@ export async function runAggregate(
     checkBucketCount(
       'centroid_geohash_grid_frequency_precision',
       countGridCells(stats, request.precision),
-      `centroid_geohash_grid_frequency at precision ${request.precision} over the matched records`,
+      `centroid_geohash_grid_frequency_precision=${request.precision}: centroid_geohash_grid_frequency over the matched records`,
       limits,
     );
   }

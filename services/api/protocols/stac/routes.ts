@@ -249,7 +249,7 @@ export function createStacRouter({ config, backend }: StacRouteDependencies): Ro
   };
 
   router.get('/aggregate', async (request, response) => {
-    await aggregate(request, response, 'GET', request.query as Record<string, unknown>);
+    await aggregate(request, response, 'GET', request.query);
   });
 
   router.post('/aggregate', async (request, response) => {
