@@ -118,23 +118,27 @@ function compileOne(
         },
       };
     case 'ranges': {
-      const value = `(CASE WHEN typeof(json_extract(r.props, '${propertyPath(request.field)}')) IN ('integer', 'real') THEN json_extract(r.props, '${propertyPath(request.field)}') END)`;
+      // The property is read once per record (materialised, so that it is not read again for
+      // each band); the bands sum over the numbers.
+      const path = propertyPath(request.field);
       const rangeParams: SqlValue[] = [];
       const sums = request.ranges.map((range, index) => {
-        const conditions = [`${value} IS NOT NULL`];
+        const conditions = ['v IS NOT NULL'];
         if (range.from !== undefined) {
-          conditions.push(`${value} >= ?`);
+          conditions.push('v >= ?');
           rangeParams.push(range.from);
         }
         if (range.to !== undefined) {
-          conditions.push(`${value} < ?`);
+          conditions.push('v < ?');
           rangeParams.push(range.to);
         }
         return `sum(CASE WHEN ${conditions.join(' AND ')} THEN 1 ELSE 0 END) AS r${index}`;
       });
       return {
-        sql: `SELECT ${sums.join(', ')} ${from()}`,
-        params: [...rangeParams, ...params],
+        sql: `WITH x AS MATERIALIZED (SELECT json_extract(r.props, '${path}') AS x ${from()}),
+          v AS MATERIALIZED (SELECT x AS v FROM x WHERE typeof(x) IN ('integer', 'real'))
+          SELECT ${sums.join(', ')} FROM v`,
+        params: [...params, ...rangeParams],
         mode: 'get',
         read: (row) => ({
           kind: 'buckets',
