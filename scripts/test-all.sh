@@ -132,6 +132,7 @@ CAIRN_TEST_SQLITE_READ_WORKERS=2 CAIRN_TEST_SYSTEM_BACKEND=sqlite start_suite sy
 # backend too (web-discovery).
 engine_system_suites=(
   'test/system/records-*.test.ts' test/system/stac-api.test.ts test/system/transactions.test.ts
+  test/system/stac-collection-search.test.ts test/system/stac-aggregate.test.ts
   'test/system/csw-*.test.ts' test/system/opensearch.test.ts test/system/readme-examples.test.ts
   test/system/query-cost.test.ts test/system/ingest-datasets.test.ts
   test/system/historical-dates.test.ts test/system/cql2-http.test.ts

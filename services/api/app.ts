@@ -65,6 +65,8 @@ const PARSED_IN_FULL: ReadonlyMap<string, string> = new Map([
   ],
   ['GET /catalogue/search', '/catalogue/search'],
   ['POST /catalogue/search', '/catalogue/search'],
+  ['GET /catalogue/aggregate', '/catalogue/aggregate'],
+  ['POST /catalogue/aggregate', '/catalogue/aggregate'],
 ]);
 
 /** CSW and OpenSearch: not in the validation document, so the validator would only look them up. */

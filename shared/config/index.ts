@@ -54,6 +54,7 @@ const environmentSchema = z.object({
   QUERY_MAX_SORT_KEYS: z.coerce.number().int().min(1).max(100).default(8),
   QUERY_MAX_WILDCARD_PATTERNS: z.coerce.number().int().min(0).max(10_000).default(10),
   QUERY_MAX_FACETS: z.coerce.number().int().min(1).max(100).default(16),
+  QUERY_MAX_AGGREGATION_BUCKETS: z.coerce.number().int().min(10).max(10_000).default(1000),
   QUERY_MAX_OFFSET: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(10_000),
   QUERY_TIME_BUDGET_MS: z.coerce.number().int().min(100).max(600_000).default(3000),
   QUERY_EXPENSIVE_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).optional(),
@@ -333,6 +334,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
       maxSortKeys: env.QUERY_MAX_SORT_KEYS,
       maxOffset: env.QUERY_MAX_OFFSET,
       maxFacets: env.QUERY_MAX_FACETS,
+      maxAggregationBuckets: env.QUERY_MAX_AGGREGATION_BUCKETS,
       maxWildcardPatterns: env.QUERY_MAX_WILDCARD_PATTERNS,
       timeBudgetMs: env.QUERY_TIME_BUDGET_MS,
       expensive: {

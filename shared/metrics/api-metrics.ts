@@ -15,7 +15,17 @@ const LATENCY_BUCKETS = [
 ];
 
 /** The backend operations that are timed. */
-const BACKEND_OPERATIONS = ['search', 'get', 'domain', 'extent', 'upsert', 'delete', 'health'];
+const BACKEND_OPERATIONS = [
+  'search',
+  'get',
+  'domain',
+  'extent',
+  'childrenExtents',
+  'aggregate',
+  'upsert',
+  'delete',
+  'health',
+];
 
 export class ApiMetrics {
   readonly registry: Registry;

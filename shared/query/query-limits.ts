@@ -42,6 +42,12 @@ export interface QueryLimits {
   /** Distinct properties one request counts facets of (Records `facets`). */
   maxFacets: number;
   /**
+   * Buckets one aggregation may give (STAC `/aggregate`, Records facets): the most terms of a
+   * frequency, and the bound on the calendar periods of a date histogram and the cells of a grid
+   * over the matched records' span, checked before the aggregation runs.
+   */
+  maxAggregationBuckets: number;
+  /**
    * LIKE patterns of a filter with a wildcard anywhere but a trailing `%` (isCostlyLikePattern):
    * a search engine builds an automaton for each, outside its time budget.
    */
@@ -256,6 +262,24 @@ export function checkFacetCount(facets: number, limits: Pick<QueryLimits, 'maxFa
     throw new QueryLimitError(
       'facets',
       `The request asks for facets of ${count(facets)} distinct properties; at most ${count(limits.maxFacets)} are allowed (QUERY_MAX_FACETS)`,
+    );
+  }
+}
+
+/**
+ * Throws QueryLimitError when an aggregation would give more buckets than
+ * QUERY_MAX_AGGREGATION_BUCKETS; `what` names the aggregation and the choice that made it so.
+ */
+export function checkBucketCount(
+  parameter: string,
+  buckets: number,
+  what: string,
+  limits: Pick<QueryLimits, 'maxAggregationBuckets'>,
+): void {
+  if (buckets > limits.maxAggregationBuckets) {
+    throw new QueryLimitError(
+      parameter,
+      `${what} gives up to ${count(buckets)} buckets; at most ${count(limits.maxAggregationBuckets)} are allowed (QUERY_MAX_AGGREGATION_BUCKETS)`,
     );
   }
 }

@@ -4,8 +4,9 @@
  * this boundary; no engine message, URL or SQL text crosses it.
  */
 import type { IngestLog } from '../ingest/ingest-log.js';
-import type { CoreRecord } from '../records/core-record.js';
+import type { Bbox, CoreRecord } from '../records/core-record.js';
 import type { SearchQuery } from '../query/search-query.js';
+import type { AggregationAnswer, AggregationRequest } from './aggregations.js';
 import type { SearchScope } from './search-scope.js';
 
 export type BackendKind = 'sqlite' | 'elasticsearch' | 'opensearch';
@@ -79,6 +80,27 @@ export interface CatalogueExtent {
   end?: string;
 }
 
+/**
+ * The records that name one parent (a collection's items): how many, and the union of their
+ * extents, computed from the index when asked, so it follows every write, replacement, delete
+ * and harvest without being stored anywhere (docs/decisions/collection-search.md).
+ */
+export interface ChildrenExtent {
+  parentId: string;
+  /** How many records name the parent. */
+  count: number;
+  /**
+   * [least west, least south, greatest east, greatest north] of the children's boxes, a box
+   * that crosses the antimeridian counting as -180..180; absent when no child has a box.
+   */
+  bbox?: Bbox;
+  /**
+   * The earliest start and the latest end of the children's times (UTC, milliseconds), null at
+   * an end some child leaves open; absent when no child has a time.
+   */
+  time?: { start: string | null; end: string | null };
+}
+
 /** What a reindex did (search engines; see shared/search/engine/reindex.ts). */
 export interface ReindexResult {
   /** The physical index the alias pointed to, and the one it points to now. */
@@ -123,6 +145,20 @@ export interface SearchBackend {
   domain(field: string, options?: DomainOptions): Promise<DomainValue[]>;
   /** Overall extent of the records, for the collection description. */
   extent(): Promise<CatalogueExtent>;
+  /**
+   * For each of these parent ids that some record names as parent: the count and the extent of
+   * those records (parents no record names are left out).
+   */
+  childrenExtents(parentIds: readonly string[], options?: SearchOptions): Promise<ChildrenExtent[]>;
+  /**
+   * Aggregations over the records the query matches (its paging ignored), each answered as
+   * ./aggregations.ts defines, alike on every backend; by the request's names.
+   */
+  aggregate(
+    query: SearchQuery,
+    requests: Readonly<Record<string, AggregationRequest>>,
+    options?: SearchOptions,
+  ): Promise<Record<string, AggregationAnswer>>;
   health(): Promise<BackendHealth>;
   close(): Promise<void>;
   /**

@@ -96,6 +96,18 @@ export function withQueryLimits<B extends SearchBackend>(
           }
         };
       }
+      if (property === 'aggregate') {
+        return (
+          query: SearchQuery,
+          requests: Parameters<SearchBackend['aggregate']>[1],
+          options: SearchOptions = {},
+        ) =>
+          target.aggregate(
+            prepareQuery(query, limits, () => true),
+            requests,
+            options,
+          );
+      }
       return typeof value === 'function'
         ? (value as (...a: unknown[]) => unknown).bind(target)
         : value;

@@ -26,6 +26,8 @@ function evaluatorBackend(): SearchBackend {
     },
     delete: unused,
     applyAtomically: unused,
+    childrenExtents: unused,
+    aggregate: unused,
     get: async (id) => records.get(id) ?? null,
     async search(query: SearchQuery): Promise<SearchResult> {
       const filter = refinedFilter(query);

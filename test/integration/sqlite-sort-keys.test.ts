@@ -250,6 +250,10 @@ describe('SQLite sort keys and time index', () => {
           'box_south',
           'box_east',
           'box_north',
+          'bbox_west',
+          'bbox_south',
+          'bbox_east',
+          'bbox_north',
         ]);
         const rows = db
           .prepare(
@@ -263,6 +267,18 @@ describe('SQLite sort keys and time index', () => {
           [null, 1, 2, 3, 4],
           [null, null, null, null, null],
           [null, null, null, null, null],
+        ]);
+        // The records' own boxes, as written (west > east across the antimeridian).
+        const own = db
+          .prepare('SELECT bbox_west, bbox_south, bbox_east, bbox_north FROM records ORDER BY rid')
+          .raw()
+          .all();
+        expect(own).to.deep.equal([
+          [0, 0, 2, 1],
+          [0, 0, 2, 1],
+          [1, 2, 3, 4],
+          [170, 0, -170, 5],
+          [null, null, null, null],
         ]);
         expect(migrateSchema(db)).to.deep.equal([]);
       } finally {

@@ -17,6 +17,7 @@ export function smallQueryLimits(overrides: Partial<QueryLimits> = {}): QueryLim
     maxSortKeys: 3,
     maxOffset: 100,
     maxFacets: 2,
+    maxAggregationBuckets: 10,
     maxWildcardPatterns: 2,
     ...overrides,
   };

@@ -219,6 +219,8 @@ describe('OpenAPI document and request validation', () => {
         ['/collections/{collectionId}/items', ['get', 'post']],
         ['/collections/{collectionId}/items/{recordId}', ['get', 'put', 'delete']],
         ['/search', ['get', 'post']],
+        ['/aggregations', ['get']],
+        ['/aggregate', ['get', 'post']],
         ['/queryables', ['get']],
         ['/stac', ['get']],
         ['/stac/conformance', ['get']],

@@ -38,6 +38,10 @@ import {
   STAC_FILTER_LANGUAGES,
 } from '../../services/api/protocols/stac/parse.js';
 import { EO_PARAMETERS } from '../../shared/query/opensearch/index.js';
+import {
+  AGGREGATE_PARAMETER_NAMES,
+  parseAggregateRequest,
+} from '../../services/api/protocols/stac/aggregate.js';
 import { QUERYABLES } from '../../shared/query/queryables.js';
 import { defined } from '../support/defined.js';
 
@@ -196,6 +200,17 @@ const OPERATIONS: ParsedOperation[] = [
     method: 'get',
     accepted: COLLECTIONS_PARAMETER_NAMES,
     parse: (query) => parseCollectionsQuery(query, limits),
+  },
+  {
+    path: '/aggregate',
+    method: 'get',
+    accepted: [...SEARCH_PARAMETERS, ...AGGREGATE_PARAMETER_NAMES],
+    parse: (query) => parseAggregateRequest(query, 'GET', limits),
+    samples: {
+      aggregations: 'total_count,datetime_frequency',
+      datetime_frequency_interval: 'day',
+      centroid_geohash_grid_frequency_precision: '2',
+    },
   },
 ];
 

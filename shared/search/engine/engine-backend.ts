@@ -8,12 +8,14 @@
  * chosen in shared/search/create-backend.ts.
  */
 import type { SearchQuery } from '../../query/search-query.js';
+import type { AggregationAnswer, AggregationRequest } from '../aggregations.js';
 import type { CoreRecord } from '../../records/core-record.js';
 import type {
   AtomicChanges,
   AtomicResult,
   BackendHealth,
   CatalogueExtent,
+  ChildrenExtent,
   DomainOptions,
   DomainValue,
   SearchBackend,
@@ -256,6 +258,25 @@ export class EngineBackend implements SearchBackend {
 
   extent(): Promise<CatalogueExtent> {
     return this.reads.extent();
+  }
+
+  aggregate(
+    query: SearchQuery,
+    requests: Readonly<Record<string, AggregationRequest>>,
+    options: SearchOptions = {},
+  ): Promise<Record<string, AggregationAnswer>> {
+    return withinScope(options.scope, this.budgetMs, (scope) =>
+      this.reads.aggregate(query, requests, scope),
+    );
+  }
+
+  childrenExtents(
+    parentIds: readonly string[],
+    options: SearchOptions = {},
+  ): Promise<ChildrenExtent[]> {
+    return withinScope(options.scope, this.budgetMs, (scope) =>
+      this.reads.childrenExtents(parentIds, scope),
+    );
   }
 
   async health(): Promise<BackendHealth> {

@@ -20,6 +20,7 @@ import {
   TIME_SPAN_VIEWS,
 } from './engine-fields.js';
 import type { SpatialMode } from './index-templates.js';
+import { boxCentre } from '../aggregations.js';
 
 /** The stored (not indexed) part of a document, enough to give the record back verbatim. */
 export interface StoredParts {
@@ -193,6 +194,9 @@ export function buildEngineDocument(
   if (bbox) {
     const [west, south, east, north] = bbox;
     result.bbox = { west, south, east, north };
+    // The box's centre, which the grid aggregation counts (../aggregations.ts, boxCentre).
+    const [lon, lat] = boxCentre(bbox);
+    result.centre = { lon, lat };
     // The footprint is the box itself: spatial predicates on the box are exact.
     if (document.geometry === null || isBoxGeometry(document.geometry)) result.boxFootprint = true;
     document.boxes.forEach(([minx, miny, maxx, maxy], part) => {

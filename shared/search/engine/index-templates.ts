@@ -21,10 +21,12 @@ export type TextAnalysis = 'standard' | 'full';
  * spans of date-like string properties (`tlo.*`, `thi.*`) and the `boxFootprint` flag; comparisons
  * with time literals and exact spatial filters need them (reindex). Version 6: the index is
  * sorted by `id` (`index.sort.*`, the default sort), so deep-paging walks in that order stop
- * early instead of visiting every match. Queries read every earlier layout otherwise (text then
- * sorts by code point, deep walks cost more); a reindex moves an index to the current one.
+ * early instead of visiting every match. Version 7: `centre.lon`/`centre.lat`, the centre of each
+ * record's box, which the geohash grid aggregation counts (an older index gives no grid cells).
+ * Queries read every earlier layout otherwise (text then sorts by code point, deep walks cost
+ * more); a reindex moves an index to the current one.
  */
-export const MAPPING_VERSION = 6;
+export const MAPPING_VERSION = 7;
 
 const MAPPINGS_DIRECTORY = 'es-mappings';
 

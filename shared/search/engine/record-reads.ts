@@ -9,7 +9,16 @@ import { InvalidParameterError } from '../../errors/index.js';
 import { canonicalPropertyName } from '../../query/queryables.js';
 import type { SearchQuery } from '../../query/search-query.js';
 import type { CoreRecord } from '../../records/core-record.js';
-import type { CatalogueExtent, DomainOptions, DomainValue, SearchResult } from '../backend.js';
+import type {
+  CatalogueExtent,
+  ChildrenExtent,
+  DomainOptions,
+  DomainValue,
+  SearchResult,
+} from '../backend.js';
+import { buildChildrenExtentsBody, readChildrenExtents } from './children-extents.js';
+import { buildAggregations, readAggregations } from './compile-aggregate.js';
+import type { AggregationAnswer, AggregationRequest } from '../aggregations.js';
 import type { CompiledSearch } from './compile-search.js';
 import { matchAll, type Query } from './dsl.js';
 import {
@@ -219,6 +228,56 @@ export class RecordReads {
       }));
     } catch (error) {
       throw toReadError(error, hasFilter);
+    }
+  }
+
+  /**
+   * Aggregations over the records a query matches, in one search of size 0. The query must be
+   * one the engine answers exactly (QueryCompiler.compile refuses the others, 400): counts are
+   * never given for candidates that Node would still have to decide.
+   */
+  async aggregate(
+    query: SearchQuery,
+    requests: Readonly<Record<string, AggregationRequest>>,
+    scope: SearchScope,
+  ): Promise<Record<string, AggregationAnswer>> {
+    const { alias, compiler } = this.options;
+    const search = this.options.search.within(scope);
+    try {
+      const compiled = await compiler.compile(query, search);
+      const response = await search.search({
+        index: alias,
+        body: {
+          query: compiled.query,
+          size: 0,
+          track_total_hits: true,
+          aggs: buildAggregations(requests),
+        },
+      });
+      const hits = response.hits.total;
+      const total = typeof hits === 'number' ? hits : (hits?.value ?? 0);
+      return readAggregations(requests, response.aggregations ?? {}, total);
+    } catch (error) {
+      throw toReadError(error, query.filter !== undefined);
+    }
+  }
+
+  /** The count and extent of the records naming each of these parents. */
+  async childrenExtents(
+    parentIds: readonly string[],
+    scope: SearchScope,
+  ): Promise<ChildrenExtent[]> {
+    if (parentIds.length === 0) return [];
+    const { alias } = this.options;
+    const search = this.options.search.within(scope);
+    try {
+      const response = await search.search({
+        index: alias,
+        body: buildChildrenExtentsBody(parentIds),
+      });
+      return readChildrenExtents(response.aggregations);
+    } catch (error) {
+      throw toReadError(error);
     }
   }
 

@@ -49,6 +49,13 @@ const ADDED_COLUMNS: readonly AddedColumns[] = [
     columns: ['box_west REAL', 'box_south REAL', 'box_east REAL', 'box_north REAL'],
     fill: fillFootprintBoxes,
   },
+  {
+    columns: ['bbox_west REAL', 'bbox_south REAL', 'bbox_east REAL', 'bbox_north REAL'],
+    fill: (db) =>
+      db.exec(`UPDATE records SET bbox_west = json_extract(record, '$.bbox[0]'),
+        bbox_south = json_extract(record, '$.bbox[1]'), bbox_east = json_extract(record, '$.bbox[2]'),
+        bbox_north = json_extract(record, '$.bbox[3]') WHERE json_type(record, '$.bbox') = 'array'`),
+  },
 ];
 
 /** The column the span index must end with (its columns changed when the boxes came). */

@@ -26,6 +26,11 @@ export interface SqliteRow {
   boxSouth: number | null;
   boxEast: number | null;
   boxNorth: number | null;
+  /** The record's own box (`record.bbox`), for the extents of collections' items. */
+  bboxWest: number | null;
+  bboxSouth: number | null;
+  bboxEast: number | null;
+  bboxNorth: number | null;
   /** The index document's properties as JSON: what filters and GetDomain read. */
   props: string;
   geometry: string | null;
@@ -67,6 +72,10 @@ export function toSqliteRow(record: CoreRecord): SqliteRow {
     boxSouth: box?.[1] ?? null,
     boxEast: box?.[2] ?? null,
     boxNorth: box?.[3] ?? null,
+    bboxWest: record.bbox?.[0] ?? null,
+    bboxSouth: record.bbox?.[1] ?? null,
+    bboxEast: record.bbox?.[2] ?? null,
+    bboxNorth: record.bbox?.[3] ?? null,
     props: JSON.stringify(document.properties),
     geometry: document.geometry ? JSON.stringify(document.geometry) : null,
     record: JSON.stringify({ ...record, source: { ...sourceInfo, content: '' } }),

@@ -22,6 +22,10 @@ CREATE TABLE IF NOT EXISTS records (
   box_south REAL,
   box_east REAL,
   box_north REAL,
+  bbox_west REAL,
+  bbox_south REAL,
+  bbox_east REAL,
+  bbox_north REAL,
   props TEXT NOT NULL,
   geometry TEXT,
   record TEXT NOT NULL,
@@ -32,6 +36,7 @@ CREATE TABLE IF NOT EXISTS records (
 CREATE INDEX IF NOT EXISTS records_type ON records(type);
 CREATE INDEX IF NOT EXISTS records_title ON records(title);
 CREATE INDEX IF NOT EXISTS records_parent ON records(parent_id);
+CREATE INDEX IF NOT EXISTS records_parent_extent ON records(parent_id, has_time, time_start, time_end, bbox_west, bbox_south, bbox_east, bbox_north);
 CREATE INDEX IF NOT EXISTS records_created ON records(created);
 CREATE INDEX IF NOT EXISTS records_updated ON records(updated);
 DROP INDEX IF EXISTS records_time_start;
@@ -55,6 +60,12 @@ CREATE VIRTUAL TABLE IF NOT EXISTS records_rtree USING rtree(id, minx, maxx, min
  * footprint's edges when the footprint is exactly that rectangle (footprintBox in rows.ts),
  * else NULL: such a record meets a query rectangle when the edges overlap, decided from the
  * span index without reading the record's geometry.
+ */
+
+/**
+ * `bbox_*`: the record's own box (`record.bbox`, west > east across the antimeridian) in double
+ * precision. `records_parent_extent` holds them with the parent and time columns, so the extent
+ * of a collection's items (children-extents.ts) is read from that index alone.
  */
 
 /**

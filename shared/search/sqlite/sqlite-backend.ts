@@ -12,11 +12,13 @@ import {
 } from '../../errors/index.js';
 import type { CoreRecord } from '../../records/core-record.js';
 import type { SearchQuery } from '../../query/search-query.js';
+import type { AggregationAnswer, AggregationRequest } from '../aggregations.js';
 import type {
   AtomicChanges,
   AtomicResult,
   BackendHealth,
   CatalogueExtent,
+  ChildrenExtent,
   DomainOptions,
   DomainValue,
   SearchBackend,
@@ -33,6 +35,12 @@ import {
   type FilterCompiler,
   type SqlValue,
 } from './compile-query.js';
+import {
+  CHILDREN_EXTENTS_SQL,
+  readChildrenExtentRow,
+  type ChildrenExtentRow,
+} from './children-extents.js';
+import { compileAggregations } from './compile-aggregate.js';
 import { toSqliteRow, type SqliteRow } from './rows.js';
 import { openDatabase } from './open-database.js';
 import { migrateSchema } from './migrate-schema.js';
@@ -149,15 +157,19 @@ export class SqliteBackend implements SearchBackend {
       upsert: this.db.prepare(`
         INSERT INTO records (id, type, title, title_key, parent_id, created, updated, time_start, time_end, has_time,
                              box_west, box_south, box_east, box_north,
+                             bbox_west, bbox_south, bbox_east, bbox_north,
                              props, geometry, record, source_format, source_media_type, source)
         VALUES (@id, @type, @title, @titleKey, @parentId, @created, @updated, @timeStart, @timeEnd, @hasTime,
                 @boxWest, @boxSouth, @boxEast, @boxNorth,
+                @bboxWest, @bboxSouth, @bboxEast, @bboxNorth,
                 @props, @geometry, @record, @sourceFormat, @sourceMediaType, @source)
         ON CONFLICT(id) DO UPDATE SET type = excluded.type, title = excluded.title,
           title_key = excluded.title_key, parent_id = excluded.parent_id, created = excluded.created, updated = excluded.updated,
           time_start = excluded.time_start, time_end = excluded.time_end, has_time = excluded.has_time,
           box_west = excluded.box_west, box_south = excluded.box_south,
           box_east = excluded.box_east, box_north = excluded.box_north,
+          bbox_west = excluded.bbox_west, bbox_south = excluded.bbox_south,
+          bbox_east = excluded.bbox_east, bbox_north = excluded.bbox_north,
           props = excluded.props, geometry = excluded.geometry, record = excluded.record,
           source_format = excluded.source_format, source_media_type = excluded.source_media_type,
           source = excluded.source
@@ -418,6 +430,40 @@ export class SqliteBackend implements SearchBackend {
     if (time.start) extent.start = time.start;
     if (time.end) extent.end = time.end;
     return extent;
+  }
+
+  async aggregate(
+    query: SearchQuery,
+    requests: Readonly<Record<string, AggregationRequest>>,
+    options: SearchOptions = {},
+  ): Promise<Record<string, AggregationAnswer>> {
+    const statements = Object.entries(
+      compileAggregations(query, requests, this.compileFilter, this.deadlineCheck?.('r.rid') ?? ''),
+    );
+    if (statements.length === 0) return {};
+    const rows = await withinScope(options.scope, this.timeBudgetMs, (scope) =>
+      this.read(
+        statements.map(([, { sql, params, mode }]) => ({ sql, params, mode })),
+        scope,
+      ),
+    );
+    return Object.fromEntries(
+      statements.map(([name, statement], i) => [name, statement.read(rows[i])]),
+    );
+  }
+
+  async childrenExtents(
+    parentIds: readonly string[],
+    options: SearchOptions = {},
+  ): Promise<ChildrenExtent[]> {
+    if (parentIds.length === 0) return [];
+    const [rows] = (await withinScope(options.scope, this.timeBudgetMs, (scope) =>
+      this.read(
+        [{ sql: CHILDREN_EXTENTS_SQL, params: [JSON.stringify(parentIds)], mode: 'all' }],
+        scope,
+      ),
+    )) as [ChildrenExtentRow[]];
+    return rows.map(readChildrenExtentRow);
   }
 
   async health(): Promise<BackendHealth> {

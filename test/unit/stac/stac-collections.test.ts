@@ -44,12 +44,14 @@ function expectParameterError(run: () => unknown, name: string): void {
 describe('STAC API root: Collections and Features', () => {
   describe('parsing', () => {
     it('reads limit and offset of the collections list, and refuses anything else', () => {
-      expect(parseCollectionsQuery({}, LIMITS)).to.deep.equal({ offset: 0, limit: 10 });
+      expect(parseCollectionsQuery({}, LIMITS)).to.deep.equal({ offset: 0, limit: 10, sort: [] });
       expect(parseCollectionsQuery({ limit: '500', offset: '3' }, LIMITS)).to.deep.equal({
         offset: 3,
         limit: 100,
+        sort: [],
       });
-      expectParameterError(() => parseCollectionsQuery({ bbox: '1,2,3,4' }, LIMITS), 'bbox');
+      expectParameterError(() => parseCollectionsQuery({ bbox: '1,2,3' }, LIMITS), 'bbox');
+      expectParameterError(() => parseCollectionsQuery({ intersects: '{}' }, LIMITS), 'intersects');
       expectParameterError(() => parseCollectionsQuery({ offset: '-1' }, LIMITS), 'offset');
       expectParameterError(() => parseCollectionsQuery({ limit: ['1', '2'] }, LIMITS), 'limit');
     });

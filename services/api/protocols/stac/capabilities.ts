@@ -6,6 +6,7 @@
 import { QUERYABLES } from '../../../../shared/query/queryables.js';
 import { STAC_VERSION } from '../../../../shared/records/writers/stac-item.js';
 import type { Link } from '../../common/links.js';
+import { aggregationLinks } from './aggregate.js';
 import { GEOJSON, QUERYABLES_REL } from '../../common/media-types.js';
 import { describeQueryable } from '../../common/queryable-schema.js';
 import { catalogueUrl, openApiUrl } from '../../common/urls.js';
@@ -29,9 +30,28 @@ export const STAC_CONFORMANCE_CLASSES: readonly string[] = [
   `${CQL2}/basic-cql2`,
   `${CQL2}/cql2-text`,
   `${CQL2}/cql2-json`,
+  // The Aggregation extension (`/catalogue/aggregate`), with the item search's filter.
+  'https://api.stacspec.org/v0.3.0/aggregation',
+  'https://api.stacspec.org/v0.3.0/aggregation#filter',
 ];
 
 const FEATURES = 'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf';
+const COLLECTION_SEARCH = 'https://api.stacspec.org/v1.0.0-rc.1/collection-search';
+
+/**
+ * STAC API Collection Search (v1.0.0-rc.1, the extension's current release) on
+ * `/catalogue/stac/collections`: the simple query (`bbox`, `datetime`, `limit`) and the
+ * free-text, filter, sort and fields parts. Declared by the STAC API root only: the catalogue's
+ * own `/collections` are OGC API – Records collections, which take none of these parameters.
+ */
+export const STAC_COLLECTION_SEARCH_CONFORMANCE_CLASSES: readonly string[] = [
+  COLLECTION_SEARCH,
+  'http://www.opengis.net/spec/ogcapi-common-2/1.0/conf/simple-query',
+  `${COLLECTION_SEARCH}#free-text`,
+  `${COLLECTION_SEARCH}#filter`,
+  `${COLLECTION_SEARCH}#sort`,
+  `${COLLECTION_SEARCH}#fields`,
+];
 
 /**
  * The conformance classes of the STAC API root (`/catalogue/stac`): item search and its
@@ -45,6 +65,7 @@ export const STAC_API_CONFORMANCE_CLASSES: readonly string[] = [
   `${FEATURES}/core`,
   `${FEATURES}/geojson`,
   `${FEATURES}/oas30`,
+  ...STAC_COLLECTION_SEARCH_CONFORMANCE_CLASSES,
 ];
 
 /** The STAC API root: the landing page STAC clients open (collections, features, search). */
@@ -123,6 +144,7 @@ export function presentStacLanding(baseUrl: string): {
       },
       { rel: 'search', type: GEOJSON, href: search, method: 'GET', title: 'STAC item search' },
       { rel: 'search', type: GEOJSON, href: search, method: 'POST', title: 'STAC item search' },
+      ...aggregationLinks(baseUrl),
       {
         rel: QUERYABLES_REL,
         type: 'application/schema+json',

@@ -4,6 +4,8 @@
  * list (SEARCH_PARAMETER_NAMES, a type-checked mapping below), the POST body schema has the
  * same members, and the filter languages are the parser's.
  */
+import { CALENDAR_INTERVALS, MAX_GRID_PRECISION } from '../../../../shared/search/aggregations.js';
+import { AGGREGATIONS } from './aggregate.js';
 import {
   COLLECTIONS_PARAMETER_NAMES,
   SEARCH_PARAMETER_NAMES,
@@ -162,6 +164,31 @@ export function buildStacSchemas(): Record<string, Schema> {
         links: LINKS,
       },
     },
+    AggregationCollection: {
+      type: 'object',
+      description: 'A STAC API AggregationCollection (Aggregation extension v0.3.0).',
+      required: ['type', 'aggregations'],
+      properties: {
+        type: { type: 'string', enum: ['AggregationCollection'] },
+        aggregations: { type: 'array', items: { type: 'object' } },
+        links: LINKS,
+      },
+    },
+    StacAggregate: {
+      type: 'object',
+      description:
+        'An aggregate request (POST body): the item search members and the aggregations.',
+      properties: {
+        ...Object.fromEntries(SEARCH_PARAMETER_NAMES.map((name) => [name, searchMember(name)])),
+        aggregations: { type: 'array', items: { type: 'string' } },
+        datetime_frequency_interval: { type: 'string', enum: [...CALENDAR_INTERVALS] },
+        centroid_geohash_grid_frequency_precision: {
+          type: 'integer',
+          minimum: 1,
+          maximum: MAX_GRID_PRECISION,
+        },
+      },
+    },
     StacSearch: {
       type: 'object',
       description: 'A STAC API item search (POST body).',
@@ -181,15 +208,49 @@ export function buildStacPaths(): Paths {
     'A STAC Collection: `metadata:main` (every record) or a collection record.',
   );
   const itemId = pathParameter('stacItemId', 'An item of the collection.');
+  const aggregateParameters = [
+    listParameter(
+      'aggregations',
+      `Aggregations to compute (default: all): ${AGGREGATIONS.map((a) => a.name).join(', ')}.`,
+    ),
+    stringParameter('datetime_frequency_interval', 'Calendar interval of datetime_frequency.', {
+      enum: [...CALENDAR_INTERVALS],
+      default: 'month',
+    }),
+    integerParameter(
+      'centroid_geohash_grid_frequency_precision',
+      'Geohash length of centroid_geohash_grid_frequency.',
+      { minimum: 1, maximum: MAX_GRID_PRECISION, default: 1 },
+    ),
+  ];
   const f = stringParameter('f', 'Output format (JSON only).', { enum: [...STAC_FORMATS] });
   const collectionsParameters: Record<
     (typeof COLLECTIONS_PARAMETER_NAMES)[number],
     Parameter | Reference
   > = {
+    bbox: stringParameter(
+      'bbox',
+      "Collection Search: collections whose served extent (their items' union, else the " +
+        'declared one) has a box meeting this one: 4 or 6 comma-separated numbers.',
+    ),
+    datetime: stringParameter(
+      'datetime',
+      'Collection Search: collections whose served temporal extent meets this RFC 3339 ' +
+        'instant or interval (open ends as `..`).',
+    ),
     limit: parameterRef('limit'),
     offset: integerParameter('offset', 'Position of the first collection (from a next link).', {
       minimum: 0,
     }),
+    q: stringParameter('q', 'Free text over the collections; commas separate alternatives.'),
+    filter: stringParameter('filter', 'A CQL2 filter on the collection records.'),
+    'filter-lang': searchParameter('filter-lang'),
+    'filter-crs': parameterRef('filterCrs'),
+    sortby: searchParameter('sortby'),
+    fields: stringParameter(
+      'fields',
+      'Fields extension: include and (`-` prefixed) exclude member paths of the collections.',
+    ),
   };
   return {
     '/stac': {
@@ -253,6 +314,34 @@ export function buildStacPaths(): Paths {
           content: { 'application/json': { schema: ref('schemas', 'StacSearch') } },
         },
       }),
+    },
+    '/aggregations': {
+      get: readOperation(
+        'The aggregations /aggregate offers (STAC API Aggregation)',
+        TAG,
+        [],
+        jsonContent('AggregationCollection'),
+      ),
+    },
+    '/aggregate': {
+      get: readOperation(
+        'Aggregations over the item search (STAC API Aggregation)',
+        TAG,
+        [...searchParameters, ...aggregateParameters],
+        jsonContent('AggregationCollection'),
+      ),
+      post: readOperation(
+        'Aggregations over the item search (JSON body)',
+        TAG,
+        [],
+        jsonContent('AggregationCollection'),
+        {
+          requestBody: {
+            required: false,
+            content: { 'application/json': { schema: ref('schemas', 'StacAggregate') } },
+          },
+        },
+      ),
     },
     '/queryables': {
       get: readOperation(

@@ -12,6 +12,7 @@ import {
 import { parseCql2Json, parseCql2Text } from '../../../../shared/query/cql2/index.js';
 import type { Expression } from '../../../../shared/query/filter-ast.js';
 import { checkFilter } from '../../../../shared/query/check-filter.js';
+import type { CheckedFilter } from '../../../../shared/query/checked-filter.js';
 import { findPositionFault, snapGeometry } from '../../../../shared/query/crs84.js';
 import type { QueryLimits } from '../../../../shared/query/query-limits.js';
 import {
@@ -40,6 +41,8 @@ export interface SearchLimits {
  */
 export interface FieldsSelection {
   base: 'default' | 'full';
+  /** The default set `base: 'default'` keeps (absent: an item's, DEFAULT_FIELDS). */
+  defaults?: readonly string[];
   include: string[];
   exclude: string[];
 }
@@ -74,8 +77,22 @@ export const SEARCH_PARAMETERS: ReadonlySet<string> = new Set(SEARCH_PARAMETER_N
 /** The filter encodings a search reads (`filter-lang`); GET defaults to the first. */
 export const STAC_FILTER_LANGUAGES = ['cql2-text', 'cql2-json'] as const;
 
-/** The parameters of `GET /stac/collections`. */
-export const COLLECTIONS_PARAMETER_NAMES = ['limit', 'offset'] as const;
+/**
+ * The parameters of `GET /stac/collections`: paging, and the Collection Search extension's
+ * `bbox`, `datetime`, free text, filter, sort and fields.
+ */
+export const COLLECTIONS_PARAMETER_NAMES = [
+  'bbox',
+  'datetime',
+  'limit',
+  'offset',
+  'q',
+  'filter',
+  'filter-lang',
+  'filter-crs',
+  'sortby',
+  'fields',
+] as const;
 
 const CRS84 = new Set([
   'http://www.opengis.net/def/crs/OGC/1.3/CRS84',
@@ -97,6 +114,17 @@ export const DEFAULT_FIELDS: readonly string[] = [
   'properties.datetime',
   'properties.start_datetime',
   'properties.end_datetime',
+];
+
+/** The default field set of a collection: what keeps it a valid STAC Collection. */
+export const COLLECTION_DEFAULT_FIELDS: readonly string[] = [
+  'type',
+  'stac_version',
+  'id',
+  'description',
+  'license',
+  'extent',
+  'links',
 ];
 
 /** Top-level members of a STAC Item; any other bare field name is a property. */
@@ -563,27 +591,89 @@ export function parseSearchGet(
   return buildSearch(parameters, 'GET', limits);
 }
 
-/** The page of the STAC Collections list a request asks for. */
-export interface CollectionsPaging {
+/**
+ * A request of the STAC Collections list (Collection Search extension): the page, and what
+ * the collections must match. `text`, `filter` and `sort` apply to the collection records;
+ * `bbox` and `datetime` to the extents the collections are served with.
+ */
+export interface CollectionSearch {
   offset: number;
   limit: number;
+  bbox?: Bbox;
+  datetime?: { start: string | null; end: string | null };
+  text?: string[][];
+  filter?: CheckedFilter;
+  sort: SortKey[];
+  /** Absent: whole collections. */
+  fields?: FieldsSelection;
 }
 
-/** Parses `GET /stac/collections`: `limit` and `offset`, nothing else. */
+/** Whether a collections request narrows the list (any parameter but paging, sort and fields). */
+export function isCollectionSearch(search: CollectionSearch): boolean {
+  return (
+    search.bbox !== undefined ||
+    search.datetime !== undefined ||
+    search.text !== undefined ||
+    search.filter !== undefined
+  );
+}
+
+/**
+ * Reads `fields` of the collections list: comma-separated member paths (no `properties.`
+ * prefix: a collection has none), `-` excludes. Includes only: the default set
+ * (COLLECTION_DEFAULT_FIELDS) plus those; excludes only: the whole collection minus those.
+ */
+export function extractCollectionFields(value: unknown): FieldsSelection | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') fail('fields', 'fields must be given once');
+  const include: string[] = [];
+  const exclude: string[] = [];
+  for (const part of parseList(value)) {
+    const name = part.replace(/^[+-]/, '').trim();
+    if (name === '') continue;
+    (part.startsWith('-') ? exclude : include).push(name);
+  }
+  const base = include.length === 0 && exclude.length > 0 ? 'full' : 'default';
+  return { base, defaults: COLLECTION_DEFAULT_FIELDS, include, exclude };
+}
+
+/**
+ * Parses `GET /stac/collections`: `limit` and `offset`, and the Collection Search parameters
+ * (`bbox`, `datetime`, `q`, `filter` with `filter-lang` and `filter-crs`, `sortby`, `fields`),
+ * each read as the item search reads it. Unknown or repeated parameters are refused.
+ */
 export function parseCollectionsQuery(
   parameters: Record<string, unknown>,
   limits: SearchLimits,
-): CollectionsPaging {
+): CollectionSearch {
   for (const [name, value] of Object.entries(parameters)) {
     if (!(COLLECTIONS_PARAMETER_NAMES as readonly string[]).includes(name)) {
       throw new UnknownParameterError(name);
     }
     if (typeof value !== 'string') fail(name, `Parameter "${name}" must be given once`);
   }
-  return {
+  const search: CollectionSearch = {
     offset: parseOffset(parameters.offset as string | undefined),
     limit: parseLimit(parameters.limit as string | undefined, limits.defaultLimit, limits.maxLimit),
+    sort: extractSortby(parameters.sortby, 'GET'),
   };
+  const bbox = extractBbox(parameters.bbox, 'GET');
+  if (bbox) search.bbox = bbox;
+  const temporal = extractDatetime(parameters.datetime);
+  if (temporal) search.datetime = { start: temporal.start, end: temporal.end };
+  const text = extractFreeText(parameters.q, 'GET');
+  if (text) search.text = text;
+  const filter = extractFilter(
+    parameters.filter,
+    parameters['filter-lang'],
+    parameters['filter-crs'],
+    'GET',
+    limits.query,
+  );
+  if (filter) search.filter = checkFilter(filter, limits.query);
+  const fields = extractCollectionFields(parameters.fields);
+  if (fields) search.fields = fields;
+  return search;
 }
 
 /**

@@ -10,12 +10,17 @@ import {
   writeStacItem,
   type StacItem,
 } from '../../../../shared/records/writers/stac-item.js';
-import type { CatalogueExtent, SearchResult } from '../../../../shared/search/backend.js';
+import type {
+  CatalogueExtent,
+  ChildrenExtent,
+  SearchResult,
+} from '../../../../shared/search/backend.js';
 import { presentCatalogueCollection } from '../../common/catalogue-collection.js';
 import type { Link } from '../../common/links.js';
-import { GEOJSON } from '../../common/media-types.js';
+import { GEOJSON, QUERYABLES_REL } from '../../common/media-types.js';
 import { COLLECTION_ID, collectionUrl, recordUrl } from '../../common/urls.js';
 import {
+  queryablesUrl,
   searchUrl,
   stacCollectionsUrl,
   stacCollectionUrl,
@@ -23,6 +28,7 @@ import {
   stacItemsUrl,
   stacRootUrl,
 } from './capabilities.js';
+import { withChildrenExtent } from './collection-extents.js';
 import {
   DEFAULT_FIELDS,
   encodePageToken,
@@ -117,13 +123,17 @@ export function presentStacCatalogueCollection(
   };
 }
 
-/** A record served as a STAC Collection, with the STAC API's links. */
+/**
+ * A record served as a STAC Collection, with the STAC API's links and, when it has items, their
+ * extent in place of the declared one (collection-extents.ts).
+ */
 export function presentStacCollection(
   record: CoreRecord,
   baseUrl: string,
+  children?: ChildrenExtent,
 ): Record<string, unknown> {
   const root = stacRootUrl(baseUrl);
-  return writeStacCollection(record, {
+  const collection = writeStacCollection(record, {
     self: stacCollectionUrl(baseUrl, record.id),
     root,
     parent: root,
@@ -137,6 +147,7 @@ export function presentStacCollection(
       },
     ],
   });
+  return withChildrenExtent(collection, children);
 }
 
 /** A link of an item search page: a POST paging link carries the body to send (STAC API). */
@@ -204,6 +215,13 @@ export function presentStacCollections(
     collectionsLink(baseUrl, page.query, 'self', page.offset),
     { rel: 'root', type: 'application/json', href: root },
     { rel: 'parent', type: 'application/json', href: root },
+    // Collection Search with filter: where the queryables of the collections' filter are.
+    {
+      rel: QUERYABLES_REL,
+      type: 'application/schema+json',
+      href: queryablesUrl(baseUrl),
+      title: 'Queryables of the collections filter',
+    },
   ];
   if (page.offset + page.collections.length < page.total) {
     links.push(collectionsLink(baseUrl, page.query, 'next', page.offset + page.limit));
@@ -230,7 +248,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 function buildRules(selection: FieldsSelection): FieldRule[] {
   // A user's exclude beats the default set; at the same path as a user's include it loses.
-  const defaults = selection.base === 'default' ? DEFAULT_FIELDS : [];
+  const defaults = selection.base === 'default' ? (selection.defaults ?? DEFAULT_FIELDS) : [];
   const includes = [
     ...defaults.filter((path) => !selection.exclude.includes(path)),
     ...selection.include,

@@ -18,8 +18,22 @@ import {
   STAC_API_CONFORMANCE_CLASSES,
   stacItemsUrl,
 } from './capabilities.js';
-import { buildStacCollectionsQuery, findExistingRecords, isStacCollection } from './collections.js';
 import {
+  aggregateUrl,
+  parseAggregateRequest,
+  presentAggregationCollection,
+  presentAggregationsList,
+  runAggregate,
+} from './aggregate.js';
+import {
+  findChildrenExtents,
+  findExistingRecords,
+  findStacCollections,
+  isStacCollection,
+  type PresentCollection,
+} from './collections.js';
+import {
+  isCollectionSearch,
   parseCollectionItemsGet,
   parseCollectionsQuery,
   parseSearchGet,
@@ -28,6 +42,7 @@ import {
   type StacSearch,
 } from './parse.js';
 import {
+  applyFields,
   presentItemCollection,
   presentStacCatalogueCollection,
   presentStacCollection,
@@ -102,7 +117,9 @@ export function createStacRouter({ config, backend }: StacRouteDependencies): Ro
     if (collectionId === COLLECTION_ID) {
       return presentStacCatalogueCollection(baseUrl, config.service, await backend.extent());
     }
-    return presentStacCollection(await findCollectionRecord(collectionId), baseUrl);
+    const record = await findCollectionRecord(collectionId);
+    const children = await findChildrenExtents(backend, [record.id]);
+    return presentStacCollection(record, baseUrl, children.get(record.id));
   };
 
   router.get('/search', async (request, response) => {
@@ -147,25 +164,32 @@ export function createStacRouter({ config, backend }: StacRouteDependencies): Ro
 
   router.get('/stac/collections', async (request, response) => {
     const query = request.query as Record<string, unknown>;
-    const { offset, limit } = parseCollectionsQuery(query, config.limits);
+    const search = parseCollectionsQuery(query, { ...config.limits, query: config.query });
+    const { offset, limit, fields } = search;
     const baseUrl = request.publicBaseUrl;
-    // The catalogue collection comes first, then the records served as collections by id.
-    const recordOffset = Math.max(0, offset - 1);
-    const recordLimit = offset === 0 ? limit - 1 : limit;
-    const result = await backend.search(
-      await buildStacCollectionsQuery(backend, recordOffset, Math.max(1, recordLimit)),
+    // The catalogue collection comes first in the whole list; a collection search (bbox,
+    // datetime, q, filter) selects among the records served as collections only.
+    const listsCatalogue = !isCollectionSearch(search);
+    const recordOffset = listsCatalogue ? Math.max(0, offset - 1) : offset;
+    const recordLimit = listsCatalogue && offset === 0 ? limit - 1 : limit;
+    const present: PresentCollection = (record, children) =>
+      presentStacCollection(record, baseUrl, children);
+    const found = await findStacCollections(
+      backend,
+      search,
+      { offset: recordOffset, limit: Math.max(1, recordLimit) },
+      present,
+      { scope: request.searchScope },
     );
     const collections = [
-      ...(offset === 0
+      ...(listsCatalogue && offset === 0
         ? [presentStacCatalogueCollection(baseUrl, config.service, await backend.extent())]
         : []),
-      ...result.records
-        .slice(0, recordLimit)
-        .map((record) => presentStacCollection(record, baseUrl)),
+      ...found.collections.slice(0, recordLimit),
     ];
     const body = presentStacCollections(baseUrl, {
-      collections,
-      total: result.total + 1,
+      collections: fields ? collections.map((c) => applyFields(c, fields)) : collections,
+      total: found.total + (listsCatalogue ? 1 : 0),
       offset,
       limit,
       query: query as Record<string, string>,
@@ -198,6 +222,45 @@ export function createStacRouter({ config, backend }: StacRouteDependencies): Ro
     }
     const item = presentStacItem(record, request.publicBaseUrl, await parentsOf([record]));
     sendJson(response, item, GEOJSON);
+  });
+
+  // STAC API Aggregation extension: what can be aggregated, and aggregations of a search.
+  router.get('/aggregations', (request, response) => {
+    rejectParameters(request);
+    sendJson(response, presentAggregationsList(request.publicBaseUrl), 'application/json');
+  });
+
+  const aggregate = async (
+    request: Request,
+    response: Response,
+    method: SearchMethod,
+    members: Record<string, unknown>,
+  ): Promise<void> => {
+    const parsed = parseAggregateRequest(members, method, {
+      ...config.limits,
+      query: config.query,
+    });
+    const aggregations = await runAggregate(backend, parsed, config.query, {
+      scope: request.searchScope,
+    });
+    const self = `${aggregateUrl(request.publicBaseUrl)}${method === 'GET' ? new URL(request.originalUrl, 'http://x').search : ''}`;
+    sendJson(
+      response,
+      presentAggregationCollection(request.publicBaseUrl, aggregations, self),
+      'application/json',
+    );
+  };
+
+  router.get('/aggregate', async (request, response) => {
+    await aggregate(request, response, 'GET', request.query);
+  });
+
+  router.post('/aggregate', async (request, response) => {
+    const body: unknown = request.body ?? {};
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      throw new InvalidParameterError('body', 'POST /aggregate takes a JSON object');
+    }
+    await aggregate(request, response, 'POST', body as Record<string, unknown>);
   });
 
   router.get('/queryables', (request, response) => {
