@@ -26,6 +26,10 @@ function evaluatorBackend(): SearchBackend {
     },
     delete: unused,
     applyAtomically: unused,
+    changes: unused,
+    change: unused,
+    earliestChange: unused,
+    purgeTombstones: unused,
     get: async (id) => records.get(id) ?? null,
     async search(query: SearchQuery): Promise<SearchResult> {
       const filter = refinedFilter(query);

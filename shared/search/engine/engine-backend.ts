@@ -14,6 +14,9 @@ import type {
   AtomicResult,
   BackendHealth,
   CatalogueExtent,
+  ChangeEntry,
+  ChangePage,
+  ChangeQuery,
   DomainOptions,
   DomainValue,
   SearchBackend,
@@ -21,6 +24,7 @@ import type {
   UpsertResult,
 } from '../backend.js';
 import { BulkWriter } from './bulk-writer.js';
+import { EngineChangeFeed, tombstonesBeside } from './change-feed.js';
 import { DeepPaging } from './deep-paging.js';
 import {
   classifyClientError,
@@ -29,6 +33,7 @@ import {
   type RefreshPolicy,
 } from './engine-adapter.js';
 import { EngineIngestLog } from './engine-ingest-log.js';
+import { toReadError } from './engine-errors.js';
 import { IndexLifecycle } from './index-lifecycle.js';
 import type { IndexLayout, SpatialMode, TextAnalysis } from './index-templates.js';
 import { QueryCompiler } from './query-compiler.js';
@@ -47,6 +52,8 @@ export interface EngineBackendOptions {
   alias?: string;
   /** The ingest log index. Default: the alias with `records` replaced by `ingest-log`. */
   ingestLog?: string;
+  /** The tombstones index. Default: the alias with `records` replaced by `tombstones`. */
+  tombstones?: string;
   /** Spatial indexing. Default `shape` on OpenSearch, `envelope` on Elasticsearch. */
   spatial?: SpatialMode;
   /** Text analysis of searched text; `full` needs analysis-common. Default `standard`. */
@@ -104,6 +111,7 @@ export class EngineBackend implements SearchBackend {
   readonly kind: EngineName;
   readonly alias: string;
   readonly ingestLog: string;
+  readonly tombstones: string;
   /** The spatial mode new index versions are built with. */
   readonly spatial: SpatialMode;
   readonly analysis: TextAnalysis;
@@ -112,6 +120,7 @@ export class EngineBackend implements SearchBackend {
   private readonly writer: BulkWriter;
   private readonly reads: RecordReads;
   private readonly paging: DeepPaging;
+  private readonly changeFeed: EngineChangeFeed;
 
   constructor(options: EngineBackendOptions) {
     const { adapter } = options;
@@ -119,6 +128,8 @@ export class EngineBackend implements SearchBackend {
     this.adapter = adapter;
     this.alias = options.alias ?? 'cairn-records';
     this.ingestLog = options.ingestLog ?? ingestLogBeside(this.alias);
+    this.tombstones = options.tombstones ?? tombstonesBeside(this.alias);
+    this.changeFeed = new EngineChangeFeed(adapter, this.alias, this.tombstones);
     this.spatial = options.spatial ?? (options.engine === 'opensearch' ? 'shape' : 'envelope');
     this.analysis = options.analysis ?? 'standard';
     const alias = this.alias;
@@ -131,6 +142,7 @@ export class EngineBackend implements SearchBackend {
       engine: this.kind,
       alias,
       ingestLog: this.ingestLog,
+      tombstones: this.tombstones,
       spatial: this.spatial,
       analysis: this.analysis,
       refreshInterval: options.refreshInterval,
@@ -144,6 +156,8 @@ export class EngineBackend implements SearchBackend {
       refresh: options.refresh ?? false,
       maxRecords: options.bulkMaxRecords ?? 500,
       maxBytes: options.bulkMaxBytes ?? 5 * 1024 * 1024,
+      tombstones: this.tombstones,
+      setsOf: (ids) => this.changeFeed.setsOf(ids),
     });
     this.paging = new DeepPaging({
       search,
@@ -232,6 +246,28 @@ export class EngineBackend implements SearchBackend {
     return this.reads.extent();
   }
 
+  changes(query: ChangeQuery): Promise<ChangePage> {
+    return this.changeFeed.changes(query).catch((error: unknown) => {
+      throw toReadError(error);
+    });
+  }
+
+  change(id: string): Promise<ChangeEntry | null> {
+    return this.changeFeed.change(id).catch((error: unknown) => {
+      throw toReadError(error);
+    });
+  }
+
+  earliestChange(): Promise<string | null> {
+    return this.changeFeed.earliestChange().catch((error: unknown) => {
+      throw toReadError(error);
+    });
+  }
+
+  purgeTombstones(before: string): Promise<number> {
+    return this.writer.purgeTombstones(this.changeFeed.tombstonesBefore(before));
+  }
+
   async health(): Promise<BackendHealth> {
     try {
       const { status } = await this.adapter.clusterHealth();
@@ -255,7 +291,8 @@ export class EngineBackend implements SearchBackend {
    */
   reindex(): Promise<ReindexResult> {
     return this.lifecycle.reindex(
-      (records, index, spatial) => this.writer.writeDocuments(records, index, spatial, false),
+      (records, index, spatial, changed) =>
+        this.writer.writeDocuments(records, index, spatial, false, changed),
       () => this.paging.clear(),
     );
   }

@@ -49,6 +49,11 @@ const ADDED_COLUMNS: readonly AddedColumns[] = [
     columns: ['box_west REAL', 'box_south REAL', 'box_east REAL', 'box_north REAL'],
     fill: fillFootprintBoxes,
   },
+  {
+    // Records stored before change times were kept count as changed when the file is upgraded.
+    columns: ['changed TEXT'],
+    fill: (db) => db.exec("UPDATE records SET changed = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"),
+  },
 ];
 
 /** The column the span index must end with (its columns changed when the boxes came). */

@@ -108,6 +108,7 @@ class FakeAdapter implements EngineAdapter {
     };
   }
   async putSettings(): Promise<void> {}
+  async putMapping(): Promise<void> {}
   async refresh(): Promise<void> {}
   async mergeSegments(): Promise<void> {}
   async clusterHealth(): Promise<{ status: string }> {
