@@ -10,7 +10,7 @@ import { CONTRACT_RECORDS } from '../fixtures/contract-records.js';
 import { defined } from '../support/defined.js';
 
 /** Waits until the clock has moved past `time` (change times have millisecond precision). */
-async function after(time: string): Promise<string> {
+async function laterThan(time: string): Promise<string> {
   for (;;) {
     const now = new Date().toISOString();
     if (now > time) return now;
@@ -75,7 +75,7 @@ export function describeChangeFeedContract(
     });
 
     it('a deleted record leaves a tombstone that no search, count, facet or read sees', async () => {
-      deletedAt = await after((await listing()).at(-1)?.changed ?? written);
+      deletedAt = await laterThan((await listing()).at(-1)?.changed ?? written);
       expect(await backend.delete(['r3', 'r4', 'absent'])).to.equal(2);
       const search = await backend.search({ sort: [], offset: 0, limit: 100 });
       expect(search.total).to.equal(4);
@@ -167,7 +167,7 @@ export function describeChangeFeedContract(
       expect(await backend.change('r3')).to.include({ deleted: false });
 
       expect(await backend.purgeTombstones(deletedAt)).to.equal(0);
-      expect(await backend.purgeTombstones(await after(new Date().toISOString()))).to.equal(1);
+      expect(await backend.purgeTombstones(await laterThan(new Date().toISOString()))).to.equal(1);
       expect(await backend.change('r4')).to.equal(null);
       const purged = await backend.changes({ limit: 100, count: true });
       expect(purged.total).to.equal(5);
