@@ -1,0 +1,68 @@
+/**
+ * Times the OAI-PMH change listing on SQLite: the first page and a page deep in the listing
+ * (keyset, after a checkpoint), and a search's exact count before and after a tenth of the
+ * records became tombstones (tombstones live in a table of their own, so the count should not
+ * move). Prints one JSON object of median milliseconds.
+ *
+ *   npx tsx scripts/bench/change-listing.ts [records]
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateRecords } from '../corpus/generator.js';
+import { parseDocuments } from '../../shared/records/formats/index.js';
+import { SqliteBackend } from '../../shared/search/sqlite/sqlite-backend.js';
+
+const RECORDS = Number(process.argv[2] ?? 50_000);
+const RUNS = 21;
+
+async function median(run: () => Promise<unknown>): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i += 1) {
+    const start = process.hrtime.bigint();
+    await run();
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  times.sort((a, b) => a - b);
+  return Math.round((times[Math.floor(RUNS / 2)] ?? 0) * 100) / 100;
+}
+
+async function main(): Promise<void> {
+  const directory = mkdtempSync(join(tmpdir(), 'cairn-change-listing-'));
+  const backend = new SqliteBackend({ path: join(directory, 'bench.sqlite') });
+  try {
+    const records = [];
+    for (let start = 0; start < RECORDS; start += 5000) {
+      const batch = [...generateRecords(Math.min(5000, RECORDS - start), 7, start)];
+      const parsed = parseDocuments(JSON.stringify(batch)).records;
+      await backend.upsert(parsed);
+      records.push(...parsed);
+    }
+    const count = () => backend.search({ sort: [], offset: 0, limit: 10 });
+    const countBefore = await median(count);
+    await backend.delete(records.filter((_, index) => index % 10 === 0).map((r) => r.id));
+    const countAfter = await median(count);
+    const all = await backend.changes({ limit: 1, count: true });
+    const deep = (await backend.changes({ limit: RECORDS - 200 })).entries.at(-1);
+    if (deep === undefined) throw new Error(`nothing listed (${records.length} records parsed)`);
+    const firstPageNoCount = await median(() => backend.changes({ limit: 100, withRecords: true }));
+    const firstPage = await median(() =>
+      backend.changes({ limit: 100, withRecords: true, count: true }),
+    );
+    const deepPage = await median(() =>
+      backend.changes({
+        limit: 100,
+        withRecords: true,
+        after: { changed: deep.changed, id: deep.id },
+      }),
+    );
+    process.stdout.write(
+      `${JSON.stringify({ records: RECORDS, listed: all.total, countBefore, countAfter, firstPage, firstPageNoCount, deepPage })}\n`,
+    );
+  } finally {
+    await backend.close();
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+await main();
