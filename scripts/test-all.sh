@@ -127,7 +127,7 @@ CAIRN_TEST_SQLITE_READ_WORKERS=2 CAIRN_TEST_SYSTEM_BACKEND=sqlite start_suite sy
 engine_system_suites=(
   'test/system/records-*.test.ts' test/system/stac-api.test.ts test/system/transactions.test.ts
   'test/system/csw-*.test.ts' test/system/opensearch.test.ts test/system/readme-examples.test.ts
-  test/system/query-cost.test.ts
+  test/system/query-cost.test.ts test/system/oai.test.ts
 )
 # A generous per-test timeout: index creation and refresh on a loaded machine are slower than a
 # SQLite file.
