@@ -22,6 +22,7 @@ async function laterThan(time: string): Promise<string> {
 export function describeChangeFeedContract(
   name: string,
   createBackend: () => Promise<SearchBackend>,
+  options: { reindexes?: boolean } = {},
 ): void {
   describe(`SearchBackend change listing: ${name}`, () => {
     let backend: SearchBackend;
@@ -173,5 +174,13 @@ export function describeChangeFeedContract(
       expect(purged.total).to.equal(5);
       expect(purged.entries.some((entry) => entry.deleted)).to.equal(false);
     });
+
+    if (options.reindexes)
+      it("a reindex keeps every record's change time", async () => {
+        const before = await listing();
+        const reindex = defined(backend.reindex, 'the reindex capability').bind(backend);
+        await reindex();
+        expect(await listing()).to.deep.equal(before);
+      });
   });
 }

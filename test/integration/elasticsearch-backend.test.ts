@@ -17,7 +17,9 @@ if (url) {
     createTestBackend('elasticsearch', url, { spatial: 'envelope' }),
   );
   describeEngineCases('elasticsearch', url, 'envelope');
-  describeChangeFeedContract('elasticsearch', () =>
-    createTestBackend('elasticsearch', url, { spatial: 'envelope' }),
+  describeChangeFeedContract(
+    'elasticsearch',
+    () => createTestBackend('elasticsearch', url, { spatial: 'envelope' }),
+    { reindexes: true },
   );
 }

@@ -31,8 +31,10 @@ if (url) {
       createTestBackend('opensearch', url, { spatial: 'envelope' }),
     );
     describeEngineCases('opensearch', url, 'envelope');
-    describeChangeFeedContract('opensearch', () =>
-      createTestBackend('opensearch', url, { spatial: 'envelope' }),
+    describeChangeFeedContract(
+      'opensearch',
+      () => createTestBackend('opensearch', url, { spatial: 'envelope' }),
+      { reindexes: true },
     );
   });
 }
