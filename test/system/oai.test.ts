@@ -370,6 +370,34 @@ describe('OAI-PMH data provider', function () {
     );
   });
 
+  it('answers hostile argument values with an OAI-PMH response, never a 500', async () => {
+    const hostile = [
+      '<script>alert(1)</script>',
+      '"quoted" & \'apostrophes\'',
+      'control\u0001\u0008characters',
+      'ünïcødé 😀',
+      'x'.repeat(5000),
+      '',
+      '%00',
+      '../../etc/passwd',
+    ];
+    for (const value of hostile) {
+      for (const query of [
+        { verb: value },
+        { verb: 'GetRecord', identifier: value, metadataPrefix: 'oai_dc' },
+        { verb: 'GetRecord', identifier: `oai:${REPOSITORY}:${value}`, metadataPrefix: 'oai_dc' },
+        { verb: 'ListRecords', metadataPrefix: value },
+        { verb: 'ListRecords', metadataPrefix: 'oai_dc', set: value },
+        { verb: 'ListRecords', metadataPrefix: 'oai_dc', from: value },
+        { verb: 'ListIdentifiers', resumptionToken: value },
+        { verb: 'ListMetadataFormats', identifier: value },
+      ]) {
+        const answer = await ask(query);
+        expect(answer.error, JSON.stringify(query)).to.be.a('string');
+      }
+    }
+  });
+
   it('every response is valid against the OAI-PMH schema, each record against its format', () => {
     expect(received.length).to.be.greaterThan(40);
     expect(oaiSchemaProblems(received)).to.deep.equal([]);
