@@ -106,6 +106,7 @@ export function describeChangeFeedContract(
       expect(await backend.change('r3')).to.include({ id: 'r3', deleted: true, type: 'series' });
       expect((await backend.change('r1'))?.record?.title).to.equal('Alpine glacier inventory');
       expect(await backend.change('absent')).to.equal(null);
+      expect(await backend.change('x'.repeat(5000))).to.equal(null);
     });
 
     it('selects on the change time (from inclusive, before exclusive) and on sets', async () => {

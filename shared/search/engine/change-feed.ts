@@ -12,6 +12,9 @@ import type { EngineAdapter, EngineHit, JsonObject } from './engine-adapter.js';
 import { encodeFieldName } from './engine-fields.js';
 import { readStoredRecord, type StoredParts } from './engine-document.js';
 
+/** The longest document id the engines take (a longer one is refused, not looked up). */
+const MAX_ID_BYTES = 512;
+
 /** The tombstones index: created with this body by the index lifecycle. */
 export const TOMBSTONES_INDEX_BODY: JsonObject = Object.freeze({
   settings: { index: { number_of_shards: 1, auto_expand_replicas: '0-1' } },
@@ -166,6 +169,8 @@ export class EngineChangeFeed {
   }
 
   async change(id: string): Promise<ChangeEntry | null> {
+    // The engines refuse a document id over 512 bytes: no record or tombstone has one.
+    if (Buffer.byteLength(id) > MAX_ID_BYTES) return null;
     const live = await this.adapter.getSource(this.alias, id, LIVE_SOURCE_WITH_RECORDS);
     if (live) return live.changed === undefined ? null : liveEntry(id, live);
     const tombstone = await this.adapter.getSource(this.tombstones, id, [
