@@ -138,7 +138,7 @@ engine_system_suites=(
   test/system/historical-dates.test.ts test/system/cql2-http.test.ts
   test/system/hostile-load.test.ts test/system/expensive-lane.test.ts
   test/system/web-discovery.test.ts
-  test/system/stac-schemas.test.ts
+  test/system/stac-schemas.test.ts test/system/oai.test.ts
 )
 # A generous per-test timeout: index creation and refresh on a loaded machine are slower than a
 # SQLite file.

@@ -202,6 +202,8 @@ export interface Config {
   metrics: { enabled: boolean };
   /** Outbound requests to harvest sources (shared/harvest). */
   harvest: HarvestConfig;
+  /** The OAI-PMH data provider and the tombstones of deleted records (OAI_*). */
+  oai: OaiConfig;
   /** The HTML maps' background: the offline world outline, or tiles when `tileUrl` is set. */
   map: MapConfig;
   /** What web crawlers are offered: /robots.txt and the sitemaps (services/api/protocols/web). */
@@ -268,6 +270,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
   const worker = readWorkerConfig(present, problems);
   const harvest = readHarvestConfig(present, problems);
   const web = readWebConfig(present, problems);
+  const oai = readOaiConfig(present, problems);
   if (env && env.ELASTICSEARCH_URL && env.OPENSEARCH_URL) {
     problems.push('ELASTICSEARCH_URL and OPENSEARCH_URL: set at most one search engine');
   }
@@ -357,6 +360,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
     worker: { ...worker, jsonDepth: env.JSON_DEPTH_LIMIT },
     metrics: { enabled: env.METRICS_ENABLED },
     harvest,
+    oai,
     map: { tileUrl: env.MAP_TILE_URL, tileAttribution: env.MAP_TILE_ATTRIBUTION },
     web,
   };
@@ -762,4 +766,54 @@ function readWebConfig(present: Record<string, string | undefined>, problems: st
     );
   }
   return { robots: { mode: 'file', text }, sitemap };
+}
+
+// ---------------------------------------------------------------------------------------------
+// OAI-PMH (OAI_*): the data provider at /catalogue/oai and how long tombstones are kept.
+// ---------------------------------------------------------------------------------------------
+
+export interface OaiConfig {
+  /** The repository identifier of `oai:<repositoryIdentifier>:<record id>` identifiers. */
+  repositoryIdentifier: string;
+  /** Records or headers per ListRecords / ListIdentifiers page. */
+  pageSize: number;
+  /** Seconds a resumption token stays valid (its expirationDate). */
+  tokenTtlSeconds: number;
+  /**
+   * Key that signs resumption tokens (HMAC-SHA256); replicas behind one address must share
+   * it. Unset: a random key per process, so tokens are valid only on the process that made them.
+   */
+  tokenSecret?: string | undefined;
+  /**
+   * Days a tombstone is kept before `npm run purge-tombstones` removes it (the Identify response
+   * then says deletedRecord `transient`); unset: kept for ever (`persistent`).
+   */
+  tombstoneMaxAgeDays?: number | undefined;
+}
+
+/** The oai-identifier scheme's repository identifier: a domain name. */
+const REPOSITORY_IDENTIFIER = /^[a-zA-Z][a-zA-Z0-9-]*(\.[a-zA-Z][a-zA-Z0-9-]*)+$/;
+
+const oaiEnvironmentSchema = z.object({
+  OAI_REPOSITORY_IDENTIFIER: z
+    .string()
+    .regex(REPOSITORY_IDENTIFIER, 'a domain name, such as catalogue.example.org')
+    .default('cairn.local'),
+  OAI_PAGE_SIZE: z.coerce.number().int().min(1).max(1000).default(100),
+  OAI_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(2_592_000).default(86_400),
+  OAI_TOKEN_SECRET: z.string().min(32, 'at least 32 characters').optional(),
+  OAI_TOMBSTONE_MAX_AGE_DAYS: z.coerce.number().int().min(1).optional(),
+});
+
+function readOaiConfig(present: Record<string, string | undefined>, problems: string[]): OaiConfig {
+  const parsed = oaiEnvironmentSchema.safeParse(present);
+  const env = parsed.success ? parsed.data : oaiEnvironmentSchema.parse({});
+  if (!parsed.success) problems.push(...describeIssues('', parsed.error));
+  return {
+    repositoryIdentifier: env.OAI_REPOSITORY_IDENTIFIER,
+    pageSize: env.OAI_PAGE_SIZE,
+    tokenTtlSeconds: env.OAI_TOKEN_TTL_SECONDS,
+    tokenSecret: env.OAI_TOKEN_SECRET,
+    tombstoneMaxAgeDays: env.OAI_TOMBSTONE_MAX_AGE_DAYS,
+  };
 }

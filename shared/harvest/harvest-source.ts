@@ -9,7 +9,7 @@ import { InvalidParameterError } from '../errors/index.js';
 import type { SourceFormat } from '../records/core-record.js';
 
 /** The protocols a source may speak; `document` is one metadata document fetched by URL. */
-export const HARVEST_PROTOCOLS = ['csw', 'records', 'stac', 'document'] as const;
+export const HARVEST_PROTOCOLS = ['csw', 'records', 'stac', 'document', 'oai-pmh'] as const;
 
 const SOURCE_FORMATS = [
   'ogc-record',
@@ -59,11 +59,11 @@ const definitionSchema = z
     id: z.string().regex(SOURCE_ID_PATTERN, 'letters, digits, ".", "_" and "-" (at most 100)'),
     title: z.string().max(500).optional(),
     protocol: z.enum(HARVEST_PROTOCOLS),
-    /** CSW endpoint, Records items URL, STAC search URL, or the document's URL. */
+    /** CSW endpoint, Records items URL, STAC search URL, OAI-PMH base URL, or the document's URL. */
     url: httpUrl,
     /** CSW: protocol version. */
     version: z.enum(['2.0.2', '3.0.0']).optional(),
-    /** CSW: ISO 19139 (`gmd`) or Dublin Core (`dc`) records. */
+    /** CSW and OAI-PMH: ISO 19139 (`gmd`: metadataPrefix iso19139) or Dublin Core (`dc`: oai_dc) records. */
     outputSchema: z.enum(['gmd', 'dc']).optional(),
     /** CSW GetRecords and STAC search: GET (KVP / query string) or POST (XML / JSON body). */
     method: z.enum(['GET', 'POST']).optional(),

@@ -151,6 +151,18 @@ class RunState {
     await store.removeOwned(source.id, gone);
   }
 
+  /**
+   * Deletes the records the source reported deleted that it contributed here (unless another
+   * source contributed them too, or the run wrote them again).
+   */
+  async removeDeleted(ids: readonly string[]): Promise<void> {
+    const { store, source } = this.options;
+    if (!store || ids.length === 0) return;
+    const owned = await store.ownedIds(source.id);
+    const reported = new Set(ids.filter((id) => owned.has(id) && !this.seen.has(id)));
+    await this.removeGone(new Set([...owned].filter((id) => !reported.has(id))));
+  }
+
   finish(): HarvestOutcome {
     const { outcome } = this;
     for (const letter of outcome.letters)
@@ -173,6 +185,14 @@ async function runIncremental(
   since: string,
 ): Promise<void> {
   const adapter = createSourceAdapter(options.source, options.client, options);
+  if (adapter.deletions) {
+    // The source says what was deleted: no complete listing needed.
+    for await (const page of state.paced(adapter.pages({ modifiedSince: since })))
+      await state.write(page);
+    options.deadlines?.check();
+    await state.removeDeleted(adapter.deletions.deletedIds());
+    return;
+  }
   const listing = adapter.incremental;
   if (!listing) throw new Error('runIncremental needs an adapter that lists identifiers');
   for await (const page of state.paced(adapter.pages({ modifiedSince: since })))

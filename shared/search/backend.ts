@@ -119,6 +119,60 @@ export interface ReindexResult {
   durationMs: number;
 }
 
+/**
+ * Where a listing of changes stopped: the change time and id of the last entry given. Entries
+ * are ordered by (change time, id), so the next page starts strictly after it (keyset paging:
+ * each page costs what the first does).
+ */
+export interface ChangeCheckpoint {
+  /** ISO 8601 UTC with milliseconds, as `ChangeEntry.changed`. */
+  changed: string;
+  id: string;
+}
+
+/** A set of records a change listing is restricted to: by resource type or parent collection. */
+export interface ChangeSet {
+  field: 'type' | 'parentId';
+  /** The value; absent: every record that has one. */
+  value?: string;
+}
+
+/**
+ * A listing of the catalogue's changes (OAI-PMH): live records and tombstones together, in
+ * (change time, id) order.
+ */
+export interface ChangeQuery {
+  /** Inclusive lower bound on the change time (ISO 8601 UTC). */
+  from?: string;
+  /** Exclusive upper bound on the change time (ISO 8601 UTC). */
+  before?: string;
+  set?: ChangeSet;
+  after?: ChangeCheckpoint;
+  limit: number;
+  /** Count every entry the listing matches, ignoring `after` and `limit`. */
+  count?: boolean;
+  /** Read the live records themselves (ListRecords), not only their headers. */
+  withRecords?: boolean;
+}
+
+/** One entry of a change listing: a live record or a tombstone. */
+export interface ChangeEntry {
+  id: string;
+  /** When the record was last written or deleted here: ISO 8601 UTC with milliseconds. */
+  changed: string;
+  deleted: boolean;
+  type: string | null;
+  parentId: string | null;
+  /** The record, when asked for and live. */
+  record?: CoreRecord;
+}
+
+export interface ChangePage {
+  entries: ChangeEntry[];
+  /** Live records plus tombstones matching the listing, when `count` was asked. */
+  total?: number;
+}
+
 export interface SearchBackend {
   readonly kind: BackendKind;
   /**
@@ -161,6 +215,18 @@ export interface SearchBackend {
   ): Promise<Record<string, AggregationAnswer>>;
   health(): Promise<BackendHealth>;
   close(): Promise<void>;
+  /**
+   * Lists live records and tombstones in (change time, id) order. Tombstones are left by every
+   * delete (and by nothing else); writing a record again removes its tombstone. They are kept
+   * apart from the records, so searches, counts, facets and `get` never see them.
+   */
+  changes(query: ChangeQuery): Promise<ChangePage>;
+  /** One record's latest change (live with its record, or its tombstone), or null. */
+  change(id: string): Promise<ChangeEntry | null>;
+  /** The earliest change time of any record or tombstone, or null for an empty catalogue. */
+  earliestChange(): Promise<string | null>;
+  /** Removes tombstones whose deletion time is before `before` (ISO); returns how many. */
+  purgeTombstones(before: string): Promise<number>;
   /**
    * Capabilities a backend may have; callers test for them instead of for a concrete class.
    * Search engines: rebuilds the index from the stored sources and moves the alias (absent: the

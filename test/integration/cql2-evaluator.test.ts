@@ -28,6 +28,10 @@ function evaluatorBackend(): SearchBackend {
     applyAtomically: unused,
     childrenExtents: unused,
     aggregate: unused,
+    changes: unused,
+    change: unused,
+    earliestChange: unused,
+    purgeTombstones: unused,
     get: async (id) => records.get(id) ?? null,
     async search(query: SearchQuery): Promise<SearchResult> {
       const filter = refinedFilter(query);

@@ -3,6 +3,7 @@
  * `envelope` (the integ-test-zip distribution has no geo_shape). Needs CAIRN_TEST_ELASTICSEARCH_URL.
  */
 import { describeBackendContract } from './backend-contract.js';
+import { describeChangeFeedContract } from './change-feed-contract.js';
 import {
   createTestBackend,
   describeEngineCases,
@@ -16,4 +17,9 @@ if (url) {
     createTestBackend('elasticsearch', url, { spatial: 'envelope' }),
   );
   describeEngineCases('elasticsearch', url, 'envelope');
+  describeChangeFeedContract(
+    'elasticsearch',
+    () => createTestBackend('elasticsearch', url, { spatial: 'envelope' }),
+    { reindexes: true },
+  );
 }

@@ -4,6 +4,7 @@
  * CAIRN_TEST_OPENSEARCH_URL.
  */
 import { describeBackendContract } from './backend-contract.js';
+import { describeChangeFeedContract } from './change-feed-contract.js';
 import {
   createTestBackend,
   describeEngineCases,
@@ -30,5 +31,10 @@ if (url) {
       createTestBackend('opensearch', url, { spatial: 'envelope' }),
     );
     describeEngineCases('opensearch', url, 'envelope');
+    describeChangeFeedContract(
+      'opensearch',
+      () => createTestBackend('opensearch', url, { spatial: 'envelope' }),
+      { reindexes: true },
+    );
   });
 }

@@ -7,6 +7,7 @@ import { parseDocuments } from '../../shared/records/formats/index.js';
 import { SqliteBackend } from '../../shared/search/sqlite/sqlite-backend.js';
 import { CONTRACT_RECORDS } from '../fixtures/contract-records.js';
 import { describeBackendContract } from './backend-contract.js';
+import { describeChangeFeedContract } from './change-feed-contract.js';
 import { defined } from '../support/defined.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'cairn-sqlite-'));
@@ -14,6 +15,12 @@ after(() => rmSync(directory, { recursive: true, force: true }));
 
 describeBackendContract('sqlite (file)', async () => {
   const backend = new SqliteBackend({ path: join(directory, 'contract.sqlite') });
+  await backend.init();
+  return backend;
+});
+
+describeChangeFeedContract('sqlite (file, 2 read workers)', async () => {
+  const backend = new SqliteBackend({ path: join(directory, 'changes.sqlite'), readWorkers: 2 });
   await backend.init();
   return backend;
 });

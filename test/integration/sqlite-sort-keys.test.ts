@@ -254,7 +254,12 @@ describe('SQLite sort keys and time index', () => {
           'bbox_south',
           'bbox_east',
           'bbox_north',
+          'changed',
         ]);
+        // Records stored before change times were kept count as changed at the upgrade.
+        const changed = db.prepare('SELECT DISTINCT changed FROM records').pluck().all();
+        expect(changed).to.have.length(1);
+        expect(changed[0]).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
         const rows = db
           .prepare(
             'SELECT title_key, box_west, box_south, box_east, box_north FROM records ORDER BY rid',

@@ -109,3 +109,21 @@ def stac_url(root_url: str) -> str:
 @pytest.fixture(scope="session")
 def record_count(server: dict[str, Any]) -> int:
     return int(server["records"])
+
+
+@pytest.fixture(scope="module", params=["sqlite", "elasticsearch"])
+def oai_server(request: pytest.FixtureRequest) -> Iterator[dict[str, Any]]:
+    """Two API replicas over one backend (every sample and generated records), writes protected
+    by the test realm of the real Keycloak, OAI-PMH pages of 25: once on SQLite, once on
+    Elasticsearch."""
+    backend = str(request.param)
+    variable = ENGINE_URL_VARIABLES.get(backend)
+    if variable and not os.environ.get(variable):
+        pytest.fail(
+            f"{variable} is not set: start the engine with `bash scripts/services.sh start "
+            f"{backend}` and export the URL from $CAIRN_CACHE/run/env.sh"
+        )
+    yield from _serve(
+        "--records", "120", "--samples", "all", "--backend", backend,
+        "--replicas", "2", "--auth", "--oai-page-size", "25",
+    )

@@ -4,11 +4,16 @@
  * or CAIRN_TEST_OPENSEARCH_URL) loaded with the repository's STAC samples (data/samples/stac:
  * Items, Collections, the ISO collection records the Items name as their parent, the OGC record)
  * and generated records, served on 127.0.0.1 on a free port.
- * Prints one JSON line `{"url", "records", "rejected", "backend"}` on stdout once it listens, and
- * stops (removing the file or the engine's indices) on SIGTERM, SIGINT or when stdin closes.
+ * Prints one JSON line `{"url", "urls", "records", "rejected", "backend"}` on stdout once it
+ * listens, and stops (removing the file or the engine's indices) on SIGTERM, SIGINT or when stdin
+ * closes. `--replicas N` serves N API instances over the same backend (sharing the OAI-PMH token
+ * secret, as replicas behind one address do), each on its own port (`urls`); `--auth` protects
+ * writes with the test realm of the real Keycloak (KEYCLOAK_URL); `--oai-page-size` sets
+ * OAI_PAGE_SIZE.
  *
  *   npx tsx test/interop/serve.ts [--records N] [--samples all|stac,iso19139,...]
  *                                 [--backend sqlite|elasticsearch|opensearch]
+ *                                 [--replicas N] [--auth] [--oai-page-size N]
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -23,6 +28,7 @@ import { SqliteBackend } from '../../shared/search/sqlite/sqlite-backend.js';
 import { createApp } from '../../services/api/app.js';
 import { generateRecords } from '../../scripts/corpus/generator.js';
 import { createTestBackend } from '../integration/engine-backend-cases.js';
+import { CLIENT, ISSUER } from '../integration/keycloak/keycloak-support.js';
 import { samplePath } from '../support/fixtures.js';
 
 /** The sample documents (JSON and XML) of one data/samples folder, by file name. */
@@ -65,6 +71,9 @@ async function main(): Promise<void> {
       records: { type: 'string', default: '200' },
       samples: { type: 'string', default: 'stac' },
       backend: { type: 'string', default: 'sqlite' },
+      replicas: { type: 'string', default: '1' },
+      auth: { type: 'boolean', default: false },
+      'oai-page-size': { type: 'string', default: '100' },
     },
   });
   const folders = values.samples === 'all' ? SAMPLE_FOLDERS : values.samples.split(',');
@@ -72,7 +81,14 @@ async function main(): Promise<void> {
 
   const directory = mkdtempSync(join(tmpdir(), 'cairn-interop-'));
   const path = join(directory, 'cairn.sqlite');
-  const config = loadConfig({ LOG_LEVEL: 'error', SQLITE_PATH: path, HOST: '127.0.0.1' });
+  const config = loadConfig({
+    LOG_LEVEL: 'error',
+    SQLITE_PATH: path,
+    HOST: '127.0.0.1',
+    OAI_PAGE_SIZE: values['oai-page-size'],
+    OAI_TOKEN_SECRET: 'the interoperability tests share this secret between replicas',
+    ...(values.auth ? { AUTH_ISSUER_URL: ISSUER, AUTH_CLIENT_ID: CLIENT.catalogue } : {}),
+  });
   const backend = await openBackend(values.backend, path);
   const generated = [...generateRecords(Number(values.records), 7)].map((record, index) => ({
     name: `generated ${index}`,
@@ -85,24 +101,34 @@ async function main(): Promise<void> {
     },
   );
 
-  const app = createApp({ config, backend, logger: createLogger('error', 'interop') });
-  const server = app.listen(0, '127.0.0.1', () => {
-    const { port } = server.address() as AddressInfo;
-    const line = {
-      url: `http://127.0.0.1:${port}/catalogue`,
-      records: summary.written,
-      rejected: summary.rejected,
-      backend: backend.kind,
-    };
-    process.stdout.write(`${JSON.stringify(line)}\n`);
-  });
+  const servers = await Promise.all(
+    Array.from({ length: Math.max(1, Number(values.replicas)) }, async () => {
+      const app = createApp({ config, backend, logger: createLogger('error', 'interop') });
+      const server = app.listen(0, '127.0.0.1');
+      await new Promise((resolve) => server.once('listening', resolve));
+      return server;
+    }),
+  );
+  const urls = servers.map(
+    (server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}/catalogue`,
+  );
+  const line = {
+    url: urls[0],
+    urls,
+    records: summary.written,
+    rejected: summary.rejected,
+    backend: backend.kind,
+  };
+  process.stdout.write(`${JSON.stringify(line)}\n`);
 
   let stopping = false;
   const stop = (): void => {
     if (stopping) return;
     stopping = true;
-    server.close();
-    server.closeAllConnections();
+    for (const server of servers) {
+      server.close();
+      server.closeAllConnections();
+    }
     void backend.close().finally(() => {
       rmSync(directory, { recursive: true, force: true });
       process.exit(0);

@@ -649,7 +649,7 @@ function describeCapabilities(backend: SuiteBackend): void {
       });
     });
 
-    it('the landing page links the CSW capabilities and the OpenSearch description', async () => {
+    it('the landing page links the CSW capabilities, the OpenSearch description and OAI-PMH', async () => {
       const landing = await request(test.app).get('/catalogue?f=json').expect(200);
       const links = (landing.body.links as { rel: string; type: string; href: string }[]).filter(
         (link) => link.rel === 'service',
@@ -663,7 +663,9 @@ function describeCapabilities(backend: SuiteBackend): void {
         const response = await request(test.app)
           .get(url.pathname + url.search)
           .expect(200);
-        expect(['Capabilities', 'OpenSearchDescription']).to.include(rootOf(response.text).local);
+        expect(['Capabilities', 'OpenSearchDescription', 'OAI-PMH']).to.include(
+          rootOf(response.text).local,
+        );
       }
     });
 

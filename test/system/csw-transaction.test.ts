@@ -476,6 +476,22 @@ describe('CSW-T: Transaction and Harvest (real Keycloak)', function () {
         );
       });
 
+      it('harvests an OAI-PMH provider (ResourceType: the OAI-PMH 2.0 namespace)', async () => {
+        const oai = await startSourceCatalogue(3);
+        try {
+          const response = await post(
+            harvestRequest(version, `${oai.base}/oai`, '', 'http://www.openarchives.org/OAI/2.0/'),
+          );
+          assert.equal(response.status, 200, response.text);
+          assert.match(response.text, /HarvestResponse/);
+          assert.equal(textOf(response.text, 'totalInserted'), '3');
+          for (const id of await allIds(oai.test)) assert.ok(await test.backend.get(id), id);
+          responses[version].push({ name: 'oai harvest', xml: response.text });
+        } finally {
+          await oai.close();
+        }
+      });
+
       it('harvests by GET too (KVP Harvest): same checks, same answer, write access first', async () => {
         const other = await startSourceCatalogue(4);
         try {

@@ -18,6 +18,9 @@ import {
 } from '../../services/api/openapi/document.js';
 import { parseAdminPaging } from '../../services/api/protocols/admin/routes.js';
 import { parseCswKvp, readKvp } from '../../services/api/protocols/csw/parse.js';
+import { OAI_VERBS, VERB_ARGUMENTS } from '../../services/api/protocols/oai/model.js';
+import { OAI_ARGUMENT_NAMES } from '../../services/api/protocols/oai/openapi.js';
+import { parseOaiRequest } from '../../services/api/protocols/oai/parse.js';
 import { TEMPLATE_URL_NAMES } from '../../services/api/protocols/opensearch/parse.js';
 import {
   FILTER_LANGUAGES,
@@ -564,6 +567,37 @@ describe('OpenAPI document against the CSW and OpenSearch parser', () => {
   });
 });
 
+describe('OpenAPI document against the OAI-PMH parser', () => {
+  it('documents the verb with the verbs the parser accepts, and every argument a verb takes', () => {
+    const operation = (
+      document.paths as Record<string, Record<string, { parameters: Parameter[] }>>
+    )['/oai']?.get;
+    const parameters = defined(operation, 'GET /oai').parameters;
+    expect(parameters.map((parameter) => parameter.name)).to.deep.equal([
+      'verb',
+      ...OAI_ARGUMENT_NAMES,
+    ]);
+    expect(parameters[0]?.schema.enum).to.deep.equal([...OAI_VERBS]);
+    const codeOf = (args: Record<string, string>): string | undefined => {
+      try {
+        parseOaiRequest(args);
+        return undefined;
+      } catch (error) {
+        return (error as { code?: string }).code;
+      }
+    };
+    for (const verb of OAI_VERBS) expect(codeOf({ verb }), verb).to.not.equal('badVerb');
+    expect(codeOf({ verb: 'Nothing' })).to.equal('badVerb');
+    for (const name of OAI_ARGUMENT_NAMES) {
+      const verb = OAI_VERBS.find((candidate) => {
+        const { required, optional } = VERB_ARGUMENTS[candidate];
+        return required.includes(name) || optional.includes(name);
+      });
+      expect(verb, name).to.not.equal(undefined);
+    }
+  });
+});
+
 describe('OpenAPI document against the admin job log parser', () => {
   it("gives limit and offset the parser's bounds and defaults", () => {
     const parameters = queryParameters(document, '/admin/jobs', 'get');
@@ -630,6 +664,7 @@ describe('OpenAPI document assembly', () => {
     expect(Object.keys(served).filter((path) => !(path in validated))).to.deep.equal([
       '/csw',
       '/opensearch',
+      '/oai',
       '/healthz',
       '/readyz',
       '/admin/ingest',

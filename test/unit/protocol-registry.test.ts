@@ -98,6 +98,7 @@ describe('protocol modules: the OpenAPI document', () => {
       'OGC API – Records',
       'STAC API',
       'CSW and OpenSearch',
+      'OAI-PMH',
       'Writes and admin',
       'Operations',
       'Web crawlers',
@@ -211,10 +212,10 @@ describe('protocol modules: mounting', () => {
     expect(mounts.length).to.equal(PROTOCOLS.flatMap((protocol) => protocol.mounts).length);
   });
 
-  it('mounts CSW, OpenSearch, STAC, then Records for reads, the sitemaps last', () => {
+  it('mounts CSW, OpenSearch, OAI-PMH, STAC, then Records for reads, the sitemaps last', () => {
     expect(
       mounts.filter((mount) => mount.stage === 'reads').map((mount) => mount.protocol),
-    ).to.deep.equal(['csw', 'opensearch', 'stac', 'records', 'web']);
+    ).to.deep.equal(['csw', 'opensearch', 'oai', 'stac', 'records', 'web']);
     expect(at('stac', 'reads')).to.be.lessThan(at('records', 'reads'));
   });
 

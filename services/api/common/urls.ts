@@ -51,6 +51,11 @@ export function openSearchDescriptionUrl(baseUrl: string): string {
   return `${catalogueUrl(baseUrl)}/opensearch`;
 }
 
+/** The OAI-PMH data provider. */
+export function oaiUrl(baseUrl: string): string {
+  return `${catalogueUrl(baseUrl)}/oai`;
+}
+
 /** One job of the worker (or a write logged in embedded mode). */
 export function jobUrl(baseUrl: string, jobId: string): string {
   return `${catalogueUrl(baseUrl)}/admin/jobs/${encodeURIComponent(jobId)}`;

@@ -7,6 +7,7 @@
  */
 import { ADMIN_PROTOCOL } from '../protocols/admin/index.js';
 import { CSW_PROTOCOL } from '../protocols/csw/index.js';
+import { OAI_PROTOCOL } from '../protocols/oai/index.js';
 import { OPENSEARCH_PROTOCOL } from '../protocols/opensearch/index.js';
 import {
   MOUNT_STAGES,
@@ -28,6 +29,7 @@ export const PROTOCOLS: readonly Protocol[] = Object.freeze([
   STAC_PROTOCOL,
   CSW_PROTOCOL,
   OPENSEARCH_PROTOCOL,
+  OAI_PROTOCOL,
   ADMIN_PROTOCOL,
   WEB_PROTOCOL,
 ]);
@@ -41,6 +43,7 @@ export const PROTOCOLS: readonly Protocol[] = Object.freeze([
 export const MOUNT_ORDER: readonly string[] = Object.freeze([
   'csw',
   'opensearch',
+  'oai',
   'stac',
   'records',
   'admin',

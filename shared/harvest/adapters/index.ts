@@ -3,6 +3,7 @@ import type { ResolvedSource } from '../harvest-source.js';
 import type { SourceClient } from '../source-client.js';
 import { CswAdapter } from './csw-adapter.js';
 import { DocumentAdapter } from './document-adapter.js';
+import { OaiPmhAdapter } from './oai-pmh-adapter.js';
 import { RecordsAdapter } from './records-adapter.js';
 import type { SourceAdapter } from './source-adapter.js';
 import { StacAdapter } from './stac-adapter.js';
@@ -24,5 +25,7 @@ export function createSourceAdapter(
       return new StacAdapter(source, client);
     case 'document':
       return new DocumentAdapter(source, client);
+    case 'oai-pmh':
+      return new OaiPmhAdapter(source, client, limits.maxBytes);
   }
 }

@@ -24,6 +24,11 @@ export interface SourceAdapter {
     /** Records by id; ids the source no longer has are skipped. */
     fetchByIds(ids: string[]): AsyncIterable<HarvestedDocument[]>;
   };
+  /**
+   * Present when the source reports the records deleted since a date in its incremental pages
+   * (OAI-PMH): read after `pages({ modifiedSince })` has been walked to its end.
+   */
+  deletions?: { deletedIds(): readonly string[] };
 }
 
 /**

@@ -19,6 +19,7 @@ import { buildEngineDocument } from './engine-document.js';
 import { RETRY_AFTER_SECONDS, toWriteError } from './engine-errors.js';
 import type { IndexLifecycle } from './index-lifecycle.js';
 import type { SpatialMode } from './index-templates.js';
+import type { TombstoneDocument } from './change-feed.js';
 
 /** What the writer is given. */
 export interface BulkWriterOptions {
@@ -31,6 +32,10 @@ export interface BulkWriterOptions {
   /** Largest bulk request, in records and in characters of documents. */
   maxRecords: number;
   maxBytes: number;
+  /** The tombstones index (change-feed.ts): every delete leaves one, every write clears it. */
+  tombstones: string;
+  /** The sets of records about to be deleted, for their tombstones. */
+  setsOf: (ids: readonly string[]) => Promise<Map<string, Omit<TombstoneDocument, 'changed'>>>;
 }
 
 /** Attempts at a bulk request whose operations the engine refuses for transient reasons. */
@@ -120,6 +125,7 @@ export class BulkWriter {
     index: string,
     spatial: SpatialMode,
     refresh: RefreshPolicy = this.options.refresh,
+    changed: ReadonlyMap<string, string> = new Map(),
   ): Promise<{ written: number; failures: WriteFailure[] }> {
     const { maxRecords, maxBytes } = this.options;
     const failures: WriteFailure[] = [];
@@ -141,7 +147,16 @@ export class BulkWriter {
     for (const record of records) {
       let document: string;
       try {
-        document = JSON.stringify(buildEngineDocument(buildIndexDocument(record), record, spatial));
+        const indexedAt = new Date().toISOString();
+        document = JSON.stringify(
+          buildEngineDocument(
+            buildIndexDocument(record),
+            record,
+            spatial,
+            indexedAt,
+            changed.get(record.id) ?? indexedAt,
+          ),
+        );
       } catch (error) {
         failures.push({ id: record.id, reason: (error as Error).message });
         continue;
@@ -162,8 +177,22 @@ export class BulkWriter {
     try {
       const live = await lifecycle.requireLive();
       const building = lifecycle.building;
-      const result = await this.writeDocuments(records, this.options.alias, live.spatial);
-      if (building) await this.writeDocuments(records, building.index, building.spatial, false);
+      // One change time for the batch, the same in the index a reindex is building.
+      const time = new Date().toISOString();
+      const changed = new Map(records.map((record) => [record.id, time]));
+      const result = await this.writeDocuments(
+        records,
+        this.options.alias,
+        live.spatial,
+        this.options.refresh,
+        changed,
+      );
+      if (building)
+        await this.writeDocuments(records, building.index, building.spatial, false, changed);
+      const failed = new Set(result.failures.map((failure) => failure.id));
+      await this.clearTombstones(
+        records.map((record) => record.id).filter((id) => !failed.has(id)),
+      );
       // New properties may have extended the mapping: let the next query re-read it if needed.
       lifecycle.markKindsStale();
       return result;
@@ -187,12 +216,68 @@ export class BulkWriter {
       let deleted = 0;
       for (let start = 0; start < unique.length; start += maxRecords) {
         const batch = unique.slice(start, start + maxRecords);
+        const sets = await this.options.setsOf(batch);
         const items = await this.sendBulk(deletions(batch, alias));
-        deleted += items.filter((item) => item.result === 'deleted').length;
+        const gone = items.flatMap((item) => (item.result === 'deleted' ? [item.id] : []));
+        deleted += gone.length;
+        await this.recordTombstones(gone, sets);
         const building = lifecycle.building;
         if (building) await this.sendBulk(deletions(batch, building.index), false);
       }
       return deleted;
+    } catch (error) {
+      throw toWriteError(error);
+    }
+  }
+
+  /** Removes the tombstones of records written again (ids without one are no-ops). */
+  private async clearTombstones(ids: readonly string[]): Promise<void> {
+    const { tombstones, maxRecords } = this.options;
+    for (let start = 0; start < ids.length; start += maxRecords) {
+      const body = new BulkBody();
+      for (const id of ids.slice(start, start + maxRecords))
+        body.add({ delete: { _id: id, _index: tombstones } });
+      await this.sendBulk(body);
+    }
+  }
+
+  /** Leaves a tombstone, deleted now, for each record deleted. */
+  private async recordTombstones(
+    ids: readonly string[],
+    sets: ReadonlyMap<string, Omit<TombstoneDocument, 'changed'>>,
+  ): Promise<void> {
+    if (ids.length === 0) return;
+    const changed = new Date().toISOString();
+    const body = new BulkBody();
+    for (const id of ids) {
+      const document: TombstoneDocument = {
+        id,
+        changed,
+        type: sets.get(id)?.type ?? null,
+        parentId: sets.get(id)?.parentId ?? null,
+      };
+      body.add({ index: { _id: id, _index: this.options.tombstones } }, JSON.stringify(document));
+    }
+    const items = await this.sendBulk(body);
+    if (items.some((item) => item.error)) {
+      throw new InternalError('The search engine refused tombstones of deleted records');
+    }
+  }
+
+  /**
+   * Removes the tombstones deleted before a time, given as batches of their ids; returns how
+   * many.
+   */
+  async purgeTombstones(batches: AsyncIterable<string[]>): Promise<number> {
+    let purged = 0;
+    try {
+      for await (const ids of batches) {
+        const body = new BulkBody();
+        for (const id of ids) body.add({ delete: { _id: id, _index: this.options.tombstones } });
+        const items = await this.sendBulk(body);
+        purged += items.filter((item) => item.result === 'deleted').length;
+      }
+      return purged;
     } catch (error) {
       throw toWriteError(error);
     }

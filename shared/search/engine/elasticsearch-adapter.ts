@@ -153,6 +153,12 @@ export class ElasticsearchAdapter extends CommonEngineCalls implements EngineAda
     });
   }
 
+  putMapping(index: string, properties: JsonObject): Promise<void> {
+    return callEngine(async () => {
+      await this.client.indices.putMapping({ index, properties: properties as never });
+    });
+  }
+
   putSettings(index: string, settings: JsonObject): Promise<void> {
     return callEngine(async () => {
       await this.client.indices.putSettings({ index, settings });

@@ -114,6 +114,8 @@ export interface EngineAdapter {
   /** The mappings of every index matching the name, by physical index. */
   getMappings(index: string): Promise<Record<string, JsonObject>>;
   putSettings(index: string, settings: JsonObject): Promise<void>;
+  /** Adds fields to an index's mapping (`properties`). */
+  putMapping(index: string, properties: JsonObject): Promise<void>;
   refresh(index: string): Promise<void>;
   /**
    * Merges an index into one segment per shard (after a bulk load: searches that match many

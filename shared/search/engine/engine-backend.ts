@@ -16,6 +16,9 @@ import type {
   BackendHealth,
   CatalogueExtent,
   ChildrenExtent,
+  ChangeEntry,
+  ChangePage,
+  ChangeQuery,
   DomainOptions,
   DomainValue,
   SearchBackend,
@@ -24,6 +27,7 @@ import type {
   UpsertResult,
 } from '../backend.js';
 import { BulkWriter } from './bulk-writer.js';
+import { EngineChangeFeed, tombstonesBeside } from './change-feed.js';
 import { DeepPaging } from './deep-paging.js';
 import {
   classifyClientError,
@@ -32,6 +36,7 @@ import {
   type RefreshPolicy,
 } from './engine-adapter.js';
 import { EngineIngestLog } from './engine-ingest-log.js';
+import { toReadError } from './engine-errors.js';
 import { IndexLifecycle } from './index-lifecycle.js';
 import type { IndexLayout, SpatialMode, TextAnalysis } from './index-templates.js';
 import { QueryCompiler } from './query-compiler.js';
@@ -52,6 +57,8 @@ export interface EngineBackendOptions {
   alias?: string;
   /** The ingest log index. Default: the alias with `records` replaced by `ingest-log`. */
   ingestLog?: string;
+  /** The tombstones index. Default: the alias with `records` replaced by `tombstones`. */
+  tombstones?: string;
   /** Spatial indexing. Default `shape` on OpenSearch, `envelope` on Elasticsearch. */
   spatial?: SpatialMode;
   /** Text analysis of searched text; `full` needs analysis-common. Default `standard`. */
@@ -114,6 +121,7 @@ export class EngineBackend implements SearchBackend {
   readonly kind: EngineName;
   readonly alias: string;
   readonly ingestLog: string;
+  readonly tombstones: string;
   /** The spatial mode new index versions are built with. */
   readonly spatial: SpatialMode;
   readonly analysis: TextAnalysis;
@@ -126,6 +134,7 @@ export class EngineBackend implements SearchBackend {
   private readonly paging: DeepPaging;
   private readonly compiler: QueryCompiler;
   private readonly refinePool: RefinePool | undefined;
+  private readonly changeFeed: EngineChangeFeed;
 
   constructor(options: EngineBackendOptions) {
     const { adapter } = options;
@@ -133,6 +142,8 @@ export class EngineBackend implements SearchBackend {
     this.adapter = adapter;
     this.alias = options.alias ?? 'cairn-records';
     this.ingestLog = options.ingestLog ?? ingestLogBeside(this.alias);
+    this.tombstones = options.tombstones ?? tombstonesBeside(this.alias);
+    this.changeFeed = new EngineChangeFeed(adapter, this.alias, this.tombstones);
     this.spatial = options.spatial ?? (options.engine === 'opensearch' ? 'shape' : 'envelope');
     this.analysis = options.analysis ?? 'standard';
     this.budgetMs = options.queryTimeBudgetMs;
@@ -148,6 +159,7 @@ export class EngineBackend implements SearchBackend {
       engine: this.kind,
       alias,
       ingestLog: this.ingestLog,
+      tombstones: this.tombstones,
       spatial: this.spatial,
       analysis: this.analysis,
       refreshInterval: options.refreshInterval,
@@ -161,6 +173,8 @@ export class EngineBackend implements SearchBackend {
       refresh: options.refresh ?? false,
       maxRecords: options.bulkMaxRecords ?? 500,
       maxBytes: options.bulkMaxBytes ?? 5 * 1024 * 1024,
+      tombstones: this.tombstones,
+      setsOf: (ids) => this.changeFeed.setsOf(ids),
     });
     this.paging = new DeepPaging({
       alias,
@@ -279,6 +293,28 @@ export class EngineBackend implements SearchBackend {
     );
   }
 
+  changes(query: ChangeQuery): Promise<ChangePage> {
+    return this.changeFeed.changes(query).catch((error: unknown) => {
+      throw toReadError(error);
+    });
+  }
+
+  change(id: string): Promise<ChangeEntry | null> {
+    return this.changeFeed.change(id).catch((error: unknown) => {
+      throw toReadError(error);
+    });
+  }
+
+  earliestChange(): Promise<string | null> {
+    return this.changeFeed.earliestChange().catch((error: unknown) => {
+      throw toReadError(error);
+    });
+  }
+
+  purgeTombstones(before: string): Promise<number> {
+    return this.writer.purgeTombstones(this.changeFeed.tombstonesBefore(before));
+  }
+
   async health(): Promise<BackendHealth> {
     try {
       const { status } = await this.adapter.clusterHealth();
@@ -302,7 +338,8 @@ export class EngineBackend implements SearchBackend {
    */
   reindex(): Promise<ReindexResult> {
     return this.lifecycle.reindex(
-      (records, index, spatial) => this.writer.writeDocuments(records, index, spatial, false),
+      (records, index, spatial, changed) =>
+        this.writer.writeDocuments(records, index, spatial, false, changed),
       () => this.paging.clear(),
     );
   }

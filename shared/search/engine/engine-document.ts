@@ -130,6 +130,7 @@ export function buildEngineDocument(
   record: CoreRecord,
   spatial: SpatialMode,
   indexedAt: string = new Date().toISOString(),
+  changed: string = indexedAt,
 ): EngineDocument {
   const props: Record<string, unknown> = {};
   const has: string[] = [];
@@ -168,6 +169,7 @@ export function buildEngineDocument(
   const result: EngineDocument = {
     id: document.id,
     indexedAt,
+    changed,
     ...(has.length > 0 && { has }),
     anytext: FOLDS.ai(document.anytext),
     props,
@@ -227,6 +229,12 @@ export function sourceWithoutContent(
 export function readStoredRecord(stored: StoredParts): CoreRecord {
   return { ...stored.record, source: stored.source };
 }
+
+/**
+ * `changed` is when the record was last written here (the OAI-PMH datestamp): the write time,
+ * carried over unchanged by a reindex. `indexedAt` is when this copy was indexed (a reindex
+ * sets it anew; its catch-up passes select on it).
+ */
 
 /** The parts of a stored `_source` a single record is read from. */
 export const STORED_FIELDS = ['record', 'source'];

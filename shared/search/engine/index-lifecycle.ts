@@ -28,6 +28,7 @@ import {
   type TextAnalysis,
 } from './index-templates.js';
 import { rebuildIndex, type ReindexResult } from './reindex.js';
+import { TOMBSTONES_INDEX_BODY } from './change-feed.js';
 
 /** A physical records index and the spatial mode it was built with. */
 export interface RecordsIndex {
@@ -41,6 +42,8 @@ export interface IndexLifecycleOptions {
   engine: EngineName;
   alias: string;
   ingestLog: string;
+  /** The tombstones index (tombstones.ts). */
+  tombstones: string;
   /** The spatial mode new index versions are built with. */
   spatial: SpatialMode;
   analysis: TextAnalysis;
@@ -55,6 +58,7 @@ export type WriteToIndex = (
   records: CoreRecord[],
   index: string,
   spatial: SpatialMode,
+  changed: ReadonlyMap<string, string>,
 ) => Promise<{ written: number; failures: WriteFailure[] }>;
 
 /** How often at most the mapping is read again for a property a query names but it lacks. */
@@ -161,6 +165,12 @@ export class IndexLifecycle {
           if (classifyClientError(error).kind !== 'rejected') throw error;
         });
       }
+      const { tombstones } = this.options;
+      if (!(await adapter.indexExists(tombstones))) {
+        await adapter.createIndex(tombstones, TOMBSTONES_INDEX_BODY).catch((error: unknown) => {
+          if (classifyClientError(error).kind !== 'rejected') throw error;
+        });
+      }
       await this.loadLiveIndex(target);
     } catch (error) {
       throw toWriteError(error);
@@ -172,6 +182,12 @@ export class IndexLifecycle {
     const mappings = (await this.options.adapter.getMappings(index))[index] ?? {};
     const meta = ((mappings._meta as JsonObject | undefined)?.cairn ??
       {}) as Partial<RecordsIndexMeta>;
+    const properties = (mappings.properties ?? {}) as JsonObject;
+    if (properties.changed === undefined) {
+      // An index created before change times were kept: the field is added to its mapping (its
+      // records have none until written again; a reindex gives them their index time).
+      await this.options.adapter.putMapping(index, { changed: { type: 'date' } });
+    }
     const live = { index, spatial: meta.spatial ?? this.options.spatial };
     this.live = live;
     this.propertyKinds = readPropertyKinds(mappings);
@@ -250,7 +266,7 @@ export class IndexLifecycle {
         to: target.index,
         keepPrevious: this.options.keepPreviousIndex,
         refreshInterval: this.options.refreshInterval,
-        write: (records) => write(records, target.index, target.spatial),
+        write: (records, changed) => write(records, target.index, target.spatial, changed),
         onBuildStart: () => {
           this.buildingIndex = target;
         },
@@ -274,6 +290,7 @@ export class IndexLifecycle {
       const indices = Object.keys(await adapter.getMappings(`${alias}-v*`));
       for (const index of indices) await adapter.deleteIndex(index);
       await adapter.deleteIndex(ingestLog);
+      await adapter.deleteIndex(this.options.tombstones);
       await adapter.deleteIndexTemplate(alias);
       await adapter.deleteIndexTemplate(ingestLog);
       for (const suffix of ['base', 'shape', 'analysis-full']) {

@@ -122,6 +122,12 @@ export class OpenSearchAdapter extends CommonEngineCalls implements EngineAdapte
     });
   }
 
+  putMapping(index: string, properties: JsonObject): Promise<void> {
+    return callEngine(async () => {
+      await this.client.indices.putMapping({ index, body: { properties } });
+    });
+  }
+
   putSettings(index: string, settings: JsonObject): Promise<void> {
     return callEngine(async () => {
       await this.client.indices.putSettings({ index, body: settings });

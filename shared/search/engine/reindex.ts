@@ -35,7 +35,10 @@ export interface RebuildOptions {
    */
   refreshInterval: string | undefined;
   /** Writes records into the new version. */
-  write(records: CoreRecord[]): Promise<{ written: number; failures: WriteFailure[] }>;
+  write(
+    records: CoreRecord[],
+    changed: ReadonlyMap<string, string>,
+  ): Promise<{ written: number; failures: WriteFailure[] }>;
   /** Called once the new version exists, before copying (start of dual writes). */
   onBuildStart(): void;
   /** Called right after the alias moved. */
@@ -106,9 +109,14 @@ async function* scanIds(adapter: EngineAdapter, index: string): AsyncGenerator<s
 /** Copies the documents of `from` (matching `query`) into the new version. */
 async function copy(options: RebuildOptions, query: Query, result: ReindexResult): Promise<void> {
   const seen = new Set(result.carried.map((entry) => entry.id));
-  for await (const batch of scan(options.adapter, options.from, query, ['record', 'source'])) {
+  const fields = ['record', 'source', 'changed', 'indexedAt'];
+  for await (const batch of scan(options.adapter, options.from, query, fields)) {
     const records: CoreRecord[] = [];
+    // Each record keeps its change time (a record from before change times: its index time).
+    const changed = new Map<string, string>();
     for (const hit of batch) {
+      const time = hit.source?.changed ?? hit.source?.indexedAt;
+      if (typeof time === 'string') changed.set(hit.id, time);
       const stored = hit.source as unknown as StoredParts;
       const reparsed = reparseStored(stored);
       if (reparsed) {
@@ -122,7 +130,7 @@ async function copy(options: RebuildOptions, query: Query, result: ReindexResult
         records.push(readStoredRecord(stored));
       }
     }
-    const written = await options.write(records);
+    const written = await options.write(records, changed);
     result.written += written.written;
     result.failures.push(...written.failures);
   }

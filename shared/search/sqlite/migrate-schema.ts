@@ -56,6 +56,11 @@ const ADDED_COLUMNS: readonly AddedColumns[] = [
         bbox_south = json_extract(record, '$.bbox[1]'), bbox_east = json_extract(record, '$.bbox[2]'),
         bbox_north = json_extract(record, '$.bbox[3]') WHERE json_type(record, '$.bbox') = 'array'`),
   },
+  {
+    // Records stored before change times were kept count as changed when the file is upgraded.
+    columns: ['changed TEXT'],
+    fill: (db) => db.exec("UPDATE records SET changed = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"),
+  },
 ];
 
 /** The column the span index must end with (its columns changed when the boxes came). */

@@ -31,7 +31,8 @@ CREATE TABLE IF NOT EXISTS records (
   record TEXT NOT NULL,
   source_format TEXT NOT NULL,
   source_media_type TEXT NOT NULL,
-  source TEXT NOT NULL
+  source TEXT NOT NULL,
+  changed TEXT
 );
 CREATE INDEX IF NOT EXISTS records_type ON records(type);
 CREATE INDEX IF NOT EXISTS records_title ON records(title);
@@ -45,6 +46,16 @@ CREATE INDEX IF NOT EXISTS records_title_key ON records(title_key, title, id);
 CREATE INDEX IF NOT EXISTS records_time ON records(time_start, time_end, has_time);
 CREATE INDEX IF NOT EXISTS records_span ON records(rid, has_time, time_start, time_end, type, parent_id, created, updated, id, title, box_west, box_south, box_east, box_north);
 CREATE INDEX IF NOT EXISTS records_probe ON records(rid, type, has_time, time_start, time_end, box_west, box_south, box_east, box_north);
+CREATE INDEX IF NOT EXISTS records_changed ON records(changed, id);
+CREATE INDEX IF NOT EXISTS records_type_changed ON records(type, changed, id);
+CREATE INDEX IF NOT EXISTS records_parent_changed ON records(parent_id, changed, id);
+CREATE TABLE IF NOT EXISTS tombstones (
+  id TEXT PRIMARY KEY,
+  changed TEXT NOT NULL,
+  type TEXT,
+  parent_id TEXT
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS tombstones_changed ON tombstones(changed, id);
 CREATE VIRTUAL TABLE IF NOT EXISTS records_fts USING fts5(
   anytext, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2'
 );
@@ -52,6 +63,12 @@ CREATE VIRTUAL TABLE IF NOT EXISTS records_rtree USING rtree(id, minx, maxx, min
 `;
 
 /**
+ * `changed`: when the record was last written here (ISO 8601 UTC with milliseconds), the
+ * OAI-PMH datestamp; `records_changed` and the two set indexes serve listings in (changed, id)
+ * order, whole or by type or parent collection, with keyset paging. `tombstones`: one row per
+ * deleted record (its deletion time and the sets it was in), apart from `records` so that no
+ * search, count or facet has to exclude them; writing a record again removes its row.
+ *
  * `title_key`: the title's case- and accent-insensitive sort key (textSortKey, the same function
  * as `cairn_sort_key`), stored when a record is written so that `records_title_key` serves a
  * sort by title in order and a LIMIT stops early. `records_time`: the time columns together,

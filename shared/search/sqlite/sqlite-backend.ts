@@ -17,6 +17,9 @@ import type {
   AtomicChanges,
   AtomicResult,
   BackendHealth,
+  ChangeEntry,
+  ChangePage,
+  ChangeQuery,
   CatalogueExtent,
   ChildrenExtent,
   DomainOptions,
@@ -27,6 +30,8 @@ import type {
   UpsertResult,
   WriteFailure,
 } from '../backend.js';
+import { mergeChangePages } from '../change-feed.js';
+import { compileChangeCount, compileChangePage, type ChangeTable } from './compile-changes.js';
 import { compileFilter } from './compile-filter.js';
 import {
   compileQuery,
@@ -61,6 +66,28 @@ type StoredRow = [
   sourceMediaType: string,
   source: string,
 ];
+
+/** A change listing's row (compileChangePage), in raw mode, with the record's columns on `records` when asked. */
+type ChangeRow = [
+  id: string,
+  changed: string,
+  type: string | null,
+  parentId: string | null,
+  ...stored: [] | StoredRow,
+];
+
+/** A ChangeEntry of a change listing's row. */
+function toChangeEntry(row: ChangeRow, deleted: boolean): ChangeEntry {
+  const [id, changed, type, parentId, ...stored] = row;
+  const entry: ChangeEntry = { id, changed, deleted, type, parentId };
+  if (stored.length === 4) entry.record = toRecord(stored);
+  return entry;
+}
+
+/** The change time of writes made now: ISO 8601 UTC with milliseconds. */
+function now(): string {
+  return new Date().toISOString();
+}
 
 const STATEMENT_CACHE_SIZE = 256;
 const ROW_COLUMNS = 'r.record, r.source_format, r.source_media_type, r.source';
@@ -158,11 +185,11 @@ export class SqliteBackend implements SearchBackend {
         INSERT INTO records (id, type, title, title_key, parent_id, created, updated, time_start, time_end, has_time,
                              box_west, box_south, box_east, box_north,
                              bbox_west, bbox_south, bbox_east, bbox_north,
-                             props, geometry, record, source_format, source_media_type, source)
+                             props, geometry, record, source_format, source_media_type, source, changed)
         VALUES (@id, @type, @title, @titleKey, @parentId, @created, @updated, @timeStart, @timeEnd, @hasTime,
                 @boxWest, @boxSouth, @boxEast, @boxNorth,
                 @bboxWest, @bboxSouth, @bboxEast, @bboxNorth,
-                @props, @geometry, @record, @sourceFormat, @sourceMediaType, @source)
+                @props, @geometry, @record, @sourceFormat, @sourceMediaType, @source, @changed)
         ON CONFLICT(id) DO UPDATE SET type = excluded.type, title = excluded.title,
           title_key = excluded.title_key, parent_id = excluded.parent_id, created = excluded.created, updated = excluded.updated,
           time_start = excluded.time_start, time_end = excluded.time_end, has_time = excluded.has_time,
@@ -172,15 +199,34 @@ export class SqliteBackend implements SearchBackend {
           bbox_east = excluded.bbox_east, bbox_north = excluded.bbox_north,
           props = excluded.props, geometry = excluded.geometry, record = excluded.record,
           source_format = excluded.source_format, source_media_type = excluded.source_media_type,
-          source = excluded.source
+          source = excluded.source, changed = excluded.changed
         RETURNING rid`),
+      deleteTombstone: this.db.prepare('DELETE FROM tombstones WHERE id = ?'),
+      insertTombstone: this.db.prepare(
+        `INSERT INTO tombstones (id, changed, type, parent_id) VALUES (?, ?, ?, ?)
+         ON CONFLICT(id) DO UPDATE SET changed = excluded.changed, type = excluded.type, parent_id = excluded.parent_id`,
+      ),
+      getTombstone: this.db
+        .prepare('SELECT id, changed, type, parent_id FROM tombstones WHERE id = ?')
+        .raw(),
+      getChange: this.db
+        .prepare(
+          `SELECT r.id, r.changed, r.type, r.parent_id, ${ROW_COLUMNS} FROM records r WHERE r.id = ?`,
+        )
+        .raw(),
+      earliestChange: this.db
+        .prepare(
+          'SELECT min(changed) FROM (SELECT min(changed) AS changed FROM records UNION ALL SELECT min(changed) FROM tombstones)',
+        )
+        .pluck(),
+      purgeTombstones: this.db.prepare('DELETE FROM tombstones WHERE changed < ?'),
       deleteFts: this.db.prepare('DELETE FROM records_fts WHERE rowid = ?'),
       insertFts: this.db.prepare('INSERT INTO records_fts (rowid, anytext) VALUES (?, ?)'),
       deleteBoxes: this.db.prepare('DELETE FROM records_rtree WHERE id IN (? * 2, ? * 2 + 1)'),
       insertBox: this.db.prepare(
         'INSERT INTO records_rtree (id, minx, maxx, miny, maxy) VALUES (?, ?, ?, ?, ?)',
       ),
-      findRid: this.db.prepare('SELECT rid FROM records WHERE id = ?'),
+      findRid: this.db.prepare('SELECT rid, type, parent_id FROM records WHERE id = ?'),
       deleteRecord: this.db.prepare('DELETE FROM records WHERE rid = ?'),
       get: this.db.prepare(`SELECT ${ROW_COLUMNS} FROM records r WHERE r.id = ?`).raw(),
       count: this.db.prepare('SELECT count(*) AS n FROM records'),
@@ -259,14 +305,15 @@ export class SqliteBackend implements SearchBackend {
     }
   }
 
-  private writeRow(row: SqliteRow): void {
+  private writeRow(row: SqliteRow, changed: string): void {
+    this.statements.deleteTombstone.run(row.id);
     const existing = this.statements.findRid.get(row.id) as { rid: number } | undefined;
     if (existing) {
       this.statements.deleteFts.run(existing.rid);
       this.statements.deleteBoxes.run(existing.rid, existing.rid);
     }
     const { anytext, boxes, ...columns } = row;
-    const { rid } = this.statements.upsert.get(columns) as { rid: number };
+    const { rid } = this.statements.upsert.get({ ...columns, changed }) as { rid: number };
     this.statements.insertFts.run(rid, anytext);
     boxes.forEach(([west, south, east, north], part) => {
       this.statements.insertBox.run(rid * 2 + part, west, east, south, north);
@@ -309,7 +356,8 @@ export class SqliteBackend implements SearchBackend {
   upsertRows(rows: readonly SqliteRow[]): number {
     try {
       this.db.transaction(() => {
-        for (const row of rows) this.writeRow(row);
+        const changed = now();
+        for (const row of rows) this.writeRow(row, changed);
       })();
     } catch (error) {
       wrapDriverError(error);
@@ -317,19 +365,27 @@ export class SqliteBackend implements SearchBackend {
     return rows.length;
   }
 
-  /** Deletes one record with its text and boxes; false when it does not exist. */
-  private deleteRow(id: string): boolean {
-    const row = this.statements.findRid.get(id) as { rid: number } | undefined;
+  /**
+   * Deletes one record with its text and boxes, leaving its tombstone; false when it does not
+   * exist.
+   */
+  private deleteRow(id: string, changed: string): boolean {
+    const row = this.statements.findRid.get(id) as
+      { rid: number; type: string | null; parent_id: string | null } | undefined;
     if (!row) return false;
     this.statements.deleteFts.run(row.rid);
     this.statements.deleteBoxes.run(row.rid, row.rid);
     this.statements.deleteRecord.run(row.rid);
+    this.statements.insertTombstone.run(id, changed, row.type, row.parent_id);
     return true;
   }
 
   async delete(ids: string[]): Promise<number> {
     try {
-      return this.db.transaction(() => ids.filter((id) => this.deleteRow(id)).length)();
+      return this.db.transaction(() => {
+        const changed = now();
+        return ids.filter((id) => this.deleteRow(id, changed)).length;
+      })();
     } catch (error) {
       return wrapDriverError(error);
     }
@@ -346,10 +402,11 @@ export class SqliteBackend implements SearchBackend {
     });
     try {
       return this.db.transaction(() => {
-        for (const row of rows) this.writeRow(row);
+        const changed = now();
+        for (const row of rows) this.writeRow(row, changed);
         return {
           written: rows.length,
-          deleted: changes.delete.filter((id) => this.deleteRow(id)).length,
+          deleted: changes.delete.filter((id) => this.deleteRow(id, changed)).length,
         };
       })();
     } catch (error) {
@@ -464,6 +521,61 @@ export class SqliteBackend implements SearchBackend {
       ),
     )) as [ChildrenExtentRow[]];
     return rows.map(readChildrenExtentRow);
+  }
+
+  async changes(query: ChangeQuery): Promise<ChangePage> {
+    const page = (table: ChangeTable): ReadStatement => ({
+      ...compileChangePage(
+        query,
+        table,
+        table === 'records' && query.withRecords
+          ? 'record, source_format, source_media_type, source'
+          : '',
+      ),
+      mode: 'raw',
+    });
+    const count = (table: ChangeTable): ReadStatement => ({
+      ...compileChangeCount(query, table),
+      mode: 'get',
+    });
+    const statements = [page('records'), page('tombstones')];
+    if (query.count) statements.push(count('records'), count('tombstones'));
+    const [live, deleted, liveCount, deletedCount] = (await withinScope(
+      undefined,
+      this.timeBudgetMs,
+      (scope) => this.read(statements, scope),
+    )) as [ChangeRow[], ChangeRow[], { n: number } | undefined, { n: number } | undefined];
+    const entries = mergeChangePages(
+      live.map((row) => toChangeEntry(row, false)),
+      deleted.map((row) => toChangeEntry(row, true)),
+      query.limit,
+    );
+    return query.count
+      ? { entries, total: (liveCount?.n ?? 0) + (deletedCount?.n ?? 0) }
+      : { entries };
+  }
+
+  async change(id: string): Promise<ChangeEntry | null> {
+    try {
+      const live = this.statements.getChange.get(id) as ChangeRow | undefined;
+      if (live) return toChangeEntry(live, false);
+      const tombstone = this.statements.getTombstone.get(id) as ChangeRow | undefined;
+      return tombstone ? toChangeEntry(tombstone, true) : null;
+    } catch (error) {
+      return wrapDriverError(error);
+    }
+  }
+
+  async earliestChange(): Promise<string | null> {
+    return (this.statements.earliestChange.get() as string | null | undefined) ?? null;
+  }
+
+  async purgeTombstones(before: string): Promise<number> {
+    try {
+      return this.statements.purgeTombstones.run(before).changes;
+    } catch (error) {
+      return wrapDriverError(error);
+    }
   }
 
   async health(): Promise<BackendHealth> {

@@ -9,6 +9,7 @@ import {
   parseXmlRecord,
 } from '../../../shared/records/formats/xml/index.js';
 import { InvalidRecordError } from '../../../shared/errors/index.js';
+import { writeOaiDc } from '../../../shared/records/writers/xml/index.js';
 import { XmlParseError } from '../../../shared/xml/index.js';
 import { samplePath } from '../../support/fixtures.js';
 import { defined } from '../../support/defined.js';
@@ -528,6 +529,22 @@ describe('XML metadata formats (parsers)', () => {
   });
 
   describe('synthetic documents', () => {
+    it("reads OAI-PMH's oai_dc:dc as Dublin Core, and writes it back the same", () => {
+      const document =
+        '<oai_dc:dc xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/" xmlns:dc="http://purl.org/dc/elements/1.1/">' +
+        '<dc:title>Rivers</dc:title><dc:identifier>rivers-1</dc:identifier><dc:type>dataset</dc:type>' +
+        '<dc:subject>hydrology</dc:subject></oai_dc:dc>';
+      const parsed = parseXmlDocuments(document, { name: 'oai' });
+      expect(parsed.failures).to.deep.equal([]);
+      const record = defined(parsed.records[0], 'the record');
+      expect(record).to.include({ id: 'rivers-1', title: 'Rivers', type: 'dataset' });
+      expect(record.keywords).to.deep.equal(['hydrology']);
+      expect(record.source.format).to.equal('dublin-core');
+      const again = parseXmlRecord(writeOaiDc(record));
+      expect(again).to.include({ id: 'rivers-1', title: 'Rivers', type: 'dataset' });
+      expect(again.keywords).to.deep.equal(['hydrology']);
+    });
+
     it('cuts records out of wrappers that declare a default namespace for them', () => {
       const wrapper =
         '<results xmlns:x="urn:wrapper"><x:page><MD_Metadata xmlns="http://www.isotc211.org/2005/gmd"' +

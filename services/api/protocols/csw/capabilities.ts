@@ -39,6 +39,8 @@ export interface CapabilitiesContext {
   endpoint: string;
   /** The OpenSearch description document URL. */
   openSearchUrl: string;
+  /** The OAI-PMH data provider's base URL. */
+  oaiUrl: string;
   maxRecordDefault: number;
   backend: BackendKind;
   /** The engine's spatial mode (absent on SQLite). */
@@ -243,6 +245,8 @@ function appendOperationsMetadata(
   ows.domain(metadata, 'Constraint', 'MaxRecordDefault', [maxRecords], maxRecords);
   ows.domain(metadata, 'Constraint', 'PostEncoding', ['XML'], 'XML');
   ows.domain(metadata, 'Constraint', 'OpenSearchDescriptionDocument', [context.openSearchUrl]);
+  // The same records over OAI-PMH 2.0, deletions included.
+  ows.domain(metadata, 'Constraint', 'OAI-PMHBaseURL', [context.oaiUrl]);
   metadata.up();
 }
 

@@ -6,7 +6,7 @@ import type { Config } from '../../../../shared/config/index.js';
 import type { CoreRecord } from '../../../../shared/records/core-record.js';
 import type { SearchBackend } from '../../../../shared/search/backend.js';
 import { GEOJSON } from '../../common/media-types.js';
-import { cswUrl, openSearchDescriptionUrl, recordUrl } from '../../common/urls.js';
+import { cswUrl, oaiUrl, openSearchDescriptionUrl, recordUrl } from '../../common/urls.js';
 import { describeOpenSearch } from '../opensearch/describe.js';
 import { presentAtomFeed, type EntryLink } from '../opensearch/present.js';
 import { presentCapabilities, presentDescribeRecord } from './capabilities.js';
@@ -166,6 +166,7 @@ export async function executeCswRequest(
         service: config.service,
         endpoint: cswUrl(facts.baseUrl),
         openSearchUrl: openSearchDescriptionUrl(facts.baseUrl),
+        oaiUrl: oaiUrl(facts.baseUrl),
         maxRecordDefault: config.limits.defaultLimit,
         backend: backend.kind,
         spatial: backend.spatial,

@@ -79,6 +79,8 @@ export const HARVEST_RESOURCE_TYPES: Readonly<
   'http://purl.org/dc/elements/1.1/': { protocol: 'document', format: 'dublin-core' },
   'http://www.opengis.net/spec/ogcapi-records-1/1.0': { protocol: 'records' },
   'https://api.stacspec.org/v1.0.0/core': { protocol: 'stac' },
+  // An OAI-PMH data provider's base URL, as pycsw names it; harvested in ISO 19139.
+  'http://www.openarchives.org/OAI/2.0/': { protocol: 'oai-pmh', outputSchema: 'gmd' },
 });
 
 /** Whether CSW-T is offered: only with an identity provider to check the write role. */

@@ -29,6 +29,7 @@ import {
   collectionUrl,
   cswUrl,
   openApiUrl,
+  oaiUrl,
   openSearchDescriptionUrl,
 } from '../../common/urls.js';
 import { presentStacLanding } from '../stac/capabilities.js';
@@ -145,6 +146,12 @@ export function presentLandingPage(
         type: 'application/opensearchdescription+xml',
         href: openSearchDescriptionUrl(baseUrl),
         title: 'OpenSearch description',
+      },
+      {
+        rel: 'service',
+        type: 'text/xml',
+        href: `${oaiUrl(baseUrl)}?verb=Identify`,
+        title: 'OAI-PMH 2.0 data provider',
       },
     ]),
   };

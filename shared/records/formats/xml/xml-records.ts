@@ -23,6 +23,9 @@ export type XmlRecordFormat = Extract<SourceFormat, 'iso19139' | 'iso19115-3' | 
 
 const ISO19115_3_ROOTS = new Set<string>([NS.mdb, NS.mdb1]);
 
+/** The namespace of OAI-PMH's `oai_dc:dc` container. */
+const OAI_DC_NS = 'http://www.openarchives.org/OAI/2.0/oai_dc/';
+
 /** Says which metadata format an element is the root of, or undefined when it is none. */
 export function detectXmlRecordFormat(element: XmlElement): XmlRecordFormat | undefined {
   if (element.local === 'MD_Metadata' && element.ns === NS.gmd) return 'iso19139';
@@ -34,6 +37,8 @@ export function detectXmlRecordFormat(element: XmlElement): XmlRecordFormat | un
   ) {
     return 'dublin-core';
   }
+  // OAI-PMH's unqualified Dublin Core (oai_dc:dc), as OAI-PMH providers disseminate it.
+  if (element.local === 'dc' && element.ns === OAI_DC_NS) return 'dublin-core';
   return undefined;
 }
 

@@ -4,6 +4,7 @@ export type { CswElementSet, CswRecordOptions, CswVersion } from './csw-record.j
 export { appendIso19139, writeIso19139 } from './iso19139.js';
 export type { Iso19139Options } from './iso19139.js';
 export { appendAtomEntry, writeAtomEntry } from './atom-entry.js';
+export { appendOaiDc, writeOaiDc } from './oai-dc.js';
 export type { AtomEntryOptions } from './atom-entry.js';
 export { appendParsedElement, appendSourceXml, createDocument, serialise } from './xml-builder.js';
 export type { WriteOptions, XmlNode } from './xml-builder.js';
