@@ -230,6 +230,7 @@ describe('OpenAPI document and request validation', () => {
         ['/stac/collections/{stacCollectionId}/items/{stacItemId}', ['get']],
         ['/csw', ['get', 'post']],
         ['/opensearch', ['get']],
+        ['/oai', ['get', 'post']],
         ['/healthz', ['get']],
         ['/readyz', ['get']],
         ['/admin/ingest', ['post']],
