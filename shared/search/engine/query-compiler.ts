@@ -99,6 +99,9 @@ export class QueryCompiler {
    * door (shared/query/search-lanes.ts). False before the live index is known.
    */
   refinesInNode(query: SearchQuery): boolean {
+    // Only a filter or a query geometry compiles through the filter compiler, the one place
+    // that refuses a predicate: without either there is nothing to compile twice.
+    if (query.filter === undefined && query.spatial?.geometry === undefined) return false;
     const live = this.options.lifecycle.liveRecords;
     if (!live) return false;
     try {
