@@ -10,15 +10,20 @@
  * fails saying so.
  */
 import { expect } from 'chai';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import request from 'supertest';
 import { generateRecords } from '../../scripts/corpus/generator.js';
 import { syncSignInClients } from '../support/admin-sign-in.js';
+import {
+  launchLoopbackBrowser,
+  type LoopbackBrowser,
+  requireChromium,
+} from '../support/chromium.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import {
   CLIENT,
@@ -28,31 +33,20 @@ import {
 } from '../integration/keycloak/keycloak-support.js';
 import { defined } from '../support/defined.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = join('test-results', 'browser');
-const FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 describe('Admin pages: sign-in in headless Chromium (real Keycloak)', function () {
   this.timeout(120_000);
   let test: TestApp;
   let server: Server;
   let base: string;
-  let profile: string;
+  let browser: LoopbackBrowser | undefined;
   let context: BrowserContext;
   let jobId: string;
-  const foreign: string[] = [];
+  let foreign: string[] = [];
 
   before(async () => {
-    if (!existsSync(CHROMIUM))
-      throw new Error(`No Chromium at ${CHROMIUM}: apt-get install -y chromium (or CHROMIUM_PATH)`);
+    requireChromium();
     await requireKeycloak();
     await syncSignInClients();
     mkdirSync(SHOTS, { recursive: true });
@@ -76,24 +70,15 @@ describe('Admin pages: sign-in in headless Chromium (real Keycloak)', function (
     server = test.app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    profile = mkdtempSync(join(tmpdir(), 'cairn-chromium-admin-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', ...FLAGS],
+    browser = await launchLoopbackBrowser('cairn-chromium-admin-', {
       viewport: { width: 1280, height: 900 },
     });
-    await context.route('**/*', async (route) => {
-      const url = new URL(route.request().url());
-      if (url.hostname === '127.0.0.1' || url.protocol === 'data:') return route.continue();
-      foreign.push(url.href);
-      return route.abort();
-    });
+    context = browser.context;
+    foreign = browser.foreign;
   });
 
   after(async () => {
-    await context?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
+    await browser?.close();
     await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
     await test?.close();
   });

@@ -9,21 +9,24 @@
  * those of the landing, search, record and OpenAPI pages also in docs/screenshots (the README's).
  *
  * Needs Debian's Chromium at /usr/bin/chromium (`apt-get install -y chromium`), or the path in
- * CHROMIUM_PATH; without it the suite is skipped with that reason.
+ * CHROMIUM_PATH; without it the suite fails with the install hint.
  */
 import { expect } from 'chai';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { ingestDocuments } from '../../shared/ingest/pipeline.js';
+import {
+  launchLoopbackBrowser,
+  type LoopbackBrowser,
+  requireChromium,
+} from '../support/chromium.js';
 import { REPO_ROOT, samplePath } from '../support/fixtures.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { defined } from '../support/defined.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = join('test-results', 'browser');
 const DOCS_SHOTS = join(REPO_ROOT, 'docs', 'screenshots');
 /** An ISO 19115-2 record with long camelCase property names and a date beside a timestamp. */
@@ -64,29 +67,18 @@ function contrast(first: string, second: string): number {
   const [light, dark] = [Math.max(one, other), Math.min(one, other)];
   return (light + 0.05) / (dark + 0.05);
 }
-const FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 describe('HTML interface in headless Chromium', function () {
   this.timeout(120_000);
   let test: TestApp;
   let server: Server;
   let base: string;
-  let profile: string;
+  let browser: LoopbackBrowser | undefined;
   let context: BrowserContext;
-  const foreign: string[] = [];
+  let foreign: string[] = [];
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(`no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
-    }
+    requireChromium();
     mkdirSync(SHOTS, { recursive: true });
     mkdirSync(DOCS_SHOTS, { recursive: true });
     test = await createTestApp(150);
@@ -97,25 +89,15 @@ describe('HTML interface in headless Chromium', function () {
     server = test.app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/catalogue`;
-    profile = mkdtempSync(join(tmpdir(), 'cairn-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', ...FLAGS],
+    browser = await launchLoopbackBrowser('cairn-chromium-', {
       viewport: { width: 1280, height: 900 },
     });
-    // No request may leave the server: note and refuse anything else.
-    await context.route('**/*', async (route) => {
-      const url = new URL(route.request().url());
-      if (url.hostname === '127.0.0.1' || url.protocol === 'data:') return route.continue();
-      foreign.push(url.href);
-      return route.abort();
-    });
+    context = browser.context;
+    foreign = browser.foreign;
   });
 
   after(async () => {
-    await context?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
+    await browser?.close();
     await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
     await test?.close();
   });
@@ -237,17 +219,9 @@ describe('HTML interface in headless Chromium', function () {
   });
 
   it('works with JavaScript switched off (search, paging, record), without the map', async () => {
-    const offline = await chromium.launchPersistentContext(
-      mkdtempSync(join(tmpdir(), 'cairn-nojs-')),
-      {
-        executablePath: CHROMIUM,
-        headless: true,
-        args: ['--headless', ...FLAGS],
-        javaScriptEnabled: false,
-      },
-    );
+    const offline = await launchLoopbackBrowser('cairn-nojs-', { javaScriptEnabled: false });
     try {
-      const plain = await offline.newPage();
+      const plain = await offline.context.newPage();
       await plain.goto(`${base}/collections/metadata:main/items?f=html`);
       expect(await plain.locator('#map').isVisible()).to.equal(false);
       await plain.fill('#q', 'land');

@@ -9,16 +9,16 @@
  * CHROMIUM_PATH.
  */
 import { expect } from 'chai';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { ingestDocuments } from '../../shared/ingest/pipeline.js';
+import {
+  launchLoopbackBrowser,
+  type LoopbackBrowser,
+  requireChromium,
+} from '../support/chromium.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Titles and descriptions that try every way out of a script element. */
 const HOSTILE = [
@@ -50,14 +50,12 @@ describe('schema.org JSON-LD in headless Chromium', function () {
   let test: TestApp;
   let server: Server;
   let base: string;
-  let profile: string;
+  let browser: LoopbackBrowser | undefined;
   let context: BrowserContext;
-  const foreign: string[] = [];
+  let foreign: string[] = [];
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(`no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
-    }
+    requireChromium();
     test = await createTestApp(5);
     const summary = await ingestDocuments(
       test.backend,
@@ -67,23 +65,13 @@ describe('schema.org JSON-LD in headless Chromium', function () {
     server = test.app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/catalogue`;
-    profile = mkdtempSync(join(tmpdir(), 'cairn-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
-    });
-    await context.route('**/*', async (route) => {
-      const url = new URL(route.request().url());
-      if (url.hostname === '127.0.0.1' || url.protocol === 'data:') return route.continue();
-      foreign.push(url.href);
-      return route.abort();
-    });
+    browser = await launchLoopbackBrowser('cairn-chromium-');
+    context = browser.context;
+    foreign = browser.foreign;
   });
 
   after(async () => {
-    await context?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
+    await browser?.close();
     await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
     await test?.close();
   });
