@@ -146,7 +146,19 @@ write_env() {
     printf 'export KEYCLOAK_ADMIN_PASSWORD=%s\n' "$KEYCLOAK_ADMIN_PASSWORD"
   } >"$file.tmp"
   mv "$file.tmp" "$file"
-  cat "$file"
+  # The same services under the names the tests read, with the configuration's own names unset
+  # so an app or CLI a test starts uses only the backend the test gives it. Sourcing this file
+  # is all a developer needs before running one test file by hand.
+  {
+    printf 'source %q\n' "$file"
+    printf 'export CAIRN_TEST_ELASTICSEARCH_URL="$ELASTICSEARCH_URL"\n'
+    printf 'export CAIRN_TEST_OPENSEARCH_URL="$OPENSEARCH_URL"\n'
+    printf 'export CAIRN_TEST_REDIS_URL="$REDIS_URL"\n'
+    printf 'unset ELASTICSEARCH_URL OPENSEARCH_URL REDIS_URL\n'
+  } >"$CAIRN_RUN/test-env.sh.tmp"
+  mv "$CAIRN_RUN/test-env.sh.tmp" "$CAIRN_RUN/test-env.sh"
+  # Shown without the admin password, which stays in the file only.
+  sed 's/^\(export KEYCLOAK_ADMIN_PASSWORD=\).*/\1(hidden)/' "$file"
 }
 
 # Tools every start needs, from Debian when missing.

@@ -101,12 +101,9 @@ step "waiting for services"
 if wait "$services_pid"; then
   cat "$results/services.log"
   # shellcheck source=/dev/null
-  source "${CAIRN_CACHE:-$HOME/.cache/cairn}/run/env.sh"
   # Tests address the services under CAIRN_TEST_* names. The configuration's own names stay
   # unset, so that every app and CLI a test starts uses only the backend the test gives it.
-  export CAIRN_TEST_ELASTICSEARCH_URL="$ELASTICSEARCH_URL" CAIRN_TEST_OPENSEARCH_URL="$OPENSEARCH_URL" \
-    CAIRN_TEST_REDIS_URL="$REDIS_URL"
-  unset ELASTICSEARCH_URL OPENSEARCH_URL REDIS_URL
+  source "${CAIRN_CACHE:-$HOME/.cache/cairn}/run/test-env.sh"
 else
   cat "$results/services.log"
   echo "services failed to start; the suites that need them will fail"
