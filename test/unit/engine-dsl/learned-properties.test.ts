@@ -4,10 +4,7 @@
  * queryables left out, JSON types and sortability from the mapping types, at most the cap.
  */
 import { expect } from 'chai';
-import {
-  decodeFieldName,
-  encodeFieldName,
-} from '../../../shared/search/engine/engine-fields.js';
+import { decodeFieldName, encodeFieldName } from '../../../shared/search/engine/engine-fields.js';
 import { readLearnedProperties } from '../../../shared/search/engine/learned-properties.js';
 
 const MAPPING = {
