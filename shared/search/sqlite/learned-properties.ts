@@ -19,8 +19,16 @@ CREATE TABLE IF NOT EXISTS learned_properties (
 ) WITHOUT ROWID;
 `;
 
-/** Pairs this process already wrote or found refused, kept at most this many (then forgotten). */
+/** Names this process already wrote or found refused, kept at most this many (then forgotten). */
 const SEEN_KEPT = 20_000;
+
+/** One bit per learned type, for the set of types a name was seen with. */
+const TYPE_BITS: Readonly<Record<LearnedType, number>> = {
+  string: 1,
+  number: 2,
+  boolean: 4,
+  array: 8,
+};
 
 /** The JSON types sortby could order by on SQLite (JSON values compare as SQL values). */
 const SORTABLE_TYPES: ReadonlySet<LearnedType> = new Set(['string', 'number', 'boolean']);
@@ -48,11 +56,11 @@ export class SqliteLearnedProperties {
   private readonly db: Database.Database;
   private readonly max: number;
   /**
-   * `name\0type` pairs this process has written (or seen refused at the cap): a write-side
-   * shortcut only, so a repeated property costs a Set lookup rather than a statement. Reads
-   * always go to the table.
+   * The types of each name this process has written (or seen refused at the cap), one bit per
+   * type: a write-side shortcut only, so a repeated property costs a Map lookup rather than a
+   * statement. Reads always go to the table.
    */
-  private readonly seen = new Set<string>();
+  private readonly seen = new Map<string, number>();
   private readonly statements;
 
   /** `max`: distinct names learned at most (QUERYABLES_MAX_LEARNED); later names are not. */
@@ -77,11 +85,12 @@ export class SqliteLearnedProperties {
    */
   learn(pairs: readonly (readonly [string, LearnedType])[]): void {
     for (const [name, type] of pairs) {
-      const key = `${name}\0${type}`;
-      if (this.seen.has(key)) continue;
+      const bit = TYPE_BITS[type];
+      const seen = this.seen.get(name) ?? 0;
+      if ((seen & bit) !== 0) continue;
       if (this.max > 0) this.statements.learn.run({ name, type, max: this.max });
-      if (this.seen.size >= SEEN_KEPT) this.seen.clear();
-      this.seen.add(key);
+      if (seen === 0 && this.seen.size >= SEEN_KEPT) this.seen.clear();
+      this.seen.set(name, seen | bit);
     }
   }
 
