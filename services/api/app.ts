@@ -35,6 +35,7 @@ import {
 import { ApiMetrics } from '../../shared/metrics/api-metrics.js';
 import { recordRequestMetrics, serveApiMetrics } from './middleware/metrics.js';
 import { createHarvestContext } from './commands/harvest.js';
+import { KnownQueryables } from './common/known-queryables.js';
 
 export interface AppDependencies {
   config: Readonly<Config>;
@@ -172,6 +173,7 @@ export function createApp(dependencies: AppDependencies): Express {
       ingestLog: getIngestLog,
     }),
     conformance: CONFORMANCE_CLASSES,
+    queryables: new KnownQueryables(backend),
     openApiDocument: (publicBaseUrl) =>
       buildOpenApiDocument({
         serverUrl: `${publicBaseUrl}/catalogue`,

@@ -54,6 +54,7 @@ const environmentSchema = z.object({
   QUERY_MAX_SORT_KEYS: z.coerce.number().int().min(1).max(100).default(8),
   QUERY_MAX_WILDCARD_PATTERNS: z.coerce.number().int().min(0).max(10_000).default(10),
   QUERY_MAX_FACETS: z.coerce.number().int().min(1).max(100).default(16),
+  QUERYABLES_MAX_LEARNED: z.coerce.number().int().min(0).max(10_000).default(1000),
   QUERY_MAX_AGGREGATION_BUCKETS: z.coerce.number().int().min(10).max(10_000).default(1000),
   QUERY_MAX_OFFSET: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(10_000),
   QUERY_TIME_BUDGET_MS: z.coerce.number().int().min(100).max(600_000).default(3000),
@@ -178,6 +179,11 @@ export interface Config {
    */
   query: QueryLimits & {
     timeBudgetMs: number;
+    /**
+     * Distinct own properties of records (beyond the core queryables) the catalogue learns and
+     * lets filters name at most (QUERYABLES_MAX_LEARNED, docs/operations.md).
+     */
+    maxLearnedQueryables: number;
     /**
      * The expensive lane (shared/search/expensive-lane.ts): places in this process and per
      * client, and the thresholds beyond which a search is expensive (shared/query/search-lanes.ts).
@@ -337,6 +343,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
       maxSortKeys: env.QUERY_MAX_SORT_KEYS,
       maxOffset: env.QUERY_MAX_OFFSET,
       maxFacets: env.QUERY_MAX_FACETS,
+      maxLearnedQueryables: env.QUERYABLES_MAX_LEARNED,
       maxAggregationBuckets: env.QUERY_MAX_AGGREGATION_BUCKETS,
       maxWildcardPatterns: env.QUERY_MAX_WILDCARD_PATTERNS,
       timeBudgetMs: env.QUERY_TIME_BUDGET_MS,

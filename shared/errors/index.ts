@@ -59,6 +59,18 @@ export class FilterError extends CairnError {
 }
 
 /**
+ * A filter names a property that is neither a core queryable nor one the catalogue has seen on
+ * a record written to it (400). It names the property; the queryables document lists the rest.
+ */
+export class UnknownQueryableError extends FilterError {
+  constructor(readonly property: string) {
+    super(
+      `"${property}" is not a queryable of this catalogue (no core queryable, and no record written here has it); see …/queryables for the properties a filter may name`,
+    );
+  }
+}
+
+/**
  * A valid filter that the configured backend cannot answer exactly (400). It names the backend
  * and the operator, so a caller can tell "cannot prove this here" from a malformed filter, and a
  * backend able to refine candidates exactly may catch it.

@@ -11,7 +11,7 @@
  * (andChecked, notChecked, logicalOperands) at its end.
  */
 import type { Position } from 'geojson';
-import { FilterError } from '../errors/index.js';
+import { FilterError, UnknownQueryableError } from '../errors/index.js';
 import type { Bbox } from '../records/core-record.js';
 import { parseTimestamp, parseTimeValue } from '../records/time.js';
 import { bboxToGeometry, isRectangle, positionsOf } from './bbox-geometry.js';
@@ -129,12 +129,26 @@ function queryableType(type: string): StaticType {
   }
 }
 
-/** Resolves a property name: exact registry names and aliases, else the record's own. */
+/**
+ * The properties the filter being checked may name beyond the core queryables (those the
+ * catalogue learned from its records), or undefined when any name is accepted. Set by
+ * checkFilter for the length of one synchronous check.
+ */
+let knownProperties: ReadonlySet<string> | undefined;
+
+/**
+ * Resolves a property name: exact registry names and aliases, else the record's own. When the
+ * check is given the catalogue's known properties, a name that is neither a queryable (in any
+ * case) nor known is an UnknownQueryableError naming it.
+ */
 export function resolveProperty(name: string): CheckedProperty {
   if (name.length === 0 || name.length > 256 || /["\\\p{Cc}]/u.test(name)) {
     throw new FilterError(`Invalid property name ${JSON.stringify(name.slice(0, 64))}`);
   }
   const candidate = findQueryable(name);
+  if (candidate === undefined && knownProperties !== undefined && !knownProperties.has(name)) {
+    throw new UnknownQueryableError(name);
+  }
   const queryable =
     candidate && (candidate.name === name || candidate.aliases.includes(name))
       ? candidate
@@ -694,10 +708,22 @@ const asCheckedFilter = (condition: CheckedExpression): CheckedFilter => conditi
  * Checks a parsed filter and returns the checked tree every backend translates. Throws a
  * FilterError (400) naming the problem for a filter no backend could answer; given the query
  * limits, a QueryLimitError first for a filter over them (before any literal is validated).
+ * Given the catalogue's known properties (learned from its records), a property that is neither
+ * a core queryable nor known is an UnknownQueryableError (400) naming it; without them any
+ * property is accepted (filters built inside the catalogue, CSW and OpenSearch requests).
  */
-export function checkFilter(filter: Expression, limits?: QueryLimits): CheckedFilter {
+export function checkFilter(
+  filter: Expression,
+  limits?: QueryLimits,
+  properties?: ReadonlySet<string>,
+): CheckedFilter {
   if (limits) checkFilterLimits(filter, limits);
-  return asCheckedFilter(checkPredicate(filter));
+  knownProperties = properties;
+  try {
+    return asCheckedFilter(checkPredicate(filter));
+  } finally {
+    knownProperties = undefined;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

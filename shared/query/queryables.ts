@@ -258,3 +258,56 @@ export const COLUMN_QUERYABLES = [
   'end_datetime',
 ] as const;
 export type ColumnQueryable = (typeof COLUMN_QUERYABLES)[number];
+
+/**
+ * The JSON type of a property the catalogue learned from its records (one of their own, not a
+ * core queryable): what `/queryables` says of it.
+ */
+export type LearnedType = 'string' | 'number' | 'boolean' | 'array';
+
+/** A property the catalogue learned from the records written to it. */
+export interface LearnedProperty {
+  name: string;
+  /** Every JSON type its values were seen with (one for most properties). */
+  types: LearnedType[];
+  /** Whether `sortby` can order by it on this backend (scalars; not arrays or analysed text). */
+  sortable: boolean;
+}
+
+/** Whether a name is exactly a core queryable's name or one of its aliases. */
+export function isCoreQueryableName(name: string): boolean {
+  return BY_NAME.has(name);
+}
+
+/** The JSON type of an indexed property value, or undefined for null. */
+export function learnedTypeOf(value: unknown): LearnedType | undefined {
+  if (Array.isArray(value)) return 'array';
+  switch (typeof value) {
+    case 'string':
+      return 'string';
+    case 'number':
+      return 'number';
+    case 'boolean':
+      return 'boolean';
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The properties of an index document (buildIndexDocument's `properties`) that are the record's
+ * own rather than core queryables, each with the JSON type of its value: what writes teach the
+ * catalogue. Pure.
+ */
+export function ownPropertyTypes(
+  properties: Readonly<Record<string, unknown>>,
+): [name: string, type: LearnedType][] {
+  const own: [string, LearnedType][] = [];
+  // for…in over the document's own plain object: no entries array per record (ingest hot path).
+  for (const name in properties) {
+    if (BY_NAME.has(name)) continue;
+    const type = learnedTypeOf(properties[name]);
+    if (type !== undefined) own.push([name, type]);
+  }
+  return own;
+}

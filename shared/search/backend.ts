@@ -5,6 +5,7 @@
  */
 import type { IngestLog } from '../ingest/ingest-log.js';
 import type { Bbox, CoreRecord } from '../records/core-record.js';
+import type { LearnedProperty } from '../query/queryables.js';
 import type { SearchQuery } from '../query/search-query.js';
 import type { AggregationAnswer, AggregationRequest } from './aggregations.js';
 import type { SearchScope } from './search-scope.js';
@@ -213,6 +214,13 @@ export interface SearchBackend {
     requests: Readonly<Record<string, AggregationRequest>>,
     options?: SearchOptions,
   ): Promise<Record<string, AggregationAnswer>>;
+  /**
+   * The properties the catalogue learned from the records written to it (their own, beyond the
+   * core queryables): name, JSON types, whether sortable; by name, at most the configured number
+   * (QUERYABLES_MAX_LEARNED). Read from where every process writes (SQLite: a table of the
+   * file; engines: the index mapping), so a property one process wrote is known to all.
+   */
+  learnedProperties(): Promise<LearnedProperty[]>;
   health(): Promise<BackendHealth>;
   close(): Promise<void>;
   /**

@@ -98,6 +98,7 @@ export function engineBackendOptions(config: BackendConfig): EngineBackendSettin
     layout: { shards: search.shards, replicas: search.replicas },
     refineMaxCandidates: search.refineMaxCandidates,
     refineWorkers: search.refineWorkers,
+    maxLearnedProperties: config.query?.maxLearnedQueryables,
   };
 }
 
@@ -121,6 +122,7 @@ export async function createBackend(config: BackendConfig): Promise<SearchBacken
     timeBudgetMs,
     readWorkers: search.readWorkers,
     readQueueLimit: search.readQueueLimit,
+    ...(config.query && { maxLearnedProperties: config.query.maxLearnedQueryables }),
   });
   await backend.init().catch(async (error: unknown) => {
     await backend.close();

@@ -293,5 +293,43 @@ export function describeBackendContract(
       expect(await backend.get('r5')).to.equal(null);
       expect((await backend.search({ sort: [], offset: 0, limit: 1 })).total).to.equal(5);
     });
+
+    it('learns the records’ own properties as they are written, through upsert and applyAtomically', async () => {
+      const record = (id: string, properties: Record<string, unknown>) =>
+        defined(
+          parseDocuments(JSON.stringify({ ...CONTRACT_RECORDS[0], id, properties })).records[0],
+          id,
+        );
+      await backend.upsert([
+        record('r-own-1', { title: 'Own 1', station_depth: 3.5, station_name: 'Alpha' }),
+      ]);
+      await backend.applyAtomically({
+        upsert: [record('r-own-2', { title: 'Own 2', station_tags: ['a', 'b'] })],
+        delete: [],
+      });
+      const learned = new Map(
+        (await backend.learnedProperties()).map((property) => [property.name, property]),
+      );
+      expect(learned.get('station_depth')).to.deep.equal({
+        name: 'station_depth',
+        types: ['number'],
+        sortable: true,
+      });
+      expect(learned.get('station_name')).to.deep.equal({
+        name: 'station_name',
+        types: ['string'],
+        sortable: true,
+      });
+      // An array is a JSON array in SQLite; the engines index its items (keywords).
+      expect(learned.get('station_tags')?.types).to.deep.equal(
+        backend.kind === 'sqlite' ? ['array'] : ['string'],
+      );
+      // Core queryables (title, type …) are never learned, and nothing unwritten is.
+      for (const name of ['title', 'type', 'id', 'updated', 'station_missing']) {
+        expect(learned.has(name), name).to.equal(false);
+      }
+      const names = [...learned.keys()];
+      expect(names).to.deep.equal([...names].sort());
+    });
   });
 }

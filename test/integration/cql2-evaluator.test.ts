@@ -32,6 +32,7 @@ function evaluatorBackend(): SearchBackend {
     change: unused,
     earliestChange: unused,
     purgeTombstones: unused,
+    learnedProperties: unused,
     get: async (id) => records.get(id) ?? null,
     async search(query: SearchQuery): Promise<SearchResult> {
       const filter = refinedFilter(query);

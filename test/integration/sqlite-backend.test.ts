@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { InvalidRecordError } from '../../shared/errors/index.js';
 import { parseDocuments } from '../../shared/records/formats/index.js';
@@ -49,6 +50,80 @@ describe('sqlite applyAtomically', () => {
       expect((error as Error).message).to.contain(unstorable.id);
       expect((await backend.get(kept.id))?.title).to.equal(kept.title);
       expect(await backend.get(unstorable.id)).to.equal(null);
+    } finally {
+      await backend.close();
+    }
+  });
+});
+
+describe('sqlite learned properties', () => {
+  const feature = (id: string, properties: Record<string, unknown>) =>
+    defined(
+      parseDocuments(JSON.stringify({ ...CONTRACT_RECORDS[0], id, properties })).records[0],
+      id,
+    );
+  const names = async (backend: SqliteBackend) =>
+    (await backend.learnedProperties()).map((property) => property.name);
+
+  it('are shared by every connection to the file, as soon as the write commits', async () => {
+    const path = join(directory, 'learned-shared.sqlite');
+    const writer = new SqliteBackend({ path });
+    const reader = new SqliteBackend({ path });
+    try {
+      expect(await names(reader)).to.deep.equal([]);
+      await writer.upsert([feature('a', { depth: 1 })]);
+      expect(await names(reader)).to.deep.equal(['depth']);
+      // A name seen with a second type keeps both.
+      await writer.upsert([feature('b', { depth: 'deep' })]);
+      expect(await reader.learnedProperties()).to.deep.equal([
+        { name: 'depth', types: ['number', 'string'], sortable: true },
+      ]);
+    } finally {
+      await writer.close();
+      await reader.close();
+    }
+  });
+
+  it('stop at the cap: later names are not learned, known names still take new types', async () => {
+    const backend = new SqliteBackend({
+      path: join(directory, 'learned-cap.sqlite'),
+      maxLearnedProperties: 2,
+    });
+    try {
+      await backend.upsert([feature('a', { p1: 1, p2: 2, p3: 3 })]);
+      await backend.upsert([feature('b', { p4: 4, p1: 'one' })]);
+      const learned = await backend.learnedProperties();
+      expect(learned.map((property) => property.name)).to.deep.equal(['p1', 'p2']);
+      expect(learned[0]!.types).to.deep.equal(['number', 'string']);
+    } finally {
+      await backend.close();
+    }
+  });
+
+  it('are learned from the stored records when a file written before them is opened', async () => {
+    const path = join(directory, 'learned-upgrade.sqlite');
+    const old = new SqliteBackend({ path });
+    await old.upsert([feature('a', { legacy_code: 'X1', legacy_flag: true, title: 'Old' })]);
+    await old.close();
+    const database = new Database(path);
+    database.exec('DROP TABLE learned_properties');
+    database.close();
+    const reopened = new SqliteBackend({ path });
+    try {
+      expect(await reopened.learnedProperties()).to.deep.equal([
+        { name: 'legacy_code', types: ['string'], sortable: true },
+        { name: 'legacy_flag', types: ['boolean'], sortable: true },
+      ]);
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  it('are not learned at all with a cap of 0', async () => {
+    const backend = new SqliteBackend({ path: ':memory:', maxLearnedProperties: 0 });
+    try {
+      await backend.upsert([feature('a', { p1: 1 })]);
+      expect(await names(backend)).to.deep.equal([]);
     } finally {
       await backend.close();
     }

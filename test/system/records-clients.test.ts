@@ -3,7 +3,7 @@
  * for every record with a footprint, Features Part 2 `crs`/`bbox-crs` and `Content-Crs`,
  * `filter-lang=cql-text`), pygeoapi's conventions (`properties`, `skipGeometry`,
  * `application/query-cql-json`), STAC-style POST bodies, `lang`, and a `filter` naming a
- * property that is not a queryable (400, as `sortby` does).
+ * property that is not a queryable (400, as `sortby` does, with the filter's error code).
  */
 import { expect } from 'chai';
 import request from 'supertest';
@@ -208,11 +208,14 @@ describe('OGC API – Records items for GDAL/QGIS, OWSLib and pygeoapi clients',
         .send({ op: '=', args: [{ property: 'nosuchproperty' }, 'x'] })
         .expect(400);
       expect(json.body.description).to.match(/"nosuchproperty" is not a queryable/);
+      // A filter problem (INVALID_FILTER, as on the STAC search), where sortby's is a parameter's.
+      expect(filter.body.code).to.equal('INVALID_FILTER');
+      expect(json.body.code).to.equal('INVALID_FILTER');
       const sortby = await request(test.app)
         .get(ITEMS)
         .query({ sortby: 'nosuchproperty' })
         .expect(400);
-      expect(sortby.body.code).to.equal(filter.body.code);
+      expect(sortby.body.code).to.equal('INVALID_PARAMETER');
       // Aliases of queryables stay valid.
       await request(test.app).get(ITEMS).query({ filter: "dc:type = 'dataset'" }).expect(200);
     });

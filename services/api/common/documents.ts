@@ -59,7 +59,8 @@ export interface ConformanceDocument {
 export interface PropertySchema {
   title: string;
   $ref?: string;
-  type?: string;
+  /** A JSON type, or several for a learned property seen with values of more than one. */
+  type?: string | string[];
   format?: string;
   items?: { type: string };
   'x-ogc-role'?: string;

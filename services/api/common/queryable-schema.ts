@@ -1,5 +1,5 @@
 /** The JSON Schema of a queryable, as the Records and STAC queryables documents list it. Pure. */
-import type { Queryable } from '../../../shared/query/queryables.js';
+import type { LearnedProperty, Queryable } from '../../../shared/query/queryables.js';
 import type { PropertySchema } from './documents.js';
 
 /**
@@ -23,4 +23,16 @@ export function describeQueryable(queryable: Queryable, geometryRef?: string): P
     default:
       return { title: queryable.title, type: queryable.type, ...role };
   }
+}
+
+/**
+ * The schema of a property learned from the records: its JSON type (or types, when its values
+ * were seen with several), titled by its name since the data gives no title.
+ */
+export function describeLearnedProperty(property: LearnedProperty): PropertySchema {
+  const [only] = property.types;
+  return {
+    title: property.name,
+    type: property.types.length === 1 && only !== undefined ? only : [...property.types],
+  };
 }

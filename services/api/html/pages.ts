@@ -157,7 +157,7 @@ export function renderSchemaPage(
   const properties = Object.entries(document.properties).map(([name, schema]) => ({
     name,
     title: schema.title,
-    type: schema.type ?? '',
+    type: Array.isArray(schema.type) ? schema.type.join(' or ') : (schema.type ?? ''),
     format: schema.format ?? '',
     role: schema['x-ogc-role'] ?? '',
   }));

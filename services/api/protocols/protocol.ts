@@ -12,6 +12,7 @@ import type { Logger } from '../../../shared/logging/index.js';
 import type { JobQueues } from '../../../shared/queue/job-queues.js';
 import type { SearchBackend } from '../../../shared/search/backend.js';
 import type { HarvestContext } from '../commands/harvest.js';
+import type { KnownQueryables } from '../common/known-queryables.js';
 import type { DocumentPurpose, PageLimits, Parameter, Paths, Schema } from '../common/openapi.js';
 import type { AuthMiddleware } from '../middleware/auth.js';
 
@@ -32,6 +33,8 @@ export interface ProtocolContext {
   conformance: readonly string[];
   /** The served OpenAPI document for a public base URL. */
   openApiDocument: (publicBaseUrl: string) => unknown;
+  /** The properties filters may name beyond the core queryables, learned from the records. */
+  queryables: KnownQueryables;
 }
 
 /**

@@ -8,6 +8,7 @@
  * chosen in shared/search/create-backend.ts.
  */
 import type { SearchQuery } from '../../query/search-query.js';
+import type { LearnedProperty } from '../../query/queryables.js';
 import type { AggregationAnswer, AggregationRequest } from '../aggregations.js';
 import type { CoreRecord } from '../../records/core-record.js';
 import type {
@@ -38,6 +39,7 @@ import {
 import { EngineIngestLog } from './engine-ingest-log.js';
 import { toReadError } from './engine-errors.js';
 import { IndexLifecycle } from './index-lifecycle.js';
+import { readLearnedProperties } from './learned-properties.js';
 import type { IndexLayout, SpatialMode, TextAnalysis } from './index-templates.js';
 import { QueryCompiler } from './query-compiler.js';
 import { RecordReads } from './record-reads.js';
@@ -107,6 +109,8 @@ export interface EngineBackendOptions {
    * started on the first refinement. Default 0: on the event loop (SEARCH_REFINE_WORKERS).
    */
   refineWorkers?: number | undefined;
+  /** Own properties of records listed as learned at most (QUERYABLES_MAX_LEARNED); default 1000. */
+  maxLearnedProperties?: number | undefined;
 }
 
 /** The ingest log index beside an alias: `…records` → `…ingest-log`, else `<alias>-ingest-log`. */
@@ -135,6 +139,7 @@ export class EngineBackend implements SearchBackend {
   private readonly compiler: QueryCompiler;
   private readonly refinePool: RefinePool | undefined;
   private readonly changeFeed: EngineChangeFeed;
+  private readonly maxLearnedProperties: number;
 
   constructor(options: EngineBackendOptions) {
     const { adapter } = options;
@@ -147,6 +152,7 @@ export class EngineBackend implements SearchBackend {
     this.spatial = options.spatial ?? (options.engine === 'opensearch' ? 'shape' : 'envelope');
     this.analysis = options.analysis ?? 'standard';
     this.budgetMs = options.queryTimeBudgetMs;
+    this.maxLearnedProperties = options.maxLearnedProperties ?? 1000;
     const alias = this.alias;
     const maxResultWindow = options.maxResultWindow ?? 10_000;
     const checkpointQueries = options.checkpointQueries ?? 1000;
@@ -313,6 +319,17 @@ export class EngineBackend implements SearchBackend {
 
   purgeTombstones(before: string): Promise<number> {
     return this.writer.purgeTombstones(this.changeFeed.tombstonesBefore(before));
+  }
+
+  /** The `props.*` fields of the live index's mapping (learned-properties.ts). */
+  async learnedProperties(): Promise<LearnedProperty[]> {
+    try {
+      const mappings = await this.adapter.getMappings(this.alias);
+      const [mapping] = Object.values(mappings);
+      return mapping ? readLearnedProperties(mapping, this.maxLearnedProperties) : [];
+    } catch (error) {
+      throw toReadError(error);
+    }
   }
 
   async health(): Promise<BackendHealth> {

@@ -68,6 +68,14 @@ export function encodeFieldName(name: string): string {
   return encoded;
 }
 
+/** The property name an engine field name segment encodes (encodeFieldName reversed). */
+export function decodeFieldName(segment: string): string {
+  if (segment === '%') return '';
+  return segment.replace(/%(25|2E|2A)/g, (_, code: string) =>
+    code === '25' ? '%' : code === '2E' ? '.' : '*',
+  );
+}
+
 const declared = readDeclaredPropertyTypes();
 
 function declaredKind(mappingType: string | undefined): FieldKind | undefined {

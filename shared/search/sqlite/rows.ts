@@ -6,6 +6,7 @@
 import type { Bbox, CoreRecord, SourceFormat } from '../../records/core-record.js';
 import { buildIndexDocument } from '../../records/index-document.js';
 import { textSortKey } from '../../query/text-folding.js';
+import { ownPropertyTypes, type LearnedType } from '../../query/queryables.js';
 import { bboxToGeometry } from '../../query/bbox-geometry.js';
 import { footprintRectangle } from './sql-functions.js';
 
@@ -41,6 +42,8 @@ export interface SqliteRow {
   source: string;
   anytext: string;
   boxes: Bbox[];
+  /** The record's own properties (not core queryables) with their JSON types, to learn. */
+  learned: [string, LearnedType][];
 }
 
 /**
@@ -84,5 +87,6 @@ export function toSqliteRow(record: CoreRecord): SqliteRow {
     source: content,
     anytext: document.anytext,
     boxes: document.boxes,
+    learned: ownPropertyTypes(document.properties),
   };
 }

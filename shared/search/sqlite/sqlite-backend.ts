@@ -12,6 +12,7 @@ import {
 } from '../../errors/index.js';
 import type { CoreRecord } from '../../records/core-record.js';
 import type { SearchQuery } from '../../query/search-query.js';
+import type { LearnedProperty } from '../../query/queryables.js';
 import type { AggregationAnswer, AggregationRequest } from '../aggregations.js';
 import type {
   AtomicChanges,
@@ -49,6 +50,11 @@ import { compileAggregations } from './compile-aggregate.js';
 import { toSqliteRow, type SqliteRow } from './rows.js';
 import { openDatabase } from './open-database.js';
 import { migrateSchema } from './migrate-schema.js';
+import {
+  hasLearnedProperties,
+  LEARNED_PROPERTIES_SQL,
+  SqliteLearnedProperties,
+} from './learned-properties.js';
 import { SqliteReadPool, type ReadStatement } from './read-pool.js';
 import { withinScope, type SearchScope } from '../search-scope.js';
 import { PROBE_INDEX, SCHEMA_SQL, SPAN_INDEX } from './schema.js';
@@ -90,6 +96,8 @@ function now(): string {
 }
 
 const STATEMENT_CACHE_SIZE = 256;
+/** Own properties learned at most when the options do not say (QUERYABLES_MAX_LEARNED). */
+export const DEFAULT_MAX_LEARNED = 1000;
 const ROW_COLUMNS = 'r.record, r.source_format, r.source_media_type, r.source';
 const DEFAULT_READ_QUEUE_LIMIT = 256;
 const EXTENT_SQL =
@@ -124,6 +132,11 @@ export interface SqliteBackendOptions {
   readWorkers?: number;
   /** Searches that may wait for a read worker before one more is refused (503); default 256. */
   readQueueLimit?: number;
+  /**
+   * Distinct own properties of records the catalogue learns at most (QUERYABLES_MAX_LEARNED);
+   * default DEFAULT_MAX_LEARNED.
+   */
+  maxLearnedProperties?: number;
 }
 
 function toRecord([text, format, mediaType, content]: StoredRow): CoreRecord {
@@ -167,6 +180,8 @@ export class SqliteBackend implements SearchBackend {
   private readonly deadlineCheck: DeadlineGuard | undefined;
   /** Read connections on worker threads; undefined: reads run here. */
   private readonly readPool?: SqliteReadPool;
+  /** The records' own properties learned as they are written (learned-properties.ts). */
+  private readonly learned: SqliteLearnedProperties;
 
   constructor(options: SqliteBackendOptions) {
     this.db = openDatabase(options.path);
@@ -175,7 +190,15 @@ export class SqliteBackend implements SearchBackend {
     this.db.pragma('temp_store = MEMORY');
     registerSqlFunctions(this.db, this.deadline);
     migrateSchema(this.db);
+    const learnedBefore = hasLearnedProperties(this.db);
     this.db.exec(SCHEMA_SQL);
+    this.db.exec(LEARNED_PROPERTIES_SQL);
+    this.learned = new SqliteLearnedProperties(
+      this.db,
+      options.maxLearnedProperties ?? DEFAULT_MAX_LEARNED,
+    );
+    // A file written before properties were learned: learn those of its stored records once.
+    if (!learnedBefore) this.learned.learnStored();
     options.registerFunctions?.(this.db);
     this.timeBudgetMs = options.timeBudgetMs;
     this.deadlineCheck = this.timeBudgetMs === undefined ? undefined : deadlineGuard;
@@ -312,7 +335,8 @@ export class SqliteBackend implements SearchBackend {
       this.statements.deleteFts.run(existing.rid);
       this.statements.deleteBoxes.run(existing.rid, existing.rid);
     }
-    const { anytext, boxes, ...columns } = row;
+    const { anytext, boxes, learned, ...columns } = row;
+    this.learned.learn(learned);
     const { rid } = this.statements.upsert.get({ ...columns, changed }) as { rid: number };
     this.statements.insertFts.run(rid, anytext);
     boxes.forEach(([west, south, east, north], part) => {
@@ -409,6 +433,14 @@ export class SqliteBackend implements SearchBackend {
           deleted: changes.delete.filter((id) => this.deleteRow(id, changed)).length,
         };
       })();
+    } catch (error) {
+      return wrapDriverError(error);
+    }
+  }
+
+  async learnedProperties(): Promise<LearnedProperty[]> {
+    try {
+      return this.learned.list();
     } catch (error) {
       return wrapDriverError(error);
     }

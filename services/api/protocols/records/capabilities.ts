@@ -3,7 +3,11 @@
  * and the one catalogue collection. Pure.
  */
 import type { ServiceMetadata } from '../../../../shared/config/index.js';
-import { QUERYABLES, type Queryable } from '../../../../shared/query/queryables.js';
+import {
+  QUERYABLES,
+  type LearnedProperty,
+  type Queryable,
+} from '../../../../shared/query/queryables.js';
 import type { CatalogueExtent } from '../../../../shared/search/backend.js';
 import { presentCatalogueCollection } from '../../common/catalogue-collection.js';
 import type {
@@ -14,7 +18,7 @@ import type {
   SchemaDocument,
 } from '../../common/documents.js';
 import { jsonAndHtmlLinks, type Link } from '../../common/links.js';
-import { describeQueryable } from '../../common/queryable-schema.js';
+import { describeLearnedProperty, describeQueryable } from '../../common/queryable-schema.js';
 import {
   CATALOG_REL,
   FACETS_JSON,
@@ -207,18 +211,28 @@ function schemaDocument(
 
 /**
  * The queryables document of the catalogue (JSON Schema 2020-12, Features Part 3): every
- * registered queryable under its canonical name. A filter naming any other property is a 400
- * (Features Part 3, /req/filter/filter-param), so additionalProperties is false.
+ * registered queryable under its canonical name, then the properties learned from the records
+ * (their own names and JSON types; a core name always wins). A filter naming any other property
+ * is a 400 (Features Part 3, /req/filter/filter-param), so additionalProperties is false.
  */
-export function presentQueryables(baseUrl: string): SchemaDocument {
-  return schemaDocument(
+export function presentQueryables(
+  baseUrl: string,
+  learned: readonly LearnedProperty[] = [],
+): SchemaDocument {
+  const document = schemaDocument(
     `${collectionUrl(baseUrl)}/queryables`,
     'Queryables of the catalogue',
     'Properties that `filter`, `sortby` and `name=value` parameters of the items endpoint accept ' +
-      '(by these names or their aliases); a filter naming any other property is refused with 400.',
+      '(the core ones, by these names or their aliases), then the properties the records written ' +
+      'to the catalogue carry, which `filter` accepts too; a filter naming any other property is ' +
+      'refused with 400.',
     QUERYABLES,
     false,
   );
+  for (const property of learned) {
+    document.properties[property.name] ??= describeLearnedProperty(property);
+  }
+  return document;
 }
 
 /** The sortables document of the catalogue (JSON Schema 2020-12, Records /req/sorting). */

@@ -32,6 +32,11 @@ export interface ItemsLimits {
   maxLimit: number;
   /** Query cost limits: a filter far over them is refused before it is parsed. */
   query?: QueryLimits;
+  /**
+   * The properties a filter may name beyond the core queryables (learned from the records);
+   * unset: any (see checkFilter).
+   */
+  properties?: ReadonlySet<string>;
 }
 
 /** Parameters that choose how records are presented, on the items and on one record. */
@@ -381,44 +386,6 @@ function checkFilterCrs(crs: string | undefined): void {
   }
 }
 
-/** The property names an expression refers to. */
-function collectPropertyNames(expression: Expression, names: Set<string>): Set<string> {
-  switch (expression.kind) {
-    case 'property':
-      names.add(expression.name);
-      break;
-    case 'op':
-      for (const argument of expression.args) collectPropertyNames(argument, names);
-      break;
-    case 'array':
-      for (const item of expression.items) collectPropertyNames(item, names);
-      break;
-    case 'interval':
-      collectPropertyNames(expression.start, names);
-      collectPropertyNames(expression.end, names);
-      break;
-    default:
-      break;
-  }
-  return names;
-}
-
-/**
- * Refuses a filter naming a property that is not a queryable (OGC API – Features Part 3,
- * /req/filter/filter-param): a 400 naming it, as `sortby` does for a non-sortable property.
- */
-export function checkFilterProperties(expression: Expression): Expression {
-  for (const name of collectPropertyNames(expression, new Set())) {
-    if (!findQueryable(name)) {
-      throw new InvalidParameterError(
-        'filter',
-        `filter: "${name}" is not a queryable; see …/queryables for the properties a filter may name`,
-      );
-    }
-  }
-  return expression;
-}
-
 /**
  * Reads the CQL2 filter of an items request: `filter` in `filter-lang` (cql2-text by default)
  * from the query string, or a CQL2 JSON body of `POST …/items`. `filter-crs` may only name
@@ -446,7 +413,7 @@ export function parseFilterParameters(
         'A filter in the request body must be CQL2 JSON (filter-lang=cql2-json)',
       );
     }
-    return checkFilterProperties(parseFilterBody(body.json, limits));
+    return parseFilterBody(body.json, limits);
   }
   if (text === undefined) return undefined;
   if (language === 'cql2-json') {
@@ -456,9 +423,9 @@ export function parseFilterParameters(
     } catch (error) {
       throw new FilterError(`filter is not valid JSON: ${(error as Error).message}`);
     }
-    return checkFilterProperties(parseCql2Json(json, limits));
+    return parseCql2Json(json, limits);
   }
-  return checkFilterProperties(parseCql2Text(text, limits));
+  return parseCql2Text(text, limits);
 }
 
 /**
@@ -539,7 +506,7 @@ export function parseItemsQuery(
   const sortby = get('sortby');
   if (sortby !== undefined) result.sort = parseSortby(sortby);
   const filter = parseFilterParameters(query, body, limits.query);
-  if (filter !== undefined) result.filter = checkFilter(filter, limits.query);
+  if (filter !== undefined) result.filter = checkFilter(filter, limits.query, limits.properties);
   parseItemsPresentation(query);
 
   for (const name of Object.keys(query)) {

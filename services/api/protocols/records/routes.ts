@@ -7,6 +7,7 @@ import type { Config } from '../../../../shared/config/index.js';
 import { InvalidParameterError, NotFoundError } from '../../../../shared/errors/index.js';
 import { printCql2Json } from '../../../../shared/query/cql2/index.js';
 import { QUERYABLES } from '../../../../shared/query/queryables.js';
+import { KnownQueryables } from '../../common/known-queryables.js';
 import type { SearchQuery } from '../../../../shared/query/search-query.js';
 import { writeCswRecord } from '../../../../shared/records/writers/xml/index.js';
 import type { SearchBackend, SearchOptions } from '../../../../shared/search/backend.js';
@@ -80,6 +81,8 @@ export interface RecordsRouteDependencies {
    * on the landing page. Passed in by the app, which assembles them from the protocol modules.
    */
   conformance: readonly string[];
+  /** The properties filters may name beyond the core queryables (one per app; else its own). */
+  queryables?: KnownQueryables;
 }
 
 const JSON_OR_HTML = ['json', 'html'] as const;
@@ -169,6 +172,7 @@ export function createRecordsRouter({
   backend,
   openApiDocument,
   conformance,
+  queryables = new KnownQueryables(backend),
 }: RecordsRouteDependencies): Router {
   const router = Router();
   const collectionPath = `/collections/${COLLECTION_ID}`;
@@ -225,7 +229,8 @@ export function createRecordsRouter({
   );
   serveDocument(
     `${collectionPath}/queryables`,
-    (request) => presentQueryables(request.publicBaseUrl),
+    async (request) =>
+      presentQueryables(request.publicBaseUrl, (await queryables.fresh()).properties),
     (document, page) => renderSchemaPage(document, page, 'queryables'),
     SCHEMA_JSON,
   );
@@ -249,10 +254,8 @@ export function createRecordsRouter({
     filter?: FilterBody,
   ): Promise<void> {
     const format = negotiate(request, response, ITEMS_OFFERED);
-    const parsed = parseItemsQuery(
-      request.query,
-      { ...config.limits, query: config.query },
-      filter,
+    const parsed = await queryables.parse((properties) =>
+      parseItemsQuery(request.query, { ...config.limits, query: config.query, properties }, filter),
     );
     // RDF and schema.org pages cost several times a GeoJSON page to build, all on the event
     // loop: their pages hold at most RDF_PAGE_LIMIT records, and their paging links say so.

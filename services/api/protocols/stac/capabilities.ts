@@ -3,12 +3,12 @@
  * the landing page (which the Records landing page merges in) and the queryables document.
  * Pure.
  */
-import { QUERYABLES } from '../../../../shared/query/queryables.js';
+import { QUERYABLES, type LearnedProperty } from '../../../../shared/query/queryables.js';
 import { STAC_VERSION } from '../../../../shared/records/writers/stac-item.js';
 import type { Link } from '../../common/links.js';
 import { aggregationLinks } from './aggregate.js';
 import { GEOJSON, QUERYABLES_REL } from '../../common/media-types.js';
-import { describeQueryable } from '../../common/queryable-schema.js';
+import { describeLearnedProperty, describeQueryable } from '../../common/queryable-schema.js';
 import { catalogueUrl, openApiUrl } from '../../common/urls.js';
 
 const STAC_API = 'https://api.stacspec.org/v1.0.0';
@@ -173,10 +173,14 @@ export function stacQueryableName(canonical: string): string {
 
 /**
  * The STAC queryables document (JSON Schema 2019-09, which stac-api-validator requires, with
- * `$id` equal to its URL), built from the queryables registry under STAC names. Unlisted
- * properties are still queryable by name; where a record lacks one it evaluates to null.
+ * `$id` equal to its URL), built from the queryables registry under STAC names, then the
+ * properties learned from the records (their own names and JSON types). A filter naming any
+ * other property is a 400, as on the Records items, so additionalProperties is false.
  */
-export function presentQueryables(baseUrl: string): Record<string, unknown> {
+export function presentQueryables(
+  baseUrl: string,
+  learned: readonly LearnedProperty[] = [],
+): Record<string, unknown> {
   const properties: Record<string, unknown> = {};
   for (const queryable of QUERYABLES) {
     const name = stacQueryableName(queryable.name);
@@ -190,16 +194,20 @@ export function presentQueryables(baseUrl: string): Record<string, unknown> {
       };
     }
   }
+  for (const property of learned) {
+    properties[property.name] ??= describeLearnedProperty(property);
+  }
   return {
     $schema: 'https://json-schema.org/draft/2019-09/schema',
     $id: queryablesUrl(baseUrl),
     type: 'object',
     title: 'Cairn STAC item search queryables',
     description:
-      'Properties the CQL2 `filter` and `sortby` of /catalogue/search accept. Any other item ' +
-      'property may be named too; it is null where a record does not have it.',
+      'Properties the CQL2 `filter` of /catalogue/search accepts: the core ones (which `sortby` ' +
+      'accepts too), then the properties the items written to the catalogue carry. A filter ' +
+      'naming any other property is refused with 400.',
     properties,
-    additionalProperties: true,
+    additionalProperties: false,
   };
 }
 

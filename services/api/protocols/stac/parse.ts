@@ -33,6 +33,11 @@ export interface SearchLimits {
   maxLimit: number;
   /** Query cost limits: a filter far over them is refused before it is parsed. */
   query?: QueryLimits;
+  /**
+   * The properties a filter may name beyond the core queryables (learned from the records);
+   * unset: any (see checkFilter).
+   */
+  properties?: ReadonlySet<string>;
 }
 
 /**
@@ -570,7 +575,7 @@ function buildSearch(
     method,
     limits.query,
   );
-  if (filter) query.filter = checkFilter(filter, limits.query);
+  if (filter) query.filter = checkFilter(filter, limits.query, limits.properties);
   const fields = extractFields(members.fields, method);
   return fields ? { query, fields } : { query };
 }
@@ -670,7 +675,7 @@ export function parseCollectionsQuery(
     'GET',
     limits.query,
   );
-  if (filter) search.filter = checkFilter(filter, limits.query);
+  if (filter) search.filter = checkFilter(filter, limits.query, limits.properties);
   const fields = extractCollectionFields(parameters.fields);
   if (fields) search.fields = fields;
   return search;

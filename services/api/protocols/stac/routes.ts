@@ -10,6 +10,7 @@ import type { Config } from '../../../../shared/config/index.js';
 import { InvalidParameterError, NotFoundError } from '../../../../shared/errors/index.js';
 import type { CoreRecord } from '../../../../shared/records/core-record.js';
 import type { SearchBackend } from '../../../../shared/search/backend.js';
+import { KnownQueryables } from '../../common/known-queryables.js';
 import { GEOJSON } from '../../common/media-types.js';
 import { COLLECTION_ID } from '../../common/urls.js';
 import {
@@ -53,6 +54,8 @@ import {
 export interface StacRouteDependencies {
   config: Readonly<Config>;
   backend: SearchBackend;
+  /** The properties filters may name beyond the core queryables (one per app; else its own). */
+  queryables?: KnownQueryables;
 }
 
 function sendJson(response: Response, body: unknown, type: string): void {
@@ -68,8 +71,18 @@ function rejectParameters(request: Request): void {
 }
 
 /** Builds the router for the STAC item search and its queryables. */
-export function createStacRouter({ config, backend }: StacRouteDependencies): Router {
+export function createStacRouter({
+  config,
+  backend,
+  queryables = new KnownQueryables(backend),
+}: StacRouteDependencies): Router {
   const router = Router();
+  /** The search limits with the known properties, for the parsers. */
+  const limitsWith = (properties: ReadonlySet<string>) => ({
+    ...config.limits,
+    query: config.query,
+    properties,
+  });
 
   /** The parent ids of these records that are records of the catalogue. */
   const parentsOf = (records: CoreRecord[]): Promise<Set<string>> =>
@@ -124,7 +137,7 @@ export function createStacRouter({ config, backend }: StacRouteDependencies): Ro
 
   router.get('/search', async (request, response) => {
     const parameters = request.query as Record<string, unknown>;
-    const parsed = parseSearchGet(parameters, { ...config.limits, query: config.query });
+    const parsed = await queryables.parse((known) => parseSearchGet(parameters, limitsWith(known)));
     await search(response, request.publicBaseUrl, 'GET', parameters, parsed);
   });
 
@@ -133,7 +146,7 @@ export function createStacRouter({ config, backend }: StacRouteDependencies): Ro
     if (body === undefined && Number(request.headers['content-length'] ?? 0) > 0) {
       throw new InvalidParameterError('body', 'POST /search takes a JSON body (application/json)');
     }
-    const parsed = parseSearchPost(body, { ...config.limits, query: config.query });
+    const parsed = await queryables.parse((known) => parseSearchPost(body, limitsWith(known)));
     const members = (body ?? {}) as Record<string, unknown>;
     await search(response, request.publicBaseUrl, 'POST', members, parsed);
   });
@@ -164,7 +177,9 @@ export function createStacRouter({ config, backend }: StacRouteDependencies): Ro
 
   router.get('/stac/collections', async (request, response) => {
     const query = request.query as Record<string, unknown>;
-    const search = parseCollectionsQuery(query, { ...config.limits, query: config.query });
+    const search = await queryables.parse((known) =>
+      parseCollectionsQuery(query, limitsWith(known)),
+    );
     const { offset, limit, fields } = search;
     const baseUrl = request.publicBaseUrl;
     // The catalogue collection comes first in the whole list; a collection search (bbox,
@@ -207,7 +222,12 @@ export function createStacRouter({ config, backend }: StacRouteDependencies): Ro
     const { collectionId } = request.params;
     if (collectionId !== COLLECTION_ID) await findCollectionRecord(collectionId);
     const parameters = request.query as Record<string, unknown>;
-    const parsed = parseCollectionItemsGet(parameters, collectionId, COLLECTION_ID, config.limits);
+    const parsed = await queryables.parse((known) =>
+      parseCollectionItemsGet(parameters, collectionId, COLLECTION_ID, {
+        ...config.limits,
+        properties: known,
+      }),
+    );
     const href = stacItemsUrl(request.publicBaseUrl, collectionId);
     await search(response, request.publicBaseUrl, 'GET', parameters, parsed, href);
   });
@@ -236,10 +256,9 @@ export function createStacRouter({ config, backend }: StacRouteDependencies): Ro
     method: SearchMethod,
     members: Record<string, unknown>,
   ): Promise<void> => {
-    const parsed = parseAggregateRequest(members, method, {
-      ...config.limits,
-      query: config.query,
-    });
+    const parsed = await queryables.parse((known) =>
+      parseAggregateRequest(members, method, limitsWith(known)),
+    );
     const aggregations = await runAggregate(backend, parsed, config.query, {
       scope: request.searchScope,
     });
@@ -263,8 +282,13 @@ export function createStacRouter({ config, backend }: StacRouteDependencies): Ro
     await aggregate(request, response, 'POST', body as Record<string, unknown>);
   });
 
-  router.get('/queryables', (request, response) => {
-    sendJson(response, presentQueryables(request.publicBaseUrl), 'application/schema+json');
+  router.get('/queryables', async (request, response) => {
+    const { properties } = await queryables.fresh();
+    sendJson(
+      response,
+      presentQueryables(request.publicBaseUrl, properties),
+      'application/schema+json',
+    );
   });
 
   return router;
