@@ -83,7 +83,10 @@ const TAG = /^[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*$/;
  * North American Profile's form) is dropped.
  */
 export function toLanguageTag(code: string | undefined): string | undefined {
-  const trimmed = code?.trim().split(/[;\s,]/, 1)[0]?.replace(/_/g, '-');
+  const trimmed = code
+    ?.trim()
+    .split(/[;\s,]/, 1)[0]
+    ?.replace(/_/g, '-');
   if (trimmed === undefined || !TAG.test(trimmed)) return undefined;
   const [first = '', ...rest] = trimmed.split('-');
   const language = first.toLowerCase();

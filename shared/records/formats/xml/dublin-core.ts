@@ -28,11 +28,7 @@ import {
 import { attr, child, children, namespace, text, type XmlElement } from '../../../xml/index.js';
 import { NS } from '../../../xml/namespaces.js';
 import { buildTimeExtent } from '../json/json-values.js';
-import {
-  addTranslation,
-  settleLanguages,
-  toLanguageTag,
-} from '../../languages.js';
+import { addTranslation, settleLanguages, toLanguageTag } from '../../languages.js';
 import { axisOrderOfCrs } from './gml.js';
 import {
   isMediaType,

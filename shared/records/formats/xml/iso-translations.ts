@@ -34,7 +34,9 @@ function firstNamed(element: XmlElement | undefined, local: string): XmlElement 
 function localeLanguage(locale: XmlElement): string | undefined {
   const holder = firstNamed(locale, 'languageCode') ?? firstNamed(locale, 'language');
   const code = firstNamed(holder, 'LanguageCode');
-  return attr(code, '', 'codeListValue') ?? code?.text ?? firstNamed(holder, 'CharacterString')?.text;
+  return (
+    attr(code, '', 'codeListValue') ?? code?.text ?? firstNamed(holder, 'CharacterString')?.text
+  );
 }
 
 /** The record's locales: PT_Locale id → BCP 47 tag, and the tag of the default locale. */

@@ -287,7 +287,13 @@ function appendOnlineResource(b: IsoBuilder, property: XmlNode, link: Link): voi
 function appendCitation(b: IsoBuilder, parent: XmlNode, record: CoreRecord): void {
   const citation = parent.ele(NS.gmd, 'gmd:citation').ele(NS.gmd, 'gmd:CI_Citation');
   if (record.title === undefined) b.requiredString(citation, 'title', record.title);
-  else b.freeText(citation, 'title', record.title, localisedTexts(record, (t) => t.title));
+  else
+    b.freeText(
+      citation,
+      'title',
+      record.title,
+      localisedTexts(record, (t) => t.title),
+    );
   b.string(citation, 'alternateTitle', stringValue(record.extra.alternateTitle));
   const dates: [string | undefined, string][] = [
     [record.resourceCreated, 'creation'],
