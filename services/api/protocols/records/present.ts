@@ -70,6 +70,7 @@ export function presentProperties(record: CoreRecord): Record<string, unknown> {
       contacts: record.contacts,
       externalIds: record.externalIds,
       language: record.language ? { code: record.language } : undefined,
+      languages: record.languages?.map((code) => ({ code })),
       license: record.license,
       rights: record.rights,
       created: record.created,
