@@ -98,11 +98,9 @@ describe(`multilingual records over HTTP on ${systemBackend().label}`, () => {
       expect(response.headers['content-language']).to.equal('cs');
       expect(response.headers.vary).to.match(/Accept-Language/i);
       expect(response.body.properties.title).to.equal('Stahovací služba ATOM pro Data50');
-      expect(response.body.properties.languages).to.deep.equal([
-        { code: 'cs' },
-        { code: 'en' },
-        { code: 'fr' },
-      ]);
+      // OGC API Records: `language` is the language shown, `languages` the other ones.
+      expect(response.body.properties.language).to.deep.equal({ code: 'cs' });
+      expect(response.body.properties.languages).to.deep.equal([{ code: 'en' }, { code: 'fr' }]);
       const alternates = (response.body.links as Link[]).filter((link) => link.hreflang);
       expect(alternates.map((link) => link.hreflang)).to.deep.equal(['en', 'fr']);
       for (const link of alternates) {
@@ -119,6 +117,7 @@ describe(`multilingual records over HTTP on ${systemBackend().label}`, () => {
       expect(response.headers['content-language']).to.equal('en');
       expect(response.body.properties.title).to.equal('ATOM Download Service for the Data50');
       expect(response.body.properties.language).to.deep.equal({ code: 'en' });
+      expect(response.body.properties.languages).to.deep.equal([{ code: 'cs' }, { code: 'fr' }]);
       expect(response.body.properties.keywords).to.include('Hydrography');
       const hreflangs = (response.body.links as Link[]).flatMap((link) =>
         link.hreflang ? [link.hreflang] : [],
