@@ -105,6 +105,14 @@ export interface EoProperties {
   spectralRange?: string | undefined;
 }
 
+/** A record's text in one of its other languages (the fields the record carries translated). */
+export interface Translation {
+  title?: string | undefined;
+  description?: string | undefined;
+  /** Translated keywords, by the keyword in the record's own language (those that have one). */
+  keywords?: Record<string, string> | undefined;
+}
+
 /** Optional fields may be present and undefined: parsers assign whatever the source gave. */
 export interface CoreRecord {
   id: string;
@@ -119,6 +127,13 @@ export interface CoreRecord {
   externalIds: ExternalId[];
   /** ISO 639 language code of the metadata. */
   language?: string | undefined;
+  /**
+   * Every language the record's text is given in, as BCP 47 tags (shared/records/languages.ts),
+   * the record's own language first; absent for a record in one language.
+   */
+  languages?: string[] | undefined;
+  /** The record's text in its other languages, by BCP 47 tag; its own text stays in the fields. */
+  translations?: Record<string, Translation> | undefined;
   license?: string | undefined;
   rights?: string | undefined;
   /** When the metadata record was created / last updated (ISO 8601). */

@@ -5,6 +5,7 @@
  */
 import type { Geometry } from 'geojson';
 import type { Bbox, CoreRecord } from './core-record.js';
+import { translatedText } from './languages.js';
 
 /** Queryable values by canonical name (plus every extra property under its own name). */
 export type IndexedProperties = Record<
@@ -82,6 +83,7 @@ export function buildIndexDocument(record: CoreRecord): IndexDocument {
     ...organisations,
     ...formats,
     ...eoText,
+    ...translatedText(record),
   ]
     .filter((part): part is string => Boolean(part))
     .join(' \n');
@@ -98,6 +100,7 @@ export function buildIndexDocument(record: CoreRecord): IndexDocument {
     organisations,
     externalIds: record.externalIds.map((e) => (e.scheme ? `${e.scheme}:${e.value}` : e.value)),
     language: record.language ?? null,
+    ...(record.languages === undefined ? {} : { languages: record.languages }),
     license: record.license ?? null,
     rights: record.rights ?? null,
     created: record.created ?? null,

@@ -13,6 +13,7 @@ export interface ViewLink {
   rel?: string | undefined;
   type?: string | undefined;
   title?: string | undefined;
+  hreflang?: string | undefined;
 }
 
 export interface Breadcrumb {
@@ -411,6 +412,10 @@ export interface RecordView {
   time?: InstantView[] | undefined;
   properties: { name: string; label: string; value: DisplayValue }[];
   links: (ViewLink & { typeName: string; safeHref?: string | undefined })[];
+  /** The language the record is shown in (a language tag), when it names one. */
+  language?: string | undefined;
+  /** The record in its other languages: hreflang alternate links. */
+  translations: { language: string; href: string }[];
   /** The footprint as the record gives it (its geometry, or a polygon of its bbox). */
   geometry: unknown;
   /** The footprint as the map draws it (in one piece across the antimeridian). */
@@ -420,6 +425,15 @@ export interface RecordView {
 /** The href when it is safe to make a link of (http, https, ftp, mailto), else undefined. */
 export function safeHref(href: string): string | undefined {
   return /^(https?|ftp):\/\/|^mailto:/i.test(href.trim()) ? href : undefined;
+}
+
+/** The code of a record's `language` member (`{code}` in OGC API Records), if any. */
+function languageCode(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const code = (value as { code?: unknown }).code;
+  return typeof code === 'string' && /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/.test(code)
+    ? code
+    : undefined;
 }
 
 /** Builds the record page view from a GeoJSON record. */
@@ -443,6 +457,12 @@ export function buildRecordView(feature: FeatureLike): RecordView {
       typeName: describeMediaType(link.type),
       safeHref: safeHref(link.href),
     })),
+    language: languageCode(properties.language),
+    translations: asLinks(feature.links).flatMap((link) =>
+      link.rel === 'alternate' && link.hreflang !== undefined && safeHref(link.href)
+        ? [{ language: link.hreflang, href: link.href }]
+        : [],
+    ),
     geometry: footprint,
     mapGeometry: buildMapGeometry(footprint),
   };

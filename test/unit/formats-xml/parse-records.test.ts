@@ -50,7 +50,7 @@ describe('XML metadata formats (parsers)', () => {
           count += 1;
         }
       }
-      expect(count).to.equal(18 + 4 + 12 + 2);
+      expect(count).to.equal(20 + 4 + 12 + 2);
     });
 
     describe('ISO 19139', () => {

@@ -118,7 +118,7 @@ describe('XML metadata writers', () => {
   describe('ISO 19139', () => {
     it('returns the stored ISO 19139 source verbatim unless synthesis is forced', () => {
       const iso = samples.filter((sample) => sample.record.source.format === 'iso19139');
-      expect(iso.length).to.equal(21);
+      expect(iso.length).to.equal(23);
       for (const sample of iso) expect(writeIso19139(sample.record)).to.equal(sample.xml);
       const forced = writeIso19139(defined(iso[0], 'a sample').record, { useSource: false });
       expect(forced).to.not.equal(iso[0]?.xml);

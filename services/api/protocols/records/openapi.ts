@@ -194,7 +194,9 @@ export function buildRecordsParameters(
     ),
     lang: stringParameter(
       'lang',
-      'Preferred language (a language tag); accepted, but records are returned in their own language.',
+      'Preferred language (a language tag, RFC 4647 lookup): a record that has a translation in ' +
+        'it is shown in it, else in its own language; the Content-Language header names the ' +
+        'language of a single record. Takes precedence over Accept-Language.',
       { pattern: LANGUAGE_TAG_PATTERN.source },
     ),
     datetime: stringParameter(

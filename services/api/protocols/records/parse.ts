@@ -113,6 +113,8 @@ export interface ItemsPresentation {
   /** Only these properties (by name) are kept; undefined keeps every property. */
   properties?: readonly string[];
   skipGeometry: boolean;
+  /** The language asked for by `lang` (a language tag); records in it are shown in it. */
+  lang?: string;
 }
 
 /**
@@ -142,8 +144,8 @@ export const LANGUAGE_TAG_PATTERN = /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/;
 /**
  * Parses how an items (or record) request wants its features presented: `crs` (Features
  * Part 2), `properties` (a comma-separated list of property names, as pygeoapi offers it) and
- * `skipGeometry` (true or false). `lang` is checked (a language tag) but records are served
- * in their own language.
+ * `skipGeometry` (true or false) and `lang` (a language tag: the language a multilingual
+ * record is shown in, services/api/common/language.ts).
  */
 export function parseItemsPresentation(query: QueryParameters): ItemsPresentation {
   const get = (name: string): string | undefined => singleParameter(query, name);
@@ -183,6 +185,7 @@ export function parseItemsPresentation(query: QueryParameters): ItemsPresentatio
       `lang must be a language tag (e.g. en, fr-CA), got "${lang}"`,
     );
   }
+  if (lang !== undefined && lang.trim() !== '') result.lang = lang.trim();
   return result;
 }
 

@@ -5,6 +5,11 @@
 import type { Geometry, Position } from 'geojson';
 import type { CoreRecord, TimeExtent } from '../../../../shared/records/core-record.js';
 import { bboxToGeometry } from '../../../../shared/records/formats/json/json-values.js';
+import {
+  recordLanguages,
+  recordLanguageTag,
+  toLanguageTag,
+} from '../../../../shared/records/languages.js';
 import type { SearchResult } from '../../../../shared/search/backend.js';
 import type { ItemsPage, RecordFeature, RecordTime } from '../../common/documents.js';
 import type { Link } from '../../common/links.js';
@@ -69,7 +74,7 @@ export function presentProperties(record: CoreRecord): Record<string, unknown> {
       formats: record.formats,
       contacts: record.contacts,
       externalIds: record.externalIds,
-      language: record.language ? { code: record.language } : undefined,
+      ...presentLanguages(record),
       license: record.license,
       rights: record.rights,
       created: record.created,
@@ -137,6 +142,27 @@ function selectProperties(
 ): Record<string, unknown> {
   if (names === undefined) return properties;
   return Object.fromEntries(Object.entries(properties).filter(([name]) => names.includes(name)));
+}
+
+/**
+ * `language` and `languages` of a record: for a multilingual record the language shown (a BCP 47
+ * tag) and, as OGC API Records defines `languages`, the other languages it is available in;
+ * else the record's language code as the source gave it.
+ */
+function presentLanguages(record: CoreRecord): {
+  language?: { code: string } | undefined;
+  languages?: { code: string }[] | undefined;
+} {
+  if (record.languages === undefined) {
+    return { language: record.language ? { code: record.language } : undefined };
+  }
+  const shown = toLanguageTag(record.language) ?? recordLanguageTag(record);
+  return {
+    language: shown === undefined ? undefined : { code: shown },
+    languages: recordLanguages(record)
+      .filter((tag) => tag !== shown)
+      .map((code) => ({ code })),
+  };
 }
 
 /** Renders one record as an OGC API – Records GeoJSON feature with its links. */

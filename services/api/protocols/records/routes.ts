@@ -9,6 +9,7 @@ import { printCql2Json } from '../../../../shared/query/cql2/index.js';
 import { QUERYABLES } from '../../../../shared/query/queryables.js';
 import { KnownQueryables } from '../../common/known-queryables.js';
 import type { SearchQuery } from '../../../../shared/query/search-query.js';
+import type { CoreRecord } from '../../../../shared/records/core-record.js';
 import { writeCswRecord } from '../../../../shared/records/writers/xml/index.js';
 import type { SearchBackend, SearchOptions } from '../../../../shared/search/backend.js';
 import { presentCatalogueCollection } from '../../common/catalogue-collection.js';
@@ -19,7 +20,7 @@ import {
   OPENAPI_JSON,
   SCHEMA_JSON,
 } from '../../common/media-types.js';
-import { COLLECTION_ID } from '../../common/urls.js';
+import { COLLECTION_ID, recordUrl } from '../../common/urls.js';
 import {
   renderOpenApiPage,
   renderCollectionPage,
@@ -59,6 +60,13 @@ import {
   type DcatDocument,
 } from './present-dcat.js';
 import { ITEMS_FORMATS, RECORD_FORMATS } from './openapi.js';
+import {
+  languageAlternates,
+  localiseRecords,
+  negotiateRecordLanguage,
+  setContentLanguage,
+  withLang,
+} from '../../common/language.js';
 import {
   presentSchemaOrgCatalogue,
   presentSchemaOrgPage,
@@ -273,10 +281,21 @@ export function createRecordsRouter({
     if (format === 'jsonld' || isDcatFormat(format)) facets = [];
     // The search and its facet counts share the request's scope (one deadline, one lane place).
     const options: SearchOptions = { scope: request.searchScope, facets: facets.length };
-    const [result, counts] = await Promise.all([
+    const [found, counts] = await Promise.all([
       backend.search(query, options),
       countFacets(backend, { ...query, offset: 0, sort: [] }, facets, options),
     ]);
+    // Multilingual records in the language `lang` (else Accept-Language) asks for, where they
+    // have it; each keeps its own language otherwise.
+    const result = {
+      ...found,
+      records: localiseRecords(
+        found.records,
+        presentation.lang,
+        request.headers['accept-language'],
+      ),
+    };
+    response.vary('Accept-Language');
     const linkQuery = stringParameters(request.query);
     if (filter && query.filter) {
       // The body's filter (CQL2 JSON, or a STAC-style {"filter"} in either encoding) as CQL2 JSON.
@@ -350,15 +369,33 @@ export function createRecordsRouter({
     const stac = isStacItemRequest(request.query.f, request.headers.accept);
     const format = stac ? 'json' : negotiate(request, response, RECORD_OFFERED);
     const presentation = parseItemsPresentation(request.query);
-    const record = await backend.get(request.params.recordId);
-    if (!record) throw new NotFoundError(`No record with id "${request.params.recordId}"`);
+    const stored = await backend.get(request.params.recordId);
+    if (!stored) throw new NotFoundError(`No record with id "${request.params.recordId}"`);
+    // The source document (f=xml) carries every language; the other encodings show one.
+    const negotiated = negotiateRecordLanguage(
+      stored,
+      format === 'xml' ? undefined : presentation.lang,
+      format === 'xml' ? undefined : request.headers['accept-language'],
+    );
+    setContentLanguage(response, negotiated.language);
+    const query = request.originalUrl.indexOf('?');
+    const ownUrl = `${recordUrl(request.publicBaseUrl, stored.id)}${query < 0 ? '' : request.originalUrl.slice(query)}`;
+    const record: CoreRecord = {
+      ...negotiated.record,
+      links: [
+        ...negotiated.record.links,
+        ...languageAlternates(negotiated, format === 'html' ? 'text/html' : GEOJSON, (tag) =>
+          withLang(ownUrl, tag),
+        ),
+      ],
+    };
     if (stac) {
       const parents = await findExistingRecords(backend, record.parentId ? [record.parentId] : []);
       return sendJson(response, presentStacItem(record, request.publicBaseUrl, parents), GEOJSON);
     }
     if (format === 'xml') {
       // The stored source document verbatim when it was XML; else a CSW 3.0 full csw:Record.
-      if (hasXmlSource(record)) {
+      if (hasXmlSource(stored)) {
         return void response.type(record.source.mediaType).send(record.source.content);
       }
       return void response

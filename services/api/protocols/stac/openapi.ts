@@ -301,7 +301,18 @@ export function buildStacPaths(): Paths {
       get: readOperation(
         'One item of a STAC Collection',
         TAG,
-        [collectionId, itemId, f],
+        [
+          collectionId,
+          itemId,
+          f,
+          stringParameter(
+            'lang',
+            'Language of the item (a language tag, RFC 4647 lookup): its title, description and ' +
+              'keywords in that language when the record has them, else its own; ' +
+              'Content-Language names the language served. Takes precedence over Accept-Language.',
+            { pattern: '^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$' },
+          ),
+        ],
         jsonContent('StacItem', GEOJSON),
         { notFound: true },
       ),

@@ -5,6 +5,14 @@
  * /catalogue itself (whose landing page is also a STAC Catalog with item search) and the
  * Records collections; `f=stac` on the Records collection still gives it as a STAC Collection.
  */
+import {
+  langParameter,
+  languageAlternates,
+  localiseRecords,
+  negotiateRecordLanguage,
+  setContentLanguage,
+  withLang,
+} from '../../common/language.js';
 import { Router, type Request, type Response } from 'express';
 import type { Config } from '../../../../shared/config/index.js';
 import { InvalidParameterError, NotFoundError } from '../../../../shared/errors/index.js';
@@ -49,6 +57,7 @@ import {
   presentStacCollection,
   presentStacCollections,
   presentStacItem,
+  stacItemUrl,
 } from './present.js';
 
 export interface StacRouteDependencies {
@@ -63,9 +72,10 @@ function sendJson(response: Response, body: unknown, type: string): void {
 }
 
 /** STAC API documents that take no parameter: anything but `f=json` is a 400. */
-function rejectParameters(request: Request): void {
+function rejectParameters(request: Request, accepted: readonly string[] = []): void {
   for (const [name, value] of Object.entries(request.query)) {
     if (name === 'f' && value === 'json') continue;
+    if (accepted.includes(name)) continue;
     throw new InvalidParameterError(name, `Unknown parameter "${name}"; this document takes none`);
   }
 }
@@ -99,7 +109,14 @@ export function createStacRouter({
     { query, fields }: StacSearch,
     href?: string,
   ): Promise<void> => {
-    const result = await backend.search(query, { scope: response.req.searchScope });
+    const found = await backend.search(query, { scope: response.req.searchScope });
+    // Multilingual items in the language Accept-Language asks for, where they have it.
+    const acceptLanguage = response.req.headers['accept-language'];
+    const result = {
+      ...found,
+      records: localiseRecords(found.records, undefined, acceptLanguage),
+    };
+    response.vary('Accept-Language');
     const body = presentItemCollection(result, {
       baseUrl,
       href,
@@ -233,14 +250,29 @@ export function createStacRouter({
   });
 
   router.get('/stac/collections/:collectionId/items/:itemId', async (request, response) => {
-    rejectParameters(request);
+    rejectParameters(request, ['lang']);
     const { collectionId, itemId } = request.params;
-    const record = await backend.get(itemId);
-    const member = record && (collectionId === COLLECTION_ID || record.parentId === collectionId);
-    if (!record || !member) {
+    const stored = await backend.get(itemId);
+    const member = stored && (collectionId === COLLECTION_ID || stored.parentId === collectionId);
+    if (!stored || !member) {
       throw new NotFoundError(`No item "${itemId}" in the STAC Collection "${collectionId}"`);
     }
-    const item = presentStacItem(record, request.publicBaseUrl, await parentsOf([record]));
+    const parents = await parentsOf([stored]);
+    const negotiated = negotiateRecordLanguage(
+      stored,
+      langParameter(request.query),
+      request.headers['accept-language'],
+    );
+    setContentLanguage(response, negotiated.language);
+    const itemUrl = stacItemUrl(request.publicBaseUrl, stored, parents);
+    const record: CoreRecord = {
+      ...negotiated.record,
+      links: [
+        ...negotiated.record.links,
+        ...languageAlternates(negotiated, GEOJSON, (tag) => withLang(itemUrl, tag)),
+      ],
+    };
+    const item = presentStacItem(record, request.publicBaseUrl, parents);
     sendJson(response, item, GEOJSON);
   });
 

@@ -28,6 +28,7 @@ import {
   type JsonObject,
 } from './json-values.js';
 import { parseTimeValue } from '../../time.js';
+import { readJsonLanguages } from '../../languages.js';
 
 /** Properties mapped onto CoreRecord fields; everything else is kept in `extra`. */
 const CORE_PROPERTIES = new Set([
@@ -153,6 +154,7 @@ export function parseOgcRecord(feature: JsonObject, content: string): CoreRecord
   record.contacts = readContacts(properties.contacts);
   record.externalIds = readExternalIds(properties.externalIds);
   record.language = asString(asObject(properties.language)?.code) ?? asString(properties.language);
+  readJsonLanguages(record, properties.language, properties.languages);
   record.license = asString(properties.license);
   record.rights = asString(properties.rights);
   record.created = normaliseDate(properties.created);

@@ -20,6 +20,7 @@ import {
   type JsonObject,
 } from './json-values.js';
 import { parseTimeValue } from '../../time.js';
+import { readJsonLanguages } from '../../languages.js';
 import { TIME_FALLBACK_PROPERTY } from '../../writers/stac-item.js';
 
 /** STAC item properties mapped onto CoreRecord fields (not copied into `extra`). */
@@ -84,6 +85,7 @@ function fillCommon(record: CoreRecord, object: JsonObject, properties: JsonObje
   record.title = asString(properties.title);
   record.description = asString(properties.description);
   record.keywords = asStrings(properties.keywords);
+  readJsonLanguages(record, properties.language, properties.languages);
   record.license = asString(properties.license);
   record.created = normaliseDate(properties.created);
   record.updated = normaliseDate(properties.updated);

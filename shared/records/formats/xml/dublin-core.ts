@@ -28,6 +28,7 @@ import {
 import { attr, child, children, namespace, text, type XmlElement } from '../../../xml/index.js';
 import { NS } from '../../../xml/namespaces.js';
 import { buildTimeExtent } from '../json/json-values.js';
+import { addTranslation, settleLanguages, toLanguageTag } from '../../languages.js';
 import { axisOrderOfCrs } from './gml.js';
 import {
   isMediaType,
@@ -178,5 +179,44 @@ export function readDublinCoreRecord(root: XmlElement, content: string): CoreRec
   if (source.length > 0) record.extra.source = source;
   const alternative = values(root, dct('alternative'));
   if (alternative.length > 0) record.extra.alternative = alternative;
+  readDublinCoreTranslations(record, root);
   return record;
+}
+
+/** The BCP 47 tag of an element's `xml:lang`, if it has one. */
+function xmlLang(element: XmlElement): string | undefined {
+  return toLanguageTag(attr(element, NS.xml, 'lang'));
+}
+
+/**
+ * Reads the `xml:lang` variants of the title and abstract: the first title is the record's own
+ * (its `xml:lang`, else `dc:language`, names the record's language); every element in another
+ * language is a translation. Subjects in every language are keywords already (nothing pairs a
+ * subject with its translation).
+ */
+function readDublinCoreTranslations(record: CoreRecord, root: XmlElement): void {
+  const titles = children(root, dc('title'));
+  const descriptions = [...children(root, dct('abstract')), ...children(root, dc('description'))];
+  const subjects = children(root, dc('subject'));
+  const tagged = [...titles, ...descriptions, ...subjects].filter((item) => xmlLang(item));
+  if (tagged.length === 0) return;
+  const own =
+    (titles[0] && xmlLang(titles[0])) ??
+    toLanguageTag(record.language) ??
+    (descriptions[0] && xmlLang(descriptions[0]));
+  if (own !== undefined) record.languages = [own];
+  record.language ??= own;
+  for (const [field, elements] of [
+    ['title', titles],
+    ['description', descriptions],
+  ] as const) {
+    for (const element of elements) {
+      const tag = xmlLang(element);
+      if (tag !== undefined) addTranslation(record, tag, field, text(element));
+    }
+  }
+  settleLanguages(record);
+  if ((record.languages?.length ?? 0) <= 1 && record.translations === undefined) {
+    delete record.languages;
+  }
 }

@@ -41,6 +41,7 @@ import { NS } from '../../../xml/namespaces.js';
 import { combinePolygons, parseGmlGeometry, parseGmlTime } from './gml.js';
 import { distinctJson } from '../../distinct-json.js';
 import type { IsoDialect } from './iso-dialect.js';
+import { readIsoTranslations } from './iso-translations.js';
 import {
   deriveLicense,
   deriveRights,
@@ -168,6 +169,13 @@ export function readIsoRecord(root: XmlElement, d: IsoDialect, content: string):
   ]);
   readDistribution(record, root, idents, d);
   readEo(record, root, d);
+  readIsoTranslations(record, root, {
+    title: find(primary, d.mri.citation, d.cit.CI_Citation, d.cit.title),
+    abstract: child(primary, d.mri.abstract),
+    keywords: idents.flatMap((ident) =>
+      findAll(ident, d.mri.descriptiveKeywords, d.mri.MD_Keywords, d.mri.keyword),
+    ),
+  });
   return record;
 }
 

@@ -11,7 +11,8 @@
  * distributorContact according to their scope.
  */
 import type { Geometry, Position } from 'geojson';
-import type { Contact, CoreRecord, Link, TimeExtent } from '../../core-record.js';
+import type { Contact, CoreRecord, Link, TimeExtent, Translation } from '../../core-record.js';
+import { recordLanguages, recordLanguageTag, toIso639_2 } from '../../languages.js';
 import {
   CONSTRAINT_KEYS,
   EO_KEYWORD_NAMES,
@@ -116,6 +117,42 @@ class IsoBuilder {
         .txt(xmlText(value));
     } else {
       property.ele(NS.gco, 'gco:CharacterString').txt(xmlText(value));
+    }
+  }
+
+  /**
+   * A free-text property with its translations: the CharacterString (or Anchor) in the
+   * record's language, then a gmd:PT_FreeText group per locale (`[locale id, text]`).
+   */
+  freeText(
+    parent: XmlNode,
+    name: string,
+    value: string | undefined,
+    localised: [string, string][],
+    href?: string,
+  ): void {
+    if (value === undefined || localised.length === 0) {
+      this.string(parent, name, value, href);
+      return;
+    }
+    const property = parent
+      .ele(NS.gmd, `gmd:${name}`)
+      .att(NS.xsi, 'xsi:type', 'gmd:PT_FreeText_PropertyType');
+    if (href !== undefined) {
+      property
+        .ele(NS.gmx, 'gmx:Anchor')
+        .att(NS.xlink, 'xlink:href', xmlText(href))
+        .txt(xmlText(value));
+    } else {
+      property.ele(NS.gco, 'gco:CharacterString').txt(xmlText(value));
+    }
+    const freeText = property.ele(NS.gmd, 'gmd:PT_FreeText');
+    for (const [id, text] of localised) {
+      freeText
+        .ele(NS.gmd, 'gmd:textGroup')
+        .ele(NS.gmd, 'gmd:LocalisedCharacterString')
+        .att('locale', `#${id}`)
+        .txt(xmlText(text));
     }
   }
 
@@ -249,7 +286,14 @@ function appendOnlineResource(b: IsoBuilder, property: XmlNode, link: Link): voi
 
 function appendCitation(b: IsoBuilder, parent: XmlNode, record: CoreRecord): void {
   const citation = parent.ele(NS.gmd, 'gmd:citation').ele(NS.gmd, 'gmd:CI_Citation');
-  b.requiredString(citation, 'title', record.title);
+  if (record.title === undefined) b.requiredString(citation, 'title', record.title);
+  else
+    b.freeText(
+      citation,
+      'title',
+      record.title,
+      localisedTexts(record, (t) => t.title),
+    );
   b.string(citation, 'alternateTitle', stringValue(record.extra.alternateTitle));
   const dates: [string | undefined, string][] = [
     [record.resourceCreated, 'creation'],
@@ -336,7 +380,10 @@ function eoKeywords(record: CoreRecord): string[] {
 function appendKeywords(b: IsoBuilder, parent: XmlNode, record: CoreRecord): void {
   for (const group of keywordGroups(record)) {
     const keywords = parent.ele(NS.gmd, 'gmd:descriptiveKeywords').ele(NS.gmd, 'gmd:MD_Keywords');
-    for (const keyword of group.keywords) b.string(keywords, 'keyword', keyword.id, keyword.url);
+    for (const keyword of group.keywords) {
+      const localised = localisedTexts(record, (t) => t.keywords?.[keyword.id]);
+      b.freeText(keywords, 'keyword', keyword.id, localised, keyword.url);
+    }
     if (group.scheme !== undefined) {
       const thesaurus = keywords.ele(NS.gmd, 'gmd:thesaurusName').ele(NS.gmd, 'gmd:CI_Citation');
       b.string(
@@ -471,7 +518,11 @@ function appendIdentification(
     ? info.ele(NS.srv, 'srv:SV_ServiceIdentification')
     : info.ele(NS.gmd, 'gmd:MD_DataIdentification');
   appendCitation(b, ident, record);
-  b.requiredString(ident, 'abstract', record.description);
+  if (record.description === undefined) b.requiredString(ident, 'abstract', undefined);
+  else {
+    const localised = localisedTexts(record, (t) => t.description);
+    b.freeText(ident, 'abstract', record.description, localised);
+  }
   b.string(ident, 'purpose', stringValue(record.extra.purpose));
   b.code(ident, 'status', 'MD_ProgressCode', stringValue(record.extra.status));
   appendContacts(
@@ -600,6 +651,50 @@ function appendQuality(b: IsoBuilder, root: XmlNode, record: CoreRecord): void {
   b.string(statement, 'statement', lineage);
 }
 
+/** The PT_Locale id the writer gives a language: its tag in capitals ("FR", "ZH-HANT"). */
+function localeId(tag: string): string {
+  return tag.toUpperCase();
+}
+
+/** The record's other languages, each with the PT_Locale id the writer gives it. */
+function otherLanguages(record: CoreRecord): string[] {
+  const own = recordLanguageTag(record);
+  return recordLanguages(record).filter((tag) => tag !== own);
+}
+
+/** The translations of one text of the record, as `[locale id, text]` in locale order. */
+function localisedTexts(
+  record: CoreRecord,
+  pick: (translation: Translation) => string | undefined,
+): [string, string][] {
+  const texts: [string, string][] = [];
+  for (const tag of otherLanguages(record)) {
+    const translation = record.translations?.[tag];
+    const text = translation === undefined ? undefined : pick(translation);
+    if (text !== undefined) texts.push([localeId(tag), text]);
+  }
+  return texts;
+}
+
+/** One gmd:locale per other language of the record, which its PT_FreeText groups point at. */
+function appendLocales(b: IsoBuilder, root: XmlNode, record: CoreRecord): void {
+  for (const tag of otherLanguages(record)) {
+    const locale = root
+      .ele(NS.gmd, 'gmd:locale')
+      .ele(NS.gmd, 'gmd:PT_Locale')
+      .att('id', xmlText(localeId(tag)));
+    const code = toIso639_2(tag);
+    locale
+      .ele(NS.gmd, 'gmd:languageCode')
+      .ele(NS.gmd, 'gmd:LanguageCode', {
+        codeList: 'http://www.loc.gov/standards/iso639-2/',
+        codeListValue: xmlText(code),
+      })
+      .txt(xmlText(code));
+    b.code(locale, 'characterEncoding', 'MD_CharacterSetCode', 'utf8');
+  }
+}
+
 /** Builds a gmd:MD_Metadata element for the record under `parent` and returns it. */
 function synthesise(parent: XmlNode, record: CoreRecord, options: Iso19139Options): XmlNode {
   const b = new IsoBuilder();
@@ -616,6 +711,7 @@ function synthesise(parent: XmlNode, record: CoreRecord, options: Iso19139Option
       xlink: NS.xlink,
     });
   }
+  if (record.translations !== undefined) declareNamespaces(root, { xsi: NS.xsi });
   b.string(root, 'fileIdentifier', record.id);
   b.string(root, 'language', record.language);
   b.code(root, 'characterSet', 'MD_CharacterSetCode', 'utf8');
@@ -636,6 +732,7 @@ function synthesise(parent: XmlNode, record: CoreRecord, options: Iso19139Option
     stringValue(record.extra.metadataStandardVersion) ?? '1.0',
   );
   b.string(root, 'dataSetURI', stringValue(record.extra.dataSetUri));
+  appendLocales(b, root, record);
   for (const code of stringList(record.extra.referenceSystem)) {
     const identifier = root
       .ele(NS.gmd, 'gmd:referenceSystemInfo')

@@ -1,0 +1,209 @@
+/**
+ * Language tags of multilingual records: the codes the formats use (ISO 639-2/B and /T in ISO
+ * 19139 and 19115-3, ISO 639-1 or BCP 47 in Dublin Core, OGC API Records and STAC) become one
+ * BCP 47 tag per language, so a record's translations, a `lang` parameter and an
+ * Accept-Language header name a language the same way. `localiseRecord` gives the record as
+ * it reads in one of its languages.
+ */
+import type { CoreRecord, Translation } from './core-record.js';
+
+/** ISO 639-2 (bibliographic and terminologic) codes of the languages catalogues use, to 639-1. */
+const ISO_639_2_TO_1: Readonly<Record<string, string>> = {
+  alb: 'sq',
+  sqi: 'sq',
+  ara: 'ar',
+  baq: 'eu',
+  eus: 'eu',
+  bul: 'bg',
+  cat: 'ca',
+  chi: 'zh',
+  zho: 'zh',
+  cze: 'cs',
+  ces: 'cs',
+  dan: 'da',
+  dut: 'nl',
+  nld: 'nl',
+  eng: 'en',
+  est: 'et',
+  fin: 'fi',
+  fre: 'fr',
+  fra: 'fr',
+  ger: 'de',
+  deu: 'de',
+  gle: 'ga',
+  glg: 'gl',
+  gre: 'el',
+  ell: 'el',
+  heb: 'he',
+  hrv: 'hr',
+  hun: 'hu',
+  ice: 'is',
+  isl: 'is',
+  ita: 'it',
+  jpn: 'ja',
+  kor: 'ko',
+  lav: 'lv',
+  lit: 'lt',
+  ltz: 'lb',
+  mlt: 'mt',
+  nor: 'no',
+  nob: 'nb',
+  nno: 'nn',
+  pol: 'pl',
+  por: 'pt',
+  roh: 'rm',
+  rum: 'ro',
+  ron: 'ro',
+  rus: 'ru',
+  slo: 'sk',
+  slk: 'sk',
+  slv: 'sl',
+  spa: 'es',
+  swe: 'sv',
+  tur: 'tr',
+  ukr: 'uk',
+  wel: 'cy',
+  cym: 'cy',
+};
+
+/** ISO 639-1 code → the ISO 639-2/B code ISO 19139 writes (the inverse of the table above). */
+const ISO_639_1_TO_2B: Readonly<Record<string, string>> = (() => {
+  const inverse: Record<string, string> = {};
+  for (const [code3, code2] of Object.entries(ISO_639_2_TO_1)) inverse[code2] ??= code3;
+  return inverse;
+})();
+
+/** A BCP 47 tag as RFC 5646 allows it: letters and digits in subtags of 1 to 8, joined by '-'. */
+const TAG = /^[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*$/;
+
+/**
+ * The BCP 47 tag of a language code as a record gives it: ISO 639-2 codes become their 639-1
+ * form, subtags are cased as RFC 5646 recommends (language lower, region upper). Returns
+ * undefined for a value that is no language tag. Extra text after the code ("eng; CAN", the
+ * North American Profile's form) is dropped.
+ */
+export function toLanguageTag(code: string | undefined): string | undefined {
+  const trimmed = code
+    ?.trim()
+    .split(/[;\s,]/, 1)[0]
+    ?.replace(/_/g, '-');
+  if (trimmed === undefined || !TAG.test(trimmed)) return undefined;
+  const [first = '', ...rest] = trimmed.split('-');
+  const language = first.toLowerCase();
+  const primary = ISO_639_2_TO_1[language] ?? language;
+  const subtags = rest.map((subtag) =>
+    subtag.length === 2 ? subtag.toUpperCase() : subtag.toLowerCase(),
+  );
+  return [primary, ...subtags].join('-');
+}
+
+/** The ISO 639-2/B code of a BCP 47 tag's language, as ISO 19139 code lists name it. */
+export function toIso639_2(tag: string): string {
+  const language = tag.split('-', 1)[0]?.toLowerCase() ?? tag;
+  return ISO_639_1_TO_2B[language] ?? language;
+}
+
+/** The BCP 47 tag of the record's own language, if it names one. */
+export function recordLanguageTag(record: CoreRecord): string | undefined {
+  return record.languages?.[0] ?? toLanguageTag(record.language);
+}
+
+/** Every language tag the record can be given in, its own first (none for an untagged record). */
+export function recordLanguages(record: CoreRecord): string[] {
+  const own = recordLanguageTag(record);
+  const tags = [...(own === undefined ? [] : [own]), ...(record.languages ?? [])];
+  for (const tag of Object.keys(record.translations ?? {})) tags.push(tag);
+  return [...new Set(tags)];
+}
+
+/**
+ * Adds a translation of one field to a record, leaving out text that repeats the record's own
+ * (a PT_FreeText group in the default locale) and empty text.
+ */
+export function addTranslation(
+  record: CoreRecord,
+  tag: string,
+  field: 'title' | 'description',
+  value: string | undefined,
+): void {
+  const text = value?.trim();
+  if (text === undefined || text === '') return;
+  if (tag === recordLanguageTag(record)) return;
+  const translations = (record.translations ??= {});
+  const translation: Translation = (translations[tag] ??= {});
+  translation[field] ??= text;
+}
+
+/** Adds the translation of one of the record's keywords to its translations. */
+export function addKeywordTranslation(
+  record: CoreRecord,
+  tag: string,
+  keyword: string,
+  value: string | undefined,
+): void {
+  const text = value?.trim();
+  if (text === undefined || text === '' || tag === recordLanguageTag(record)) return;
+  const translations = (record.translations ??= {});
+  const translation: Translation = (translations[tag] ??= {});
+  const keywords = (translation.keywords ??= {});
+  keywords[keyword] ??= text;
+}
+
+/** Completes `languages` from the record's own language and its translations' tags. */
+export function settleLanguages(record: CoreRecord): void {
+  const tags = recordLanguages(record);
+  if (tags.length > 1 || record.translations !== undefined) record.languages = tags;
+}
+
+/** Every word of the record's translations, for free-text search. */
+export function translatedText(record: CoreRecord): string[] {
+  return Object.values(record.translations ?? {}).flatMap((translation) => [
+    ...(translation.title === undefined ? [] : [translation.title]),
+    ...(translation.description === undefined ? [] : [translation.description]),
+    ...Object.values(translation.keywords ?? {}),
+  ]);
+}
+
+/**
+ * The record as it reads in one of its languages: the translated title, description and
+ * keywords replace the record's own where the language has them (the others stay as they are), and
+ * `language` names the language given. The record itself is returned for its own language or
+ * a language it does not have.
+ */
+export function localiseRecord(record: CoreRecord, tag: string | undefined): CoreRecord {
+  if (tag === undefined || tag === recordLanguageTag(record)) return record;
+  const translation = record.translations?.[tag];
+  if (translation === undefined) return record;
+  return {
+    ...record,
+    title: translation.title ?? record.title,
+    description: translation.description ?? record.description,
+    keywords: record.keywords.map((keyword) => translation.keywords?.[keyword] ?? keyword),
+    language: tag,
+  };
+}
+
+/** The code of a JSON language object (`{code, name}`, OGC API Records and STAC Language). */
+function languageCode(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'object' && value !== null && 'code' in value) {
+    const code = (value as { code?: unknown }).code;
+    return typeof code === 'string' ? code : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Reads the `language` and `languages` members of an OGC API Record or a STAC object (the
+ * STAC Language extension has the same shape): the record's language and every language its
+ * resource is available in. Neither standard has translated text, so no translation is read.
+ */
+export function readJsonLanguages(record: CoreRecord, language: unknown, languages: unknown): void {
+  const own = toLanguageTag(languageCode(language));
+  const others = (Array.isArray(languages) ? languages : [])
+    .map((item) => toLanguageTag(languageCode(item)))
+    .filter((tag): tag is string => tag !== undefined);
+  record.language ??= languageCode(language);
+  const tags = [...new Set([...(own === undefined ? [] : [own]), ...others])];
+  if (tags.length > 1) record.languages = tags;
+}
