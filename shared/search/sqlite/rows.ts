@@ -114,11 +114,24 @@ export function geocellOf(box: Bbox): bigint {
   // Counted from -180° and -90°; the edges 180° and 90° belong to the last column and row.
   const x = Math.min(column + 2 ** (half - 1), 2 ** half - 1);
   const y = Math.min(row + 2 ** (half - 1), 2 ** half - 1);
-  let cell = 0n;
-  for (let bit = half - 1; bit >= 0; bit -= 1) {
-    cell = (cell << 2n) | (BigInt((x >> bit) & 1) << 1n) | BigInt((y >> bit) & 1);
-  }
-  return cell;
+  // Two halves of 30 bits each (15 bits of the column and of the row), in plain numbers.
+  const high = interleave(x >> 15, y >> 15);
+  const low = interleave(x & 0x7fff, y & 0x7fff);
+  return (BigInt(high) << 30n) | BigInt(low);
+}
+
+/** The bits of a 15-bit number spread to the even positions of 30 bits. */
+function spread(value: number): number {
+  let bits = value;
+  bits = (bits | (bits << 8)) & 0x00ff00ff;
+  bits = (bits | (bits << 4)) & 0x0f0f0f0f;
+  bits = (bits | (bits << 2)) & 0x33333333;
+  return (bits | (bits << 1)) & 0x55555555;
+}
+
+/** 30 bits alternating those of `x` and `y` (15 bits each), a bit of `x` first. */
+function interleave(x: number, y: number): number {
+  return (spread(x) << 1) | spread(y);
 }
 
 /**
