@@ -7,6 +7,7 @@
  *   npx tsx scripts/bench/api-ab.ts --backend opensearch --alias A --a-root DIR
  *     [--cases text,bbox] [--concurrency 1,16] [--duration 3] [--rounds 3] [--out FILE]
  *   npx tsx scripts/bench/api-ab.ts --backend sqlite --sqlite-path FILE --a-root DIR …
+ *     [--a-sqlite-path FILE]   (A reads another copy: a file B's schema migration left alone)
  *   npx tsx scripts/bench/api-ab.ts --backend opensearch --alias B --a-alias A …
  *
  * `--a-root` is a checkout of the other build (with its node_modules); B is this checkout.
@@ -60,6 +61,7 @@ async function main(): Promise<void> {
       backend: { type: 'string', default: 'opensearch' },
       url: { type: 'string' },
       'sqlite-path': { type: 'string' },
+      'a-sqlite-path': { type: 'string' },
       alias: { type: 'string' },
       'a-root': { type: 'string' },
       'a-alias': { type: 'string' },
@@ -79,7 +81,12 @@ async function main(): Promise<void> {
       'usage: api-ab.ts (--a-root DIR | --a-alias A) (--backend opensearch|elasticsearch --alias B [--url URL] | --backend sqlite --sqlite-path FILE --a-root DIR) …',
     );
   }
-  const aEnvironment = aAlias ? { ...environment, SEARCH_INDEX_ALIAS: aAlias } : environment;
+  const aSqlitePath = values['a-sqlite-path'];
+  const aEnvironment = aAlias
+    ? { ...environment, SEARCH_INDEX_ALIAS: aAlias }
+    : aSqlitePath
+      ? { ...environment, SQLITE_PATH: resolve(aSqlitePath) }
+      : environment;
   const wanted = values.cases ? new Set(values.cases.split(',')) : undefined;
   const cases = buildQueryMix({
     corpusSize: Number(values.size),

@@ -15,6 +15,12 @@ import { textSortKey } from '../../shared/query/text-folding.js';
 import { buildMatchAllQuery, type SearchQuery } from '../../shared/query/search-query.js';
 import { parseDocuments } from '../../shared/records/formats/index.js';
 import { compileSearch } from '../../shared/search/sqlite/compile-query.js';
+import {
+  OPEN_END_MS,
+  OPEN_START_MS,
+  geocellOf,
+  toSqliteRow,
+} from '../../shared/search/sqlite/rows.js';
 import { migrateSchema } from '../../shared/search/sqlite/migrate-schema.js';
 import { SQL_FUNCTIONS, registerSqlFunctions } from '../../shared/search/sqlite/sql-functions.js';
 import { SqliteBackend } from '../../shared/search/sqlite/sqlite-backend.js';
@@ -217,9 +223,13 @@ describe('SQLite sort keys and time index', () => {
         registerSqlFunctions(db);
         expect(migrateSchema(db)).to.deep.equal([]);
         db.exec(
-          'CREATE TABLE records (rid INTEGER PRIMARY KEY, title TEXT, geometry TEXT, record TEXT NOT NULL)',
+          `CREATE TABLE records (rid INTEGER PRIMARY KEY, title TEXT, time_start TEXT, time_end TEXT,
+            has_time INTEGER NOT NULL DEFAULT 0, geometry TEXT, record TEXT NOT NULL)`,
         );
         const insert = db.prepare('INSERT INTO records (title, geometry, record) VALUES (?, ?, ?)');
+        const setTime = db.prepare(
+          'UPDATE records SET time_start = ?, time_end = ?, has_time = 1 WHERE rid = ?',
+        );
         const square = {
           type: 'Polygon',
           coordinates: [
@@ -244,6 +254,9 @@ describe('SQLite sort keys and time index', () => {
         insert.run(null, null, '{"bbox":[1,2,3,4]}');
         insert.run(null, null, '{"bbox":[170,0,-170,5]}');
         insert.run(null, null, '{}');
+        setTime.run('2000-01-01T00:00:00.000Z', null, 1);
+        setTime.run(null, '1970-01-01T00:00:01.000Z', 2);
+        setTime.run('1969-12-31T23:59:59.999Z', '1970-01-01T00:00:00.000Z', 5);
         expect(migrateSchema(db)).to.deep.equal([
           'title_key',
           'box_west',
@@ -255,6 +268,27 @@ describe('SQLite sort keys and time index', () => {
           'bbox_east',
           'bbox_north',
           'changed',
+          'time_lo',
+          'time_hi',
+          'geocell',
+          'centre_lon',
+          'centre_lat',
+        ]);
+        // The interval in milliseconds, open ends beyond every instant; the centre's cell.
+        const stored = db
+          .prepare(
+            'SELECT time_lo, time_hi, geocell, centre_lon, centre_lat FROM records ORDER BY rid',
+          )
+          .safeIntegers()
+          .raw()
+          .all();
+        const big = (value: number | null) => (value === null ? null : BigInt(value));
+        expect(stored).to.deep.equal([
+          [946684800000n, big(OPEN_END_MS), geocellOf([0, 0, 2, 1]), 1, 0.5],
+          [big(OPEN_START_MS), 1000n, geocellOf([0, 0, 2, 1]), 1, 0.5],
+          [null, null, geocellOf([1, 2, 3, 4]), 2, 3],
+          [null, null, geocellOf([170, 0, -170, 5]), 180, 2.5],
+          [-1n, 0n, null, null, null],
         ]);
         // Records stored before change times were kept count as changed at the upgrade.
         const changed = db.prepare('SELECT DISTINCT changed FROM records').pluck().all();
@@ -341,6 +375,156 @@ describe('SQLite sort keys and time index', () => {
       }
     });
   });
+  describe('time ranges on the stored milliseconds', () => {
+    /** Intervals with open starts and ends, instants, millisecond edges and no time at all. */
+    const INTERVALS: ([string | null, string | null] | undefined)[] = [
+      [null, '2000-01-01T00:00:00.000Z'],
+      ['1999-12-31T23:59:59.999Z', null],
+      ['2000-01-01T00:00:00.000Z', '2000-01-01T00:00:00.000Z'],
+      ['2000-01-01T00:00:00.001Z', '2004-06-30T12:00:00.000Z'],
+      ['1990-01-01T00:00:00.000Z', '1999-12-31T23:59:59.998Z'],
+      ['2009-12-31T23:59:59.999Z', '2030-01-01T00:00:00.000Z'],
+      ['2010-01-01T00:00:00.000Z', null],
+      ['0001-01-01T00:00:00.000Z', '9999-12-31T23:59:59.999Z'],
+      ['0050-06-01T00:00:00.000Z', '0060-01-01T00:00:00.000Z'],
+      undefined,
+    ];
+    const timed = INTERVALS.map((interval, index) => ({
+      type: 'Feature',
+      id: `i${index}`,
+      conformsTo: [],
+      geometry: { type: 'Point', coordinates: [index, 0] },
+      ...(interval && { time: { interval: interval.map((end) => end ?? '..') } }),
+      properties: { type: 'dataset', title: `interval ${index}` },
+    }));
+    /** The records a range selects by comparing the timestamps' text, as the text form does. */
+    function expected(
+      start: string | null,
+      end: string | null,
+      relation: 'intersects' | 'disjoint' | 'during',
+    ): string[] {
+      return INTERVALS.flatMap((interval, index) => {
+        if (!interval) return [];
+        const [from, to] = interval;
+        const meets =
+          (end === null || from === null || from <= end) &&
+          (start === null || to === null || to >= start);
+        const inside =
+          (start === null || (from !== null && from >= start)) &&
+          (end === null || (to !== null && to <= end));
+        const holds = relation === 'intersects' ? meets : relation === 'disjoint' ? !meets : inside;
+        return holds ? [`i${index}`] : [];
+      }).sort();
+    }
+    const BOUNDS: [string | null, string | null][] = [
+      ['2000-01-01T00:00:00.000Z', '2009-12-31T23:59:59.999Z'],
+      ['2000-01-01T00:00:00.001Z', '2000-01-01T00:00:00.001Z'],
+      ['1999-12-31T23:59:59.999Z', '1999-12-31T23:59:59.999Z'],
+      [null, '1999-12-31T23:59:59.998Z'],
+      ['2010-01-01T00:00:00.000Z', null],
+      ['0055-01-01T00:00:00.000Z', '0055-01-01T00:00:00.000Z'],
+      [null, null],
+    ];
+
+    it('select the records the timestamps select, open ends and millisecond edges included', async () => {
+      const backend = new SqliteBackend({ path: join(directory, 'intervals.sqlite') });
+      try {
+        await backend.upsert(parseDocuments(JSON.stringify(timed)).records);
+        for (const [start, end] of BOUNDS) {
+          for (const relation of ['intersects', 'disjoint', 'during'] as const) {
+            const search = query({ temporal: { start, end, relation } });
+            const found = await backend.search(search);
+            const want = expected(start, end, relation);
+            expect(found.total, `${relation} ${start}/${end}`).to.equal(want.length);
+            expect(found.records.map((record) => record.id).sort()).to.deep.equal(want);
+          }
+        }
+      } finally {
+        await backend.close();
+      }
+    });
+
+    it('are counted from one range scan of records_interval', async () => {
+      const backend = await loaded();
+      try {
+        const search = query({
+          temporal: {
+            start: '2000-01-01T00:00:00.000Z',
+            end: '2009-12-31T23:59:59.999Z',
+            relation: 'intersects',
+          },
+        });
+        const { count } = compileSearch(search, { columns: 'r.id' });
+        const plan = planOf(connectionOf(backend), count).join('\n');
+        expect(plan).to.match(/SEARCH r USING COVERING INDEX records_interval \(time_lo<\?\)/);
+        expect(plan).to.not.contain('MULTI-INDEX OR');
+      } finally {
+        await backend.close();
+      }
+    });
+
+    it('are the columns toSqliteRow writes, also after a file made before them is opened', async () => {
+      const path = join(directory, 'old-intervals.sqlite');
+      const fresh = new SqliteBackend({ path });
+      await fresh.upsert(parseDocuments(JSON.stringify(timed)).records);
+      const read = (db: Database.Database) =>
+        db
+          .prepare(
+            'SELECT id, time_lo, time_hi, geocell, centre_lon, centre_lat FROM records ORDER BY id',
+          )
+          .safeIntegers()
+          .raw()
+          .all();
+      const written = read(connectionOf(fresh));
+      await fresh.close();
+      const rows = parseDocuments(JSON.stringify(timed)).records.map(toSqliteRow);
+      expect(written.map((row) => (row as unknown[]).slice(1, 4))).to.deep.equal(
+        [...rows]
+          .sort((a, b) => (a.id < b.id ? -1 : 1))
+          .map((row) => [
+            row.timeLo === null ? null : BigInt(row.timeLo),
+            row.timeHi === null ? null : BigInt(row.timeHi),
+            row.geocell,
+          ]),
+      );
+      // The schema before them: no columns, their indexes absent, the span and probe indexes
+      // without the interval.
+      const old = new Database(path);
+      old.exec(`DROP INDEX records_span; DROP INDEX records_probe; DROP INDEX records_interval;
+        DROP INDEX records_cells;
+        CREATE INDEX records_span ON records(rid, has_time, time_start, time_end, type, parent_id, created, updated, id, title, box_west, box_south, box_east, box_north);
+        CREATE INDEX records_probe ON records(rid, type, has_time, time_start, time_end, box_west, box_south, box_east, box_north);
+        ALTER TABLE records DROP COLUMN time_lo; ALTER TABLE records DROP COLUMN time_hi;
+        ALTER TABLE records DROP COLUMN geocell; ALTER TABLE records DROP COLUMN centre_lon;
+        ALTER TABLE records DROP COLUMN centre_lat;`);
+      old.close();
+
+      const reopened = new SqliteBackend({ path });
+      try {
+        const db = connectionOf(reopened);
+        expect(read(db)).to.deep.equal(written);
+        for (const index of ['records_span', 'records_probe']) {
+          const columns = db
+            .prepare(`SELECT name FROM pragma_index_info('${index}')`)
+            .pluck()
+            .all();
+          expect(columns, index).to.include.members(['time_lo', 'time_hi']);
+        }
+        for (const [start, end] of BOUNDS) {
+          const found = await reopened.search(
+            query({ temporal: { start, end, relation: 'intersects' } }),
+          );
+          expect(found.records.map((record) => record.id).sort()).to.deep.equal(
+            expected(start, end, 'intersects'),
+          );
+        }
+        expect(migrateSchema(db)).to.deep.equal([]);
+      } finally {
+        await reopened.close();
+      }
+    });
+  });
+
   describe('the time index', () => {
     it('replaces the start index of an older file and serves sorts on the start', async () => {
       const path = join(directory, 'old-time.sqlite');

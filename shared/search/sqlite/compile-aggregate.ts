@@ -8,13 +8,12 @@
 import type { SearchQuery } from '../../query/search-query.js';
 import {
   byCountThenKey,
-  gridBuckets,
-  gridCellSize,
   type AggregationAnswer,
+  type AggregationBucket,
   type AggregationRequest,
   type CalendarInterval,
-  type GridCellCount,
 } from '../aggregations.js';
+import { GEOCELL_BITS } from './rows.js';
 import { compileQuery, propertyPath, type FilterCompiler, type SqlValue } from './compile-query.js';
 
 /** One statement and how to read its rows. */
@@ -25,11 +24,38 @@ export interface AggregateStatement {
   read: (rows: unknown) => AggregationAnswer;
 }
 
-/** The centre of the record's own box (boxCentre in ../aggregations.ts, the same operations). */
-const CENTRE_LON = `(CASE WHEN r.bbox_west <= r.bbox_east THEN (r.bbox_west + r.bbox_east) / 2.0
-  WHEN (r.bbox_west + r.bbox_east + 360) / 2.0 > 180 THEN (r.bbox_west + r.bbox_east + 360) / 2.0 - 360
-  ELSE (r.bbox_west + r.bbox_east + 360) / 2.0 END)`;
-const CENTRE_LAT = '((r.bbox_south + r.bbox_north) / 2.0)';
+/** One grid cell's count: its geohash bits as the bits above and the 30 bits below 2^30. */
+interface GeohashCount {
+  high: number;
+  low: number;
+  count: number;
+}
+
+const BASE32 = '0123456789bcdefghjkmnpqrstuvwxyz';
+
+/** The geohash text of `precision` characters whose bits are high * 2^30 + low. */
+export function geohashText(high: number, low: number, precision: number): string {
+  const bits = (BigInt(high) << 30n) | BigInt(low);
+  let hash = '';
+  for (let index = precision - 1; index >= 0; index -= 1) {
+    hash += BASE32[Number((bits >> BigInt(5 * index)) & 31n)];
+  }
+  return hash;
+}
+
+/** The grid's buckets, most frequent first (the order of gridBuckets). */
+function geohashBuckets(cells: readonly GeohashCount[], precision: number): AggregationBucket[] {
+  return cells
+    .map(({ high, low, count }) => ({ key: geohashText(high, low, precision), count }))
+    .sort(byCountThenKey);
+}
+
+/**
+ * The centre of the record's own box, stored with it (boxCentre in ../aggregations.ts, the
+ * centre the engines index too).
+ */
+const CENTRE_LON = 'r.centre_lon';
+const CENTRE_LAT = 'r.centre_lat';
 
 /** The first instant of the period `r.time_start` (a normalised UTC timestamp) falls in. */
 const PERIOD_KEYS: Readonly<Record<CalendarInterval, string>> = {
@@ -151,16 +177,19 @@ function compileOne(
       };
     }
     case 'grid': {
-      const { width, height } = gridCellSize(request.precision);
+      // The stored cell (`geocell`, precision 12) shifted to the precision: one integer per
+      // record to group, read from the cell index when the query has no condition. The key
+      // crosses as two numbers below 2^30 (a JavaScript number holds 53 bits exactly).
+      const shift = GEOCELL_BITS - 5 * request.precision;
       return {
-        sql: `SELECT CAST(floor(${CENTRE_LON} / ?) AS INTEGER) AS "column",
-            CAST(floor(${CENTRE_LAT} / ?) AS INTEGER) AS "row", count(*) AS count
-          ${from('', 'AND r.bbox_west IS NOT NULL')} GROUP BY 1, 2`,
-        params: [width, height, ...params],
+        sql: `SELECT k >> 30 AS high, k & 1073741823 AS low, count(*) AS count
+          FROM (SELECT r.geocell >> ${shift} AS k ${from('', 'AND r.geocell IS NOT NULL')})
+          GROUP BY k`,
+        params,
         mode: 'all',
         read: (rows) => ({
           kind: 'buckets',
-          buckets: gridBuckets(rows as GridCellCount[], request.precision),
+          buckets: geohashBuckets(rows as GeohashCount[], request.precision),
           overflow: 0,
         }),
       };

@@ -21,6 +21,7 @@ import {
   SPAN_ONLY_COLUMNS,
   STORED_SORT_KEYS,
 } from './schema.js';
+import { instantMillis } from './rows.js';
 import { RTREE_DRIVE, boxMatchesFrom, probeForm, raw, sql } from './sql-fragment.js';
 import { SQL_FUNCTIONS, type DeadlineGuard } from './sql-functions.js';
 
@@ -168,7 +169,60 @@ function compileSpatial(spatial: SpatialConstraint, compileFilter?: FilterCompil
   }
 }
 
-function compileTemporal({ start, end, relation }: TemporalConstraint): SqlFragment {
+/**
+ * The time range on the stored interval columns (`time_lo`, `time_hi`: integers, open ends
+ * beyond every instant), when both bounds are normalised instants or open: the same records
+ * as the text form (compileTemporal), counted from one range scan of `records_interval`.
+ */
+function compileTemporalMillis({
+  start,
+  end,
+  relation,
+}: TemporalConstraint): SqlFragment | undefined {
+  const lo = start === null ? null : instantMillis(start);
+  const hi = end === null ? null : instantMillis(end);
+  if (lo === undefined || hi === undefined) return undefined;
+  const params: SqlValue[] = [];
+  const conditions: string[] = [];
+  /** Adds a bound's condition and parameter, unless that end is open (null). */
+  const bound = (sql: string, value: number | null): void => {
+    if (value === null) return;
+    conditions.push(sql);
+    params.push(value);
+  };
+  switch (relation) {
+    case 'intersects':
+      bound('r.time_lo <= ?', hi);
+      bound('r.time_hi >= ?', lo);
+      return {
+        sql: conditions.length > 0 ? conditions.join(' AND ') : 'r.time_lo IS NOT NULL',
+        params,
+      };
+    case 'disjoint':
+      bound('r.time_lo <= ?', hi);
+      bound('r.time_hi >= ?', lo);
+      return {
+        sql:
+          conditions.length > 0
+            ? `r.time_lo IS NOT NULL AND NOT (${conditions.join(' AND ')})`
+            : '0',
+        params,
+      };
+    case 'during':
+      // An open record end lies beyond every bound, an open start before every bound.
+      bound('r.time_lo >= ?', lo);
+      bound('r.time_hi <= ?', hi);
+      return { sql: ['r.time_lo IS NOT NULL', ...conditions].join(' AND '), params };
+    case 'equals':
+      return undefined;
+  }
+}
+
+function compileTemporal(constraint: TemporalConstraint): SqlFragment {
+  return compileTemporalMillis(constraint) ?? compileTemporalText(constraint);
+}
+
+function compileTemporalText({ start, end, relation }: TemporalConstraint): SqlFragment {
   const params: SqlValue[] = [];
   const parts = ['r.has_time = 1'];
   /** Adds a bound's condition and parameter, unless that end is open (null). */

@@ -1,13 +1,14 @@
 /**
  * Brings a catalogue file written by an earlier version up to the current schema when it is
  * opened, before SCHEMA_SQL creates the indexes over the new columns: columns added since are
- * added and filled from the stored values, and an index whose columns changed is dropped for
- * SCHEMA_SQL to build again, in one transaction (all or nothing).
+ * added and filled from the stored values, and an index whose columns changed (the span and
+ * probe indexes) is dropped for SCHEMA_SQL to build again, in one transaction (all or nothing).
  */
 import type Database from 'better-sqlite3';
 import type { Bbox } from '../../records/core-record.js';
-import { footprintBox } from './rows.js';
-import { SPAN_INDEX } from './schema.js';
+import { boxCentre } from '../aggregations.js';
+import { footprintBox, geocellOf, intervalMillis } from './rows.js';
+import { PROBE_INDEX, SPAN_INDEX } from './schema.js';
 import { SQL_FUNCTIONS } from './sql-functions.js';
 
 /** Columns added after the first release, with what fills them for the rows already stored. */
@@ -37,6 +38,36 @@ function fillFootprintBoxes(db: Database.Database): void {
   for (const [rid, box] of boxes) update.run(...box, rid);
 }
 
+/**
+ * Fills the interval (intervalMillis), grid cell (geocellOf) and centre (boxCentre) columns of
+ * every stored record, as toSqliteRow computes them.
+ */
+function fillIntervalsAndCells(db: Database.Database): void {
+  const rows = db
+    .prepare(
+      'SELECT rid, has_time, time_start, time_end, bbox_west, bbox_south, bbox_east, bbox_north FROM records',
+    )
+    .raw()
+    .iterate() as IterableIterator<
+    [number, number, string | null, string | null, ...(number | null)[]]
+  >;
+  type Update = [number | null, number | null, bigint | null, number | null, number | null, number];
+  const updates: Update[] = [];
+  for (const [rid, hasTime, start, end, west, south, east, north] of rows) {
+    const [lo, hi] = hasTime === 1 ? intervalMillis(start, end) : [null, null];
+    const box: Bbox | undefined =
+      west == null || south == null || east == null || north == null
+        ? undefined
+        : [west, south, east, north];
+    const [lon, lat] = box ? boxCentre(box) : [null, null];
+    if (lo !== null || box) updates.push([lo, hi, box ? geocellOf(box) : null, lon, lat, rid]);
+  }
+  const update = db.prepare(
+    'UPDATE records SET time_lo = ?, time_hi = ?, geocell = ?, centre_lon = ?, centre_lat = ? WHERE rid = ?',
+  );
+  for (const values of updates) update.run(...values);
+}
+
 const ADDED_COLUMNS: readonly AddedColumns[] = [
   {
     columns: ['title_key TEXT'],
@@ -61,10 +92,24 @@ const ADDED_COLUMNS: readonly AddedColumns[] = [
     columns: ['changed TEXT'],
     fill: (db) => db.exec("UPDATE records SET changed = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"),
   },
+  {
+    columns: [
+      'time_lo INTEGER',
+      'time_hi INTEGER',
+      'geocell INTEGER',
+      'centre_lon REAL',
+      'centre_lat REAL',
+    ],
+    fill: fillIntervalsAndCells,
+  },
 ];
 
-/** The column the span index must end with (its columns changed when the boxes came). */
+/**
+ * The column the span and probe indexes must end with (their columns changed when the boxes
+ * came), and one each must hold (they gained the interval columns since).
+ */
 const SPAN_LAST_COLUMN = 'box_north';
+const SPAN_INTERVAL_COLUMN = 'time_lo';
 
 /** The name a column definition (`name TYPE …`) declares. */
 function columnName(definition: string): string {
@@ -80,9 +125,17 @@ function missingColumns(db: Database.Database): AddedColumns[] {
   );
 }
 
-function isSpanIndexOld(db: Database.Database): boolean {
-  const columns = db.prepare(`SELECT name FROM pragma_index_info('${SPAN_INDEX}')`).pluck().all();
-  return columns.length > 0 && columns[columns.length - 1] !== SPAN_LAST_COLUMN;
+/** The span or probe index exists with columns of an earlier version. */
+function isIndexOld(db: Database.Database, name: string): boolean {
+  const columns = db.prepare(`SELECT name FROM pragma_index_info('${name}')`).pluck().all();
+  return (
+    columns.length > 0 &&
+    (columns[columns.length - 1] !== SPAN_LAST_COLUMN || !columns.includes(SPAN_INTERVAL_COLUMN))
+  );
+}
+
+function oldIndexes(db: Database.Database): string[] {
+  return [SPAN_INDEX, PROBE_INDEX].filter((name) => isIndexOld(db, name));
 }
 
 /**
@@ -92,7 +145,7 @@ function isSpanIndexOld(db: Database.Database): boolean {
  * the write lock and then finds nothing left to do.
  */
 export function migrateSchema(db: Database.Database): string[] {
-  if (missingColumns(db).length === 0 && !isSpanIndexOld(db)) return [];
+  if (missingColumns(db).length === 0 && oldIndexes(db).length === 0) return [];
   return db
     .transaction(() => {
       const missing = missingColumns(db);
@@ -105,7 +158,7 @@ export function migrateSchema(db: Database.Database): string[] {
         }
         fill(db);
       }
-      if (isSpanIndexOld(db)) db.exec(`DROP INDEX ${SPAN_INDEX}`);
+      for (const name of oldIndexes(db)) db.exec(`DROP INDEX ${name}`);
       return missing.flatMap(({ columns }) => columns.map((column) => columnName(column)));
     })
     .immediate();

@@ -18,6 +18,11 @@ CREATE TABLE IF NOT EXISTS records (
   time_start TEXT,
   time_end TEXT,
   has_time INTEGER NOT NULL DEFAULT 0,
+  time_lo INTEGER,
+  time_hi INTEGER,
+  geocell INTEGER,
+  centre_lon REAL,
+  centre_lat REAL,
   box_west REAL,
   box_south REAL,
   box_east REAL,
@@ -44,8 +49,10 @@ DROP INDEX IF EXISTS records_time_start;
 CREATE INDEX IF NOT EXISTS records_time_end ON records(time_end);
 CREATE INDEX IF NOT EXISTS records_title_key ON records(title_key, title, id);
 CREATE INDEX IF NOT EXISTS records_time ON records(time_start, time_end, has_time);
-CREATE INDEX IF NOT EXISTS records_span ON records(rid, has_time, time_start, time_end, type, parent_id, created, updated, id, title, box_west, box_south, box_east, box_north);
-CREATE INDEX IF NOT EXISTS records_probe ON records(rid, type, has_time, time_start, time_end, box_west, box_south, box_east, box_north);
+CREATE INDEX IF NOT EXISTS records_span ON records(rid, has_time, time_start, time_end, type, parent_id, created, updated, id, title, time_lo, time_hi, box_west, box_south, box_east, box_north);
+CREATE INDEX IF NOT EXISTS records_probe ON records(rid, type, has_time, time_start, time_end, time_lo, time_hi, box_west, box_south, box_east, box_north);
+CREATE INDEX IF NOT EXISTS records_interval ON records(time_lo, time_hi);
+CREATE INDEX IF NOT EXISTS records_cells ON records(geocell, centre_lon, centre_lat, time_start, time_end);
 CREATE INDEX IF NOT EXISTS records_changed ON records(changed, id);
 CREATE INDEX IF NOT EXISTS records_type_changed ON records(type, changed, id);
 CREATE INDEX IF NOT EXISTS records_parent_changed ON records(parent_id, changed, id);
@@ -77,6 +84,22 @@ CREATE VIRTUAL TABLE IF NOT EXISTS records_rtree USING rtree(id, minx, maxx, min
  * footprint's edges when the footprint is exactly that rectangle (footprintBox in rows.ts),
  * else NULL: such a record meets a query rectangle when the edges overlap, decided from the
  * span index without reading the record's geometry.
+ */
+
+/**
+ * `time_lo`, `time_hi`: the record's time interval as milliseconds since the epoch (instantMillis
+ * in rows.ts), an open start below and an open end above every instant Cairn stores
+ * (OPEN_START_MS, OPEN_END_MS), both NULL when the record has no time. Stored instants are
+ * normalised timestamps of the years 0000–9999 with milliseconds, whose string order is their
+ * time order, so comparing these integers answers what comparing `time_start`/`time_end` does;
+ * `records_interval (time_lo, time_hi)` counts a time range in one range scan of a narrow index
+ * (an open start made the text form `time_start IS NULL OR time_start <= ?`, two scans merged
+ * by rowid and a lookup of every matching row). `geocell`: the geohash of the centre of the
+ * record's own box at 60 bits (precision 12, geocellOf in rows.ts) as an integer, NULL without a
+ * box; the cell at precision p is `geocell >> (60 - 5p)`, so a grid groups one integer.
+ * `centre_lon`, `centre_lat`: that centre (boxCentre), NULL without a box. `records_cells` holds
+ * the cell, the centre and the time columns, so the grid and the stats of an aggregation (least
+ * and greatest start, centre) read one narrow index instead of every wide row.
  */
 
 /**

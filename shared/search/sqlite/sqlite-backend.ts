@@ -206,16 +206,18 @@ export class SqliteBackend implements SearchBackend {
     this.statements = {
       upsert: this.db.prepare(`
         INSERT INTO records (id, type, title, title_key, parent_id, created, updated, time_start, time_end, has_time,
-                             box_west, box_south, box_east, box_north,
+                             time_lo, time_hi, geocell, centre_lon, centre_lat, box_west, box_south, box_east, box_north,
                              bbox_west, bbox_south, bbox_east, bbox_north,
                              props, geometry, record, source_format, source_media_type, source, changed)
         VALUES (@id, @type, @title, @titleKey, @parentId, @created, @updated, @timeStart, @timeEnd, @hasTime,
-                @boxWest, @boxSouth, @boxEast, @boxNorth,
+                @timeLo, @timeHi, @geocell, @centreLon, @centreLat, @boxWest, @boxSouth, @boxEast, @boxNorth,
                 @bboxWest, @bboxSouth, @bboxEast, @bboxNorth,
                 @props, @geometry, @record, @sourceFormat, @sourceMediaType, @source, @changed)
         ON CONFLICT(id) DO UPDATE SET type = excluded.type, title = excluded.title,
           title_key = excluded.title_key, parent_id = excluded.parent_id, created = excluded.created, updated = excluded.updated,
           time_start = excluded.time_start, time_end = excluded.time_end, has_time = excluded.has_time,
+          time_lo = excluded.time_lo, time_hi = excluded.time_hi, geocell = excluded.geocell,
+          centre_lon = excluded.centre_lon, centre_lat = excluded.centre_lat,
           box_west = excluded.box_west, box_south = excluded.box_south,
           box_east = excluded.box_east, box_north = excluded.box_north,
           bbox_west = excluded.bbox_west, bbox_south = excluded.bbox_south,
