@@ -125,6 +125,8 @@ export class EngineBackend implements SearchBackend {
   /** The spatial mode new index versions are built with. */
   readonly spatial: SpatialMode;
   readonly analysis: TextAnalysis;
+  /** SEARCH_REFRESH `true` or `wait_for`: a write is searchable once its call resolves. */
+  readonly writesSearchableOnReturn: boolean;
   /** QUERY_TIME_BUDGET_MS: the deadline a request's searches share, from its first. */
   private readonly budgetMs: number | undefined;
   private readonly adapter: EngineAdapter;
@@ -146,6 +148,7 @@ export class EngineBackend implements SearchBackend {
     this.changeFeed = new EngineChangeFeed(adapter, this.alias, this.tombstones);
     this.spatial = options.spatial ?? (options.engine === 'opensearch' ? 'shape' : 'envelope');
     this.analysis = options.analysis ?? 'standard';
+    this.writesSearchableOnReturn = (options.refresh ?? false) !== false;
     this.budgetMs = options.queryTimeBudgetMs;
     const alias = this.alias;
     const maxResultWindow = options.maxResultWindow ?? 10_000;
