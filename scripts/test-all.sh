@@ -129,7 +129,8 @@ CAIRN_TEST_SQLITE_READ_WORKERS=2 CAIRN_TEST_SYSTEM_BACKEND=sqlite start_suite sy
 # (cql2-http), which are about what each backend stores and compares. The hostile-load suite
 # (8 attackers per class beside a benign client, test/system/hostile-load.test.ts) is about the
 # engines and declares nothing on SQLite. The sitemaps' walks over the record ids differ by
-# backend too (web-discovery).
+# backend too (web-discovery), and so does what makes the result cache's generation move
+# (result-cache: the SQLite file's change counter; Redis, the queues and the workers).
 engine_system_suites=(
   'test/system/records-*.test.ts' test/system/stac-api.test.ts test/system/transactions.test.ts
   test/system/stac-collection-search.test.ts test/system/stac-aggregate.test.ts
@@ -139,6 +140,7 @@ engine_system_suites=(
   test/system/hostile-load.test.ts test/system/expensive-lane.test.ts
   test/system/web-discovery.test.ts
   test/system/stac-schemas.test.ts test/system/oai.test.ts
+  test/system/result-cache.test.ts
 )
 # A generous per-test timeout: index creation and refresh on a loaded machine are slower than a
 # SQLite file.
