@@ -81,7 +81,12 @@ const environmentSchema = z.object({
   SERVICE_METADATA_FILE: z.string().min(1).optional(),
   METRICS_ENABLED: booleanString.default(true),
   RESULT_CACHE_ENABLED: booleanString.default(true),
-  RESULT_CACHE_MAX_BYTES: z.coerce.number().int().min(0).max(2 ** 40).default(64 * 1024 * 1024),
+  RESULT_CACHE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 40)
+    .default(64 * 1024 * 1024),
   RESULT_CACHE_MAX_ENTRY_BYTES: z.coerce
     .number()
     .int()

@@ -17,7 +17,7 @@
  */
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import type { Redis } from 'ioredis';
+import { Redis } from 'ioredis';
 import type { SearchBackend } from './backend.js';
 
 /** Where reads learn the current generation and writes advance it. */
@@ -151,10 +151,8 @@ export function withGenerationAdvance<B extends SearchBackend>(
       if (!WRITES.has(property) || typeof value !== 'function') return value;
       return async (...args: unknown[]): Promise<unknown> => {
         try {
-          return (await (value as (...a: unknown[]) => Promise<unknown>).apply(
-            target,
-            args,
-          )) as unknown;
+          const write = value as (...a: unknown[]) => Promise<unknown>;
+          return await write.apply(target, args);
         } finally {
           await generation.advance();
         }
@@ -187,4 +185,37 @@ export function engineGenerationRefusal(
   if (!redisUrl) return 'engine without REDIS_URL';
   if (backend.writesSearchableOnReturn === false) return 'writes not searchable on return';
   return undefined;
+}
+
+/**
+ * For the command-line tools that write (ingest, purge-tombstones, seed-samples): a search
+ * engine backend whose every write advances the deployment's generation in Redis when
+ * REDIS_URL is set, so that the API processes' result caches see those writes too; closing it
+ * closes its Redis connection. A SQLite backend comes back unchanged (the file's change
+ * counter moves by itself).
+ */
+export function withDeploymentGeneration<B extends SearchBackend>(
+  backend: B,
+  config: { redisUrl?: string | undefined; worker?: { queuePrefix: string } | undefined },
+): B {
+  if (backend.kind === 'sqlite' || !config.redisUrl) return backend;
+  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 3 });
+  redis.on('error', () => undefined); // reconnects by itself; a failed advance fails the write
+  const generation = new RedisGeneration(
+    redis,
+    generationKey(config.worker?.queuePrefix ?? 'cairn'),
+  );
+  const advancing = withGenerationAdvance(backend, generation);
+  return new Proxy(advancing, {
+    get(target, property, receiver) {
+      if (property !== 'close') return Reflect.get(target, property, receiver) as unknown;
+      return async (): Promise<void> => {
+        try {
+          await backend.close();
+        } finally {
+          redis.disconnect();
+        }
+      };
+    },
+  });
 }

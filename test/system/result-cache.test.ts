@@ -268,7 +268,13 @@ describe(`result cache and ETags (${target.label})`, function () {
         queue: queues[0],
         ingestLog,
       });
-      replicaB = createApp({ config, backend: backendB, logger: silent, queue: queues[1], ingestLog });
+      replicaB = createApp({
+        config,
+        backend: backendB,
+        logger: silent,
+        queue: queues[1],
+        ingestLog,
+      });
       workers = startWorkers({
         redisUrl: REDIS_URL,
         config: config.worker,
