@@ -230,6 +230,7 @@ export function createApp(dependencies: AppDependencies): Express {
       ingestLog: getIngestLog,
     }),
     conformance: CONFORMANCE_CLASSES,
+    generation,
     openApiDocument: (publicBaseUrl) =>
       buildOpenApiDocument({
         serverUrl: `${publicBaseUrl}/catalogue`,

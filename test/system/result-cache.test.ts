@@ -22,7 +22,7 @@ import { generateRecords } from '../../scripts/corpus/generator.js';
 import { createLogger } from '../../shared/logging/index.js';
 import { JobQueues } from '../../shared/queue/job-queues.js';
 import type { SearchBackend } from '../../shared/search/backend.js';
-import { LocalGeneration } from '../../shared/search/catalogue-generation.js';
+import { embeddedGeneration, LocalGeneration } from '../../shared/search/catalogue-generation.js';
 import { createEngineBackend } from '../../shared/search/create-backend.js';
 import { SqliteBackend } from '../../shared/search/sqlite/sqlite-backend.js';
 import { SqliteIngestLog } from '../../shared/search/sqlite/sqlite-ingest-log.js';
@@ -218,6 +218,70 @@ describe(`result cache and ETags (${target.label})`, function () {
       assert.equal(deleted.status, 204);
       assert.equal(await matchedById(app, record.id), 0);
       assert.equal((await request(app).get(item)).status, 404);
+    });
+  });
+
+  describe('parent lookups remembered for the generation', () => {
+    let test: TestApp;
+    let writer: Express;
+    let reader: Express;
+    let searches = 0;
+    before(async () => {
+      test = await createTestApp(5, authEnvironment());
+      // The reader counts its backend's searches; both apps share one generation.
+      const generation =
+        test.config.search.kind === 'sqlite'
+          ? embeddedGeneration(test.config.search.path)
+          : new LocalGeneration();
+      const counting = new Proxy(test.backend, {
+        get(target, property, receiver) {
+          const value: unknown = Reflect.get(target, property, receiver);
+          if (property !== 'search' || typeof value !== 'function') return value;
+          return (...args: unknown[]): unknown => {
+            searches += 1;
+            return (value as (...a: unknown[]) => unknown).apply(target, args);
+          };
+        },
+      });
+      writer =
+        target.kind === 'sqlite'
+          ? test.app
+          : createApp({ config: test.config, backend: test.backend, logger: silent, generation });
+      reader = createApp({ config: test.config, backend: counting, logger: silent, generation });
+    });
+    after(async () => test?.close());
+
+    it('asks no search again for the same parent until a write, and then sees the new parent', async () => {
+      const parent = newRecord(60);
+      const base = newRecord(61);
+      const child = {
+        ...base,
+        properties: { ...(base.properties as object), parentId: parent.id },
+      };
+      const post = (record: object) =>
+        request(writer).post(ITEMS).set('Authorization', `Bearer ${alice}`).send(record);
+      assert.equal((await post(child)).status, 201);
+      /** The STAC search for the child (limit varies: each is a request of its own). */
+      const childCollection = async (limit: number): Promise<unknown> => {
+        const response = await request(reader).get(
+          `/catalogue/search?ids=${encodeURIComponent(child.id)}&limit=${limit}`,
+        );
+        assert.equal(response.status, 200, response.text);
+        assert.notEqual(cacheOutcome(response), 'hit');
+        const features = (response.body as { features: { collection?: unknown }[] }).features;
+        assert.equal(features.length, 1);
+        return features[0]!.collection;
+      };
+      let before = searches;
+      assert.equal(await childCollection(1), undefined, 'no such parent yet');
+      assert.equal(searches - before, 2, 'the page and the parent lookup');
+      before = searches;
+      assert.equal(await childCollection(2), undefined);
+      assert.equal(searches - before, 1, 'the page only: the parent lookup was remembered');
+      assert.equal((await post(parent)).status, 201);
+      before = searches;
+      assert.equal(await childCollection(3), parent.id, 'the new parent at once');
+      assert.equal(searches - before, 2, 'a write makes the lookup run again');
     });
   });
 

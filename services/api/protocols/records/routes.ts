@@ -10,6 +10,7 @@ import { QUERYABLES } from '../../../../shared/query/queryables.js';
 import type { SearchQuery } from '../../../../shared/query/search-query.js';
 import { writeCswRecord } from '../../../../shared/records/writers/xml/index.js';
 import type { SearchBackend, SearchOptions } from '../../../../shared/search/backend.js';
+import type { CatalogueGeneration } from '../../../../shared/search/catalogue-generation.js';
 import { presentCatalogueCollection } from '../../common/catalogue-collection.js';
 import {
   FACETS_JSON,
@@ -64,12 +65,14 @@ import {
   presentSchemaOrgRecord,
 } from './schema-org.js';
 import { isStacItemRequest } from '../stac/parse.js';
-import { findExistingRecords } from '../stac/collections.js';
+import { createParentLookup } from '../stac/collections.js';
 import { presentStacItem } from '../stac/present.js';
 
 export interface RecordsRouteDependencies {
   config: Readonly<Config>;
   backend: SearchBackend;
+  /** The catalogue generation the parent lookups are remembered for (none: always searched). */
+  generation?: CatalogueGeneration | undefined;
   /**
    * The OpenAPI document served at /catalogue/openapi, for a public base URL. Passed in by the
    * app: the document reads the parsers' tables, so this folder does not import it.
@@ -169,8 +172,10 @@ export function createRecordsRouter({
   backend,
   openApiDocument,
   conformance,
+  generation,
 }: RecordsRouteDependencies): Router {
   const router = Router();
+  const existingParents = createParentLookup(backend, generation);
   const collectionPath = `/collections/${COLLECTION_ID}`;
   const pageRequest = (request: Request): PageRequest => ({
     baseUrl: request.publicBaseUrl,
@@ -350,7 +355,7 @@ export function createRecordsRouter({
     const record = await backend.get(request.params.recordId);
     if (!record) throw new NotFoundError(`No record with id "${request.params.recordId}"`);
     if (stac) {
-      const parents = await findExistingRecords(backend, record.parentId ? [record.parentId] : []);
+      const parents = await existingParents(record.parentId ? [record.parentId] : []);
       return sendJson(response, presentStacItem(record, request.publicBaseUrl, parents), GEOJSON);
     }
     if (format === 'xml') {

@@ -10,6 +10,7 @@ import type { Config } from '../../../../shared/config/index.js';
 import { InvalidParameterError, NotFoundError } from '../../../../shared/errors/index.js';
 import type { CoreRecord } from '../../../../shared/records/core-record.js';
 import type { SearchBackend } from '../../../../shared/search/backend.js';
+import type { CatalogueGeneration } from '../../../../shared/search/catalogue-generation.js';
 import { GEOJSON } from '../../common/media-types.js';
 import { COLLECTION_ID } from '../../common/urls.js';
 import {
@@ -27,7 +28,7 @@ import {
 } from './aggregate.js';
 import {
   findChildrenExtents,
-  findExistingRecords,
+  createParentLookup,
   findStacCollections,
   isStacCollection,
   type PresentCollection,
@@ -53,6 +54,8 @@ import {
 export interface StacRouteDependencies {
   config: Readonly<Config>;
   backend: SearchBackend;
+  /** The catalogue generation the parent lookups are remembered for (none: always searched). */
+  generation?: CatalogueGeneration | undefined;
 }
 
 function sendJson(response: Response, body: unknown, type: string): void {
@@ -68,15 +71,13 @@ function rejectParameters(request: Request): void {
 }
 
 /** Builds the router for the STAC item search and its queryables. */
-export function createStacRouter({ config, backend }: StacRouteDependencies): Router {
+export function createStacRouter({ config, backend, generation }: StacRouteDependencies): Router {
   const router = Router();
 
   /** The parent ids of these records that are records of the catalogue. */
+  const existingParents = createParentLookup(backend, generation);
   const parentsOf = (records: CoreRecord[]): Promise<Set<string>> =>
-    findExistingRecords(
-      backend,
-      records.flatMap((record) => (record.parentId ? [record.parentId] : [])),
-    );
+    existingParents(records.flatMap((record) => (record.parentId ? [record.parentId] : [])));
 
   const search = async (
     response: Response,
