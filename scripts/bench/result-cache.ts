@@ -27,7 +27,11 @@ import { createLogger } from '../../shared/logging/index.js';
 import { JobQueues } from '../../shared/queue/job-queues.js';
 import type { SearchBackend } from '../../shared/search/backend.js';
 import { createBackend } from '../../shared/search/create-backend.js';
-import type { CatalogueGeneration } from '../../shared/search/catalogue-generation.js';
+import {
+  generationKey,
+  type CatalogueGeneration,
+} from '../../shared/search/catalogue-generation.js';
+import { Redis } from 'ioredis';
 import { generateRecords } from '../corpus/generator.js';
 import { median } from './median.js';
 import { readLoadAverage, readSystemInfo } from './system-info.js';
@@ -241,7 +245,13 @@ async function main(): Promise<void> {
     console.log(`wrote ${out}`);
   } finally {
     for (const server of servers) server.close();
-    if (queue) await queue.close();
+    if (queue) {
+      await queue.close();
+      // The generation key this run made.
+      const redis = new Redis(values.redis!);
+      await redis.del(generationKey(prefix));
+      redis.disconnect();
+    }
     const destroyable = backend as SearchBackend & { destroy?: () => Promise<void> };
     if (engine && destroyable.destroy) await destroyable.destroy();
     await backend.close();
