@@ -20,6 +20,7 @@ import {
 } from '../shared/ingest/pipeline.js';
 import type { SourceFormat } from '../shared/records/core-record.js';
 import { createBackend } from '../shared/search/create-backend.js';
+import { withDeploymentGeneration } from '../shared/search/catalogue-generation.js';
 import { SqliteBackend } from '../shared/search/sqlite/sqlite-backend.js';
 
 const NDJSON_CHUNK_LINES = 2000;
@@ -66,10 +67,14 @@ async function main(): Promise<number> {
   }
   const config = loadConfig();
   // The CLI only writes: no read workers beside its parse workers.
-  const backend = await createBackend(
-    config.search.kind === 'sqlite'
-      ? { ...config, search: { ...config.search, readWorkers: 0 } }
-      : config,
+  // Writes to an engine advance the generation the API processes' result caches read.
+  const backend = withDeploymentGeneration(
+    await createBackend(
+      config.search.kind === 'sqlite'
+        ? { ...config, search: { ...config.search, readWorkers: 0 } }
+        : config,
+    ),
+    config,
   );
   const unreadable: { name: string; reason: string }[] = [];
   const files: string[] = [];

@@ -8,11 +8,12 @@
  */
 import { describeStartupFailure, loadConfig } from '../shared/config/index.js';
 import { createBackend } from '../shared/search/create-backend.js';
+import { withDeploymentGeneration } from '../shared/search/catalogue-generation.js';
 import { purgeExpiredTombstones } from '../shared/search/purge-tombstones.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const backend = await createBackend(config);
+  const backend = withDeploymentGeneration(await createBackend(config), config);
   try {
     const result = await purgeExpiredTombstones(backend, config.oai.tombstoneMaxAgeDays);
     process.stdout.write(

@@ -6,12 +6,13 @@
 import { loadConfig } from '../shared/config/index.js';
 import { ingestDocuments } from '../shared/ingest/pipeline.js';
 import { createBackend } from '../shared/search/create-backend.js';
+import { withDeploymentGeneration } from '../shared/search/catalogue-generation.js';
 import { generateRecords } from './corpus/generator.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   if (config.search.kind !== 'sqlite' || config.sampleRecords === 0) return;
-  const backend = await createBackend(config);
+  const backend = withDeploymentGeneration(await createBackend(config), config);
   try {
     const health = await backend.health();
     if ((health.records ?? 0) > 0) {

@@ -127,7 +127,9 @@ CAIRN_TEST_SQLITE_READ_WORKERS=2 CAIRN_TEST_SYSTEM_BACKEND=sqlite start_suite sy
 # (8 attackers per class beside a benign client, test/system/hostile-load.test.ts) is about the
 # engines and declares nothing on SQLite. The sitemaps' walks over the record ids differ by
 # backend too (web-discovery), and so do the queryables learned from the records, which each
-# backend keeps in its own store (learned-queryables).
+# backend keeps in its own store (learned-queryables), and what makes the result cache's
+# generation move (result-cache: the SQLite file's change counter; Redis, the queues and the
+# workers).
 engine_system_suites=(
   'test/system/records-*.test.ts' test/system/stac-api.test.ts test/system/transactions.test.ts
   test/system/stac-collection-search.test.ts test/system/stac-aggregate.test.ts
@@ -138,6 +140,7 @@ engine_system_suites=(
   test/system/web-discovery.test.ts
   test/system/stac-schemas.test.ts test/system/oai.test.ts
   test/system/learned-queryables.test.ts
+  test/system/result-cache.test.ts
 )
 # A generous per-test timeout: index creation and refresh on a loaded machine are slower than a
 # SQLite file.

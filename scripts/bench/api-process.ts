@@ -68,7 +68,9 @@ export async function startApi(
   for (const name of ['ELASTICSEARCH_URL', 'OPENSEARCH_URL', 'SQLITE_PATH', ...unset]) {
     delete environment[name];
   }
-  Object.assign(environment, backendEnvironment, {
+  // Cold figures: every answer computed, the result cache off unless the caller turns it on
+  // (its cached figures come from scripts/bench/result-cache.ts).
+  Object.assign(environment, { RESULT_CACHE_ENABLED: 'false' }, backendEnvironment, {
     HOST: '127.0.0.1',
     PORT: String(port),
     LOG_LEVEL: 'warn',
@@ -228,7 +230,14 @@ export async function startApiFromSources(
   }
   const child = spawn(process.execPath, ['--import', 'tsx', 'services/api/main.ts'], {
     cwd: repoRoot,
-    env: { ...inherited, LOG_LEVEL: 'warn', ...environment, HOST: '127.0.0.1', PORT: String(port) },
+    env: {
+      ...inherited,
+      LOG_LEVEL: 'warn',
+      RESULT_CACHE_ENABLED: 'false', // cold figures, as startApi
+      ...environment,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   return waitUntilReady(child, `http://127.0.0.1:${port}`, 'the API', timeoutMs);

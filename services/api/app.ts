@@ -36,6 +36,16 @@ import { ApiMetrics } from '../../shared/metrics/api-metrics.js';
 import { recordRequestMetrics, serveApiMetrics } from './middleware/metrics.js';
 import { createHarvestContext } from './commands/harvest.js';
 import { KnownQueryables } from './common/known-queryables.js';
+// Strong ETags, 304 answers and the result cache keyed by the catalogue generation.
+import {
+  embeddedGeneration,
+  engineGenerationRefusal,
+  LocalGeneration,
+  withGenerationAdvance,
+  type CatalogueGeneration,
+} from '../../shared/search/catalogue-generation.js';
+import { AnswerStore } from './middleware/answer-store.js';
+import { resultCache } from './middleware/result-cache.js';
 
 export interface AppDependencies {
   config: Readonly<Config>;
@@ -49,6 +59,34 @@ export interface AppDependencies {
   ingestLog?: IngestLog;
   /** Prometheus metrics (main.ts adds process metrics); a fresh set when absent and enabled. */
   metrics?: ApiMetrics | undefined;
+  /**
+   * The catalogue generation the result cache compares kept answers with, advanced by this
+   * app's writes; chosen from the deployment when absent (catalogueGeneration below).
+   */
+  generation?: CatalogueGeneration | undefined;
+}
+
+/**
+ * The catalogue generation of the deployment (shared/search/catalogue-generation.ts): the
+ * SQLite file's, or for a search engine whose writes are searchable once acknowledged, the
+ * counter in the Redis of the job queues the app was given (main.ts gives them whenever
+ * REDIS_URL is set); none otherwise (the result cache is then off; ETags stay).
+ */
+export function catalogueGeneration(
+  config: Readonly<Config>,
+  backend: SearchBackend,
+  queue: JobQueues | undefined,
+  logger: Logger,
+): CatalogueGeneration | undefined {
+  if (backend.kind === 'sqlite')
+    return config.search.kind === 'sqlite'
+      ? embeddedGeneration(config.search.path)
+      : new LocalGeneration();
+  const refusal = engineGenerationRefusal(backend, config.redisUrl);
+  if (refusal === undefined && queue) return queue.generation();
+  if (config.resultCache.enabled)
+    logger.info('result cache off', { reason: refusal ?? 'no job queues given' });
+  return undefined;
 }
 
 /**
@@ -157,9 +195,29 @@ export function createApp(dependencies: AppDependencies): Express {
     return queue;
   };
   const getIngestLog = (): IngestLog => (ingestLog ??= openIngestLog(config, backend));
+  // Every read under /catalogue gets a strong ETag (304 on If-None-Match); with a generation,
+  // whole answers are kept and served while it is current. Writes advance it (the wrapped
+  // backend below), after they are searchable and before they are acknowledged.
+  const generation =
+    dependencies.generation ?? catalogueGeneration(config, backend, dependencies.queue, logger);
+  const { resultCache: cacheSettings } = config;
+  const keepsAnswers = cacheSettings.enabled && !config.auth.readsRequireToken;
+  app.use(
+    resultCache({
+      generation,
+      store: keepsAnswers
+        ? new AnswerStore({
+            maxBytes: cacheSettings.maxBytes,
+            maxEntryBytes: cacheSettings.maxEntryBytes,
+            maxAgeMs: cacheSettings.maxAgeSeconds * 1000,
+          })
+        : undefined,
+    }),
+  );
+  const writingBackend = generation ? withGenerationAdvance(backend, generation) : backend;
   const context: ProtocolContext = {
     config,
-    backend,
+    backend: writingBackend,
     logger,
     auth,
     queue: getQueue,
@@ -167,13 +225,14 @@ export function createApp(dependencies: AppDependencies): Express {
     // Harvest sources and the CSW Harvest operation share one harvest context (shared/harvest).
     harvest: createHarvestContext({
       config,
-      backend,
+      backend: writingBackend,
       logger,
       queue: getQueue,
       ingestLog: getIngestLog,
     }),
     conformance: CONFORMANCE_CLASSES,
     queryables: new KnownQueryables(backend),
+    generation,
     openApiDocument: (publicBaseUrl) =>
       buildOpenApiDocument({
         serverUrl: `${publicBaseUrl}/catalogue`,

@@ -22,6 +22,11 @@ import { DeadLetterStore } from '../../shared/queue/dead-letter-store.js';
 import { deadLetterKey, harvestKey } from '../../shared/queue/job-queues.js';
 import type { HarvestStore } from '../../shared/harvest/harvest-store.js';
 import { RedisHarvestStore } from '../../shared/harvest/redis-harvest-store.js';
+import {
+  generationKey,
+  RedisGeneration,
+  withGenerationAdvance,
+} from '../../shared/search/catalogue-generation.js';
 import { HarvestInterruptedError } from '../../shared/harvest/run-deadlines.js';
 import { SourceBusyError, SourceRunLock } from '../../shared/harvest/source-run-lock.js';
 import type { JobPayloads, JobResult, QueueName } from '../../shared/queue/job-payloads.js';
@@ -272,8 +277,14 @@ export function startWorkers(dependencies: WorkerDependencies): RunningWorkers {
   // It reconnects by itself; the workers' 'error' events below log a Redis outage once each.
   redis.on('error', () => undefined);
   const stopping = new AbortController();
+  // Every write a job makes advances the catalogue generation once it returns, before the job
+  // completes: the API processes' result caches then answer no older than it.
+  const backend = withGenerationAdvance(
+    dependencies.backend,
+    new RedisGeneration(redis, generationKey(config.queuePrefix)),
+  );
   const parts: JobRunnerParts = {
-    dependencies,
+    dependencies: { ...dependencies, backend },
     deadLetters: new DeadLetterStore(redis, deadLetterKey(config)),
     harvestStore: new RedisHarvestStore(redis, harvestKey(config)),
     sourceLock: new SourceRunLock(redis, harvestKey(config)),

@@ -81,6 +81,20 @@ const environmentSchema = z.object({
   SEARCH_REFINE_WORKERS: z.coerce.number().int().min(0).max(256).optional(),
   SERVICE_METADATA_FILE: z.string().min(1).optional(),
   METRICS_ENABLED: booleanString.default(true),
+  RESULT_CACHE_ENABLED: booleanString.default(true),
+  RESULT_CACHE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 40)
+    .default(64 * 1024 * 1024),
+  RESULT_CACHE_MAX_ENTRY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 32)
+    .default(1024 * 1024),
+  RESULT_CACHE_MAX_AGE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
   MAP_TILE_URL: z
     .string()
     .regex(/^https?:\/\/\S+$/, 'an http(s) URL template')
@@ -206,6 +220,11 @@ export interface Config {
   worker: WorkerConfig;
   /** Prometheus metrics: `enabled` serves the API's unauthenticated /metrics (shared/metrics). */
   metrics: { enabled: boolean };
+  /**
+   * Whole answers to public reads kept in process memory, served only while the catalogue
+   * generation they were made at is current (services/api/middleware/result-cache.ts).
+   */
+  resultCache: ResultCacheConfig;
   /** Outbound requests to harvest sources (shared/harvest). */
   harvest: HarvestConfig;
   /** The OAI-PMH data provider and the tombstones of deleted records (OAI_*). */
@@ -214,6 +233,21 @@ export interface Config {
   map: MapConfig;
   /** What web crawlers are offered: /robots.txt and the sitemaps (services/api/protocols/web). */
   web: WebConfig;
+}
+
+/** The result cache (RESULT_CACHE_*). */
+export interface ResultCacheConfig {
+  /** Whether answers are kept at all (ETags and 304 answers are given either way). */
+  enabled: boolean;
+  /** The bytes of answer bodies kept, least recently used first out. */
+  maxBytes: number;
+  /** The largest answer body kept. */
+  maxEntryBytes: number;
+  /**
+   * How long an answer is served at most, however quiet the catalogue: answers carry times
+   * (a search's timeStamp, an OAI-PMH resumption token's expiry) that must not grow old.
+   */
+  maxAgeSeconds: number;
 }
 
 /** The HTML maps' background (MAP_TILE_*). */
@@ -366,6 +400,12 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
     auth,
     worker: { ...worker, jsonDepth: env.JSON_DEPTH_LIMIT },
     metrics: { enabled: env.METRICS_ENABLED },
+    resultCache: {
+      enabled: env.RESULT_CACHE_ENABLED,
+      maxBytes: env.RESULT_CACHE_MAX_BYTES,
+      maxEntryBytes: env.RESULT_CACHE_MAX_ENTRY_BYTES,
+      maxAgeSeconds: env.RESULT_CACHE_MAX_AGE_SECONDS,
+    },
     harvest,
     oai,
     map: { tileUrl: env.MAP_TILE_URL, tileAttribution: env.MAP_TILE_ATTRIBUTION },

@@ -17,6 +17,11 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { Queue, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
+import {
+  generationKey,
+  RedisGeneration,
+  type CatalogueGeneration,
+} from '../search/catalogue-generation.js';
 import type { WorkerConfig } from '../config/index.js';
 import { ServiceUnavailableError } from '../errors/index.js';
 import { buildConnection } from './connection.js';
@@ -116,6 +121,14 @@ export class JobQueues {
     const value = await this.redis.get(key);
     if (!value) throw new ServiceUnavailableError('the shared secret could not be read');
     return Buffer.from(value, 'base64');
+  }
+
+  /**
+   * The catalogue generation of the deployment, in this Redis under `<queue prefix>:generation`
+   * (the workers advance the same key after their writes).
+   */
+  generation(): CatalogueGeneration {
+    return new RedisGeneration(this.redis, generationKey(this.keyPrefix));
   }
 
   /** The harvest sources of the deployment, in this Redis (the worker reads the same keys). */

@@ -181,6 +181,11 @@ export interface SearchBackend {
    * boxes), which decides the spatial relations they evaluate. Absent on SQLite.
    */
   readonly spatial?: 'shape' | 'envelope';
+  /**
+   * Whether a write is visible to searches once `upsert`, `delete` or `applyAtomically`
+   * resolves (absent: it is). Search engines: only with a refresh policy that waits for it.
+   */
+  readonly writesSearchableOnReturn?: boolean;
   /** Creates tables or indices if they do not exist. Idempotent. */
   init(): Promise<void>;
   /** Inserts or replaces records by id, in batches; one bad record never fails the rest. */

@@ -14,9 +14,13 @@ export const UNMATCHED_ROUTE = 'unmatched';
  * OpenAPI document (Records, STAC: `/catalogue/collections/{collectionId}/items`, the same
  * whether the validator refused it or a route answered), else the Express route. Express
  * restores `baseUrl` when an error leaves a router, so the mount path is read from the
- * original URL instead: its segments before as many as the route path has.
+ * original URL instead: its segments before as many as the route path has. An answer served
+ * by the result cache (result-cache.ts) counts under the route template that made it.
  */
 export function routeTemplate(request: Request): string {
+  // An answer from the result cache counts under the route that made it.
+  const cachedRoute: unknown = request.res?.locals.cachedRoute;
+  if (typeof cachedRoute === 'string') return cachedRoute;
   const openApiRoute = (request as Request & { openapi?: { openApiRoute?: string } }).openapi
     ?.openApiRoute;
   if (typeof openApiRoute === 'string') return openApiRoute;

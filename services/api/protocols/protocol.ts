@@ -11,6 +11,7 @@ import type { IngestLog } from '../../../shared/ingest/ingest-log.js';
 import type { Logger } from '../../../shared/logging/index.js';
 import type { JobQueues } from '../../../shared/queue/job-queues.js';
 import type { SearchBackend } from '../../../shared/search/backend.js';
+import type { CatalogueGeneration } from '../../../shared/search/catalogue-generation.js';
 import type { HarvestContext } from '../commands/harvest.js';
 import type { KnownQueryables } from '../common/known-queryables.js';
 import type { DocumentPurpose, PageLimits, Parameter, Paths, Schema } from '../common/openapi.js';
@@ -35,6 +36,11 @@ export interface ProtocolContext {
   openApiDocument: (publicBaseUrl: string) => unknown;
   /** The properties filters may name beyond the core queryables, learned from the records. */
   queryables: KnownQueryables;
+  /**
+   * The catalogue generation every write advances (shared/search/catalogue-generation.ts):
+   * what is remembered for it is never older than an acknowledged write. Undefined: none.
+   */
+  generation?: CatalogueGeneration | undefined;
 }
 
 /**

@@ -129,6 +129,8 @@ export class EngineBackend implements SearchBackend {
   /** The spatial mode new index versions are built with. */
   readonly spatial: SpatialMode;
   readonly analysis: TextAnalysis;
+  /** SEARCH_REFRESH `true` or `wait_for`: a write is searchable once its call resolves. */
+  readonly writesSearchableOnReturn: boolean;
   /** QUERY_TIME_BUDGET_MS: the deadline a request's searches share, from its first. */
   private readonly budgetMs: number | undefined;
   private readonly adapter: EngineAdapter;
@@ -151,6 +153,7 @@ export class EngineBackend implements SearchBackend {
     this.changeFeed = new EngineChangeFeed(adapter, this.alias, this.tombstones);
     this.spatial = options.spatial ?? (options.engine === 'opensearch' ? 'shape' : 'envelope');
     this.analysis = options.analysis ?? 'standard';
+    this.writesSearchableOnReturn = (options.refresh ?? false) !== false;
     this.budgetMs = options.queryTimeBudgetMs;
     this.maxLearnedProperties = options.maxLearnedProperties ?? 1000;
     const alias = this.alias;

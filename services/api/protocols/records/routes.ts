@@ -12,6 +12,7 @@ import type { SearchQuery } from '../../../../shared/query/search-query.js';
 import type { CoreRecord } from '../../../../shared/records/core-record.js';
 import { writeCswRecord } from '../../../../shared/records/writers/xml/index.js';
 import type { SearchBackend, SearchOptions } from '../../../../shared/search/backend.js';
+import type { CatalogueGeneration } from '../../../../shared/search/catalogue-generation.js';
 import { presentCatalogueCollection } from '../../common/catalogue-collection.js';
 import {
   FACETS_JSON,
@@ -73,12 +74,14 @@ import {
   presentSchemaOrgRecord,
 } from './schema-org.js';
 import { isStacItemRequest } from '../stac/parse.js';
-import { findExistingRecords } from '../stac/collections.js';
+import { createParentLookup } from '../stac/collections.js';
 import { presentStacItem } from '../stac/present.js';
 
 export interface RecordsRouteDependencies {
   config: Readonly<Config>;
   backend: SearchBackend;
+  /** The catalogue generation the parent lookups are remembered for (none: always searched). */
+  generation?: CatalogueGeneration | undefined;
   /**
    * The OpenAPI document served at /catalogue/openapi, for a public base URL. Passed in by the
    * app: the document reads the parsers' tables, so this folder does not import it.
@@ -181,8 +184,10 @@ export function createRecordsRouter({
   openApiDocument,
   conformance,
   queryables = new KnownQueryables(backend),
+  generation,
 }: RecordsRouteDependencies): Router {
   const router = Router();
+  const existingParents = createParentLookup(backend, generation);
   const collectionPath = `/collections/${COLLECTION_ID}`;
   const pageRequest = (request: Request): PageRequest => ({
     baseUrl: request.publicBaseUrl,
@@ -390,7 +395,7 @@ export function createRecordsRouter({
       ],
     };
     if (stac) {
-      const parents = await findExistingRecords(backend, record.parentId ? [record.parentId] : []);
+      const parents = await existingParents(record.parentId ? [record.parentId] : []);
       return sendJson(response, presentStacItem(record, request.publicBaseUrl, parents), GEOJSON);
     }
     if (format === 'xml') {

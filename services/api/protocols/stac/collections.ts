@@ -54,6 +54,52 @@ export async function findExistingRecords(
   return new Set(result.records.map((record) => record.id));
 }
 
+/** How many ids a parent lookup remembers before it starts again. */
+const MAX_REMEMBERED_IDS = 10_000;
+
+/**
+ * findExistingRecords remembering its answers for the current catalogue generation: the same
+ * parent ids asked again (every page of a STAC search, every STAC item of a collection) cost
+ * no search until a write moves the generation on. An answer is remembered under the
+ * generation read before the search that gave it and used only while that generation is
+ * current, so it is never older than an acknowledged write (docs/decisions/result-cache.md).
+ * Without a generation (or while it cannot be read) every call searches.
+ */
+export function createParentLookup(
+  backend: SearchBackend,
+  generation: { current(): Promise<string | undefined> } | undefined,
+): (parentIds: readonly string[]) => Promise<Set<string>> {
+  let rememberedAt: string | undefined;
+  const remembered = new Map<string, boolean>();
+  return async (parentIds) => {
+    const unique = [...new Set(parentIds)];
+    if (unique.length === 0) return new Set();
+    const current = await generation?.current();
+    if (current === undefined) return findExistingRecords(backend, unique);
+    if (current !== rememberedAt) {
+      remembered.clear();
+      rememberedAt = current;
+    }
+    const known = new Map(
+      unique.flatMap((id) => {
+        const exists = remembered.get(id);
+        return exists === undefined ? [] : [[id, exists] as const];
+      }),
+    );
+    const unknown = unique.filter((id) => !known.has(id));
+    if (unknown.length > 0) {
+      const found = await findExistingRecords(backend, unknown);
+      for (const id of unknown) known.set(id, found.has(id));
+      // Kept only if no other request moved the memory to a later generation meanwhile.
+      if (rememberedAt === current) {
+        if (remembered.size + unknown.length > MAX_REMEMBERED_IDS) remembered.clear();
+        for (const id of unknown) remembered.set(id, found.has(id));
+      }
+    }
+    return new Set(unique.filter((id) => known.get(id)));
+  };
+}
+
 /** True when the record is served as a STAC Collection (its type, or it has children). */
 export async function isStacCollection(
   backend: SearchBackend,

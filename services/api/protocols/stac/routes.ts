@@ -19,6 +19,7 @@ import { InvalidParameterError, NotFoundError } from '../../../../shared/errors/
 import type { CoreRecord } from '../../../../shared/records/core-record.js';
 import type { SearchBackend } from '../../../../shared/search/backend.js';
 import { KnownQueryables } from '../../common/known-queryables.js';
+import type { CatalogueGeneration } from '../../../../shared/search/catalogue-generation.js';
 import { GEOJSON } from '../../common/media-types.js';
 import { COLLECTION_ID } from '../../common/urls.js';
 import {
@@ -36,7 +37,7 @@ import {
 } from './aggregate.js';
 import {
   findChildrenExtents,
-  findExistingRecords,
+  createParentLookup,
   findStacCollections,
   isStacCollection,
   type PresentCollection,
@@ -65,6 +66,8 @@ export interface StacRouteDependencies {
   backend: SearchBackend;
   /** The properties filters may name beyond the core queryables (one per app; else its own). */
   queryables?: KnownQueryables;
+  /** The catalogue generation the parent lookups are remembered for (none: always searched). */
+  generation?: CatalogueGeneration | undefined;
 }
 
 function sendJson(response: Response, body: unknown, type: string): void {
@@ -85,6 +88,7 @@ export function createStacRouter({
   config,
   backend,
   queryables = new KnownQueryables(backend),
+  generation,
 }: StacRouteDependencies): Router {
   const router = Router();
   /** The search limits with the known properties, for the parsers. */
@@ -95,11 +99,9 @@ export function createStacRouter({
   });
 
   /** The parent ids of these records that are records of the catalogue. */
+  const existingParents = createParentLookup(backend, generation);
   const parentsOf = (records: CoreRecord[]): Promise<Set<string>> =>
-    findExistingRecords(
-      backend,
-      records.flatMap((record) => (record.parentId ? [record.parentId] : [])),
-    );
+    existingParents(records.flatMap((record) => (record.parentId ? [record.parentId] : [])));
 
   const search = async (
     response: Response,
