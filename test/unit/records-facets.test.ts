@@ -10,7 +10,11 @@ import {
 
 const LIMITS = { maxFacets: 3, maxAggregationBuckets: 50 };
 
-function refused(value: string, type: typeof Error, ...words: string[]): void {
+function refused(
+  value: string,
+  type: typeof InvalidParameterError | typeof QueryLimitError,
+  ...words: string[]
+): void {
   let error: unknown;
   try {
     parseFacetsParameter(value, LIMITS);
