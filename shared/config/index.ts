@@ -62,6 +62,8 @@ const environmentSchema = z.object({
   QUERY_EXPENSIVE_PER_CLIENT: z.coerce.number().int().min(1).max(10_000).default(1),
   QUERY_EXPENSIVE_WILDCARD_PATTERNS: z.coerce.number().int().min(0).max(10_000).default(3),
   QUERY_EXPENSIVE_FACETS: z.coerce.number().int().min(0).max(100).default(4),
+  QUERY_EXPENSIVE_OFFSET: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(1000),
+  QUERY_EXPENSIVE_SORT_KEYS: z.coerce.number().int().min(0).max(100).default(2),
   SEARCH_INDEX_ALIAS: z
     .string()
     .regex(/^[a-z0-9][a-z0-9_-]*$/, 'lower-case letters, digits, _ and - only')
@@ -207,6 +209,8 @@ export interface Config {
       perClient: number;
       cheapWildcardPatterns: number;
       cheapFacets: number;
+      cheapOffset: number;
+      cheapSortKeys: number;
     };
   };
   /** Timeouts of the HTTP server against slow or idle clients (services/api/http-server.ts). */
@@ -388,6 +392,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
         perClient: env.QUERY_EXPENSIVE_PER_CLIENT,
         cheapWildcardPatterns: env.QUERY_EXPENSIVE_WILDCARD_PATTERNS,
         cheapFacets: env.QUERY_EXPENSIVE_FACETS,
+        cheapOffset: env.QUERY_EXPENSIVE_OFFSET,
+        cheapSortKeys: env.QUERY_EXPENSIVE_SORT_KEYS,
       },
     },
     http: {

@@ -5,9 +5,11 @@
  * crowd out the cheap ones, which never wait. A search is expensive when its filter must be
  * decided in Node (the engine cannot decide it alone: its candidates are fetched and refined),
  * when its page must be walked to (a deep offset that no earlier page ended at), when its
- * filter holds more than a few costly LIKE patterns, or when it counts many facets.
+ * filter holds more than a few costly LIKE patterns, when it counts many facets, or when the
+ * engine's own search threads would be held by it: a sorted or relevance page beyond a modest
+ * offset (the engine collects every record before it to sort them), or a sort by several keys.
  */
-import { measureFilter, type QueryLimits } from './query-limits.js';
+import { distinctSortKeys, isIndexOrder, measureFilter, type QueryLimits } from './query-limits.js';
 import type { SearchQuery } from './search-query.js';
 
 /** The thresholds beyond which a search is expensive (QUERY_EXPENSIVE_* in shared/config). */
@@ -16,6 +18,13 @@ export interface LaneThresholds extends Pick<QueryLimits, 'maxOffset'> {
   cheapWildcardPatterns: number;
   /** Facets a cheap request may count. */
   cheapFacets: number;
+  /**
+   * The deepest offset of a cheap page in a sorted or relevance order (index-order pages are
+   * found without sorting what lies before them).
+   */
+  cheapOffset: number;
+  /** Distinct sort keys (besides `id`, the tie-breaker of every order) a cheap search may have. */
+  cheapSortKeys: number;
 }
 
 /** What the door knows of a search besides its query. */
@@ -29,7 +38,8 @@ export interface LaneFacts {
 }
 
 /** Why a search is expensive. */
-export type ExpensiveReason = 'refinement' | 'deep-walk' | 'wildcards' | 'facets';
+export type ExpensiveReason =
+  'refinement' | 'deep-walk' | 'deep-page' | 'sort-keys' | 'wildcards' | 'facets';
 
 /** A search's lane: cheap (no reasons) or expensive (and why). */
 export interface SearchLane {
@@ -50,7 +60,16 @@ export function classifySearch(
   if (facts.refines) reasons.push('refinement');
   if (query.limit > 0 && query.offset > thresholds.maxOffset && !facts.continued) {
     reasons.push('deep-walk');
+  } else if (
+    query.limit > 0 &&
+    query.offset > thresholds.cheapOffset &&
+    query.offset <= thresholds.maxOffset &&
+    !isIndexOrder(query)
+  ) {
+    reasons.push('deep-page');
   }
+  const sortKeys = distinctSortKeys(query.sort).filter((key) => key.field !== 'id');
+  if (query.limit > 0 && sortKeys.length > thresholds.cheapSortKeys) reasons.push('sort-keys');
   if (
     query.filter &&
     measureFilter(query.filter).wildcardPatterns > thresholds.cheapWildcardPatterns

@@ -27,6 +27,19 @@ export interface NumericRange {
   to?: number;
 }
 
+/**
+ * Bands of ten of a percentage (cloud and snow cover): from inclusive, to exclusive, the last
+ * one open above (so that 100 falls in it).
+ */
+export const PERCENT_RANGES: readonly NumericRange[] = [
+  ...Array.from({ length: 9 }, (_, index) => ({
+    key: `${index * 10}-${index * 10 + 10}`,
+    from: index * 10,
+    to: index * 10 + 10,
+  })),
+  { key: '90-*', from: 90 },
+];
+
 /** One aggregation to compute over the records a query matches. */
 export type AggregationRequest =
   | { kind: 'stats' }
@@ -161,6 +174,28 @@ export function periodStart(timestamp: string, interval: CalendarInterval): Date
       return new Date(Date.UTC(year, month, day));
     case 'hour':
       return new Date(Date.UTC(year, month, day, time.getUTCHours()));
+  }
+}
+
+/** The first instant (UTC) of the calendar period after the one starting at `start`. */
+export function nextPeriodStart(start: string, interval: CalendarInterval): string {
+  const date = periodStart(start, interval);
+  const year = date.getUTCFullYear();
+  const month = date.getUTCMonth();
+  const day = date.getUTCDate();
+  switch (interval) {
+    case 'year':
+      return new Date(Date.UTC(year + 1, 0, 1)).toISOString();
+    case 'quarter':
+      return new Date(Date.UTC(year, month + 3, 1)).toISOString();
+    case 'month':
+      return new Date(Date.UTC(year, month + 1, 1)).toISOString();
+    case 'week':
+      return new Date(Date.UTC(year, month, day + 7)).toISOString();
+    case 'day':
+      return new Date(Date.UTC(year, month, day + 1)).toISOString();
+    case 'hour':
+      return new Date(Date.UTC(year, month, day, date.getUTCHours() + 1)).toISOString();
   }
 }
 

@@ -112,6 +112,8 @@ export class ExpensiveLane {
 const REASON_WORDS: Record<ExpensiveReason, string> = {
   refinement: 'a filter the search engine cannot decide alone',
   'deep-walk': 'a deep page not reached through a next link',
+  'deep-page': 'a sorted page beyond QUERY_EXPENSIVE_OFFSET',
+  'sort-keys': 'more sort keys than QUERY_EXPENSIVE_SORT_KEYS',
   wildcards: 'many LIKE patterns with inner wildcards',
   facets: 'many facets',
 };

@@ -97,16 +97,21 @@ export function withQueryLimits<B extends SearchBackend>(
         };
       }
       if (property === 'aggregate') {
-        return (
+        return async (
           query: SearchQuery,
           requests: Parameters<SearchBackend['aggregate']>[1],
           options: SearchOptions = {},
-        ) =>
-          target.aggregate(
-            prepareQuery(query, limits, () => true),
-            requests,
-            options,
-          );
+        ) => {
+          // Aggregations are counts: paging costs them nothing, and they share the lane (and
+          // the request's place in it) with the search and facet counts of their request.
+          const prepared = prepareQuery(query, limits, () => true);
+          const leave = admit({ ...prepared, sort: [], offset: 0, limit: 0 }, options, {});
+          try {
+            return await target.aggregate(prepared, requests, options);
+          } finally {
+            leave();
+          }
+        };
       }
       return typeof value === 'function'
         ? (value as (...a: unknown[]) => unknown).bind(target)

@@ -134,6 +134,8 @@ describe('the expensive lane: a few places, no queue', function () {
       QUERY_EXPENSIVE_CONCURRENCY: '2',
       QUERY_EXPENSIVE_PER_CLIENT: '1',
       QUERY_MAX_OFFSET: '20',
+      QUERY_EXPENSIVE_OFFSET: '10',
+      QUERY_EXPENSIVE_SORT_KEYS: '2',
     });
     app = createApp({
       config: test.config,
@@ -256,6 +258,29 @@ describe('the expensive lane: a few places, no queue', function () {
     expect(refined.status, refined.text.slice(0, 300)).to.equal(
       test.backend.kind === 'sqlite' ? 200 : 503,
     );
+    gate.open();
+    await Promise.all([first, second]);
+    await untilInFlight(0);
+  });
+
+  it('counts a sorted page beyond QUERY_EXPENSIVE_OFFSET and a sort by many properties, not an index-order page', async () => {
+    const first = expensiveFrom('10.0.7.1');
+    const second = expensiveFrom('10.0.7.2');
+    await untilInFlight(2);
+    const get = (query: string) =>
+      request(app).get(`${ITEMS}?${query}`).set('X-Forwarded-For', '10.0.7.3');
+    const deep = await get('offset=12&limit=2&sortby=title');
+    expect(deep.status, deep.text.slice(0, 300)).to.equal(503);
+    expect(deep.body.description).to.contain('QUERY_EXPENSIVE_OFFSET');
+    const shallow = await get('offset=10&limit=2&sortby=title');
+    expect(shallow.status, shallow.text.slice(0, 300)).to.equal(200);
+    const indexOrder = await get('offset=15&limit=2');
+    expect(indexOrder.status, indexOrder.text.slice(0, 300)).to.equal(200);
+    const manyKeys = await get('limit=2&sortby=title,-updated,created');
+    expect(manyKeys.status, manyKeys.text.slice(0, 300)).to.equal(503);
+    expect(manyKeys.body.description).to.contain('QUERY_EXPENSIVE_SORT_KEYS');
+    const twoKeys = await get('limit=2&sortby=title,-updated,title');
+    expect(twoKeys.status, twoKeys.text.slice(0, 300)).to.equal(200);
     gate.open();
     await Promise.all([first, second]);
     await untilInFlight(0);

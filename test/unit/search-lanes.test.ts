@@ -13,7 +13,13 @@ import type { SearchQuery } from '../../shared/query/search-query.js';
 import { ExpensiveLane } from '../../shared/search/expensive-lane.js';
 import { SearchScope } from '../../shared/search/search-scope.js';
 
-const THRESHOLDS: LaneThresholds = { maxOffset: 100, cheapWildcardPatterns: 2, cheapFacets: 3 };
+const THRESHOLDS: LaneThresholds = {
+  maxOffset: 100,
+  cheapWildcardPatterns: 2,
+  cheapFacets: 3,
+  cheapOffset: 20,
+  cheapSortKeys: 2,
+};
 const page = (query: Partial<SearchQuery> = {}): SearchQuery => ({
   sort: [],
   offset: 0,
@@ -47,6 +53,54 @@ describe('classifySearch', () => {
     expect(classifySearch(page({ offset: 100 }), THRESHOLDS).lane).to.equal('cheap');
     // A count alone (limit 0) is not paged.
     expect(classifySearch(page({ offset: 5000, limit: 0 }), THRESHOLDS).lane).to.equal('cheap');
+  });
+
+  it('calls a sorted or relevance page beyond the cheap offset expensive, not an index-order one', () => {
+    const byTitle = [{ field: 'title', direction: 'asc' as const }];
+    expect(classifySearch(page({ offset: 20, sort: byTitle }), THRESHOLDS).lane).to.equal('cheap');
+    expect(classifySearch(page({ offset: 21, sort: byTitle }), THRESHOLDS).reasons).to.deep.equal([
+      'deep-page',
+    ]);
+    expect(
+      classifySearch(page({ offset: 50, text: [['forest']] }), THRESHOLDS).reasons,
+    ).to.deep.equal(['deep-page']);
+    // Even when it continues an earlier page: the engine still sorts every record before it.
+    expect(
+      classifySearch(page({ offset: 50, sort: byTitle }), THRESHOLDS, { continued: true }).reasons,
+    ).to.deep.equal(['deep-page']);
+    expect(classifySearch(page({ offset: 100 }), THRESHOLDS).lane).to.equal('cheap');
+    expect(
+      classifySearch(page({ offset: 50, sort: [{ field: 'id', direction: 'asc' }] }), THRESHOLDS)
+        .lane,
+    ).to.equal('cheap');
+    // Beyond QUERY_MAX_OFFSET it is a walk, or cheap where an earlier page ended.
+    expect(classifySearch(page({ offset: 101, sort: byTitle }), THRESHOLDS).reasons).to.deep.equal([
+      'deep-walk',
+    ]);
+    expect(
+      classifySearch(page({ offset: 101, sort: byTitle }), THRESHOLDS, { continued: true }).lane,
+    ).to.equal('cheap');
+    expect(classifySearch(page({ offset: 50, limit: 0, sort: byTitle }), THRESHOLDS).lane).to.equal(
+      'cheap',
+    );
+  });
+
+  it('calls a search sorting by more distinct keys than the threshold expensive (id aside)', () => {
+    const keys = (...fields: string[]) =>
+      fields.map((field) => ({ field, direction: 'desc' as const }));
+    expect(classifySearch(page({ sort: keys('title', 'updated') }), THRESHOLDS).lane).to.equal(
+      'cheap',
+    );
+    expect(
+      classifySearch(page({ sort: keys('title', 'updated', 'title', 'id') }), THRESHOLDS).lane,
+    ).to.equal('cheap');
+    expect(
+      classifySearch(page({ sort: keys('title', 'updated', 'created') }), THRESHOLDS).reasons,
+    ).to.deep.equal(['sort-keys']);
+    expect(
+      classifySearch(page({ limit: 0, sort: keys('title', 'updated', 'created') }), THRESHOLDS)
+        .lane,
+    ).to.equal('cheap');
   });
 
   it('counts only costly LIKE patterns against the wildcard threshold', () => {

@@ -21,12 +21,29 @@ export interface RecordFeature {
   links: Link[];
 }
 
-/** The counts of one facet (Records Part 2). */
-export interface FacetCounts {
+/** The counts of one term facet (Records Part 2): a property's values, most frequent first. */
+export interface TermFacetCounts {
   type: 'term';
   property: string;
   buckets: { value: string; count: number }[];
 }
+
+/**
+ * The counts of one histogram facet (Records Part 2): the records by calendar period of their
+ * start (`interval` names it) or by numeric band, in order, empty buckets left out; a bucket
+ * holds `min` (inclusive) to `max` (exclusive; absent for a band open above); `more` buckets
+ * were left out by the request's bucket count.
+ */
+export interface HistogramFacetCounts {
+  type: 'histogram';
+  property: string;
+  interval?: string;
+  buckets: { value: string; min?: string | number; max?: string | number; count: number }[];
+  more: number;
+}
+
+/** The counts of one facet (Records Part 2). */
+export type FacetCounts = TermFacetCounts | HistogramFacetCounts;
 
 /** One page of the items endpoint: a GeoJSON FeatureCollection with paging links. */
 export interface ItemsPage {
@@ -77,14 +94,22 @@ export interface SchemaDocument {
   additionalProperties: boolean;
 }
 
-/** One facet the catalogue offers (Records Part 2 facets definition). */
-export interface FacetDefinition {
-  type: 'term';
-  property: string;
-  title: string;
-  sortedBy: 'count';
-  minOccurs: number;
-}
+/**
+ * One facet the catalogue offers (Records Part 2 facets definition): a term facet, or a
+ * histogram by calendar interval (`intervals` offered, `interval` the default) or by fixed
+ * numeric bands.
+ */
+export type FacetDefinition =
+  | { type: 'term'; property: string; title: string; sortedBy: 'count'; minOccurs: number }
+  | {
+      type: 'histogram';
+      property: string;
+      title: string;
+      bucketType: 'fixedInterval';
+      interval?: string;
+      intervals?: readonly string[];
+      ranges?: readonly { key: string; min?: number; max?: number }[];
+    };
 
 /** The facets definition document. */
 export interface FacetsDocument {

@@ -8,6 +8,7 @@ import type {
   CollectionsDocument,
   ConformanceDocument,
   FacetsDocument,
+  HistogramFacetCounts,
   ItemsPage,
   LandingPage,
   RecordFeature,
@@ -187,6 +188,43 @@ export function renderFacetsPage(document: FacetsDocument, request: PageRequest)
   return renderTemplate('facets.njk', { page, facets });
 }
 
+type HistogramBucket = HistogramFacetCounts['buckets'][number];
+
+/** How a histogram facet's bucket reads: its calendar period, or its numeric band. */
+export function histogramBucketLabel(bucket: HistogramBucket, interval?: string): string {
+  const { min, max } = bucket;
+  if (typeof min === 'string') {
+    switch (interval) {
+      case 'year':
+        return min.slice(0, 4);
+      case 'quarter':
+        return `${min.slice(0, 4)}-Q${Math.floor(Number(min.slice(5, 7)) / 3) + 1}`;
+      case 'month':
+        return min.slice(0, 7);
+      case 'week':
+        return `week of ${min.slice(0, 10)}`;
+      case 'hour':
+        return `${min.slice(0, 10)} ${min.slice(11, 16)}`;
+      default:
+        return min.slice(0, 10);
+    }
+  }
+  if (min !== undefined && max !== undefined) return `${min} to under ${String(max)}`;
+  if (min !== undefined) return `${min} and above`;
+  if (max !== undefined) return `under ${String(max)}`;
+  return bucket.value;
+}
+
+/** The CQL2 text condition that matches the records of a histogram facet's bucket. */
+export function histogramBucketCondition(property: string, bucket: HistogramBucket): string {
+  const literal = (value: string | number) =>
+    typeof value === 'number' ? String(value) : `TIMESTAMP('${value.replace(/'/g, "''")}')`;
+  const parts: string[] = [];
+  if (bucket.min !== undefined) parts.push(`${property} >= ${literal(bucket.min)}`);
+  if (bucket.max !== undefined) parts.push(`${property} < ${literal(bucket.max)}`);
+  return parts.join(' AND ');
+}
+
 /** What the search page needs besides the page of items: the request's query and paging. */
 export interface ItemsPageRequest extends PageRequest {
   /** The request's parameters, kept in the form and the facet links. */
@@ -231,13 +269,30 @@ export function renderItemsPage(document: ItemsPage, request: ItemsPageRequest):
     parameters.set(name, value);
     return `${items}?${parameters.toString()}`;
   };
+  const filterLink = (condition: string) => {
+    if (request.query['filter-lang'] === 'cql2-json') return undefined;
+    const parameters = new URLSearchParams({ ...request.query, f: 'html' });
+    parameters.delete('offset');
+    const filter = request.query.filter;
+    parameters.set('filter', filter ? `(${filter}) AND ${condition}` : condition);
+    return `${items}?${parameters.toString()}`;
+  };
   const facets = Object.entries(document.facets ?? {}).map(([name, facet]) => ({
     name,
-    buckets: facet.buckets.map((bucket) => ({
-      ...bucket,
-      href: facetLink(facet.property, bucket.value),
-      active: request.query[facet.property] === bucket.value,
-    })),
+    buckets:
+      facet.type === 'term'
+        ? facet.buckets.map((bucket) => ({
+            label: bucket.value,
+            count: bucket.count,
+            href: facetLink(facet.property, bucket.value),
+            active: request.query[facet.property] === bucket.value,
+          }))
+        : facet.buckets.map((bucket) => ({
+            label: histogramBucketLabel(bucket, facet.interval),
+            count: bucket.count,
+            href: filterLink(histogramBucketCondition(facet.property, bucket)),
+            active: false,
+          })),
   }));
   return renderTemplate('items.njk', {
     page,

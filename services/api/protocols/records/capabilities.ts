@@ -8,11 +8,13 @@ import {
   type LearnedProperty,
   type Queryable,
 } from '../../../../shared/query/queryables.js';
+import { CALENDAR_INTERVALS } from '../../../../shared/search/aggregations.js';
 import type { CatalogueExtent } from '../../../../shared/search/backend.js';
 import { presentCatalogueCollection } from '../../common/catalogue-collection.js';
 import type {
   CollectionsDocument,
   ConformanceDocument,
+  FacetDefinition,
   FacetsDocument,
   LandingPage,
   SchemaDocument,
@@ -37,7 +39,13 @@ import {
   openSearchDescriptionUrl,
 } from '../../common/urls.js';
 import { presentStacLanding } from '../stac/capabilities.js';
-import { FACET_PROPERTIES, DEFAULT_BUCKET_COUNT } from './parse.js';
+import {
+  DATE_HISTOGRAM_FACETS,
+  DEFAULT_BUCKET_COUNT,
+  DEFAULT_FACET_INTERVAL,
+  FACET_PROPERTIES,
+  RANGE_FACETS,
+} from './parse.js';
 
 const RECORDS = 'http://www.opengis.net/spec/ogcapi-records-1/1.0/conf';
 const RECORDS_FACETS = 'http://www.opengis.net/spec/ogcapi-records-2/1.0/conf';
@@ -249,19 +257,38 @@ export function presentSortables(baseUrl: string): SchemaDocument {
 /** The facets the catalogue offers (Records Part 2 facets definition document). */
 export function presentFacetDefinitions(baseUrl: string): FacetsDocument {
   const byName = new Map(QUERYABLES.map((queryable) => [queryable.name, queryable]));
+  const title = (name: string) => byName.get(name)?.title ?? name;
+  const terms = FACET_PROPERTIES.map((name): [string, FacetDefinition] => [
+    name,
+    { type: 'term', property: name, title: title(name), sortedBy: 'count', minOccurs: 1 },
+  ]);
+  const histograms = DATE_HISTOGRAM_FACETS.map((name): [string, FacetDefinition] => [
+    name,
+    {
+      type: 'histogram',
+      property: name,
+      title: title(name),
+      bucketType: 'fixedInterval',
+      interval: DEFAULT_FACET_INTERVAL,
+      intervals: CALENDAR_INTERVALS,
+    },
+  ]);
+  const ranges = Object.entries(RANGE_FACETS).map(([name, bands]): [string, FacetDefinition] => [
+    name,
+    {
+      type: 'histogram',
+      property: name,
+      title: title(name),
+      bucketType: 'fixedInterval',
+      ranges: bands.map(({ key, from, to }) => ({
+        key,
+        ...(from !== undefined && { min: from }),
+        ...(to !== undefined && { max: to }),
+      })),
+    },
+  ]);
   return {
-    facets: Object.fromEntries(
-      FACET_PROPERTIES.map((name) => [
-        name,
-        {
-          type: 'term',
-          property: name,
-          title: byName.get(name)?.title ?? name,
-          sortedBy: 'count',
-          minOccurs: 1,
-        },
-      ]),
-    ),
+    facets: Object.fromEntries([...terms, ...histograms, ...ranges]),
     defaultBucketCount: DEFAULT_BUCKET_COUNT,
     links: [
       ...jsonAndHtmlLinks(`${collectionUrl(baseUrl)}/facets`, FACETS_JSON, 'Facets'),

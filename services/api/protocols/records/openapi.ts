@@ -6,9 +6,13 @@
  */
 import type { OpenAPIV3 } from 'openapi-types';
 import { QUERYABLES } from '../../../../shared/query/queryables.js';
+import { CALENDAR_INTERVALS } from '../../../../shared/search/aggregations.js';
 import {
+  DATE_HISTOGRAM_FACETS,
+  DEFAULT_FACET_INTERVAL,
   FACET_ORDERS,
   FACET_PROPERTIES,
+  RANGE_FACETS,
   FILTER_LANGUAGES,
   ITEMS_PARAMETER_NAMES,
   LANGUAGE_TAG_PATTERN,
@@ -252,9 +256,15 @@ export function buildRecordsParameters(
     }),
     facets: listParameter(
       'facets',
-      `Facets to count among the matching records: \`property[:bucketCount[:order]]\` with ` +
-        `property one of ${FACET_PROPERTIES.join(', ')} and order ${FACET_ORDERS[0]} (default), ` +
-        `${FACET_ORDERS.slice(1, -1).join(', ')} or ${FACET_ORDERS[FACET_ORDERS.length - 1]}.`,
+      `Facets to count among the matching records: \`name[:bucketCount[:option]]\`. Term ` +
+        `facets (${FACET_PROPERTIES.join(', ')}): the option is an order, ${FACET_ORDERS[0]} ` +
+        `(default), ${FACET_ORDERS.slice(1, -1).join(', ')} or ` +
+        `${FACET_ORDERS[FACET_ORDERS.length - 1]}. Date histograms ` +
+        `(${DATE_HISTOGRAM_FACETS.join(', ')}; by the calendar period, UTC, the record's time ` +
+        `starts in): the option is an interval, ${CALENDAR_INTERVALS.join(', ')} (default ` +
+        `${DEFAULT_FACET_INTERVAL}). Numeric ranges (${Object.keys(RANGE_FACETS).join(', ')}; ` +
+        `bands of 10): no option. A histogram gives every non-empty bucket unless a bucket ` +
+        `count is given; its periods may not exceed QUERY_MAX_AGGREGATION_BUCKETS (400).`,
       { pattern: FACET_ITEM_PATTERN.source },
     ),
   };
@@ -343,18 +353,29 @@ export function buildRecordsSchemas(): Record<string, Schema> {
     },
     Facet: {
       type: 'object',
+      description:
+        'A term facet (values, most frequent first) or a histogram facet (calendar periods or ' +
+        'numeric bands in order, each from min, inclusive, to max, exclusive; `more` buckets ' +
+        'left out by the bucket count).',
       required: ['type', 'property', 'buckets'],
       properties: {
-        type: { type: 'string', enum: ['term'] },
+        type: { type: 'string', enum: ['term', 'histogram'] },
         property: { type: 'string' },
+        interval: { type: 'string', enum: [...CALENDAR_INTERVALS] },
         buckets: {
           type: 'array',
           items: {
             type: 'object',
             required: ['value', 'count'],
-            properties: { value: { type: 'string' }, count: { type: 'integer', minimum: 0 } },
+            properties: {
+              value: { type: 'string' },
+              min: { oneOf: [{ type: 'string', format: 'date-time' }, { type: 'number' }] },
+              max: { oneOf: [{ type: 'string', format: 'date-time' }, { type: 'number' }] },
+              count: { type: 'integer', minimum: 0 },
+            },
           },
         },
+        more: { type: 'integer', minimum: 0 },
       },
     },
     Records: pageSchema('features', ref('schemas', 'Record'), {
@@ -375,11 +396,26 @@ export function buildRecordsSchemas(): Record<string, Schema> {
             type: 'object',
             required: ['type', 'property'],
             properties: {
-              type: { type: 'string', enum: ['term'] },
+              type: { type: 'string', enum: ['term', 'histogram'] },
               property: { type: 'string' },
               title: { type: 'string' },
               sortedBy: { type: 'string' },
               minOccurs: { type: 'integer' },
+              bucketType: { type: 'string', enum: ['fixedInterval'] },
+              interval: { type: 'string' },
+              intervals: { type: 'array', items: { type: 'string' } },
+              ranges: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  required: ['key'],
+                  properties: {
+                    key: { type: 'string' },
+                    min: { type: 'number' },
+                    max: { type: 'number' },
+                  },
+                },
+              },
             },
           },
         },

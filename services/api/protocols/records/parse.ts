@@ -1,7 +1,11 @@
 /**
  * OGC API – Records request parsing: query parameters → SearchQuery. Pure.
  */
-import { checkFacetCount, type QueryLimits } from '../../../../shared/query/query-limits.js';
+import {
+  checkBucketCount,
+  checkFacetCount,
+  type QueryLimits,
+} from '../../../../shared/query/query-limits.js';
 import {
   FilterError,
   InvalidParameterError,
@@ -22,6 +26,12 @@ import {
 } from '../../../../shared/query/params.js';
 import { findQueryable } from '../../../../shared/query/queryables.js';
 import type { SearchQuery } from '../../../../shared/query/search-query.js';
+import {
+  CALENDAR_INTERVALS,
+  PERCENT_RANGES,
+  type CalendarInterval,
+  type NumericRange,
+} from '../../../../shared/search/aggregations.js';
 import { CRS84_URI, EPSG_4326_URI, SUPPORTED_CRS } from '../../common/media-types.js';
 import { negotiateFormat, type OutputFormat } from '../../common/negotiation.js';
 
@@ -83,7 +93,7 @@ const LIST_PARAMETERS: ReadonlySet<string> = new Set([
 
 /** An item of `sortby`: a name, optionally prefixed by + or -. */
 export const SORTBY_ITEM_PATTERN = /^\s*[+-]?\s*[A-Za-z_].*$/;
-/** An item of `facets`: property[:bucketCount[:order]]. */
+/** An item of `facets`: name[:bucketCount[:order or interval]]. */
 export const FACET_ITEM_PATTERN = /^[A-Za-z_:.-]+(:\d*(:[a-z_]+)?)?$/;
 /** An item of `externalIds`: `scheme:value`, `value` or `scheme:`. */
 export const EXTERNAL_ID_PATTERN = /^([^:]+:)?[^:]*$/;
@@ -251,14 +261,39 @@ export function parseOutputFormat<T extends OutputFormat>(
   return negotiateFormat(accept, offered);
 }
 
-/** One facet asked for by `facets`: the property, how many buckets, and their order. */
-export interface FacetRequest {
+/** What every facet asked for by `facets` has: its name as asked, and the queryable counted. */
+interface FacetRequestBase {
   name: string;
   /** Canonical queryable name the counts are taken from. */
   property: string;
+}
+
+/** A term facet: the distinct values of a property, how many buckets, and their order. */
+export interface TermFacetRequest extends FacetRequestBase {
+  kind: 'term';
   bucketCount: number;
   sortedBy: 'count_desc' | 'count_asc' | 'value_asc' | 'value_desc';
 }
+
+/**
+ * A date histogram facet: the records by the calendar period (UTC) their time starts in, in
+ * time order; the first `bucketCount` non-empty periods (all when undefined).
+ */
+export interface DateHistogramFacetRequest extends FacetRequestBase {
+  kind: 'date-histogram';
+  interval: CalendarInterval;
+  bucketCount: number | undefined;
+}
+
+/** A numeric range facet: the records by band of a number; the first `bucketCount` bands. */
+export interface RangeFacetRequest extends FacetRequestBase {
+  kind: 'ranges';
+  ranges: readonly NumericRange[];
+  bucketCount: number | undefined;
+}
+
+/** One facet asked for by `facets`. */
+export type FacetRequest = TermFacetRequest | DateHistogramFacetRequest | RangeFacetRequest;
 
 /** Queryables offered as facets (term facets over distinct values). */
 export const FACET_PROPERTIES: readonly string[] = [
@@ -278,57 +313,131 @@ export const FACET_PROPERTIES: readonly string[] = [
   'orbitDirection',
 ];
 
-/** Buckets per facet unless the request says otherwise, and the most it may ask for. */
+/** Queryables offered as date histogram facets (by the calendar period their time starts in). */
+export const DATE_HISTOGRAM_FACETS: readonly string[] = ['start_datetime'];
+/** The interval of a date histogram facet unless the request names one. */
+export const DEFAULT_FACET_INTERVAL: CalendarInterval = 'month';
+
+/** Queryables offered as numeric range facets, with their bands. */
+export const RANGE_FACETS: Readonly<Record<string, readonly NumericRange[]>> = {
+  cloudCover: PERCENT_RANGES,
+  snowCover: PERCENT_RANGES,
+};
+
+/** Every facet offered, by kind. */
+const ALL_FACETS = [...FACET_PROPERTIES, ...DATE_HISTOGRAM_FACETS, ...Object.keys(RANGE_FACETS)];
+
+/** Buckets per term facet unless the request says otherwise, and the most it may ask for. */
 export const DEFAULT_BUCKET_COUNT = 10;
 export const MAX_BUCKET_COUNT = 100;
 /** Orders of facet buckets (`facets=property:count:order`), the default first. */
 export const FACET_ORDERS = ['count_desc', 'count_asc', 'value_asc', 'value_desc'] as const;
 
+function readBucketCount(count: string | undefined, name: string): number | undefined {
+  if (count === undefined || count === '') return undefined;
+  if (!/^\d+$/.test(count) || Number(count) < 1) {
+    throw new InvalidParameterError(
+      'facets',
+      `facets: the bucket count of "${name}" must be a positive integer, got "${count}"`,
+    );
+  }
+  return Number(count);
+}
+
 /**
- * Parses `facets`: a comma-separated list of `property[:bucketCount[:order]]` (Records Part 2
- * syntax), where property is one of FACET_PROPERTIES (by name or alias, in any case) and order
- * one of count_desc (default), count_asc, value_asc, value_desc. A property asked for again,
- * under any spelling, is counted once: its first mention wins. With `limits`, more distinct
- * facets than QUERY_MAX_FACETS are a QueryLimitError.
+ * Reads one item of `facets` (already split at its colons) for the queryable it names: a term
+ * facet's third part is an order, a date histogram's a calendar interval, a range facet has
+ * none. The bucket count of a histogram or range facet may not exceed
+ * QUERY_MAX_AGGREGATION_BUCKETS (when `limits` are given).
+ */
+function readFacetItem(
+  item: string,
+  [name, count, option]: [string, string | undefined, string | undefined],
+  property: string,
+  limits: Partial<Pick<QueryLimits, 'maxAggregationBuckets'>>,
+): FacetRequest {
+  const bucketCount = readBucketCount(count, name);
+  if (FACET_PROPERTIES.includes(property)) {
+    if (option !== undefined && !(FACET_ORDERS as readonly string[]).includes(option)) {
+      throw new InvalidParameterError(
+        'facets',
+        `facets: order "${option}" of "${name}" is not one of ${FACET_ORDERS.join(', ')}`,
+      );
+    }
+    return {
+      kind: 'term',
+      name,
+      property,
+      bucketCount: Math.min(bucketCount ?? DEFAULT_BUCKET_COUNT, MAX_BUCKET_COUNT),
+      sortedBy: (option as TermFacetRequest['sortedBy'] | undefined) ?? 'count_desc',
+    };
+  }
+  if (bucketCount !== undefined && limits.maxAggregationBuckets !== undefined) {
+    checkBucketCount(
+      'facets',
+      bucketCount,
+      `facets=${item}`,
+      limits as Pick<QueryLimits, 'maxAggregationBuckets'>,
+    );
+  }
+  if (DATE_HISTOGRAM_FACETS.includes(property)) {
+    if (option !== undefined && !(CALENDAR_INTERVALS as readonly string[]).includes(option)) {
+      throw new InvalidParameterError(
+        'facets',
+        `facets: interval "${option}" of the date histogram "${name}" is not one of ${CALENDAR_INTERVALS.join(', ')}`,
+      );
+    }
+    return {
+      kind: 'date-histogram',
+      name,
+      property,
+      interval: (option as CalendarInterval | undefined) ?? DEFAULT_FACET_INTERVAL,
+      bucketCount,
+    };
+  }
+  if (option !== undefined) {
+    throw new InvalidParameterError(
+      'facets',
+      `facets: the range facet "${name}" takes a bucket count only (name[:bucketCount]), got "${item}"`,
+    );
+  }
+  return { kind: 'ranges', name, property, ranges: RANGE_FACETS[property]!, bucketCount };
+}
+
+/**
+ * Parses `facets`: a comma-separated list of `name[:bucketCount[:option]]` (Records Part 2
+ * syntax, the option after the bucket count chosen by the facet's kind), where name is a
+ * facet offered (by queryable name or alias, in any case):
+ *
+ * - a term facet (FACET_PROPERTIES), the option an order: count_desc (default), count_asc,
+ *   value_asc, value_desc; the bucket count is at most MAX_BUCKET_COUNT;
+ * - a date histogram (DATE_HISTOGRAM_FACETS), the option a calendar interval (year, quarter,
+ *   month (default), week, day, hour);
+ * - a numeric range facet (RANGE_FACETS), no option.
+ *
+ * A histogram or range facet gives every bucket unless a bucket count is given, which may not
+ * exceed QUERY_MAX_AGGREGATION_BUCKETS. A property asked for again, under any spelling, is
+ * counted once: its first mention wins. With `limits`, more distinct facets than
+ * QUERY_MAX_FACETS are a QueryLimitError.
  */
 export function parseFacetsParameter(
   value: string,
-  limits?: Pick<QueryLimits, 'maxFacets'>,
+  limits?: Pick<QueryLimits, 'maxFacets' | 'maxAggregationBuckets'>,
 ): FacetRequest[] {
   const requests: FacetRequest[] = [];
   for (const item of parseList(value)) {
-    const [name = '', count, order, ...rest] = item.split(':'); // split gives at least one
+    const [name = '', count, option, ...rest] = item.split(':'); // split gives at least one
     const queryable = findQueryable(name);
-    if (!queryable || !FACET_PROPERTIES.includes(queryable.name) || rest.length > 0) {
+    if (!queryable || !ALL_FACETS.includes(queryable.name) || rest.length > 0) {
       throw new InvalidParameterError(
         'facets',
-        `facets: "${item}" is not a facet; use one of ${FACET_PROPERTIES.join(', ')}, optionally with :bucketCount[:order]`,
+        `facets: "${item}" is not a facet; use one of ${ALL_FACETS.join(', ')}, optionally with :bucketCount[:order or interval]`,
       );
     }
-    let bucketCount = DEFAULT_BUCKET_COUNT;
-    if (count !== undefined && count !== '') {
-      if (!/^\d+$/.test(count) || Number(count) < 1) {
-        throw new InvalidParameterError(
-          'facets',
-          `facets: the bucket count of "${name}" must be a positive integer, got "${count}"`,
-        );
-      }
-      bucketCount = Math.min(Number(count), MAX_BUCKET_COUNT);
-    }
-    if (order !== undefined && !(FACET_ORDERS as readonly string[]).includes(order)) {
-      throw new InvalidParameterError(
-        'facets',
-        `facets: order "${order}" of "${name}" is not one of ${FACET_ORDERS.join(', ')}`,
-      );
-    }
-    if (requests.some((request) => request.property === queryable.name)) continue;
+    const request = readFacetItem(item, [name, count, option], queryable.name, limits ?? {});
+    if (requests.some((earlier) => earlier.property === queryable.name)) continue;
     if (limits) checkFacetCount(requests.length + 1, limits);
-    requests.push({
-      name,
-      property: queryable.name,
-      bucketCount,
-      sortedBy: (order as FacetRequest['sortedBy'] | undefined) ?? 'count_desc',
-    });
+    requests.push(request);
   }
   return requests;
 }
@@ -537,7 +646,7 @@ export function parseItemsQuery(
  */
 export function parseFacetsQuery(
   query: QueryParameters,
-  limits?: Pick<QueryLimits, 'maxFacets'>,
+  limits?: Pick<QueryLimits, 'maxFacets' | 'maxAggregationBuckets'>,
 ): FacetRequest[] {
   const value = singleParameter(query, 'facets');
   return value === undefined ? [] : parseFacetsParameter(value, limits);

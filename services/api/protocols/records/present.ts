@@ -11,7 +11,13 @@ import {
   toLanguageTag,
 } from '../../../../shared/records/languages.js';
 import type { SearchResult } from '../../../../shared/search/backend.js';
-import type { ItemsPage, RecordFeature, RecordTime } from '../../common/documents.js';
+import type {
+  FacetCounts,
+  HistogramFacetCounts,
+  ItemsPage,
+  RecordFeature,
+  RecordTime,
+} from '../../common/documents.js';
 import type { Link } from '../../common/links.js';
 import { GEOJSON, HTML, JSON_TYPE, RECORD_PROFILE, XML } from '../../common/media-types.js';
 import { collectionUrl, itemsUrl, recordUrl } from '../../common/urls.js';
@@ -215,11 +221,29 @@ export interface PageContext {
   timeStamp: string;
 }
 
-/** One facet of an items response: distinct values of a property with their counts. */
-export interface FacetResult {
-  name: string;
-  property: string;
-  buckets: { value: string; count: number }[];
+/** A bucket of a histogram facet: its key, from `min` (inclusive) to `max` (exclusive). */
+export type HistogramBucket = HistogramFacetCounts['buckets'][number];
+
+/**
+ * One facet of an items response: distinct values of a property with their counts (term), or
+ * the records by calendar period or numeric band (histogram).
+ */
+export type FacetResult =
+  | { kind: 'term'; name: string; property: string; buckets: { value: string; count: number }[] }
+  | ({ kind: 'histogram'; name: string } & Omit<HistogramFacetCounts, 'type'>);
+
+/** A facet's counts as the items response gives them. */
+function presentFacet(facet: FacetResult): FacetCounts {
+  if (facet.kind === 'term') {
+    return { type: 'term', property: facet.property, buckets: facet.buckets };
+  }
+  return {
+    type: 'histogram',
+    property: facet.property,
+    ...(facet.interval !== undefined && { interval: facet.interval }),
+    buckets: facet.buckets,
+    more: facet.more,
+  };
 }
 
 /** URL of the items endpoint with the request's parameters and the given overrides. */
@@ -289,10 +313,7 @@ export function presentItems(
     features: result.records.map((record) => presentRecord(record, context.baseUrl, options)),
     ...(facets.length > 0 && {
       facets: Object.fromEntries(
-        facets.map((facet) => [
-          facet.name,
-          { type: 'term' as const, property: facet.property, buckets: facet.buckets },
-        ]),
+        facets.map((facet): [string, FacetCounts] => [facet.name, presentFacet(facet)]),
       ),
     }),
     links,

@@ -8,7 +8,6 @@ import { InvalidParameterError, NotFoundError } from '../../../../shared/errors/
 import { printCql2Json } from '../../../../shared/query/cql2/index.js';
 import { QUERYABLES } from '../../../../shared/query/queryables.js';
 import { KnownQueryables } from '../../common/known-queryables.js';
-import type { SearchQuery } from '../../../../shared/query/search-query.js';
 import type { CoreRecord } from '../../../../shared/records/core-record.js';
 import { writeCswRecord } from '../../../../shared/records/writers/xml/index.js';
 import type { SearchBackend, SearchOptions } from '../../../../shared/search/backend.js';
@@ -49,11 +48,11 @@ import {
   parseItemsPresentation,
   parseItemsQuery,
   parseOutputFormat,
-  type FacetRequest,
   type FilterBody,
   type OutputFormat,
 } from './parse.js';
-import { hasXmlSource, presentItems, presentRecord, type FacetResult } from './present.js';
+import { countFacets } from './facets.js';
+import { hasXmlSource, presentItems, presentRecord } from './present.js';
 import {
   isDcatFormat,
   presentDcatItems,
@@ -109,8 +108,6 @@ const RECORD_OFFERED = RECORD_FORMATS.filter(
  */
 export const RDF_PAGE_LIMIT = 100;
 const SORTABLES = QUERYABLES.filter((queryable) => queryable.sortable).map((q) => q.name);
-/** Values fetched when facet buckets are ordered by value rather than by count. */
-const VALUE_ORDER_WINDOW = 1000;
 
 /** Chooses JSON or HTML for a request (`f`, else Accept) and marks the response as negotiated. */
 function negotiate<T extends OutputFormat>(
@@ -146,34 +143,6 @@ function stringParameters(query: Request['query']): Record<string, string> {
     Object.entries(query).filter(
       (entry): entry is [string, string] => typeof entry[1] === 'string',
     ),
-  );
-}
-
-/** Counts the distinct values of each requested facet among the records the query matches. */
-async function countFacets(
-  backend: SearchBackend,
-  query: SearchQuery,
-  facets: FacetRequest[],
-  options: SearchOptions,
-): Promise<FacetResult[]> {
-  return Promise.all(
-    facets.map(async (facet) => {
-      const byValue = facet.sortedBy.startsWith('value');
-      const values = await backend.domain(facet.property, {
-        ...options,
-        query,
-        limit: byValue || facet.sortedBy === 'count_asc' ? VALUE_ORDER_WINDOW : facet.bucketCount,
-      });
-      const sorted = [...values];
-      if (facet.sortedBy === 'value_asc') sorted.sort((a, b) => a.value.localeCompare(b.value));
-      if (facet.sortedBy === 'value_desc') sorted.sort((a, b) => b.value.localeCompare(a.value));
-      if (facet.sortedBy === 'count_asc') sorted.reverse();
-      return {
-        name: facet.name,
-        property: facet.property,
-        buckets: sorted.slice(0, facet.bucketCount),
-      };
-    }),
   );
 }
 
@@ -288,7 +257,7 @@ export function createRecordsRouter({
     const options: SearchOptions = { scope: request.searchScope, facets: facets.length };
     const [found, counts] = await Promise.all([
       backend.search(query, options),
-      countFacets(backend, { ...query, offset: 0, sort: [] }, facets, options),
+      countFacets(backend, query, facets, config.query, options),
     ]);
     // Multilingual records in the language `lang` (else Accept-Language) asks for, where they
     // have it; each keeps its own language otherwise.

@@ -13,6 +13,7 @@ import {
   countCalendarPeriods,
   countGridCells,
   MAX_GRID_PRECISION,
+  PERCENT_RANGES,
   type AggregationAnswer,
   type AggregationRequest,
   type AggregationStats,
@@ -39,14 +40,7 @@ interface AggregationDefinition {
 }
 
 /** The cloud cover bands of `cloud_cover_frequency`: tens of percent, the last one open above. */
-export const CLOUD_COVER_RANGES: readonly NumericRange[] = [
-  ...Array.from({ length: 9 }, (_, index) => ({
-    key: `${index * 10}-${index * 10 + 10}`,
-    from: index * 10,
-    to: index * 10 + 10,
-  })),
-  { key: '90-*', from: 90 },
-];
+export const CLOUD_COVER_RANGES: readonly NumericRange[] = PERCENT_RANGES;
 
 /** The term frequencies offered: aggregation name → queryable. */
 const TERM_FREQUENCIES: Readonly<Record<string, string>> = {
