@@ -5,12 +5,13 @@
  * /catalogue itself (whose landing page is also a STAC Catalog with item search) and the
  * Records collections; `f=stac` on the Records collection still gives it as a STAC Collection.
  */
-import { Router, type Request, type Response } from 'express';
+import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { Config } from '../../../../shared/config/index.js';
 import { InvalidParameterError, NotFoundError } from '../../../../shared/errors/index.js';
 import type { CoreRecord } from '../../../../shared/records/core-record.js';
 import type { SearchBackend } from '../../../../shared/search/backend.js';
-import { GEOJSON } from '../../common/media-types.js';
+import { GEOJSON, JSON_TYPE, SCHEMA_JSON } from '../../common/media-types.js';
+import { acceptableMediaType } from '../../common/negotiation.js';
 import { COLLECTION_ID } from '../../common/urls.js';
 import {
   presentQueryables,
@@ -67,6 +68,22 @@ function rejectParameters(request: Request): void {
   }
 }
 
+/** What the STAC documents are served as: JSON only, so any Accept header must take JSON. */
+const STAC_MEDIA_TYPES = [JSON_TYPE, GEOJSON] as const;
+
+/**
+ * Route middleware refusing, with a 406 naming `offered`, an Accept header that accepts none
+ * of them (STAC API documents have one representation; there is no `f` to choose another).
+ */
+function accepting(offered: readonly string[]) {
+  return (request: Request, _response: Response, next: NextFunction): void => {
+    acceptableMediaType(request.headers.accept, offered);
+    next();
+  };
+}
+
+const acceptsJson = accepting(STAC_MEDIA_TYPES);
+
 /** Builds the router for the STAC item search and its queryables. */
 export function createStacRouter({ config, backend }: StacRouteDependencies): Router {
   const router = Router();
@@ -122,13 +139,13 @@ export function createStacRouter({ config, backend }: StacRouteDependencies): Ro
     return presentStacCollection(record, baseUrl, children.get(record.id));
   };
 
-  router.get('/search', async (request, response) => {
+  router.get('/search', acceptsJson, async (request, response) => {
     const parameters = request.query as Record<string, unknown>;
     const parsed = parseSearchGet(parameters, { ...config.limits, query: config.query });
     await search(response, request.publicBaseUrl, 'GET', parameters, parsed);
   });
 
-  router.post('/search', async (request, response) => {
+  router.post('/search', acceptsJson, async (request, response) => {
     const body: unknown = request.body;
     if (body === undefined && Number(request.headers['content-length'] ?? 0) > 0) {
       throw new InvalidParameterError('body', 'POST /search takes a JSON body (application/json)');
@@ -142,13 +159,14 @@ export function createStacRouter({ config, backend }: StacRouteDependencies): Ro
   // request for a Records collection is the Records router's.
   router.get('/collections/:collectionId', async (request, response, next) => {
     if (request.params.collectionId !== COLLECTION_ID || request.query.f !== 'stac') return next();
+    acceptableMediaType(request.headers.accept, STAC_MEDIA_TYPES);
     const extent = await backend.extent();
     const body = presentStacCatalogueCollection(request.publicBaseUrl, config.service, extent);
     sendJson(response, body, 'application/json');
   });
 
   // The STAC API root: STAC clients start here (pystac-client, stac-api-validator).
-  router.get('/stac', (request, response) => {
+  router.get('/stac', acceptsJson, (request, response) => {
     rejectParameters(request);
     sendJson(
       response,
@@ -157,12 +175,12 @@ export function createStacRouter({ config, backend }: StacRouteDependencies): Ro
     );
   });
 
-  router.get('/stac/conformance', (request, response) => {
+  router.get('/stac/conformance', acceptsJson, (request, response) => {
     rejectParameters(request);
     sendJson(response, { conformsTo: STAC_API_CONFORMANCE_CLASSES }, 'application/json');
   });
 
-  router.get('/stac/collections', async (request, response) => {
+  router.get('/stac/collections', acceptsJson, async (request, response) => {
     const query = request.query as Record<string, unknown>;
     const search = parseCollectionsQuery(query, { ...config.limits, query: config.query });
     const { offset, limit, fields } = search;
@@ -197,13 +215,13 @@ export function createStacRouter({ config, backend }: StacRouteDependencies): Ro
     sendJson(response, body, 'application/json');
   });
 
-  router.get('/stac/collections/:collectionId', async (request, response) => {
+  router.get('/stac/collections/:collectionId', acceptsJson, async (request, response) => {
     rejectParameters(request);
     const body = await findCollection(request.publicBaseUrl, request.params.collectionId);
     sendJson(response, body, 'application/json');
   });
 
-  router.get('/stac/collections/:collectionId/items', async (request, response) => {
+  router.get('/stac/collections/:collectionId/items', acceptsJson, async (request, response) => {
     const { collectionId } = request.params;
     if (collectionId !== COLLECTION_ID) await findCollectionRecord(collectionId);
     const parameters = request.query as Record<string, unknown>;
@@ -212,20 +230,24 @@ export function createStacRouter({ config, backend }: StacRouteDependencies): Ro
     await search(response, request.publicBaseUrl, 'GET', parameters, parsed, href);
   });
 
-  router.get('/stac/collections/:collectionId/items/:itemId', async (request, response) => {
-    rejectParameters(request);
-    const { collectionId, itemId } = request.params;
-    const record = await backend.get(itemId);
-    const member = record && (collectionId === COLLECTION_ID || record.parentId === collectionId);
-    if (!record || !member) {
-      throw new NotFoundError(`No item "${itemId}" in the STAC Collection "${collectionId}"`);
-    }
-    const item = presentStacItem(record, request.publicBaseUrl, await parentsOf([record]));
-    sendJson(response, item, GEOJSON);
-  });
+  router.get(
+    '/stac/collections/:collectionId/items/:itemId',
+    acceptsJson,
+    async (request, response) => {
+      rejectParameters(request);
+      const { collectionId, itemId } = request.params;
+      const record = await backend.get(itemId);
+      const member = record && (collectionId === COLLECTION_ID || record.parentId === collectionId);
+      if (!record || !member) {
+        throw new NotFoundError(`No item "${itemId}" in the STAC Collection "${collectionId}"`);
+      }
+      const item = presentStacItem(record, request.publicBaseUrl, await parentsOf([record]));
+      sendJson(response, item, GEOJSON);
+    },
+  );
 
   // STAC API Aggregation extension: what can be aggregated, and aggregations of a search.
-  router.get('/aggregations', (request, response) => {
+  router.get('/aggregations', acceptsJson, (request, response) => {
     rejectParameters(request);
     sendJson(response, presentAggregationsList(request.publicBaseUrl), 'application/json');
   });
@@ -251,11 +273,11 @@ export function createStacRouter({ config, backend }: StacRouteDependencies): Ro
     );
   };
 
-  router.get('/aggregate', async (request, response) => {
+  router.get('/aggregate', acceptsJson, async (request, response) => {
     await aggregate(request, response, 'GET', request.query);
   });
 
-  router.post('/aggregate', async (request, response) => {
+  router.post('/aggregate', acceptsJson, async (request, response) => {
     const body: unknown = request.body ?? {};
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw new InvalidParameterError('body', 'POST /aggregate takes a JSON object');
@@ -263,7 +285,7 @@ export function createStacRouter({ config, backend }: StacRouteDependencies): Ro
     await aggregate(request, response, 'POST', body as Record<string, unknown>);
   });
 
-  router.get('/queryables', (request, response) => {
+  router.get('/queryables', accepting([SCHEMA_JSON, JSON_TYPE]), (request, response) => {
     sendJson(response, presentQueryables(request.publicBaseUrl), 'application/schema+json');
   });
 
