@@ -5,7 +5,7 @@
  * /catalogue itself (whose landing page is also a STAC Catalog with item search) and the
  * Records collections; `f=stac` on the Records collection still gives it as a STAC Collection.
  */
-import { Router, type NextFunction, type Request, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import type { Config } from '../../../../shared/config/index.js';
 import { InvalidParameterError, NotFoundError } from '../../../../shared/errors/index.js';
 import type { CoreRecord } from '../../../../shared/records/core-record.js';
@@ -72,17 +72,12 @@ function rejectParameters(request: Request): void {
 const STAC_MEDIA_TYPES = [JSON_TYPE, GEOJSON] as const;
 
 /**
- * Route middleware refusing, with a 406 naming `offered`, an Accept header that accepts none
- * of them (STAC API documents have one representation; there is no `f` to choose another).
+ * Refuses, with a 406 naming `offered`, an Accept header that accepts none of them (STAC API
+ * documents have one representation; there is no `f` to choose another).
  */
-function accepting(offered: readonly string[]) {
-  return (request: Request, _response: Response, next: NextFunction): void => {
-    acceptableMediaType(request.headers.accept, offered);
-    next();
-  };
+function requireAcceptable(request: Request, offered: readonly string[] = STAC_MEDIA_TYPES): void {
+  acceptableMediaType(request.headers.accept, offered);
 }
-
-const acceptsJson = accepting(STAC_MEDIA_TYPES);
 
 /** Builds the router for the STAC item search and its queryables. */
 export function createStacRouter({ config, backend }: StacRouteDependencies): Router {
@@ -139,13 +134,15 @@ export function createStacRouter({ config, backend }: StacRouteDependencies): Ro
     return presentStacCollection(record, baseUrl, children.get(record.id));
   };
 
-  router.get('/search', acceptsJson, async (request, response) => {
+  router.get('/search', async (request, response) => {
+    requireAcceptable(request);
     const parameters = request.query as Record<string, unknown>;
     const parsed = parseSearchGet(parameters, { ...config.limits, query: config.query });
     await search(response, request.publicBaseUrl, 'GET', parameters, parsed);
   });
 
-  router.post('/search', acceptsJson, async (request, response) => {
+  router.post('/search', async (request, response) => {
+    requireAcceptable(request);
     const body: unknown = request.body;
     if (body === undefined && Number(request.headers['content-length'] ?? 0) > 0) {
       throw new InvalidParameterError('body', 'POST /search takes a JSON body (application/json)');
@@ -159,14 +156,15 @@ export function createStacRouter({ config, backend }: StacRouteDependencies): Ro
   // request for a Records collection is the Records router's.
   router.get('/collections/:collectionId', async (request, response, next) => {
     if (request.params.collectionId !== COLLECTION_ID || request.query.f !== 'stac') return next();
-    acceptableMediaType(request.headers.accept, STAC_MEDIA_TYPES);
+    requireAcceptable(request);
     const extent = await backend.extent();
     const body = presentStacCatalogueCollection(request.publicBaseUrl, config.service, extent);
     sendJson(response, body, 'application/json');
   });
 
   // The STAC API root: STAC clients start here (pystac-client, stac-api-validator).
-  router.get('/stac', acceptsJson, (request, response) => {
+  router.get('/stac', (request, response) => {
+    requireAcceptable(request);
     rejectParameters(request);
     sendJson(
       response,
@@ -175,12 +173,14 @@ export function createStacRouter({ config, backend }: StacRouteDependencies): Ro
     );
   });
 
-  router.get('/stac/conformance', acceptsJson, (request, response) => {
+  router.get('/stac/conformance', (request, response) => {
+    requireAcceptable(request);
     rejectParameters(request);
     sendJson(response, { conformsTo: STAC_API_CONFORMANCE_CLASSES }, 'application/json');
   });
 
-  router.get('/stac/collections', acceptsJson, async (request, response) => {
+  router.get('/stac/collections', async (request, response) => {
+    requireAcceptable(request);
     const query = request.query as Record<string, unknown>;
     const search = parseCollectionsQuery(query, { ...config.limits, query: config.query });
     const { offset, limit, fields } = search;
@@ -215,13 +215,15 @@ export function createStacRouter({ config, backend }: StacRouteDependencies): Ro
     sendJson(response, body, 'application/json');
   });
 
-  router.get('/stac/collections/:collectionId', acceptsJson, async (request, response) => {
+  router.get('/stac/collections/:collectionId', async (request, response) => {
+    requireAcceptable(request);
     rejectParameters(request);
     const body = await findCollection(request.publicBaseUrl, request.params.collectionId);
     sendJson(response, body, 'application/json');
   });
 
-  router.get('/stac/collections/:collectionId/items', acceptsJson, async (request, response) => {
+  router.get('/stac/collections/:collectionId/items', async (request, response) => {
+    requireAcceptable(request);
     const { collectionId } = request.params;
     if (collectionId !== COLLECTION_ID) await findCollectionRecord(collectionId);
     const parameters = request.query as Record<string, unknown>;
@@ -230,24 +232,22 @@ export function createStacRouter({ config, backend }: StacRouteDependencies): Ro
     await search(response, request.publicBaseUrl, 'GET', parameters, parsed, href);
   });
 
-  router.get(
-    '/stac/collections/:collectionId/items/:itemId',
-    acceptsJson,
-    async (request, response) => {
-      rejectParameters(request);
-      const { collectionId, itemId } = request.params;
-      const record = await backend.get(itemId);
-      const member = record && (collectionId === COLLECTION_ID || record.parentId === collectionId);
-      if (!record || !member) {
-        throw new NotFoundError(`No item "${itemId}" in the STAC Collection "${collectionId}"`);
-      }
-      const item = presentStacItem(record, request.publicBaseUrl, await parentsOf([record]));
-      sendJson(response, item, GEOJSON);
-    },
-  );
+  router.get('/stac/collections/:collectionId/items/:itemId', async (request, response) => {
+    requireAcceptable(request);
+    rejectParameters(request);
+    const { collectionId, itemId } = request.params;
+    const record = await backend.get(itemId);
+    const member = record && (collectionId === COLLECTION_ID || record.parentId === collectionId);
+    if (!record || !member) {
+      throw new NotFoundError(`No item "${itemId}" in the STAC Collection "${collectionId}"`);
+    }
+    const item = presentStacItem(record, request.publicBaseUrl, await parentsOf([record]));
+    sendJson(response, item, GEOJSON);
+  });
 
   // STAC API Aggregation extension: what can be aggregated, and aggregations of a search.
-  router.get('/aggregations', acceptsJson, (request, response) => {
+  router.get('/aggregations', (request, response) => {
+    requireAcceptable(request);
     rejectParameters(request);
     sendJson(response, presentAggregationsList(request.publicBaseUrl), 'application/json');
   });
@@ -273,11 +273,13 @@ export function createStacRouter({ config, backend }: StacRouteDependencies): Ro
     );
   };
 
-  router.get('/aggregate', acceptsJson, async (request, response) => {
+  router.get('/aggregate', async (request, response) => {
+    requireAcceptable(request);
     await aggregate(request, response, 'GET', request.query);
   });
 
-  router.post('/aggregate', acceptsJson, async (request, response) => {
+  router.post('/aggregate', async (request, response) => {
+    requireAcceptable(request);
     const body: unknown = request.body ?? {};
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw new InvalidParameterError('body', 'POST /aggregate takes a JSON object');
@@ -285,7 +287,8 @@ export function createStacRouter({ config, backend }: StacRouteDependencies): Ro
     await aggregate(request, response, 'POST', body as Record<string, unknown>);
   });
 
-  router.get('/queryables', accepting([SCHEMA_JSON, JSON_TYPE]), (request, response) => {
+  router.get('/queryables', (request, response) => {
+    requireAcceptable(request, [SCHEMA_JSON, JSON_TYPE]);
     sendJson(response, presentQueryables(request.publicBaseUrl), 'application/schema+json');
   });
 
