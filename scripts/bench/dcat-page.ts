@@ -104,7 +104,7 @@ const VARIANTS: Record<string, () => Promise<number>> = {
         ],
         ...(before
           ? [
-              [
+              <[string, () => Promise<number>]>[
                 `${format}-before`,
                 () => {
                   const quads = pageQuads();

@@ -19,6 +19,7 @@ export {
   recordToRdfXml,
   TURTLE,
   writeJsonLd,
+  writeJsonLdText,
   writeRdfXml,
   writeTurtle,
 } from './rdf-serialise.js';
