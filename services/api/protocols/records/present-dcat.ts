@@ -11,7 +11,7 @@ import {
   JSON_LD,
   RDF_XML,
   TURTLE,
-  writeJsonLdText,
+  writeJsonLd,
   writeRdfXml,
   writeTurtle,
 } from '../../../../shared/records/writers/dcat/index.js';
@@ -48,7 +48,7 @@ function serialise(quads: ReturnType<typeof buildDcatGraph>, format: DcatFormat)
   const mediaType = DCAT_MEDIA_TYPES[format];
   if (format === 'ttl') return { mediaType, body: writeTurtle(quads) };
   if (format === 'rdf') return { mediaType, body: writeRdfXml(quads) };
-  return { mediaType, body: writeJsonLdText(quads) };
+  return { mediaType, body: JSON.stringify(writeJsonLd(quads)) };
 }
 
 /** One record in a DCAT encoding. */

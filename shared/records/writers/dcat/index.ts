@@ -19,7 +19,6 @@ export {
   recordToRdfXml,
   TURTLE,
   writeJsonLd,
-  writeJsonLdText,
   writeRdfXml,
   writeTurtle,
 } from './rdf-serialise.js';

@@ -232,44 +232,6 @@ export function writeJsonLd(quads: readonly Quad[]): Record<string, unknown> {
   return { '@context': { ...DCAT_JSONLD_CONTEXT }, '@graph': nodes };
 }
 
-/** A value of a node object as JSON text (`jsonLdValue`, serialised). */
-function jsonLdValueText(object: Quad['object']): string {
-  if (object.termType === 'NamedNode') return `{"@id":${JSON.stringify(object.value)}}`;
-  if (object.termType === 'BlankNode') return `{"@id":${JSON.stringify(`_:${object.value}`)}}`;
-  if (object.termType !== 'Literal') throw new Error(`JSON-LD: no value for a ${object.termType}`);
-  const { value, language, datatype } = literalParts(object);
-  if (language)
-    return `{"@value":${JSON.stringify(value)},"@language":${JSON.stringify(language)}}`;
-  if (datatype === XSD_STRING) return JSON.stringify(value);
-  return `{"@value":${JSON.stringify(value)},"@type":${JSON.stringify(datatype)}}`;
-}
-
-const JSON_LD_CONTEXT_TEXT = JSON.stringify(DCAT_JSONLD_CONTEXT);
-
-/**
- * `JSON.stringify(writeJsonLd(quads))`, the same text, written without building the node
- * objects first (a page's objects are garbage the moment they are serialised).
- */
-export function writeJsonLdText(quads: readonly Quad[]): string {
-  const nodes: string[] = [];
-  for (const { subject, quads: statements } of groupQuads(quads)) {
-    const id = subject.termType === 'BlankNode' ? `_:${subject.value}` : subject.value;
-    const properties = new Map<string, string[]>();
-    for (const { predicate, object } of statements) {
-      const isType = predicate.value === RDF_TYPE && object.termType === 'NamedNode';
-      const key = isType ? '@type' : compactIri(predicate.value);
-      const value = isType ? JSON.stringify(compactIri(object.value)) : jsonLdValueText(object);
-      const values = properties.get(key);
-      if (values === undefined) properties.set(key, [value]);
-      else values.push(value);
-    }
-    let node = `{"@id":${JSON.stringify(id)}`;
-    for (const [key, values] of properties) node += `,${JSON.stringify(key)}:[${values.join(',')}]`;
-    nodes.push(`${node}}`);
-  }
-  return `{"@context":${JSON_LD_CONTEXT_TEXT},"@graph":[${nodes.join(',')}]}`;
-}
-
 const splitCache = new Map<string, [string, string] | undefined>();
 
 /**
