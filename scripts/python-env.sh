@@ -11,6 +11,8 @@
 #
 # `bash scripts/python-env.sh peers` does the same for the peer catalogues of `npm run bench:peers`
 # (pycsw, stac-fastapi-opensearch) from scripts/bench/peers/requirements.txt into venv-peers.
+# `bash scripts/python-env.sh pyoai` makes venv-pyoai for the pyoai harvester of
+# test/interop/test_pyoai.py (pyoai needs an lxml older than the other clients accept).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,8 +26,12 @@ case "${1:-interop}" in
     requirements=scripts/bench/peers/requirements.txt
     venv=$cache/venv-peers
     ;;
+  pyoai)
+    requirements=test/interop/pyoai/requirements.txt
+    venv=$cache/venv-pyoai
+    ;;
   *)
-    echo "python-env: unknown environment '$1' (interop or peers)" >&2
+    echo "python-env: unknown environment '$1' (interop, peers or pyoai)" >&2
     exit 2
     ;;
 esac

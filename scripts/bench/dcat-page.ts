@@ -2,12 +2,22 @@
  * What a page of 100 records costs to present as DCAT-AP (Turtle, RDF/XML, JSON-LD) against the
  * GeoJSON page, in the API process's own functions (no HTTP, no search): the sample records of
  * every format, repeated to 100, presented in turn for several rounds; prints the median ms per
- * page and the ratio to GeoJSON, and writes them to a JSON file.
+ * page and the ratio to GeoJSON, and writes them to a JSON file. Every round runs every variant
+ * once, in turn, so a comparison is made under the same load.
+ *
+ * `--before FILE` also times another version of the writers (a copy of an older
+ * `shared/records/writers/dcat/rdf-serialise.ts`, say, placed beside it) on the same graph: the
+ * variants `ttl-before`, `rdf-before`, `dcat-before`. `--floor` adds `graph` (building the page's
+ * quads only) and `n3-writer` (N3.js's Turtle writer over those quads, without prefixes).
  *
  *   npx tsx scripts/bench/dcat-page.ts [--rounds 20] [--out bench/results/dcat-page.json]
+ *     [--before shared/records/writers/dcat/rdf-serialise-before.ts] [--floor]
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Writer, type Quad } from 'n3';
 import { parseArgs } from 'node:util';
 import type { CoreRecord } from '../../shared/records/core-record.js';
 import { parseDocuments } from '../../shared/records/formats/index.js';
@@ -17,9 +27,17 @@ import {
   presentDcatItems,
   type DcatFormat,
 } from '../../services/api/protocols/records/present-dcat.js';
+import { buildCatalogPageGraph } from '../../shared/records/writers/dcat/index.js';
+import { dcatOptions } from '../../services/api/common/dcat-options.js';
+import { collectionUrl } from '../../services/api/common/urls.js';
 
 const { values } = parseArgs({
-  options: { rounds: { type: 'string', default: '20' }, out: { type: 'string' } },
+  options: {
+    rounds: { type: 'string', default: '20' },
+    out: { type: 'string' },
+    before: { type: 'string' },
+    floor: { type: 'boolean', default: false },
+  },
 });
 const rounds = Number(values.rounds);
 
@@ -45,14 +63,80 @@ const context: PageContext = {
 };
 const service = loadConfig({}).service;
 
+/** The page's quads, built as presentDcatItems builds them (the view's links aside). */
+const pageQuads = (): Quad[] =>
+  buildCatalogPageGraph(
+    records,
+    {
+      catalogIri: collectionUrl(context.baseUrl),
+      title: service.title,
+      description: service.description,
+      publisherName: service.provider.name,
+      license: service.license,
+      homepage: service.provider.url,
+      view: {
+        self: 'http://127.0.0.1:8000/x?offset=100',
+        first: 'http://127.0.0.1:8000/x',
+        last: 'http://127.0.0.1:8000/x?offset=9900',
+      },
+      totalItems: result.total,
+    },
+    dcatOptions(context.baseUrl),
+  );
+
+interface Writers {
+  writeTurtle(quads: readonly Quad[]): string;
+  writeRdfXml(quads: readonly Quad[]): string;
+  writeJsonLd(quads: readonly Quad[]): unknown;
+}
+const before = values.before
+  ? ((await import(pathToFileURL(resolve(values.before)).href)) as Writers)
+  : undefined;
+
 const VARIANTS: Record<string, () => Promise<number>> = {
   geojson: () => Promise.resolve(JSON.stringify(presentItems(result, context)).length),
   ...Object.fromEntries(
-    (['ttl', 'rdf', 'dcat'] as DcatFormat[]).map((format) => [
-      format,
-      () => Promise.resolve(presentDcatItems(result, context, service, format).body.length),
-    ]),
+    (['ttl', 'rdf', 'dcat'] as DcatFormat[]).flatMap(
+      (format): [string, () => Promise<number>][] => [
+        [
+          format,
+          () => Promise.resolve(presentDcatItems(result, context, service, format).body.length),
+        ],
+        ...(before
+          ? [
+              <[string, () => Promise<number>]>[
+                `${format}-before`,
+                () => {
+                  const quads = pageQuads();
+                  const body =
+                    format === 'ttl'
+                      ? before.writeTurtle(quads)
+                      : format === 'rdf'
+                        ? before.writeRdfXml(quads)
+                        : JSON.stringify(before.writeJsonLd(quads));
+                  return Promise.resolve(body.length);
+                },
+              ],
+            ]
+          : []),
+      ],
+    ),
   ),
+  ...(values.floor
+    ? {
+        graph: () => Promise.resolve(pageQuads().length),
+        'n3-writer': () => {
+          const writer = new Writer({ format: 'text/turtle' });
+          writer.addQuads(pageQuads());
+          let output = '';
+          writer.end((error, written: string) => {
+            if (error) throw error;
+            output = written;
+          });
+          return Promise.resolve(output.length);
+        },
+      }
+    : {}),
 };
 
 const times: Record<string, number[]> = Object.fromEntries(
@@ -83,4 +167,8 @@ const report = Object.fromEntries(
   ]),
 );
 console.table(report);
-if (values.out) writeFileSync(values.out, `${JSON.stringify({ rounds, report }, null, 2)}\n`);
+if (values.out)
+  writeFileSync(
+    values.out,
+    `${JSON.stringify({ rounds, loadAverage: loadavg(), report, every: times }, null, 2)}\n`,
+  );

@@ -2,7 +2,8 @@
  * Schema validation of OAI-PMH responses with xmllint, offline: the response against the
  * OAI-PMH 2.0 schema (test/fixtures/xsd/oai, see its PROVENANCE.md), and each record's metadata
  * on its own against its format's schema (oai_dc.xsd with the Simple DC schema; ISO 19139 with
- * the schemas in test/fixtures/xsd/ogc/iso through test/unit/formats-xml/xmllint.ts).
+ * the schemas in test/fixtures/xsd/ogc/iso through test/unit/formats-xml/xmllint.ts; DCAT-AP's
+ * RDF/XML, which has no schema, for its rdf:RDF root of rdf:Description elements).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +19,7 @@ export { requireXmllint } from '../unit/formats-xml/xmllint.js';
 const OAI_NS = 'http://www.openarchives.org/OAI/2.0/';
 const OAI_DC_NS = 'http://www.openarchives.org/OAI/2.0/oai_dc/';
 const ISO_NAMESPACES = ['http://www.isotc211.org/2005/gmd', 'http://www.isotc211.org/2005/gmi'];
+const RDF_NS = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
 
 /** Validates documents against one schema file; the problems of each (empty: valid). */
 function runXmllint(schema: string, documents: string[]): string[][] {
@@ -88,7 +90,13 @@ export function oaiSchemaProblems(responses: string[]): string[] {
       const xml = elementSource(document, payload);
       if (payload.ns === OAI_DC_NS) dc.push(xml);
       else if (ISO_NAMESPACES.includes(payload.ns)) iso.push({ name: `${index}`, xml });
-      else problems.push(`${index}: metadata in an unexpected namespace ${payload.ns}`);
+      // DCAT-AP in RDF/XML has no XML Schema: its root must be rdf:RDF holding only
+      // rdf:Description elements (the interop suite reads it with rdflib and checks the shapes).
+      else if (payload.ns === RDF_NS && payload.local === 'RDF') {
+        for (const description of payload.children)
+          if (description.ns !== RDF_NS || description.local !== 'Description')
+            problems.push(`${index}: rdf:RDF holds ${description.local}`);
+      } else problems.push(`${index}: metadata in an unexpected namespace ${payload.ns}`);
     }
   });
   if (dc.length > 0)

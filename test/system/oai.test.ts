@@ -17,6 +17,7 @@ import { createTestApp, type TestApp } from '../support/test-app.js';
 import { defined } from '../support/defined.js';
 
 const OAI = 'http://www.openarchives.org/OAI/2.0/';
+const RDF = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
 const RECORDS = 23;
 const PAGE = 5;
 const SECRET = 'a shared secret of at least thirty-two characters';
@@ -132,28 +133,28 @@ describe('OAI-PMH data provider', function () {
     expect(capabilities.text).to.match(/OAI-PMHBaseURL[\s\S]*\/catalogue\/oai</);
   });
 
-  it('ListMetadataFormats: oai_dc and ISO 19139, for the repository and for one record', async () => {
+  it('ListMetadataFormats: oai_dc, ISO 19139 and DCAT-AP, for the repository and for one record', async () => {
     const { root } = await ask({ verb: 'ListMetadataFormats' });
     const prefixes = (element: XmlElement): string[] =>
       children(defined(child(element, 'ListMetadataFormats'), 'list'), 'metadataFormat').map(
         (format) => defined(child(format, 'metadataPrefix'), 'prefix').text,
       );
-    expect(prefixes(root)).to.deep.equal(['oai_dc', 'iso19139']);
+    expect(prefixes(root)).to.deep.equal(['oai_dc', 'iso19139', 'dcat_ap']);
     const { headers } = await walk('ListIdentifiers', { metadataPrefix: 'oai_dc' });
     const one = await ask({
       verb: 'ListMetadataFormats',
       identifier: identifierOf(defined(headers[0], 'h')),
     });
-    expect(prefixes(one.root)).to.deep.equal(['oai_dc', 'iso19139']);
+    expect(prefixes(one.root)).to.deep.equal(['oai_dc', 'iso19139', 'dcat_ap']);
     expect(
       (await ask({ verb: 'ListMetadataFormats', identifier: 'oai:elsewhere:x' })).error,
     ).to.equal('idDoesNotExist');
   });
 
-  it('ListRecords and ListIdentifiers give every record exactly once, in pages, in both formats', async () => {
+  it('ListRecords and ListIdentifiers give every record exactly once, in pages, in every format', async () => {
     const { total } = await testApp.backend.search({ sort: [], offset: 0, limit: 0 });
     expect(total).to.equal(RECORDS);
-    for (const metadataPrefix of ['oai_dc', 'iso19139']) {
+    for (const metadataPrefix of ['oai_dc', 'iso19139', 'dcat_ap']) {
       const records = await walk('ListRecords', { metadataPrefix });
       const ids = records.headers.map(identifierOf);
       expect(ids, metadataPrefix).to.have.length(RECORDS);
@@ -175,10 +176,10 @@ describe('OAI-PMH data provider', function () {
     }
   });
 
-  it('GetRecord in both formats; the identifier of an unknown record is idDoesNotExist', async () => {
+  it('GetRecord in every format; the identifier of an unknown record is idDoesNotExist', async () => {
     const { headers } = await walk('ListIdentifiers', { metadataPrefix: 'oai_dc' });
     const identifier = identifierOf(defined(headers[3], 'a header'));
-    for (const metadataPrefix of ['oai_dc', 'iso19139']) {
+    for (const metadataPrefix of ['oai_dc', 'iso19139', 'dcat_ap']) {
       const { root, error } = await ask({ verb: 'GetRecord', identifier, metadataPrefix });
       expect(error).to.equal(undefined);
       const record = defined(child(defined(child(root, 'GetRecord'), 'GetRecord'), 'record'), 'r');
@@ -396,6 +397,32 @@ describe('OAI-PMH data provider', function () {
         expect(answer.error, JSON.stringify(query)).to.be.a('string');
       }
     }
+  });
+
+  it('DCAT-AP: one rdf:RDF per record, without an XML declaration, describing the record by its Records URL', async () => {
+    const { headers } = await walk('ListIdentifiers', { metadataPrefix: 'oai_dc' });
+    const identifier = identifierOf(defined(headers[2], 'a header'));
+    const id = identifier.slice(`oai:${REPOSITORY}:`.length);
+    const answer = await ask({ verb: 'GetRecord', identifier, metadataPrefix: 'dcat_ap' });
+    expect(answer.xml.match(/<\?xml/g)).to.have.length(1);
+    const record = defined(child(defined(child(answer.root, 'GetRecord'), 'g'), 'record'), 'r');
+    const [rdf, ...more] = defined(child(record, 'metadata'), 'metadata').children;
+    expect(more).to.deep.equal([]);
+    expect(rdf?.ns).to.equal(RDF);
+    expect(rdf?.local).to.equal('RDF');
+    const described = defined(rdf, 'rdf').children.find(
+      (description) =>
+        description.attributes.find((a) => a.ns === RDF && a.local === 'about')?.value ===
+        `${new URL(answer.xml.match(/<request[^>]*>([^<]+)</)?.[1] ?? '').origin}/catalogue/collections/metadata:main/items/${encodeURIComponent(id)}`,
+    );
+    expect(described, answer.xml).not.to.equal(undefined);
+    const types = defined(described, 'd')
+      .children.filter((property) => property.ns === RDF && property.local === 'type')
+      .map((type) => type.attributes.find((a) => a.local === 'resource')?.value);
+    expect(types.some((type) => type?.startsWith('http://www.w3.org/ns/dcat#'))).to.equal(true);
+    // Deleted records have no metadata in any format; listing them as DCAT-AP works too.
+    const { headers: dcat } = await walk('ListIdentifiers', { metadataPrefix: 'dcat_ap' });
+    expect(dcat.map(identifierOf)).to.include(identifier);
   });
 
   it('every response is valid against the OAI-PMH schema, each record against its format', () => {

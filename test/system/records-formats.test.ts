@@ -155,7 +155,81 @@ describe(`OGC API – Records encodings and resources over HTTP on ${systemBacke
       await get(`${ROOT}?f=html`, 'application/json').expect('Content-Type', /html/);
       await get(ROOT, 'text/html;q=0.5, application/json').expect('Content-Type', /json/);
       await get(ROOT, 'application/json;q=0.5, text/html').expect('Content-Type', /html/);
-      await get(ROOT, 'image/png').expect(200).expect('Content-Type', /json/);
+    });
+
+    it('an Accept header naming nothing offered is a 406 naming what is offered, in JSON', async () => {
+      for (const [path] of RESOURCES) {
+        for (const accept of ['image/png', 'image/*, application/pdf;q=0.5']) {
+          const response = await get(path, accept).expect(406).expect('Content-Type', /json/);
+          expect(response.body.code, path).to.equal('UNSUPPORTED_FORMAT');
+          expect(response.body.description, path).to.contain(`Accept: ${accept}`);
+          expect(response.body.description, path).to.contain('application/json');
+          expect(response.body.description, path).to.contain('f=html');
+        }
+      }
+      // The items and a record name their RDF encodings too; only a record names XML.
+      const items = await get(ITEMS, 'image/png').expect(406);
+      expect(items.body.description).to.contain('text/turtle');
+      expect(items.body.description).to.contain('f=ttl');
+      expect(items.body.description).not.to.contain('f=xml');
+      const record = await get(`${ITEMS}/hostile-record`, 'image/png').expect(406);
+      expect(record.body.description).to.contain('application/rdf+xml');
+      expect(record.body.description).to.contain('f=xml');
+      // A browser's HTML error page is not offered either: the 406 is JSON.
+      await get(ROOT, 'image/png, text/plain').expect(406).expect('Content-Type', /json/);
+    });
+
+    it('an absent, blank or any-type Accept header gets the default; f overrides Accept', async () => {
+      for (const [path, type] of RESOURCES) {
+        for (const accept of [undefined, '', '*/*', 'image/png, */*;q=0.1']) {
+          const response = await get(path, accept).expect(200);
+          expect(response.headers['content-type'], `${path} ${accept}`).to.match(type);
+        }
+        await get(`${path}?f=json`, 'image/png').expect(200).expect('Content-Type', type);
+      }
+    });
+
+    it('a mix of supported and unsupported types with quality values gets the best supported', async () => {
+      await get(ITEMS, 'image/png, text/turtle;q=0.5, application/geo+json;q=0.2')
+        .expect(200)
+        .expect('Content-Type', /^text\/turtle/);
+      await get(ITEMS, 'image/png, application/rdf+xml;q=0.3, text/turtle;q=0.2')
+        .expect(200)
+        .expect('Content-Type', /^application\/rdf\+xml/);
+      await get(`${ITEMS}/hostile-record`, 'image/png;q=1, application/xml;q=0.4, text/html;q=0.3')
+        .expect(200)
+        .expect('Content-Type', /^application\/xml/);
+      await get(ROOT, 'application/pdf, text/html;q=0.1')
+        .expect(200)
+        .expect('Content-Type', /^text\/html/);
+    });
+
+    it('the STAC API documents (JSON only) refuse an Accept header without JSON with a 406', async () => {
+      const paths = [
+        `${ROOT}/stac`,
+        `${ROOT}/stac/conformance`,
+        `${ROOT}/stac/collections`,
+        `${ROOT}/stac/collections/metadata:main`,
+        `${ROOT}/stac/collections/metadata:main/items`,
+        `${ROOT}/stac/collections/metadata:main/items/hostile-record`,
+        `${ROOT}/search`,
+        `${ROOT}/queryables`,
+        `${ROOT}/aggregations`,
+        `${COLLECTION}?f=stac`,
+      ];
+      for (const path of paths) {
+        const refused = await get(path, 'text/turtle').expect(406).expect('Content-Type', /json/);
+        expect(refused.body.code, path).to.equal('UNSUPPORTED_FORMAT');
+        expect(refused.body.description, path).to.contain('application/json');
+        await get(path, 'text/turtle, application/json;q=0.1').expect(200);
+        await get(path, '*/*').expect(200);
+        await get(path).expect(200);
+      }
+      await request(test.app)
+        .post(`${ROOT}/search`)
+        .set('Accept', 'application/xml')
+        .send({ limit: 1 })
+        .expect(406);
     });
 
     it('offers f=xml only for a single record', async () => {

@@ -4,6 +4,7 @@
  * applied to a header passed in as text so that the parse functions using it stay pure.
  */
 import express, { type Request } from 'express';
+import { UnsupportedFormatError } from '../../../shared/errors/index.js';
 
 /** A request that has only an Accept header, for Express's `accepts()`. */
 function acceptingOnly(accept: string): Request {
@@ -50,19 +51,60 @@ export const FORMAT_MEDIA_TYPES: Readonly<Record<OutputFormat, readonly string[]
   jsonld: ['application/ld+json'],
 };
 
+/** True when the request names an Accept header with something in it. */
+function hasAccept(accept: string | undefined): accept is string {
+  return accept !== undefined && accept.trim() !== '';
+}
+
 /**
- * The encoding among `offered` the Accept header ranks best, else the first offered (JSON
- * when nothing offered is acceptable, or there is no Accept header).
+ * The 406 of an Accept header that accepts none of `offered` (media types), naming them, and the
+ * `f` values when the resource has them.
+ */
+function notAcceptable(
+  accept: string,
+  offered: readonly string[],
+  formats?: readonly string[],
+): UnsupportedFormatError {
+  const byF = formats && formats.length > 0 ? ` (or f=${formats.join(', f=')})` : '';
+  return new UnsupportedFormatError(
+    `Nothing this resource offers is acceptable to "Accept: ${accept}"; offered: ${offered.join(', ')}${byF}`,
+    406,
+    { locator: 'Accept' },
+  );
+}
+
+/**
+ * The offered media type the Accept header ranks best; the first offered when there is no
+ * Accept header (or it is blank). An Accept header that accepts none of them is a 406 naming
+ * them: for resources served in one representation only, whatever `f` says.
+ */
+export function acceptableMediaType(
+  accept: string | undefined,
+  offered: readonly string[],
+): string {
+  const [fallback] = offered;
+  if (fallback === undefined) throw new Error('acceptableMediaType: no media type offered');
+  if (!hasAccept(accept)) return fallback;
+  const chosen = preferredMediaType(accept, offered);
+  if (chosen === undefined) throw notAcceptable(accept, offered);
+  return chosen;
+}
+
+/**
+ * The encoding among `offered` the Accept header ranks best, else the first offered (JSON) when
+ * there is no Accept header (or it is blank; one accepting any type gets it too). One that accepts none of
+ * them is a 406 naming their media types and `f` values: every endpoint that negotiates reads
+ * the header here, so they all answer alike.
  */
 export function negotiateFormat<T extends OutputFormat>(
   accept: string | undefined,
   offered: readonly T[],
 ): T {
-  const chosen = preferredMediaType(
-    accept,
-    offered.flatMap((format) => FORMAT_MEDIA_TYPES[format]),
-  );
   const [fallback] = offered;
   if (fallback === undefined) throw new Error('negotiateFormat: no format offered');
-  return offered.find((format) => FORMAT_MEDIA_TYPES[format].includes(chosen ?? '')) ?? fallback;
+  if (!hasAccept(accept)) return fallback;
+  const mediaTypes = offered.flatMap((format) => FORMAT_MEDIA_TYPES[format]);
+  const chosen = preferredMediaType(accept, mediaTypes);
+  if (chosen === undefined) throw notAcceptable(accept, mediaTypes, offered);
+  return offered.find((format) => FORMAT_MEDIA_TYPES[format].includes(chosen)) ?? fallback;
 }

@@ -153,7 +153,7 @@ export function pathParameter(name: string, description: string, example?: strin
 export function formatParameter(formats: readonly string[], description: string): QueryParameter {
   return stringParameter(
     'f',
-    `${description} Without f, the Accept header decides (text/html → HTML, JSON types → JSON); the default is JSON.`,
+    `${description} Without f, the Accept header decides (text/html → HTML, JSON types → JSON; one accepting none of the offered types is a 406); without either, JSON.`,
     { enum: [...formats] },
   );
 }
@@ -178,6 +178,7 @@ export const HTML_CONTENT: Content = textContent(HTML);
 /** The error responses of every Records and STAC read (components/responses). */
 export const ERROR_RESPONSES: Readonly<Responses> = {
   '400': ref('responses', 'BadRequest'),
+  '406': ref('responses', 'NotAcceptable'),
   '500': ref('responses', 'ServerError'),
   '503': ref('responses', 'Unavailable'),
 };
@@ -193,6 +194,11 @@ export function buildErrorResponses(): Record<string, Response> {
       'A parameter is unknown, repeated, malformed or out of range; the description names it.',
     ),
     NotFound: error('No such resource.'),
+    NotAcceptable: {
+      description:
+        'The Accept header accepts none of the media types offered (and no `f` was given); the description names them.',
+      content: jsonContent('Exception'),
+    },
     ServerError: error('An internal error (details are logged, never shown).'),
     Unavailable: error('The search backend is unavailable; retry after the Retry-After delay.'),
   };

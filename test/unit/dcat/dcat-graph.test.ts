@@ -265,6 +265,42 @@ describe('DCAT-AP mapping of records', () => {
     );
   });
 
+  it('writes Turtle that reads back to the same terms for text with characters to escape', () => {
+    const { namedNode, literal, quad, blankNode } = DataFactory;
+    const subject = namedNode('http://example.org/caf%C3%A9/é?a=1&b=(2)#x');
+    const text = 'quote " backslash \\ tab \t line \n return \r bell \u0007 del \u007f é 😀';
+    const node = blankNode('b1');
+    const quads: Quad[] = [
+      quad(subject, namedNode('http://purl.org/dc/terms/title'), literal(text, 'en')),
+      quad(subject, namedNode('http://purl.org/dc/terms/description'), literal(text)),
+      quad(
+        subject,
+        namedNode('http://example.org/p#x.y'),
+        literal('1', namedNode('http://example.org/t#y-1')),
+      ),
+      quad(
+        subject,
+        namedNode('http://www.w3.org/1999/02/22-rdf-syntax-ns#type'),
+        namedNode('http://example.org/C'),
+      ),
+      quad(subject, namedNode('http://purl.org/dc/terms/title'), literal(text, 'en')),
+      quad(subject, namedNode('http://purl.org/dc/terms/spatial'), node),
+      quad(
+        node,
+        namedNode('http://www.w3.org/ns/dcat#bbox'),
+        literal('POLYGON((0 0))', namedNode('http://www.opengis.net/ont/geosparql#wktLiteral')),
+      ),
+    ];
+    const read = new Parser().parse(writeTurtle(quads));
+    // Blank nodes are relabelled on reading: compared by kind only.
+    const term = (value: Term) => (value.termType === 'BlankNode' ? '_' : value.id);
+    const key = (item: Quad) => `${term(item.subject)} ${item.predicate.id} ${term(item.object)}`;
+    expect(read.map(key).sort()).to.deep.equal(distinctQuads(quads).map(key).sort());
+    expect(read.filter((item) => item.subject.termType === 'NamedNode')[0]?.subject.value).to.equal(
+      subject.value,
+    );
+  });
+
   it('leaves out link IRIs whose scheme JSON-LD would read as a compact IRI of its context', () => {
     const record = jsonRecord({
       type: 'Feature',

@@ -11,7 +11,7 @@ import {
   xmlText,
   type XmlNode,
 } from '../../../../shared/records/writers/xml/xml-builder.js';
-import type { OaiMetadataFormat } from './formats.js';
+import type { OaiFormatContext, OaiMetadataFormat } from './formats.js';
 import { GRANULARITY, OAI_NS, OAI_SCHEMA_LOCATION, XSI_NS, type OaiError } from './model.js';
 import { oaiIdentifierOf } from './parse.js';
 import { recordSetSpecs } from './sets.js';
@@ -25,6 +25,8 @@ export function datestamp(iso: string): string {
 export interface OaiEnvelope {
   /** The provider's base URL (the request element's content). */
   baseUrl: string;
+  /** The API's public base URL, for formats that name records by their URLs (DCAT-AP). */
+  publicBaseUrl: string;
   /** The request's arguments, echoed as attributes; undefined: none (badVerb, badArgument). */
   arguments?: Readonly<Record<string, string>> | undefined;
   /** The response date (ISO). */
@@ -145,12 +147,13 @@ function appendRecord(
   entry: ChangeEntry,
   format: OaiMetadataFormat,
   repositoryIdentifier: string,
+  context: OaiFormatContext,
 ): void {
   const record = parent.ele(OAI_NS, 'record');
   appendHeader(record, entry, repositoryIdentifier);
   if (!entry.deleted && entry.record) {
     const metadata = record.ele(OAI_NS, 'metadata');
-    format.append(metadata, entry.record);
+    format.append(metadata, entry.record, context);
     metadata.up();
   }
   record.up();
@@ -178,7 +181,7 @@ export function presentListing(
   const { document, root } = envelope(request);
   const list = root.ele(OAI_NS, verb);
   for (const entry of entries) {
-    if (verb === 'ListRecords') appendRecord(list, entry, format, repositoryIdentifier);
+    if (verb === 'ListRecords') appendRecord(list, entry, format, repositoryIdentifier, request);
     else appendHeader(list, entry, repositoryIdentifier);
   }
   if (resumption) {
@@ -204,6 +207,6 @@ export function presentGetRecord(
 ): string {
   const { document, root } = envelope(request);
   const getRecord = root.ele(OAI_NS, 'GetRecord');
-  appendRecord(getRecord, entry, format, repositoryIdentifier);
+  appendRecord(getRecord, entry, format, repositoryIdentifier, request);
   return finish(document);
 }

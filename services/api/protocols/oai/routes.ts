@@ -51,6 +51,7 @@ export function createOaiRouter({ config, backend }: OaiRouteDependencies): Rout
   const answer = async (args: OaiArguments, request: Request, response: Response) => {
     const envelope: OaiEnvelope = {
       baseUrl: oaiUrl(request.publicBaseUrl),
+      publicBaseUrl: request.publicBaseUrl,
       arguments: echoed(args),
       now: new Date().toISOString(),
     };

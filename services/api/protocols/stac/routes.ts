@@ -20,7 +20,8 @@ import type { CoreRecord } from '../../../../shared/records/core-record.js';
 import type { SearchBackend } from '../../../../shared/search/backend.js';
 import { KnownQueryables } from '../../common/known-queryables.js';
 import type { CatalogueGeneration } from '../../../../shared/search/catalogue-generation.js';
-import { GEOJSON } from '../../common/media-types.js';
+import { GEOJSON, JSON_TYPE, SCHEMA_JSON } from '../../common/media-types.js';
+import { acceptableMediaType } from '../../common/negotiation.js';
 import { COLLECTION_ID } from '../../common/urls.js';
 import {
   presentQueryables,
@@ -81,6 +82,17 @@ function rejectParameters(request: Request, accepted: readonly string[] = []): v
     if (accepted.includes(name)) continue;
     throw new InvalidParameterError(name, `Unknown parameter "${name}"; this document takes none`);
   }
+}
+
+/** What the STAC documents are served as: JSON only, so any Accept header must take JSON. */
+const STAC_MEDIA_TYPES = [JSON_TYPE, GEOJSON] as const;
+
+/**
+ * Refuses, with a 406 naming `offered`, an Accept header that accepts none of them (STAC API
+ * documents have one representation; there is no `f` to choose another).
+ */
+function requireAcceptable(request: Request, offered: readonly string[] = STAC_MEDIA_TYPES): void {
+  acceptableMediaType(request.headers.accept, offered);
 }
 
 /** Builds the router for the STAC item search and its queryables. */
@@ -155,12 +167,14 @@ export function createStacRouter({
   };
 
   router.get('/search', async (request, response) => {
+    requireAcceptable(request);
     const parameters = request.query as Record<string, unknown>;
     const parsed = await queryables.parse((known) => parseSearchGet(parameters, limitsWith(known)));
     await search(response, request.publicBaseUrl, 'GET', parameters, parsed);
   });
 
   router.post('/search', async (request, response) => {
+    requireAcceptable(request);
     const body: unknown = request.body;
     if (body === undefined && Number(request.headers['content-length'] ?? 0) > 0) {
       throw new InvalidParameterError('body', 'POST /search takes a JSON body (application/json)');
@@ -174,6 +188,7 @@ export function createStacRouter({
   // request for a Records collection is the Records router's.
   router.get('/collections/:collectionId', async (request, response, next) => {
     if (request.params.collectionId !== COLLECTION_ID || request.query.f !== 'stac') return next();
+    requireAcceptable(request);
     const extent = await backend.extent();
     const body = presentStacCatalogueCollection(request.publicBaseUrl, config.service, extent);
     sendJson(response, body, 'application/json');
@@ -181,6 +196,7 @@ export function createStacRouter({
 
   // The STAC API root: STAC clients start here (pystac-client, stac-api-validator).
   router.get('/stac', (request, response) => {
+    requireAcceptable(request);
     rejectParameters(request);
     sendJson(
       response,
@@ -190,11 +206,13 @@ export function createStacRouter({
   });
 
   router.get('/stac/conformance', (request, response) => {
+    requireAcceptable(request);
     rejectParameters(request);
     sendJson(response, { conformsTo: STAC_API_CONFORMANCE_CLASSES }, 'application/json');
   });
 
   router.get('/stac/collections', async (request, response) => {
+    requireAcceptable(request);
     const query = request.query as Record<string, unknown>;
     const search = await queryables.parse((known) =>
       parseCollectionsQuery(query, limitsWith(known)),
@@ -232,12 +250,14 @@ export function createStacRouter({
   });
 
   router.get('/stac/collections/:collectionId', async (request, response) => {
+    requireAcceptable(request);
     rejectParameters(request);
     const body = await findCollection(request.publicBaseUrl, request.params.collectionId);
     sendJson(response, body, 'application/json');
   });
 
   router.get('/stac/collections/:collectionId/items', async (request, response) => {
+    requireAcceptable(request);
     const { collectionId } = request.params;
     if (collectionId !== COLLECTION_ID) await findCollectionRecord(collectionId);
     const parameters = request.query as Record<string, unknown>;
@@ -252,6 +272,7 @@ export function createStacRouter({
   });
 
   router.get('/stac/collections/:collectionId/items/:itemId', async (request, response) => {
+    requireAcceptable(request);
     rejectParameters(request, ['lang']);
     const { collectionId, itemId } = request.params;
     const stored = await backend.get(itemId);
@@ -280,6 +301,7 @@ export function createStacRouter({
 
   // STAC API Aggregation extension: what can be aggregated, and aggregations of a search.
   router.get('/aggregations', (request, response) => {
+    requireAcceptable(request);
     rejectParameters(request);
     sendJson(response, presentAggregationsList(request.publicBaseUrl), 'application/json');
   });
@@ -305,10 +327,12 @@ export function createStacRouter({
   };
 
   router.get('/aggregate', async (request, response) => {
+    requireAcceptable(request);
     await aggregate(request, response, 'GET', request.query);
   });
 
   router.post('/aggregate', async (request, response) => {
+    requireAcceptable(request);
     const body: unknown = request.body ?? {};
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw new InvalidParameterError('body', 'POST /aggregate takes a JSON object');
@@ -317,6 +341,7 @@ export function createStacRouter({
   });
 
   router.get('/queryables', async (request, response) => {
+    requireAcceptable(request, [SCHEMA_JSON, JSON_TYPE]);
     const { properties } = await queryables.fresh();
     sendJson(
       response,

@@ -6,16 +6,10 @@
  * Node exists, docs/decisions/dcat-ap.md). And `recordToRdfXml`, one record's DCAT-AP RDF/XML,
  * for any protocol that offers it (CSW's DCAT output schema, an OAI-PMH metadata format).
  */
-import { Writer, type Quad } from 'n3';
+import type { Quad } from 'n3';
 import type { CoreRecord } from '../../core-record.js';
-import {
-  createDocument,
-  declareNamespaces,
-  serialise,
-  xmlText,
-  type WriteOptions,
-  type XmlNode,
-} from '../xml/xml-builder.js';
+import { escapeAttribute, escapeText } from '../xml/xml-node.js';
+import { declareNamespaces, type WriteOptions, type XmlNode } from '../xml/xml-builder.js';
 import { buildDcatGraph, type DcatOptions } from './dcat-graph.js';
 import { DCAT_PREFIXES, iri } from './vocabularies.js';
 
@@ -30,51 +24,166 @@ const XSD_STRING = iri('xsd', 'string');
 const LANG_STRING = iri('rdf', 'langString');
 const RDF_TYPE = iri('rdf', 'type');
 
-/** A key naming a term uniquely (N3.js's term ids: `"text"@lang`, `_:label`, the IRI). */
-function termKey(term: Quad['subject'] | Quad['object']): string {
-  return term.termType === 'NamedNode' ? term.value : term.id;
+/** A subject's statements, without repeats, in the order they came. */
+interface SubjectGroup {
+  subject: Quad['subject'];
+  quads: Quad[];
 }
 
 /**
  * The quads without repeats (a licence or language is typed once per use), grouped by subject
  * in the order subjects first appear, so that each encoding writes a subject's statements
- * together. Keyed subject → predicate → object id, without building a key per quad: an N3
- * Store, or one string per quad, cost several times as much for a page of records.
+ * together. Terms are compared by N3.js's ids (`"text"@lang`, `_:label`, the IRI), which are
+ * stored on the terms: a subject's statements are few, so a repeat is found by comparing with
+ * them, without a key string or a set per statement.
  */
-export function distinctQuads(quads: readonly Quad[]): Quad[] {
-  const bySubject = new Map<string, { quads: Quad[]; seen: Map<string, Set<string>> }>();
+function groupQuads(quads: readonly Quad[]): SubjectGroup[] {
+  const bySubject = new Map<string, SubjectGroup>();
+  const groups: SubjectGroup[] = [];
+  let last: SubjectGroup | undefined;
   for (const item of quads) {
-    const subject = termKey(item.subject);
-    let entry = bySubject.get(subject);
-    if (!entry) {
-      entry = { quads: [], seen: new Map() };
-      bySubject.set(subject, entry);
+    const subject = item.subject.id;
+    let group = last !== undefined && last.subject.id === subject ? last : bySubject.get(subject);
+    if (group === undefined) {
+      group = { subject: item.subject, quads: [] };
+      bySubject.set(subject, group);
+      groups.push(group);
     }
-    let objects = entry.seen.get(item.predicate.value);
-    if (!objects) {
-      objects = new Set();
-      entry.seen.set(item.predicate.value, objects);
+    last = group;
+    const predicate = item.predicate.id;
+    const object = item.object.id;
+    let repeated = false;
+    for (const kept of group.quads) {
+      if (kept.object.id === object && kept.predicate.id === predicate) {
+        repeated = true;
+        break;
+      }
     }
-    const object = termKey(item.object);
-    if (objects.has(object)) continue;
-    objects.add(object);
-    entry.quads.push(item);
+    if (!repeated) group.quads.push(item);
   }
+  return groups;
+}
+
+/** The quads without repeats, grouped by subject in the order subjects first appear. */
+export function distinctQuads(quads: readonly Quad[]): Quad[] {
   const kept: Quad[] = [];
-  for (const entry of bySubject.values()) for (const item of entry.quads) kept.push(item);
+  for (const group of groupQuads(quads)) for (const item of group.quads) kept.push(item);
   return kept;
 }
 
-/** The graph as Turtle, with the mapping's prefixes. */
+/** A literal's lexical form, language and datatype, read once from its N3.js id. */
+interface LiteralParts {
+  value: string;
+  language: string;
+  datatype: string;
+}
+
+/**
+ * The parts of a literal. N3.js keeps a literal as its id (`"text"`, `"text"@en`,
+ * `"text"^^datatype`) and its getters parse that id on every call (`datatype` builds a new
+ * term each time), so the writers read it once here.
+ */
+function literalParts(object: Quad['object']): LiteralParts {
+  const id = object.id;
+  const end = id.lastIndexOf('"');
+  const value = id.substring(1, end);
+  const marker = id[end + 1];
+  if (marker === '@') return { value, language: id.slice(end + 2), datatype: LANG_STRING };
+  if (marker === '^') return { value, language: '', datatype: id.slice(end + 3) };
+  return { value, language: '', datatype: XSD_STRING };
+}
+
+/** Memoises a function of a string over a bounded table (predicates and classes repeat). */
+function memoise(compute: (value: string) => string): (value: string) => string {
+  const cache = new Map<string, string>();
+  return (value) => {
+    let result = cache.get(value);
+    if (result === undefined) {
+      result = compute(value);
+      if (cache.size < 1000) cache.set(value, result);
+    }
+    return result;
+  };
+}
+
+const PREFIX_ENTRIES = Object.entries(DCAT_PREFIXES);
+const LOCAL_NAME = /^[A-Za-z_][\w-]*$/;
+
+/** `prefix:local` for an IRI in one of the mapping's namespaces with a plain local name. */
+function prefixedName(value: string): string | undefined {
+  for (const [prefix, namespace] of PREFIX_ENTRIES) {
+    if (value.startsWith(namespace) && LOCAL_NAME.test(value.slice(namespace.length))) {
+      return `${prefix}:${value.slice(namespace.length)}`;
+    }
+  }
+  return undefined;
+}
+
+// Turtle: characters an IRI reference cannot hold, and those a quoted string must escape.
+// (Control characters as the complement of the printable ranges, as the XML writer does.)
+const IRI_SPECIAL = /[^!-\uFFFF]|[<>"{}|^`\\]/;
+const IRI_SPECIAL_ALL = /[^!-\uFFFF]|[<>"{}|^`\\]/g;
+const STRING_SPECIAL = /[^ -~\u0080-\uFFFF]|["\\]/;
+const STRING_SPECIAL_ALL = /[^ -~\u0080-\uFFFF]|["\\]/g;
+const STRING_ESCAPES: Readonly<Record<string, string>> = {
+  '"': '\\"',
+  '\\': '\\\\',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\b': '\\b',
+  '\f': '\\f',
+};
+const unicodeEscape = (character: string): string =>
+  `\\u${(character.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+
+function turtleIri(value: string): string {
+  return `<${IRI_SPECIAL.test(value) ? value.replace(IRI_SPECIAL_ALL, unicodeEscape) : value}>`;
+}
+
+/** A predicate, class or datatype IRI: a prefixed name when it has one. */
+const turtleName = memoise((value) => prefixedName(value) ?? turtleIri(value));
+
+function turtleString(value: string): string {
+  if (!STRING_SPECIAL.test(value)) return `"${value}"`;
+  return `"${value.replace(STRING_SPECIAL_ALL, (c) => STRING_ESCAPES[c] ?? unicodeEscape(c))}"`;
+}
+
+function turtleTerm(term: Quad['subject'] | Quad['object'], isClass: boolean): string {
+  if (term.termType === 'NamedNode')
+    return isClass ? turtleName(term.value) : turtleIri(term.value);
+  if (term.termType === 'BlankNode') return `_:${term.value}`;
+  if (term.termType !== 'Literal') throw new Error(`Turtle: no value for a ${term.termType}`);
+  const { value, language, datatype } = literalParts(term);
+  if (language) return `${turtleString(value)}@${language}`;
+  if (datatype === XSD_STRING) return turtleString(value);
+  return `${turtleString(value)}^^${turtleName(datatype)}`;
+}
+
+/**
+ * The graph as Turtle with the mapping's prefixes: each subject once, its predicates separated
+ * by `;` and its objects of one predicate by `,`; predicates, classes and datatypes as prefixed
+ * names, other IRIs in full. Written here rather than with N3.js's writer, which matched every
+ * IRI against the prefixes and took more than twice as long (docs/decisions/dcat-ap.md).
+ */
 export function writeTurtle(quads: readonly Quad[]): string {
-  const writer = new Writer({ format: 'text/turtle', prefixes: { ...DCAT_PREFIXES } });
-  writer.addQuads(distinctQuads(quads));
-  let output = '';
-  writer.end((error, result: string) => {
-    if (error) throw error;
-    output = result;
-  });
-  return output;
+  const parts: string[] = [];
+  for (const [prefix, namespace] of PREFIX_ENTRIES)
+    parts.push(`@prefix ${prefix}: <${namespace}>.\n`);
+  for (const { subject, quads: statements } of groupQuads(quads)) {
+    parts.push(`\n${turtleTerm(subject, false)}`);
+    let previous = '';
+    for (const { predicate, object } of statements) {
+      const isType = predicate.value === RDF_TYPE;
+      const name = isType ? 'a' : turtleName(predicate.value);
+      const value = turtleTerm(object, isType);
+      if (name === previous) parts.push(`, ${value}`);
+      else parts.push(`${previous === '' ? ' ' : ';\n    '}${name} ${value}`);
+      previous = name;
+    }
+    parts.push('.\n');
+  }
+  return parts.join('');
 }
 
 /** The JSON-LD context every DCAT response carries: the mapping's prefixes. */
@@ -82,17 +191,8 @@ export const DCAT_JSONLD_CONTEXT: Readonly<Record<string, string>> = Object.free
   ...DCAT_PREFIXES,
 });
 
-const PREFIX_ENTRIES = Object.entries(DCAT_PREFIXES);
-
 /** A predicate or class IRI as a compact IRI of the context (`dct:title`), else unchanged. */
-function compactIri(value: string): string {
-  for (const [prefix, namespace] of PREFIX_ENTRIES) {
-    if (value.startsWith(namespace) && /^[A-Za-z_][\w.-]*$/.test(value.slice(namespace.length))) {
-      return `${prefix}:${value.slice(namespace.length)}`;
-    }
-  }
-  return value;
-}
+const compactIri = memoise((value) => prefixedName(value) ?? value);
 
 type JsonLdValue =
   string | { '@id': string } | { '@value': string; '@language'?: string; '@type'?: string };
@@ -101,9 +201,10 @@ function jsonLdValue(object: Quad['object']): JsonLdValue {
   if (object.termType === 'NamedNode') return { '@id': object.value };
   if (object.termType === 'BlankNode') return { '@id': `_:${object.value}` };
   if (object.termType !== 'Literal') throw new Error(`JSON-LD: no value for a ${object.termType}`);
-  if (object.language) return { '@value': object.value, '@language': object.language };
-  if (object.datatype.value === XSD_STRING) return object.value;
-  return { '@value': object.value, '@type': object.datatype.value };
+  const { value, language, datatype } = literalParts(object);
+  if (language) return { '@value': value, '@language': language };
+  if (datatype === XSD_STRING) return value;
+  return { '@value': value, '@type': datatype };
 }
 
 /**
@@ -113,23 +214,22 @@ function jsonLdValue(object: Quad['object']): JsonLdValue {
  * one; blank nodes keep their labels.
  */
 export function writeJsonLd(quads: readonly Quad[]): Record<string, unknown> {
-  const nodes = new Map<string, Record<string, unknown>>();
-  for (const { subject, predicate, object } of distinctQuads(quads)) {
+  const nodes: Record<string, unknown>[] = [];
+  for (const { subject, quads: statements } of groupQuads(quads)) {
     const id = subject.termType === 'BlankNode' ? `_:${subject.value}` : subject.value;
-    let node = nodes.get(id);
-    if (!node) {
-      node = { '@id': id };
-      nodes.set(id, node);
+    const node: Record<string, unknown> = { '@id': id };
+    nodes.push(node);
+    for (const { predicate, object } of statements) {
+      if (predicate.value === RDF_TYPE && object.termType === 'NamedNode') {
+        const types = (node['@type'] ??= []) as string[];
+        types.push(compactIri(object.value));
+        continue;
+      }
+      const values = (node[compactIri(predicate.value)] ??= []) as JsonLdValue[];
+      values.push(jsonLdValue(object));
     }
-    if (predicate.value === RDF_TYPE && object.termType === 'NamedNode') {
-      const types = (node['@type'] ??= []) as string[];
-      types.push(compactIri(object.value));
-      continue;
-    }
-    const values = (node[compactIri(predicate.value)] ??= []) as JsonLdValue[];
-    values.push(jsonLdValue(object));
   }
-  return { '@context': { ...DCAT_JSONLD_CONTEXT }, '@graph': [...nodes.values()] };
+  return { '@context': { ...DCAT_JSONLD_CONTEXT }, '@graph': nodes };
 }
 
 const splitCache = new Map<string, [string, string] | undefined>();
@@ -172,31 +272,25 @@ export function appendRdfXml(parent: XmlNode, quads: readonly Quad[]): XmlNode {
     Object.entries(DCAT_PREFIXES).map(([prefix, namespace]) => [namespace, prefix]),
   );
   const root = parent.ele(RDF, 'rdf:RDF');
-  const bySubject = new Map<string, Quad[]>();
-  for (const item of distinctQuads(quads)) {
-    const key = `${item.subject.termType}:${item.subject.value}`;
-    const list = bySubject.get(key);
-    if (list) list.push(item);
-    else bySubject.set(key, [item]);
-  }
-  for (const list of bySubject.values()) {
-    const first = list[0];
-    if (!first) continue;
-    const [attribute, value] = subjectAttribute(first.subject);
-    const description = root.ele(RDF, 'rdf:Description').att(RDF, attribute, xmlText(value));
-    for (const { predicate, object } of list) {
+  // Values go to the builder as they are: its serialiser escapes them and drops the characters
+  // XML cannot carry, as xmlText would.
+  for (const { subject, quads: statements } of groupQuads(quads)) {
+    const [attribute, value] = subjectAttribute(subject);
+    const description = root.ele(RDF, 'rdf:Description').att(RDF, attribute, value);
+    for (const { predicate, object } of statements) {
       const parts = splitIri(predicate.value);
       if (!parts) throw new Error(`RDF/XML: no XML name for the predicate <${predicate.value}>`);
       const [namespace, local] = parts;
       const element = description.ele(namespace, `${prefixFor(namespace, bindings)}:${local}`);
-      if (object.termType === 'NamedNode') element.att(RDF, 'rdf:resource', xmlText(object.value));
+      if (object.termType === 'NamedNode') element.att(RDF, 'rdf:resource', object.value);
       else if (object.termType === 'BlankNode') element.att(RDF, 'rdf:nodeID', object.value);
       else if (object.termType === 'Literal') {
-        if (object.language) element.att(XML_NAMESPACE, 'xml:lang', object.language);
-        else if (object.datatype.value !== XSD_STRING && object.datatype.value !== LANG_STRING) {
-          element.att(RDF, 'rdf:datatype', object.datatype.value);
+        const literal = literalParts(object);
+        if (literal.language) element.att(XML_NAMESPACE, 'xml:lang', literal.language);
+        else if (literal.datatype !== XSD_STRING && literal.datatype !== LANG_STRING) {
+          element.att(RDF, 'rdf:datatype', literal.datatype);
         }
-        element.txt(xmlText(object.value));
+        element.txt(literal.value);
       }
     }
   }
@@ -207,11 +301,53 @@ export function appendRdfXml(parent: XmlNode, quads: readonly Quad[]): XmlNode {
   return root;
 }
 
-/** The graph as an RDF/XML document. */
+/**
+ * The graph as an RDF/XML document: the same elements appendRdfXml builds, written straight to
+ * text (escaped as the XML builder escapes) instead of through the builder's tree, which cost
+ * more than the rest of the page together (docs/decisions/dcat-ap.md).
+ */
 export function writeRdfXml(quads: readonly Quad[], options: WriteOptions = {}): string {
-  const document = createDocument();
-  appendRdfXml(document, quads);
-  return serialise(document, options);
+  const pretty = options.prettyPrint ?? true;
+  const [open, nested] = pretty ? ['\n  ', '\n    '] : ['', ''];
+  const bindings = new Map<string, string>(
+    Object.entries(DCAT_PREFIXES).map(([prefix, namespace]) => [namespace, prefix]),
+  );
+  const body: string[] = [];
+  for (const { subject, quads: statements } of groupQuads(quads)) {
+    const [attribute, value] = subjectAttribute(subject);
+    body.push(`${open}<rdf:Description ${attribute}="${escapeAttribute(value)}">`);
+    for (const { predicate, object } of statements) {
+      const parts = splitIri(predicate.value);
+      if (!parts) throw new Error(`RDF/XML: no XML name for the predicate <${predicate.value}>`);
+      const name = `${prefixFor(parts[0], bindings)}:${parts[1]}`;
+      if (object.termType === 'NamedNode') {
+        body.push(`${nested}<${name} rdf:resource="${escapeAttribute(object.value)}"/>`);
+      } else if (object.termType === 'BlankNode') {
+        body.push(`${nested}<${name} rdf:nodeID="${escapeAttribute(object.value)}"/>`);
+      } else if (object.termType === 'Literal') {
+        const literal = literalParts(object);
+        let attributes = '';
+        if (literal.language) attributes = ` xml:lang="${escapeAttribute(literal.language)}"`;
+        else if (literal.datatype !== XSD_STRING && literal.datatype !== LANG_STRING) {
+          attributes = ` rdf:datatype="${escapeAttribute(literal.datatype)}"`;
+        }
+        body.push(`${nested}<${name}${attributes}>${escapeText(literal.value)}</${name}>`);
+      }
+    }
+    body.push(`${open}</rdf:Description>`);
+  }
+  let declarations = '';
+  for (const [namespace, prefix] of bindings) {
+    declarations += ` xmlns:${prefix}="${escapeAttribute(namespace)}"`;
+  }
+  const declaration = options.declaration === false ? '' : '<?xml version="1.0" encoding="UTF-8"?>';
+  const separator = declaration && pretty ? '\n' : '';
+  const end = pretty ? '\n' : '';
+  const root =
+    body.length === 0
+      ? `<rdf:RDF${declarations}/>`
+      : `<rdf:RDF${declarations}>${body.join('')}${end}</rdf:RDF>`;
+  return `${declaration}${separator}${root}`;
 }
 
 /** One record's DCAT-AP 3 / GeoDCAT-AP 3 description as an RDF/XML document. */
