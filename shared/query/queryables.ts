@@ -159,6 +159,10 @@ export const QUERYABLES: readonly Queryable[] = [
     aliases: ['eo:instrument', 'instruments', 'apiso:Instrument'],
     sortable: true,
   },
+  // STAC common metadata (instrument fields) that STAC clients and stac-api-validator filter on
+  // whether or not a record has them: core, so that a filter naming them is never refused.
+  { name: 'mission', type: 'string', title: 'Mission', aliases: [], sortable: false },
+  { name: 'constellation', type: 'string', title: 'Constellation', aliases: [], sortable: false },
   {
     name: 'sensorType',
     type: 'string',
