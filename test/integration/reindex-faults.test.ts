@@ -21,6 +21,7 @@ import { ingestDocuments } from '../../shared/ingest/pipeline.js';
 import type { EngineAdapter } from '../../shared/search/engine/engine-adapter.js';
 import type { EngineBackend } from '../../shared/search/engine/engine-backend.js';
 import { createEngineBackend } from '../../shared/search/create-backend.js';
+import { defined } from '../support/defined.js';
 import {
   createAdapter,
   createTestBackend,
@@ -120,7 +121,7 @@ if (url)
     };
 
     it('a write from another process while the live version is write-blocked is refused with a 503, and the reindex completes', async () => {
-      const from = backend.liveIndex;
+      const from = defined(backend.liveIndex, 'the live version');
       const to = from.replace(/-v(\d+)$/, (_, version: string) => `-v${Number(version) + 1}`);
       assert.notEqual(to, from);
       const reindex = settle(backend.reindex());
@@ -153,7 +154,7 @@ if (url)
     });
 
     it('a fault on the version being built rolls back: the alias keeps the live version, writable, with every record', async () => {
-      const from = backend.liveIndex;
+      const from = defined(backend.liveIndex, 'the live version');
       const before = await total();
       const to = from.replace(/-v(\d+)$/, (_, version: string) => `-v${Number(version) + 1}`);
       const reindex = settle(backend.reindex());

@@ -498,7 +498,7 @@ describe('harvesting real peers installed from PyPI (pycsw 3, SFEOS)', function 
         );
         const [deleted, changed, template] = [...loaded.values()];
         assert.ok(deleted && changed && template);
-        const added = {
+        const added: Record<string, unknown> & { id: string } = {
           ...template,
           id: `cairn-harvest-peers-added-${method}`,
           properties: { ...(template.properties as object), title: 'Added at the peer' },
