@@ -20,6 +20,8 @@
  */
 import { strict as assert } from 'node:assert';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findFreePort } from '../../scripts/bench/api-process.js';
@@ -45,6 +47,7 @@ import { SourceClient } from '../../shared/harvest/source-client.js';
 import type { CoreRecord } from '../../shared/records/core-record.js';
 import { SqliteHarvestStore } from '../../shared/search/open-stores.js';
 import { SqliteBackend } from '../../shared/search/sqlite/sqlite-backend.js';
+import { createCatalogueApp, readDocuments } from '../support/catalogue-app.js';
 import { samplePath } from '../support/fixtures.js';
 
 type Bbox = [number, number, number, number];
@@ -263,6 +266,48 @@ describe('harvesting real peers installed from PyPI (pycsw 3, SFEOS)', function 
       assert.equal(items.numberMatched, 36);
       const oai = await fetch(`${origin}/oaipmh?verb=ListIdentifiers&metadataPrefix=oai_dc`);
       assert.match(await oai.text(), /completeListSize="36"/);
+    });
+
+    it("OAI-PMH: Cairn's harvester takes the same record set from pycsw's provider and from Cairn's own, both loaded with the sample records", async () => {
+      // Cairn's own provider over exactly the sample XML records pycsw was loaded with.
+      const documents = SAMPLE_XML_FOLDERS.flatMap((folder) =>
+        readDocuments(samplePath(folder)).filter((document) => document.name.endsWith('.xml')),
+      );
+      const cairn = await createCatalogueApp(documents);
+      const server = createServer(cairn.app);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const own = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const targets: Target[] = [];
+      try {
+        const harvested: string[][] = [];
+        for (const [url, allowed] of [
+          [`${origin}/oaipmh`, new URL(origin).host],
+          [`${own}/catalogue/oai`, new URL(own).host],
+        ] as const) {
+          const target = await createTarget(
+            work,
+            { id: 'oai', protocol: 'oai-pmh', url, outputSchema: 'gmd', pageSize: 10 },
+            allowed,
+          );
+          targets.push(target);
+          const outcome = await target.run();
+          assert.deepEqual(outcome.letters, [], `nothing refused from ${url}`);
+          harvested.push((await stored(target)).map((record) => record.id));
+        }
+        const [fromPycsw, fromCairn] = harvested;
+        assert.equal(fromPycsw?.length, 36);
+        assert.deepEqual(fromCairn, fromPycsw);
+        // And both are what pycsw stored.
+        assert.deepEqual(
+          fromPycsw,
+          (await peerRecords()).map((record) => record.id).sort((a, b) => a.localeCompare(b)),
+        );
+      } finally {
+        for (const target of targets) await target.close();
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await cairn.close();
+      }
     });
 
     const variants: { name: string; source: () => Record<string, unknown>; note?: string }[] = [
