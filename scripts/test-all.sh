@@ -150,7 +150,12 @@ CAIRN_TEST_SYSTEM_BACKEND=opensearch start_suite system-os --timeout 60000 "${en
 INTEROP_SUMMARY_FILE="$results/interop.json" bash test/interop/run.sh >"$results/interop.log" 2>&1 &
 echo $! >"$results/interop.pid"
 start_suite browser 'test/browser/**/*.test.ts'
-for suite in integration system system-es system-os interop browser; do finish_suite "$suite"; done
+# Peers: Cairn's harvester against real pycsw 3 (CSW, OGC API – Records, OAI-PMH) and SFEOS
+# (STAC API, on the shared OpenSearch), installed from PyPI into the peer bench's venv
+# (scripts/python-env.sh peers: a few minutes the first time, cached after) and started on
+# loopback. A peer that cannot be installed or started fails the suite.
+start_suite peers 'test/peers/**/*.test.ts'
+for suite in integration system system-es system-os interop browser peers; do finish_suite "$suite"; done
 
 # Faults: the suite stops and starts real processes — its own Elasticsearch node and Redis
 # (started through scripts/services.sh in a run folder of their own), API and worker

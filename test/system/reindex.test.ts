@@ -5,6 +5,7 @@
  * running and the next version is being built (both observed before the write, the job still
  * running after it) survive the swap; every search before, during and after the rebuild sees
  * every record; the job is in the engine's ingest log; the alias ends on the next index version.
+ * The write block's 503 and the rollback are provoked in test/integration/reindex-faults.test.ts.
  */
 import { strict as assert } from 'node:assert';
 import type { Express } from 'express';

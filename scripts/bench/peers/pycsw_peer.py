@@ -1,8 +1,8 @@
 """pycsw peer for `npm run bench:peers` (issue 29).
 
     python pycsw_peer.py setup WORKDIR URL      writes WORKDIR/pycsw.yml and an empty SQLite repository
-    python pycsw_peer.py load WORKDIR XMLDIR [BATCH]
-                                                 loads every *.xml of XMLDIR through pycsw's own parser
+    python pycsw_peer.py load WORKDIR XMLDIR... [BATCH]
+                                                 loads every *.xml of each XMLDIR through pycsw's own parser
                                                  (metadata.parse_record) and repository layer, committing
                                                  once per BATCH records (pycsw-admin.py load-records commits
                                                  per record, ~200 records/s); prints a JSON summary
@@ -11,6 +11,14 @@
                                                  files, each framed as its length in bytes on a line of
                                                  its own, then the bytes (the bench writes them while
                                                  the loader parses, so neither waits for the other)
+
+    python pycsw_peer.py dump WORKDIR            prints the repository's records as pycsw stored them (JSON:
+                                                 identifier, typename, title, wkt_geometry, insert_date)
+    python pycsw_peer.py delete WORKDIR [ID...]  deletes records by identifier (every record without an ID)
+
+`load` replaces a record whose identifier is already there (as a harvest or a transaction would),
+so a changed document loaded again is an update; `load-stream` (the bench's bulk load into an empty
+repository) only inserts, without the look-up per record that replacing costs.
 
 Serve with: PYCSW_CONFIG=WORKDIR/pycsw.yml gunicorn -b 127.0.0.1:PORT pycsw.wsgi_flask:APP
 """
@@ -96,7 +104,7 @@ def read_frames(stream):
         yield f'stdin document {index}', text
 
 
-def load(workdir, documents, batch):
+def load(workdir, documents, batch, upsert=False):
     from pycsw.core import metadata, repository
     from pycsw.core.config import StaticContext
     from pycsw.core.etree import etree
@@ -115,7 +123,10 @@ def load(workdir, documents, batch):
             return
         repo.session.begin()
         for rec in pending:
-            repo.session.add(rec)
+            if upsert:
+                repo.session.merge(rec)
+            else:
+                repo.session.add(rec)
         repo.session.commit()
         pending = []
 
@@ -145,13 +156,48 @@ def load(workdir, documents, batch):
                       'recordsPerSecond': round(loaded / seconds) if seconds > 0 else None}))
 
 
+def open_repository(workdir):
+    from pycsw.core import repository
+    from pycsw.core.config import StaticContext
+
+    with open(config_path(workdir), encoding='utf8') as fh:
+        cfg = yaml.safe_load(fh)
+    return repository.Repository(cfg['repository']['database'], StaticContext(), table='records')
+
+
+def dump(workdir):
+    repo = open_repository(workdir)
+    rows = repo.session.query(repo.dataset).order_by(repo.dataset.identifier).all()
+    print(json.dumps([{
+        'identifier': row.identifier, 'typename': row.typename, 'title': row.title,
+        'wkt_geometry': row.wkt_geometry, 'insert_date': row.insert_date,
+    } for row in rows]))
+
+
+def delete(workdir, identifiers):
+    repo = open_repository(workdir)
+    query = repo.session.query(repo.dataset)
+    if identifiers:
+        query = query.filter(repo.dataset.identifier.in_(identifiers))
+    repo.session.begin()
+    deleted = query.delete(synchronize_session=False)
+    repo.session.commit()
+    print(json.dumps({'deleted': deleted}))
+
+
 if __name__ == '__main__':
     if len(sys.argv) >= 4 and sys.argv[1] == 'setup':
         setup(sys.argv[2], sys.argv[3])
     elif len(sys.argv) >= 4 and sys.argv[1] == 'load':
-        load(sys.argv[2], read_files(sys.argv[3]), int(sys.argv[4]) if len(sys.argv) > 4 else 500)
+        folders = sys.argv[3:]
+        batch = int(folders.pop()) if len(folders) > 1 and folders[-1].isdigit() else 500
+        load(sys.argv[2], (doc for folder in folders for doc in read_files(folder)), batch, upsert=True)
     elif len(sys.argv) >= 3 and sys.argv[1] == 'load-stream':
         load(sys.argv[2], read_frames(sys.stdin.buffer), int(sys.argv[3]) if len(sys.argv) > 3 else 500)
+    elif len(sys.argv) >= 3 and sys.argv[1] == 'dump':
+        dump(sys.argv[2])
+    elif len(sys.argv) >= 3 and sys.argv[1] == 'delete':
+        delete(sys.argv[2], sys.argv[3:])
     else:
         print(__doc__, file=sys.stderr)
         sys.exit(2)

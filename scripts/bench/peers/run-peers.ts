@@ -26,13 +26,11 @@
  * printed and recorded). Everything binds 127.0.0.1; the engine indexes it makes are named
  * `peersbench-…` and deleted at the end.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import type { Writable } from 'node:stream';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
 import { loadConfig } from '../../../shared/config/index.js';
 import { parseDocuments } from '../../../shared/records/formats/index.js';
 import type { CoreRecord } from '../../../shared/records/core-record.js';
@@ -73,8 +71,20 @@ import {
 } from './load-plan.js';
 import { sampleTreeRss } from './process-tree.js';
 import { cswGetRecords } from '../csw-get-records.js';
+import {
+  deletePeerIndexesAndTemplates,
+  installPeers,
+  PYCSW_PEER_SCRIPT,
+  REPO_ROOT,
+  runCommand,
+  SFEOS_FLAVOURS,
+  startPycsw,
+  startSfeos,
+  stopChild,
+  type Peer,
+  type SfeosFlavour,
+} from './peer-servers.js';
 
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const INDEX_PREFIX = 'peersbench-';
 const SFEOS_COLLECTION = 'peersbench';
 const ITEMS = '/catalogue/collections/metadata%3Amain/items';
@@ -377,58 +387,6 @@ function sfeosQueries(sampleId: string): PeerQuery[] {
   ];
 }
 
-/** A peer server child process: one worker count of one peer. */
-interface Peer {
-  name: string;
-  workers: number;
-  origin: string;
-  /** A cheap request on the server, answered once its backlog is done. */
-  probe: string;
-  child: ChildProcess;
-  stderr: () => string;
-}
-
-function spawnPeer(
-  name: string,
-  workers: number,
-  origin: string,
-  probe: string,
-  command: string,
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  cwd: string,
-): Peer {
-  const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-4000);
-  });
-  return { name, workers, origin, probe, child, stderr: () => stderr };
-}
-
-async function waitFor(peer: Peer, url: string, timeoutMs = 90_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (peer.child.exitCode !== null) throw new Error(`${peer.name} exited: ${peer.stderr()}`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await sleep(300);
-  }
-  throw new Error(`${peer.name} not ready within ${timeoutMs} ms: ${peer.stderr()}`);
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
-}
-
 async function request(origin: string, side: Side): Promise<{ status: number; body: string }> {
   const response = await fetch(`${origin}${side.path}`, {
     method: side.method,
@@ -629,46 +587,6 @@ async function compare(
   result.table = renderRatioTable(peerName, ratioRows(result.repetitions));
 }
 
-/** Runs a command to its end; resolves with its stdout, rejects with its exit code and stderr. */
-function runCommand(
-  command: string,
-  args: string[],
-  input?: (stdin: Writable) => Promise<void>,
-): Promise<string> {
-  return new Promise((done, fail) => {
-    const child = spawn(command, args, {
-      stdio: [input ? 'pipe' : 'ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr?.on('data', (chunk: Buffer) => {
-      const text = chunk.toString();
-      process.stderr.write(text);
-      stderr = (stderr + text).slice(-4000);
-    });
-    child.once('error', fail);
-    child.once('exit', (code, signal) => {
-      if (code === 0) done(stdout);
-      else fail(new Error(`${command} ${args.join(' ')} ended with ${code ?? signal}: ${stderr}`));
-    });
-    if (input && child.stdin) {
-      const stdin = child.stdin;
-      // A loader that dies early closes the pipe: its exit code and stderr say why.
-      stdin.on('error', () => undefined);
-      input(stdin).then(
-        () => stdin.end(),
-        (error: unknown) => {
-          child.kill('SIGTERM');
-          fail(error instanceof Error ? error : new Error(String(error)));
-        },
-      );
-    }
-  });
-}
-
 /** Bytes of ISO 19139 queued for pycsw's loader before the writer waits for the pipe. */
 const PYCSW_QUEUE_BYTES = 32 * 1024 * 1024;
 
@@ -692,7 +610,7 @@ async function loadPycsw(
   records: readonly CoreRecord[],
 ): Promise<void> {
   const python = join(venv, 'bin', 'python');
-  const script = join(REPO_ROOT, 'scripts', 'bench', 'peers', 'pycsw_peer.py');
+  const script = PYCSW_PEER_SCRIPT;
   const loaded = await clock.time(
     'pycsw: write ISO 19139 and load it (its parser and repository layer)',
     async () => {
@@ -778,35 +696,7 @@ async function timePycsw(
   try {
     await clock.time('pycsw: start its servers and Cairn (SQLite)', async () => {
       for (const [index, workers] of options.workers.entries()) {
-        const peer = spawnPeer(
-          'pycsw',
-          workers,
-          `http://127.0.0.1:${side.ports[index]}`,
-          '/conformance',
-          join(venv, 'bin', 'gunicorn'),
-          // gthread with one thread: one request at a time per worker, like the sync worker, but
-          // with keep-alive — the sync worker closes every connection, which autocannon times
-          // wrongly (a p50 of hundreds of ms at 1 connection while a sequential client sees 15 ms).
-          [
-            '-w',
-            String(workers),
-            '-k',
-            'gthread',
-            '--threads',
-            '1',
-            '--keep-alive',
-            '30',
-            '-b',
-            `127.0.0.1:${side.ports[index]}`,
-            '--log-level',
-            'warning',
-            'pycsw.wsgi_flask:APP',
-          ],
-          { ...process.env, PYCSW_CONFIG: join(side.dir, 'pycsw.yml') },
-          side.dir,
-        );
-        peers.push(peer);
-        await waitFor(peer, `${peer.origin}/conformance`);
+        peers.push(await startPycsw(venv, side.dir, side.ports[index] ?? 0, workers));
       }
       api = await startApi(REPO_ROOT, { SQLITE_PATH: side.sqlitePath });
     });
@@ -828,33 +718,6 @@ async function timePycsw(
     if (api) await stopApi(api);
     for (const peer of peers) await stopChild(peer.child);
   }
-}
-
-/** Deletes the bench's `peersbench-*` indexes and the templates made for them; returns the indexes. */
-async function deletePeerIndexesAndTemplates(engine: string): Promise<string[]> {
-  const response = await fetch(`${engine}/_cat/indices/${INDEX_PREFIX}*?format=json&h=index`);
-  const indexes = response.ok
-    ? ((await response.json()) as { index: string }[]).map((row) => row.index)
-    : [];
-  for (const index of indexes) {
-    if (!index.startsWith(INDEX_PREFIX)) continue;
-    await fetch(`${engine}/${encodeURIComponent(index)}`, { method: 'DELETE' });
-  }
-  // The templates both sides made for them (Cairn's `peersbench-cairn*`, SFEOS's
-  // `template_peersbench-*`), index templates before the component templates they use.
-  for (const [kind, key] of [
-    ['_index_template', 'index_templates'],
-    ['_component_template', 'component_templates'],
-  ] as const) {
-    const listed = await fetch(`${engine}/${kind}`);
-    if (!listed.ok) continue;
-    const names = ((await listed.json()) as Record<string, { name: string }[]>)[key] ?? [];
-    for (const { name } of names) {
-      if (!name.startsWith(INDEX_PREFIX) && !name.startsWith(`template_${INDEX_PREFIX}`)) continue;
-      await fetch(`${engine}/${kind}/${encodeURIComponent(name)}`, { method: 'DELETE' });
-    }
-  }
-  return indexes;
 }
 
 /**
@@ -892,29 +755,6 @@ function hasModule(venv: string, module: string): boolean {
     return false;
   }
 }
-
-interface SfeosFlavour {
-  /** The pairing's name: sfeos (stac-fastapi-opensearch) or sfeos-elasticsearch. */
-  peer: string;
-  backend: 'opensearch' | 'elasticsearch';
-  variable: 'OPENSEARCH_URL' | 'ELASTICSEARCH_URL';
-  module: string;
-}
-
-const SFEOS_FLAVOURS = {
-  sfeos: {
-    peer: 'sfeos',
-    backend: 'opensearch',
-    variable: 'OPENSEARCH_URL',
-    module: 'stac_fastapi.opensearch',
-  },
-  'sfeos-elasticsearch': {
-    peer: 'sfeos-elasticsearch',
-    backend: 'elasticsearch',
-    variable: 'ELASTICSEARCH_URL',
-    module: 'stac_fastapi.elasticsearch',
-  },
-} satisfies Record<string, SfeosFlavour>;
 
 /** What one SFEOS flavour needs from its load to its timing. */
 interface SfeosSide {
@@ -1042,53 +882,15 @@ async function loadSfeos(
   workers: number[],
 ): Promise<void> {
   const { flavour, engine } = side;
-  const engineUrl = new URL(engine);
   await clock.time(
     `${flavour.peer}: start its servers and load (bulk_items)`,
     async () => {
       // Started one after the other: each SFEOS creates its indexes at start-up, and two doing it
       // at once race (resource_already_exists_exception kills the second).
       for (const [index, count] of workers.entries()) {
-        const peer = spawnPeer(
-          flavour.peer,
-          count,
-          `http://127.0.0.1:${side.ports[index]}`,
-          '/',
-          join(venv, 'bin', 'uvicorn'),
-          [
-            `${flavour.module}.app:create_app`,
-            '--factory',
-            '--host',
-            '127.0.0.1',
-            '--port',
-            String(side.ports[index]),
-            '--loop',
-            'uvloop',
-            '--http',
-            'httptools',
-            '--workers',
-            String(count),
-            '--log-level',
-            'warning',
-            // Longer than the load's pauses between requests on one connection: at uvicorn's
-            // default of 5 s it closes idle connections as the next bulk request is sent on them.
-            '--timeout-keep-alive',
-            '75',
-          ],
-          {
-            ...process.env,
-            ES_HOST: engineUrl.hostname,
-            ES_PORT: engineUrl.port || '9200',
-            ES_USE_SSL: 'false',
-            ES_VERIFY_CERTS: 'false',
-            ENABLE_TRANSACTIONS_EXTENSIONS: 'true',
-            STAC_COLLECTIONS_INDEX: `${INDEX_PREFIX}collections`,
-            STAC_ITEMS_INDEX_PREFIX: `${INDEX_PREFIX}items_`,
-          },
-          REPO_ROOT,
+        side.peers.push(
+          await startSfeos(venv, flavour, engine, INDEX_PREFIX, side.ports[index] ?? 0, count),
         );
-        side.peers.push(peer);
-        await waitFor(peer, `${peer.origin}/`);
       }
       const [firstPeer] = side.peers;
       if (firstPeer === undefined) throw new Error(`${side.flavour.peer}: no server started`);
@@ -1294,8 +1096,7 @@ async function main(): Promise<void> {
     // no timing runs until all are done.
     const installing = clock.time(
       'install the peers (scripts/python-env.sh peers)',
-      async () =>
-        (await runCommand('bash', [join(REPO_ROOT, 'scripts', 'python-env.sh'), 'peers'])).trim(),
+      async () => installPeers(),
       LOADS,
     );
     installing.catch(() => undefined); // awaited below; not unhandled while the corpus is built
@@ -1331,7 +1132,7 @@ async function main(): Promise<void> {
         }
         const engine = process.env[flavour.variable] as string;
         const alias = `${INDEX_PREFIX}cairn`;
-        await deletePeerIndexesAndTemplates(engine);
+        await deletePeerIndexesAndTemplates(engine, INDEX_PREFIX);
         sfeosSides.push({
           flavour,
           engine,
@@ -1378,7 +1179,7 @@ async function main(): Promise<void> {
   } finally {
     for (const side of sfeosSides) {
       for (const peer of side.peers) await stopChild(peer.child);
-      const deleted = await deletePeerIndexesAndTemplates(side.engine);
+      const deleted = await deletePeerIndexesAndTemplates(side.engine, INDEX_PREFIX);
       log(`deleted ${deleted.length} ${side.flavour.backend} indexes named ${INDEX_PREFIX}*`);
     }
     rmSync(work, { recursive: true, force: true });

@@ -114,10 +114,9 @@ function getRecordsXml(source: ResolvedSource, ask: Ask, start: number): string 
 /** The GetRecords KVP URL. */
 function getRecordsUrl(source: ResolvedSource, ask: Ask, start: number): string {
   const csw = cswNamespace(source);
-  const namespaces =
-    source.version === '2.0.2'
-      ? `xmlns(csw=${csw}),xmlns(gmd=${NS.gmd})`
-      : `xmlns(csw,${csw}),xmlns(gmd,${NS.gmd})`;
+  // `xmlns(prefix=uri)` in both versions: pycsw, the CSW 3.0 reference implementation, reads
+  // only that form (it answers the comma form, `xmlns(prefix,uri)`, with a 500), as Cairn does.
+  const namespaces = `xmlns(csw=${csw}),xmlns(gmd=${NS.gmd})`;
   const filter = modifiedFilterText(source, ask);
   return withQuery(source.url, {
     service: 'CSW',

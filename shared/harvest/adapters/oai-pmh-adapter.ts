@@ -58,6 +58,16 @@ interface ListPage {
   token?: XmlElement | undefined;
 }
 
+/** An OAI-PMH error answer: permanent, with the protocol's error codes. */
+export class OaiPmhError extends HarvestSourceError {
+  constructor(
+    message: string,
+    readonly codes: readonly string[],
+  ) {
+    super(message, true);
+  }
+}
+
 export class OaiPmhAdapter implements SourceAdapter {
   /** Local ids the provider reported deleted during the last `pages` listing. */
   private deleted: string[] = [];
@@ -108,10 +118,7 @@ export class OaiPmhAdapter implements SourceAdapter {
     if (errors.length > 0) {
       // The codes are the protocol's vocabulary; the messages are the source's words and stay out.
       const codes = errors.filter((code) => /^[A-Za-z]{1,40}$/.test(code));
-      throw new HarvestSourceError(
-        `${this.source.url} answered OAI-PMH error ${codes.join(', ')}`,
-        true,
-      );
+      throw new OaiPmhError(`${this.source.url} answered OAI-PMH error ${codes.join(', ')}`, codes);
     }
     return document;
   }
@@ -133,16 +140,37 @@ export class OaiPmhAdapter implements SourceAdapter {
     from?: string,
   ): AsyncIterable<ListPage> {
     const guard = new PageGuard(this.source.url);
-    let parameters: Record<string, string> = {
+    const listing: Record<string, string> = {
       verb,
       metadataPrefix: this.metadataPrefix,
       ...(from === undefined ? {} : { from }),
     };
+    let parameters = listing;
+    // OAI-PMH makes resumptionToken an exclusive argument. pycsw's provider (3.0) reads the
+    // token as a start position only: it answers a bare token with badArgument ("Missing
+    // metadataPrefix") and would forget `from`. A bare token answered with badArgument is
+    // therefore asked again with the listing's own arguments beside it, and so are the
+    // listing's later pages.
+    let repeatListing = false;
     let seen = 0;
     let completeListSize: number | undefined;
     for (;;) {
       guard.next(parameters.resumptionToken ?? '');
-      const document = await this.ask(parameters);
+      let document: XmlDocument | undefined;
+      try {
+        document = await this.ask(parameters);
+      } catch (error) {
+        const token = parameters.resumptionToken;
+        if (
+          repeatListing ||
+          token === undefined ||
+          !(error instanceof OaiPmhError && error.codes.includes('badArgument'))
+        )
+          throw error;
+        repeatListing = true;
+        parameters = { ...listing, resumptionToken: token };
+        document = await this.ask(parameters);
+      }
       if (document === undefined) return;
       const list = oaiChild(document.root, verb);
       if (list === undefined)
@@ -155,7 +183,9 @@ export class OaiPmhAdapter implements SourceAdapter {
       yield { document, entries, token };
       const next = token?.text.trim();
       if (next === undefined || next === '') break;
-      parameters = { verb, resumptionToken: next };
+      parameters = repeatListing
+        ? { ...listing, resumptionToken: next }
+        : { verb, resumptionToken: next };
     }
     checkComplete(this.source.url, seen, completeListSize);
   }

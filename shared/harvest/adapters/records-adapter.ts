@@ -19,6 +19,15 @@ export function updatedSinceCql2(since: string): string {
   return `updated >= TIMESTAMP('${since}')`;
 }
 
+/**
+ * The same condition with the instant as a string literal: pycsw 3.0 reads a GET `filter` as
+ * ECQL (pygeofilter 0.2), which has no TIMESTAMP() and answers it with a 400, but compares
+ * `updated` (its insert date, an ISO 8601 string) with a string.
+ */
+export function updatedSinceText(since: string): string {
+  return `updated >= '${since}'`;
+}
+
 export class RecordsAdapter extends IncrementalSourceAdapter {
   constructor(
     private readonly source: ResolvedSource,
@@ -27,24 +36,50 @@ export class RecordsAdapter extends IncrementalSourceAdapter {
     super();
   }
 
+  /**
+   * The first page, with the modification-date filter when there is one: CQL2's TIMESTAMP()
+   * first, and, when the source answers that with a 400, the string comparison.
+   */
+  private async firstPage(
+    guard: PageGuard,
+    modifiedSince?: string,
+  ): Promise<{ url: string; page: JsonObject }> {
+    const filters =
+      modifiedSince === undefined
+        ? [undefined]
+        : [updatedSinceCql2(modifiedSince), updatedSinceText(modifiedSince)];
+    for (const [index, filter] of filters.entries()) {
+      const url = withQuery(this.source.url, {
+        limit: String(this.source.pageSize),
+        filter,
+        'filter-lang': filter === undefined ? undefined : 'cql2-text',
+      });
+      guard.next(url);
+      try {
+        return { url, page: await this.client.json(url) };
+      } catch (error) {
+        const refused = error instanceof HarvestSourceError && error.sourceStatus === 400;
+        if (!refused || index === filters.length - 1) throw error;
+      }
+    }
+    throw new Error('firstPage: no filter tried');
+  }
+
   private async *walk(modifiedSince?: string): AsyncIterable<JsonObject[]> {
-    const first = withQuery(this.source.url, {
-      limit: String(this.source.pageSize),
-      filter: modifiedSince ? updatedSinceCql2(modifiedSince) : undefined,
-      'filter-lang': modifiedSince ? 'cql2-text' : undefined,
-    });
     const guard = new PageGuard(this.source.url);
-    let url: string | undefined = first;
+    let { url, page } = await this.firstPage(guard, modifiedSince);
     let seen = 0;
     let matched: number | undefined;
-    while (url !== undefined) {
-      guard.next(url);
-      const page = await this.client.json(url);
+    for (;;) {
       const features = featuresOf(url, page);
       matched ??= matchedOf(page);
       seen += features.length;
       yield features;
-      url = features.length === 0 ? undefined : nextLinkOf(url, page)?.href;
+      const next = features.length === 0 ? undefined : nextLinkOf(url, page)?.href;
+      if (next === undefined) break;
+      guard.next(next);
+      url = next;
+      page = await this.client.json(url);
     }
     checkComplete(this.source.url, seen, matched);
   }
