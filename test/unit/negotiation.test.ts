@@ -5,6 +5,7 @@
  */
 import { expect } from 'chai';
 import { negotiateFormat, preferredMediaType } from '../../services/api/common/negotiation.js';
+import { UnsupportedFormatError } from '../../shared/errors/index.js';
 
 const OFFERED = ['application/json', 'text/html', 'application/xml'];
 
@@ -32,12 +33,15 @@ describe('content negotiation', () => {
     expect(preferredMediaType('not a media type', OFFERED)).to.equal(undefined);
   });
 
-  it('maps the ranking onto f values, JSON by default', () => {
+  it('maps the ranking onto f values, JSON by default, and refuses an Accept that takes none', () => {
     expect(negotiateFormat('text/html', ['json', 'html'])).to.equal('html');
     expect(negotiateFormat('application/xhtml+xml', ['json', 'html'])).to.equal('html');
     expect(negotiateFormat('application/geo+json, text/html', ['json', 'html'])).to.equal('json');
     expect(negotiateFormat('text/xml', ['json', 'html', 'xml'])).to.equal('xml');
-    expect(negotiateFormat('text/xml', ['json', 'html'])).to.equal('json');
+    expect(() => negotiateFormat('text/xml', ['json', 'html'])).to.throw(
+      UnsupportedFormatError,
+      /offered: .*f=json, f=html/,
+    );
     expect(negotiateFormat(undefined, ['json', 'html'])).to.equal('json');
     expect(negotiateFormat('text/html;q=0, */*', ['json', 'html'])).to.equal('json');
   });
