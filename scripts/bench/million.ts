@@ -13,13 +13,19 @@
  *   API at most 2× the engine's time). The engine's shard request cache is cleared before every
  *   timed request on both sides (mode `cold`), and not cleared (mode `warm`).
  *
- * Writes `summary.json`, the series of every page, file and repetition (`oai-pages.csv`,
- * `sitemap-files.csv`, `aggregate-repetitions.csv`) and `million.md` (the tables) to
- * `--out`; `--readme` puts the tables into bench/README.md between its million markers.
+ * Writes each part's result (`oai.json`, `sitemap.json`, `aggregate.json`) as it finishes, the
+ * series of every page, file and repetition (`oai-pages.csv`, `sitemap-files.csv`,
+ * `aggregate-repetitions.csv`) and `million.md` (the tables of whatever parts are there) to
+ * `--out`; `--render` only renders the tables from the part files there; `--readme` also puts
+ * them into bench/README.md between its million markers. When the sitemap index fails (its
+ * searches run past the query time budget), the files are planned in this process without a
+ * budget and fetched from the API, and the failure is reported. `--oai-deadline <ISO time>`
+ * stops the walk at that time (reported as a part of the harvest).
  *
  *   npm run bench:million -- [--backend elasticsearch|opensearch] [--url URL]
  *     [--alias cairn-bench-1m] [--parts oai,sitemap,aggregate] [--repetitions 5]
- *     [--sitemap-rounds 2] [--oai-prefix oai_dc] [--out DIR] [--readme]
+ *     [--sitemap-rounds 2] [--oai-prefix oai_dc] [--oai-deadline ISO] [--out DIR] [--render]
+ *     [--readme]
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -33,6 +39,8 @@ import {
   engineBackendOptions,
 } from '../../shared/search/create-backend.js';
 import { SearchScope } from '../../shared/search/search-scope.js';
+import { sitemapFileUrl } from '../../services/api/protocols/web/sitemap.js';
+import { planSitemapFiles } from '../../services/api/protocols/web/sitemap-walk.js';
 import {
   parseAggregateRequest,
   runAggregate,
@@ -65,6 +73,8 @@ const { values } = parseArgs({
       type: 'string',
       default: join('bench', 'results', `million-${new Date().toISOString().slice(0, 10)}`),
     },
+    'oai-deadline': { type: 'string' },
+    render: { type: 'boolean', default: false },
     readme: { type: 'boolean', default: false },
   },
 });
@@ -168,6 +178,8 @@ interface OaiPage {
 async function walkOai(api: ApiProcess) {
   const base = `${api.origin}/catalogue/oai`;
   const maxPages = values['oai-max-pages'] ? Number(values['oai-max-pages']) : Infinity;
+  const deadline = values['oai-deadline'] ? Date.parse(values['oai-deadline']) : Infinity;
+  let stoppedEarly = false;
   const pages: OaiPage[] = [];
   let url = `${base}?verb=ListRecords&metadataPrefix=${values['oai-prefix']}`;
   let completeListSize: number | undefined;
@@ -197,7 +209,11 @@ async function walkOai(api: ApiProcess) {
         `  OAI: ${pages.length} pages, ${walked} records, last ${round(ms)} ms (load ${load1()})`,
       );
     }
-    if (!value || pages.length >= maxPages) break;
+    if (!value) break;
+    if (pages.length >= maxPages || Date.now() >= deadline) {
+      stoppedEarly = true;
+      break;
+    }
     url = `${base}?verb=ListRecords&resumptionToken=${encodeURIComponent(value)}`;
   }
   const seconds = (performance.now() - started) / 1000;
@@ -220,6 +236,7 @@ async function walkOai(api: ApiProcess) {
   });
   return {
     metadataPrefix: values['oai-prefix'],
+    whole: !stoppedEarly,
     pages: pages.length,
     records,
     completeListSize,
@@ -252,15 +269,31 @@ interface SitemapFileTime {
 
 async function walkSitemaps(api: ApiProcess) {
   const indexTimes: number[] = [];
+  const indexFailures: { round: number; status: number; ms: number; body: string }[] = [];
+  const plannedInProcessMs: number[] = [];
   const files: SitemapFileTime[] = [];
   let fileUrls: string[] = [];
   for (let roundNumber = 1; roundNumber <= sitemapRounds; roundNumber += 1) {
     const index = await timedText(`${api.origin}/catalogue/sitemap.xml`);
-    if (index.status !== 200) throw new Error(`sitemap index: ${index.status} ${index.text}`);
     indexTimes.push(round(index.ms, 2));
-    fileUrls = [...index.text.matchAll(/<loc>([^<]*)<\/loc>/g)].map((match) =>
-      decodeXml(match[1] ?? ''),
-    );
+    if (index.status === 200) {
+      fileUrls = [...index.text.matchAll(/<loc>([^<]*)<\/loc>/g)].map((match) =>
+        decodeXml(match[1] ?? ''),
+      );
+    } else {
+      // The index failed (the query time budget): the files are planned in this process the
+      // way the route plans them, without a budget, and fetched from the API as a crawler would.
+      indexFailures.push({
+        round: roundNumber,
+        status: index.status,
+        ms: round(index.ms),
+        body: index.text.slice(0, 300),
+      });
+      const started = performance.now();
+      const plan = await planWithoutBudget();
+      plannedInProcessMs.push(round(performance.now() - started));
+      fileUrls = plan.files.map((range) => sitemapFileUrl(api.origin, range));
+    }
     console.log(
       `  sitemap index (round ${roundNumber}): ${fileUrls.length} files, ${round(index.ms)} ms`,
     );
@@ -301,6 +334,8 @@ async function walkSitemaps(api: ApiProcess) {
     urls,
     rounds: sitemapRounds,
     indexMs: indexTimes,
+    indexFailures,
+    plannedInProcessMs,
     perFileMedianMs: perFile.map((ms) => round(ms, 1)),
     msPerThousandUrls,
     fileTimes: fileSummary,
@@ -308,6 +343,22 @@ async function walkSitemaps(api: ApiProcess) {
     // Constant cost per file: the slowest file's time within 1.5× the median file's.
     targetMet: fileSummary.maxOverMedian <= 1.5,
   };
+}
+
+/** The sitemap plan as the index route makes it, in this process and with no time budget. */
+async function planWithoutBudget() {
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    ...apiEnvironment,
+    QUERY_TIME_BUDGET_MS: '600000',
+  });
+  const backend = createEngineBackend(engineBackendOptions(config));
+  try {
+    await backend.init();
+    return await planSitemapFiles(backend, config.web.sitemap.urlsPerFile);
+  } finally {
+    await backend.close();
+  }
 }
 
 // ---------------------------------------------------------------- aggregations
@@ -338,10 +389,10 @@ const AGGREGATE_CASES: AggregateCase[] = [
     parameters: { aggregations: 'centroid_geohash_grid_frequency' },
   },
   {
-    name: 'centroid_geohash_grid_frequency (precision 3)',
+    name: 'centroid_geohash_grid_frequency (precision 2)',
     parameters: {
       aggregations: 'centroid_geohash_grid_frequency',
-      centroid_geohash_grid_frequency_precision: '3',
+      centroid_geohash_grid_frequency_precision: '2',
     },
   },
 ];
@@ -517,24 +568,24 @@ type Results = {
   aggregate?: Awaited<ReturnType<typeof runAggregations>>;
 };
 
-function renderMarkdown(summary: {
-  date: string;
-  records: number | undefined;
-  loadAverageStart: number[];
-  loadAverageEnd: number[];
-  results: Results;
+function renderMarkdown(runs: {
+  oai?: (PartRun & { result: Results['oai'] }) | undefined;
+  sitemap?: (PartRun & { result: Results['sitemap'] }) | undefined;
+  aggregate?: (PartRun & { result: Results['aggregate'] }) | undefined;
 }): string {
   const lines: string[] = [];
-  const { oai, sitemap, aggregate } = summary.results;
-  lines.push(
-    `Run ${summary.date} on ${summary.records?.toLocaleString('en')} records (${engine}, alias \`${alias}\`); load average at the start ${summary.loadAverageStart.join(' ')}, at the end ${summary.loadAverageEnd.join(' ')} (2 cores, shared).`,
-    '',
-  );
+  const oai = runs.oai?.result;
+  const sitemap = runs.sitemap?.result;
+  const aggregate = runs.aggregate?.result;
+  const context = (run: PartRun) =>
+    `_${run.date.slice(0, 16).replace('T', ' ')} UTC, ${run.records?.toLocaleString('en')} records (${engine}, alias \`${alias}\`), load average ${run.loadAverageStart.join(' ')} at the start and ${run.loadAverageEnd.join(' ')} at the end (2 cores, shared)._`;
   const row = (cells: (string | number | undefined)[]) =>
     `| ${cells.map((c) => c ?? '').join(' | ')} |`;
-  if (oai) {
+  if (oai && runs.oai) {
     lines.push(
-      `**OAI-PMH ListRecords (${oai.metadataPrefix}), whole harvest:** ${oai.records.toLocaleString('en')} records in ${oai.pages.toLocaleString('en')} pages, ${oai.seconds} s, **${oai.recordsPerSecond.toLocaleString('en')} records/s**; API CPU ${oai.apiCpuMsPerPage} ms per page.`,
+      context(runs.oai),
+      '',
+      `**OAI-PMH ListRecords (${oai.metadataPrefix}), ${oai.whole ? 'whole harvest' : 'first part of the harvest (stopped early)'}:** ${oai.records.toLocaleString('en')} records in ${oai.pages.toLocaleString('en')} pages, ${oai.seconds} s, **${oai.recordsPerSecond.toLocaleString('en')} records/s**; API CPU ${oai.apiCpuMsPerPage} ms per page.`,
       '',
       row([
         'pages',
@@ -562,8 +613,10 @@ function renderMarkdown(summary: {
       '',
     );
   }
-  if (sitemap) {
+  if (sitemap && runs.sitemap) {
     lines.push(
+      context(runs.sitemap),
+      '',
       `**Sitemaps:** an index of ${sitemap.files} files, ${sitemap.urls.toLocaleString('en')} URLs; index ${sitemap.indexMs.map((ms) => `${ms} ms`).join(', ')} (each round); each file the median of ${sitemap.rounds} rounds.`,
       '',
       row([
@@ -590,8 +643,10 @@ function renderMarkdown(summary: {
       '',
     );
   }
-  if (aggregate) {
+  if (aggregate && runs.aggregate) {
     lines.push(
+      context(runs.aggregate),
+      '',
       `**Aggregations** (\`/catalogue/aggregate?aggregations=…\`, whole catalogue), ${repetitions} interleaved repetitions each (API and engine alternate which goes first); engine = the requests the API sends, sent straight to the engine in order; \`cold\`: the shard request cache cleared before every timed request on both sides.`,
       '',
       row([
@@ -602,10 +657,11 @@ function renderMarkdown(summary: {
         'engine first / median / max ms',
         'engine took (median)',
         'API/engine (medians)',
+        'API/last engine request',
         'max per repetition',
         'target (≤ 2×)',
       ]),
-      row(['---', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---']),
+      row(['---', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---']),
     );
     for (const result of aggregate) {
       lines.push(
@@ -617,6 +673,7 @@ function renderMarkdown(summary: {
           `${result.engineMs.firstMs} / ${result.engineMs.medianMs} / ${result.engineMs.maxMs}`,
           result.engineTookMedianMs,
           result.ratioOfMedians,
+          result.ratioOverAggregationAlone,
           result.maxRepetitionRatio,
           result.targetMet ? 'met' : 'missed',
         ]),
@@ -630,46 +687,75 @@ function renderMarkdown(summary: {
 const README_START = '<!-- million:start -->';
 const README_END = '<!-- million:end -->';
 
-async function main(): Promise<void> {
-  const loadAverageStart = loadavg().map((value) => round(value, 2));
-  const system = await readSystemInfo(REPO_ROOT, { url: engineUrl, kind: engine });
-  const countResponse = await fetch(`${engineUrl}/${encodeURIComponent(alias)}/_count`);
-  const records = ((await countResponse.json()) as { count?: number }).count;
-  console.log(`${records} records in ${alias}; load ${loadAverageStart.join(' ')}`);
-  const api = await startApi(REPO_ROOT, apiEnvironment, 120_000, ['REDIS_URL']);
-  const results: Results = {};
+function readPart<T>(name: string): T | undefined {
   try {
-    if (parts.has('oai')) {
-      console.log('OAI-PMH ListRecords walk');
-      results.oai = await walkOai(api);
-    }
-    if (parts.has('sitemap')) {
-      console.log('sitemaps');
-      results.sitemap = await walkSitemaps(api);
-    }
-    if (parts.has('aggregate')) {
-      console.log('aggregations');
-      results.aggregate = await runAggregations(api);
-    }
-  } finally {
-    await stopApi(api);
+    return JSON.parse(readFileSync(join(out, `${name}.json`), 'utf8')) as T;
+  } catch {
+    return undefined;
   }
-  const summary = {
-    benchmark: 'million',
-    date: new Date().toISOString(),
-    command: `npm run bench:million -- ${process.argv.slice(2).join(' ')}`.trim(),
-    engine,
-    engineUrl,
-    alias,
-    records,
-    repetitions,
-    loadAverageStart,
-    loadAverageEnd: loadavg().map((value) => round(value, 2)),
-    system,
-    results,
-  };
-  writeFileSync(join(out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
-  const markdown = renderMarkdown(summary);
+}
+
+function writePart(name: string, value: unknown): void {
+  writeFileSync(join(out, `${name}.json`), `${JSON.stringify(value, null, 2)}\n`);
+}
+
+interface PartRun {
+  date: string;
+  command: string;
+  records: number | undefined;
+  loadAverageStart: number[];
+  loadAverageEnd: number[];
+}
+
+async function main(): Promise<void> {
+  if (!values.render) {
+    const loadAverageStart = loadavg().map((value) => round(value, 2));
+    const system = await readSystemInfo(REPO_ROOT, { url: engineUrl, kind: engine });
+    const countResponse = await fetch(`${engineUrl}/${encodeURIComponent(alias)}/_count`);
+    const records = ((await countResponse.json()) as { count?: number }).count;
+    console.log(`${records} records in ${alias}; load ${loadAverageStart.join(' ')}`);
+    const api = await startApi(REPO_ROOT, apiEnvironment, 120_000, ['REDIS_URL']);
+    const command = `npm run bench:million -- ${process.argv.slice(2).join(' ')}`.trim();
+    const run = async (name: string, part: () => Promise<unknown>) => {
+      const started = new Date().toISOString();
+      const load = loadavg().map((value) => round(value, 2));
+      const result = await part();
+      writePart(name, {
+        date: started,
+        command,
+        engine,
+        engineUrl,
+        alias,
+        records,
+        repetitions,
+        loadAverageStart: load,
+        loadAverageEnd: loadavg().map((value) => round(value, 2)),
+        system,
+        result,
+      });
+    };
+    try {
+      if (parts.has('aggregate')) {
+        console.log('aggregations');
+        await run('aggregate', () => runAggregations(api));
+      }
+      if (parts.has('sitemap')) {
+        console.log('sitemaps');
+        await run('sitemap', () => walkSitemaps(api));
+      }
+      if (parts.has('oai')) {
+        console.log('OAI-PMH ListRecords walk');
+        await run('oai', () => walkOai(api));
+      }
+    } finally {
+      await stopApi(api);
+    }
+  }
+  const markdown = renderMarkdown({
+    oai: readPart<PartRun & { result: Results['oai'] }>('oai'),
+    sitemap: readPart<PartRun & { result: Results['sitemap'] }>('sitemap'),
+    aggregate: readPart<PartRun & { result: Results['aggregate'] }>('aggregate'),
+  });
   writeFileSync(join(out, 'million.md'), `${markdown}\n`);
   console.log(markdown);
   if (values.readme) {
