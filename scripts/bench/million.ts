@@ -39,7 +39,7 @@ import {
   engineBackendOptions,
 } from '../../shared/search/create-backend.js';
 import { SearchScope } from '../../shared/search/search-scope.js';
-import { sitemapFileUrl } from '../../services/api/protocols/web/sitemap.js';
+import { sitemapFileUrl, urlsPerFile } from '../../services/api/protocols/web/sitemap.js';
 import { planSitemapFiles } from '../../services/api/protocols/web/sitemap-walk.js';
 import {
   parseAggregateRequest,
@@ -69,6 +69,7 @@ const { values } = parseArgs({
     'oai-prefix': { type: 'string', default: 'oai_dc' },
     'oai-max-pages': { type: 'string' },
     aggregations: { type: 'string' },
+    modes: { type: 'string', default: 'cold,warm' },
     out: {
       type: 'string',
       default: join('bench', 'results', `million-${new Date().toISOString().slice(0, 10)}`),
@@ -355,7 +356,7 @@ async function planWithoutBudget() {
   const backend = createEngineBackend(engineBackendOptions(config));
   try {
     await backend.init();
-    return await planSitemapFiles(backend, config.web.sitemap.urlsPerFile);
+    return await planSitemapFiles(backend, urlsPerFile(config.web.sitemap.urlsPerFile));
   } finally {
     await backend.close();
   }
@@ -490,7 +491,10 @@ async function runAggregations(api: ApiProcess) {
     if (status !== 200) throw new Error(`aggregate ${query}: ${status} ${text.slice(0, 300)}`);
     return ms;
   };
-  for (const mode of ['cold', 'warm'] as const) {
+  const modes = (['cold', 'warm'] as const).filter((mode) =>
+    values.modes.split(',').includes(mode),
+  );
+  for (const mode of modes) {
     for (const aggregateCase of cases) {
       const requests = captures[aggregateCase.name]!;
       // One untimed run of each side first: the first request of a case pays for loading
@@ -535,7 +539,7 @@ async function runAggregations(api: ApiProcess) {
   );
   writeFileSync(join(out, 'aggregate-requests.json'), `${JSON.stringify(captures, null, 2)}\n`);
   const results = [];
-  for (const mode of ['cold', 'warm'] as const) {
+  for (const mode of modes) {
     for (const aggregateCase of cases) {
       const rows = repetitionsOut.filter((r) => r.case === aggregateCase.name && r.mode === mode);
       const ratios = rows.map((r) => r.apiMs / r.engineMs);
