@@ -621,7 +621,7 @@ function renderMarkdown(runs: {
     lines.push(
       context(runs.sitemap),
       '',
-      `**Sitemaps:** an index of ${sitemap.files} files, ${sitemap.urls.toLocaleString('en')} URLs; index ${sitemap.indexMs.map((ms) => `${ms} ms`).join(', ')} (each round); each file the median of ${sitemap.rounds} rounds.`,
+      `**Sitemaps:** ${sitemap.indexFailures.length > 0 ? `the index answered ${sitemap.indexFailures.map((f) => `${f.status} after ${f.ms} ms`).join(', ')}; the ${sitemap.files} files were planned in the bench process without a budget (${sitemap.plannedInProcessMs.join(', ')} ms) and fetched from the API` : `an index of ${sitemap.files} files (${sitemap.indexMs.map((ms) => `${ms} ms`).join(', ')})`}; ${sitemap.urls.toLocaleString('en')} URLs in all; each file the median of ${sitemap.rounds} round(s).`,
       '',
       row([
         'files',
