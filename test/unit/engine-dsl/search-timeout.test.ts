@@ -16,7 +16,7 @@ import { SearchScope } from '../../../shared/search/search-scope.js';
 /** An adapter that keeps the search requests it is sent and answers none of them found. */
 function recordingAdapter(sent: EngineSearchRequest[]): EngineAdapter {
   const answer: EngineSearchResponse = {
-    hits: { hits: [], total: { value: 0 } },
+    hits: { hits: [], total: { value: 0, relation: 'eq' } },
     timed_out: false,
   };
   return {
