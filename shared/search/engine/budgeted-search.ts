@@ -19,6 +19,9 @@ import type {
   JsonObject,
 } from './engine-adapter.js';
 
+/** The step the search `timeout` is rounded up to (see BudgetedSearch.timeout). */
+const TIMEOUT_STEP_MS = 1000;
+
 /** The searches of one request: BudgetedSearch's calls bound to the request's scope. */
 export interface ScopedSearch {
   readonly scope: SearchScope;
@@ -72,9 +75,19 @@ export class BudgetedSearch {
     }
   }
 
-  /** The search `timeout` for what is left of the deadline (at least 1 ms). */
+  /**
+   * The search `timeout` for what is left of the deadline, rounded up to whole seconds. The
+   * timeout is part of the request body, and the body is the key of the engine's shard request
+   * cache: to the millisecond, no two requests of an aggregation (its bounds, then its buckets)
+   * ever had the same key, so a repeated aggregation was computed afresh every time (690 ms
+   * where the engine answered the same request from its cache in 70 ms, 1,000,000 records,
+   * docs/decisions/million-record-benchmarks.md). The deadline itself is still kept to the
+   * millisecond by the HTTP request's timeout and abort signal (the engines cancel a search
+   * whose connection closes); the engine stops on its own at most a second later.
+   */
   private static timeout(limits: EngineCallLimits): string | undefined {
-    return limits.timeoutMs === undefined ? undefined : `${Math.max(1, limits.timeoutMs)}ms`;
+    if (limits.timeoutMs === undefined) return undefined;
+    return `${Math.max(1, Math.ceil(limits.timeoutMs / TIMEOUT_STEP_MS)) * TIMEOUT_STEP_MS}ms`;
   }
 
   /** Refuses an answer the engine cut short at its timeout. */
