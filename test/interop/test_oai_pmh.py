@@ -77,6 +77,24 @@ def _now_second() -> str:
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def delete_in_a_new_second(root: str, record_id: str) -> str:
+    """Deletes a record through the API at `root` once a new second has begun, and returns that
+    second: a time after every earlier write and not after the deletion (datestamps have seconds
+    granularity)."""
+    start = _now_second()
+    while _now_second() == start:
+        time.sleep(0.05)
+    after = _now_second()
+    deletion = urllib.request.Request(
+        f"{root}/collections/metadata:main/items/{urllib.parse.quote(record_id, safe='')}",
+        method="DELETE",
+        headers={"Authorization": f"Bearer {_alice_token()}"},
+    )
+    with urllib.request.urlopen(deletion, timeout=30) as answer:
+        assert answer.status in (200, 204)
+    return after
+
+
 def _prefixes(sickle: Sickle) -> list[str]:
     return [format.metadataPrefix for format in sickle.ListMetadataFormats()]
 
@@ -139,18 +157,7 @@ def test_a_deletion_through_one_replica_is_harvested_through_the_other(
     sickle = Sickle(f"{second}/oai")
     header = next(iter(sickle.ListIdentifiers(metadataPrefix="oai_dc")))
     record_id = header.identifier[len(f"oai:{REPOSITORY}:") :]
-    # A time after every write so far, and before the deletion.
-    start = _now_second()
-    while _now_second() == start:
-        time.sleep(0.05)
-    after = _now_second()
-    deletion = urllib.request.Request(
-        f"{first}/collections/metadata:main/items/{urllib.parse.quote(record_id, safe='')}",
-        method="DELETE",
-        headers={"Authorization": f"Bearer {_alice_token()}"},
-    )
-    with urllib.request.urlopen(deletion, timeout=30) as answer:
-        assert answer.status in (200, 204)
+    after = delete_in_a_new_second(first, record_id)
     deadline = time.monotonic() + 10  # an engine shows a write after its next refresh
     while not _has_changes(sickle, after) and time.monotonic() < deadline:
         time.sleep(0.25)

@@ -15,13 +15,11 @@ from __future__ import annotations
 import json
 import subprocess
 import time
-import urllib.parse
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_oai_pmh import REPOSITORY, _alice_token, _now_second, _record_count, dcat_graph
+from test_oai_pmh import REPOSITORY, _record_count, dcat_graph, delete_in_a_new_second
 
 REPO = Path(__file__).resolve().parents[2]
 HARVEST = REPO / "test" / "interop" / "pyoai" / "harvest.py"
@@ -83,17 +81,7 @@ def test_pyoai_harvests_a_deletion_made_through_the_other_replica(
     listing = _harvest(pyoai_python, "all", f"{second}/oai")
     identifier = listing["formats"]["oai_dc"]["records"][0]["identifier"]
     record_id = identifier[len(f"oai:{REPOSITORY}:") :]
-    start = _now_second()
-    while _now_second() == start:
-        time.sleep(0.05)
-    after = _now_second()
-    deletion = urllib.request.Request(
-        f"{first}/collections/metadata:main/items/{urllib.parse.quote(record_id, safe='')}",
-        method="DELETE",
-        headers={"Authorization": f"Bearer {_alice_token()}"},
-    )
-    with urllib.request.urlopen(deletion, timeout=30) as answer:
-        assert answer.status in (200, 204)
+    after = delete_in_a_new_second(first, record_id)
     deadline = time.monotonic() + 10  # an engine shows a write after its next refresh
     changes = _harvest(pyoai_python, "changes", f"{second}/oai", after)["changes"]
     while not changes and time.monotonic() < deadline:

@@ -109,7 +109,11 @@ class IsoBuilder {
   /** `<gmd:name><gco:CharacterString>value</…></…>` (or an Anchor when an href is given). */
   string(parent: XmlNode, name: string, value: string | undefined, href?: string): void {
     if (value === undefined) return;
-    const property = parent.ele(NS.gmd, `gmd:${name}`);
+    this.textValue(parent.ele(NS.gmd, `gmd:${name}`), value, href);
+  }
+
+  /** The value of a text property: an Anchor when an href is given, else a CharacterString. */
+  private textValue(property: XmlNode, value: string, href: string | undefined): void {
     if (href !== undefined) {
       property
         .ele(NS.gmx, 'gmx:Anchor')
@@ -138,14 +142,7 @@ class IsoBuilder {
     const property = parent
       .ele(NS.gmd, `gmd:${name}`)
       .att(NS.xsi, 'xsi:type', 'gmd:PT_FreeText_PropertyType');
-    if (href !== undefined) {
-      property
-        .ele(NS.gmx, 'gmx:Anchor')
-        .att(NS.xlink, 'xlink:href', xmlText(href))
-        .txt(xmlText(value));
-    } else {
-      property.ele(NS.gco, 'gco:CharacterString').txt(xmlText(value));
-    }
+    this.textValue(property, value, href);
     const freeText = property.ele(NS.gmd, 'gmd:PT_FreeText');
     for (const [id, text] of localised) {
       freeText
