@@ -6,6 +6,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import {
+  expectServerFree,
   sendWatchingHealth,
   startChildCatalogue,
   type ChildCatalogue,
@@ -65,12 +66,8 @@ describe('SQLite read workers: /healthz while a heavy query runs (child process)
     expect(answer.status, answer.body.slice(0, 300)).to.equal(200);
     expect(JSON.parse(answer.body).numberMatched).to.equal(0);
     // The query was still running when /healthz answered: the check saw a busy server.
-    expect(answer.ms, 'the query ended before /healthz was asked').to.be.above(
-      DELAY_MS + answer.healthzMs,
-    );
-    expect(answer.healthzMs, `/healthz took ${Math.round(answer.healthzMs)} ms`).to.be.below(
-      HEALTHZ_MS,
-    );
+    expect(answer.healthzDuring, 'a /healthz answered while the query ran').to.be.above(0);
+    expectServerFree(answer, HEALTHZ_MS);
   });
 });
 
