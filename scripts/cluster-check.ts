@@ -1,5 +1,5 @@
 /**
- * The cluster check (issue 26): Cairn scaled out on this machine, loopback only, and broken
+ * The cluster check: Cairn scaled out on this machine, loopback only, and broken
  * on purpose under load.
  *
  *   npm run cluster-check -- [--records 100000] [options: scripts/cluster/options.ts]

@@ -119,7 +119,7 @@ export function renderMarkdown(result: BenchResult): string {
       '',
       `### Engine alone vs API (the API's own engine request replayed at ${result.engine.url}; A/B rounds)`,
       '',
-      `Targets (issue 29): API p50 ≤ ${P50_TARGET}× the engine's, API p99 ≤ ${P99_TARGET}× the engine's at concurrency ${P99_TARGET_CONCURRENCY}. Rounds: API / engine p50 and p99 in ms, the 1-minute load average after the round, and the API process's CPU time per request.`,
+      `Targets: API p50 ≤ ${P50_TARGET}× the engine's, API p99 ≤ ${P99_TARGET}× the engine's at concurrency ${P99_TARGET_CONCURRENCY}. Rounds: API / engine p50 and p99 in ms, the 1-minute load average after the round, and the API process's CPU time per request.`,
       '',
       table(
         [

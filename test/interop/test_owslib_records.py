@@ -153,7 +153,7 @@ def test_reports_errors(records: Any, root_url: str) -> None:
     assert set(response.json()) == {"code", "description"}
 
 
-# --- Every sample format loaded (serve.ts --samples all): what issue 28 found with real clients.
+# --- Every sample format loaded (serve.ts --samples all): what real clients found.
 
 CRS84 = "http://www.opengis.net/def/crs/OGC/1.3/CRS84"
 EPSG4326 = "http://www.opengis.net/def/crs/EPSG/0/4326"

@@ -1,5 +1,5 @@
 /**
- * Hostile sizes for the query parsers (issue 27): arrays, geometry parts, nesting depth,
+ * Hostile sizes for the query parsers: arrays, geometry parts, nesting depth,
  * operands and free-text words around and far beyond the QUERY_MAX_* limits, in every filter
  * language and entry point. Each input is one HTTP request (path, method, headers, body) and
  * the protocol whose error format its answer must use.

@@ -297,7 +297,7 @@ describe('Admin HTML pages with PKCE sign-in (real Keycloak)', function () {
     });
   });
 
-  describe('forms from other sites (issue 47)', () => {
+  describe('forms from other sites', () => {
     let test: TestApp;
     before(async () => {
       test = await createTestApp(1, signInEnvironment());
@@ -623,7 +623,7 @@ describe('Admin HTML pages with PKCE sign-in (real Keycloak)', function () {
       expect(sealed.length, 'the sign-in lives in its cookie').to.be.greaterThan(200);
 
       // 10,050 anonymous starts over real HTTP, on both processes (more than the 10,000 the
-      // server-side store kept, evicting the oldest, before issue 47).
+      // server-side store once kept, evicting the oldest).
       const servers = [app.listen(0, '127.0.0.1'), other.listen(0, '127.0.0.1')];
       try {
         await Promise.all(servers.map((server) => once(server, 'listening')));

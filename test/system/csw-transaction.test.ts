@@ -114,7 +114,7 @@ function oversizedInConstraint(): string {
 }
 
 /**
- * CSW-T atomicity on one catalogue (issue 27, H3): a Transaction whose Delete cannot be
+ * CSW-T atomicity on one catalogue: a Transaction whose Delete cannot be
  * evaluated writes nothing, not even its earlier Insert and Update; a Delete sees what the
  * earlier actions of its own Transaction wrote.
  */

@@ -340,7 +340,7 @@ describe('HTTP entry points under fuzzing (SQLite)', function () {
   });
 });
 
-describe('HTTP entry points under hostile sizes (SQLite, issue 27)', function () {
+describe('HTTP entry points under hostile sizes (SQLite)', function () {
   this.timeout(600_000);
   /** The query time budget of this app. */
   const BUDGET_MS = 3000;

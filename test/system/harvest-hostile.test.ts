@@ -1,5 +1,5 @@
 /**
- * Harvesting against hostile sources (issue 47), in scaled mode: the API and the worker's
+ * Harvesting against hostile sources, in scaled mode: the API and the worker's
  * harvest code in this process over a real Redis queue and dead-letter store, SQLite as the
  * catalogue, tokens from the real Keycloak. Each source is a small HTTP server of the test:
  *

@@ -1,5 +1,5 @@
 /**
- * Safe harvesting (issue 27, M4): a harvest reaches public addresses only, unless
+ * Safe harvesting: a harvest reaches public addresses only, unless
  * HARVEST_ALLOWED_ADDRESSES names an internal one. An "internal" server on loopback stands for
  * the services behind the catalogue: without the allow-list nothing reaches it however its
  * address is written (literal IPv4 or IPv6, IPv4-mapped IPv6, a name that resolves to it, a

@@ -57,7 +57,7 @@ const cswIds = (response: request.Response): string[] =>
     defined(id, 'a dc:identifier'),
   );
 
-describe('the cost model at the door (issue 47)', function () {
+describe('the cost model at the door', function () {
   this.timeout(120_000);
   let cairn: TestApp;
 

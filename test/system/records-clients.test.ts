@@ -1,5 +1,5 @@
 /**
- * OGC API – Records items as the clients people use read them (issue 28): GDAL/QGIS (a geometry
+ * OGC API – Records items as the clients people use read them: GDAL/QGIS (a geometry
  * for every record with a footprint, Features Part 2 `crs`/`bbox-crs` and `Content-Crs`,
  * `filter-lang=cql-text`), pygeoapi's conventions (`properties`, `skipGeometry`,
  * `application/query-cql-json`), STAC-style POST bodies, `lang`, and a `filter` naming a

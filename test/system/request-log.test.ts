@@ -1,7 +1,7 @@
 /**
  * The access log: one line per response whose `path` is the full request path, so that an
- * answer from a router mounted below the root (CSW at /catalogue/csw) can be told apart
- * (issue 27, L6). The query string is left out.
+ * answer from a router mounted below the root (CSW at /catalogue/csw) can be told apart. The
+ * query string is left out.
  */
 import { Writable } from 'node:stream';
 import { expect } from 'chai';

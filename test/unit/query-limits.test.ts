@@ -223,7 +223,7 @@ describe('query cost limits', () => {
     expect(() => checkFilterTextSize("title = 'it''s' AND x < 3", LIMITS)).not.to.throw();
   });
 
-  describe('the cost model at the door (issue 47)', () => {
+  describe('the cost model at the door', () => {
     it('drops repeated sort keys, the first occurrence of each property winning', () => {
       const prepared = prepareQuery(
         query({

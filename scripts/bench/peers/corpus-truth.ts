@@ -1,5 +1,5 @@
 /**
- * Counts taken from the generated corpus itself, for `npm run bench:peers` (issue 29): where
+ * Counts taken from the generated corpus itself, for `npm run bench:peers`: where
  * Cairn and a peer report different numbers of matches, these decide which side is right.
  * Pure: they read CoreRecords only.
  */

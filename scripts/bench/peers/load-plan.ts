@@ -1,5 +1,5 @@
 /**
- * Pure parts of the loading half of `npm run bench:peers` (issue 29): every side is loaded at
+ * Pure parts of the loading half of `npm run bench:peers`: every side is loaded at
  * once before any timing starts, so these read the peers' bulk answers, frame documents for
  * pycsw's loader, bound how many requests are in flight and decide when the machine has
  * settled after the loads.

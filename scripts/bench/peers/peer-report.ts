@@ -1,5 +1,5 @@
 /**
- * Pure parts of `npm run bench:peers` (issue 29): reading the number of matches out of each
+ * Pure parts of `npm run bench:peers`: reading the number of matches out of each
  * side's answer, checking that both sides agree before timing, and the Cairn/peer ratio table
  * of the interleaved repetitions.
  */

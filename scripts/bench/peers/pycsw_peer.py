@@ -1,4 +1,4 @@
-"""pycsw peer for `npm run bench:peers` (issue 29).
+"""pycsw peer for `npm run bench:peers`.
 
     python pycsw_peer.py setup WORKDIR URL      writes WORKDIR/pycsw.yml and an empty SQLite repository
     python pycsw_peer.py load WORKDIR XMLDIR... [BATCH]

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:peers` (issue 29, first slice): Cairn side by side with its peers on this
+ * `npm run bench:peers`: Cairn side by side with its peers on this
  * machine — pycsw 3 (geonode-pycsw, gunicorn, SQLite) against Cairn on SQLite, and SFEOS
  * (stac-fastapi-opensearch, uvicorn) against Cairn on the same OpenSearch node. The same
  * generated records go into each (ISO 19139 through pycsw's own parser and repository layer,

@@ -1,5 +1,5 @@
 /**
- * The JWKS endpoint failing (issue 27, L1), against a real HTTP key-set server on loopback and
+ * The JWKS endpoint failing, against a real HTTP key-set server on loopback and
  * the verifier built from the configuration: after a failed fetch, requests fail fast (503 with
  * Retry-After) without asking the provider again until the cool-down has passed, then the keys
  * are fetched and tokens accepted; an oversized key set is refused after at most the configured

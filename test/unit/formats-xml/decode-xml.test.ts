@@ -1,6 +1,6 @@
 /**
  * decodeXml: bytes → text in the encoding the document declares (BOM, charset, declaration,
- * UTF-8), refusing what is not valid in it instead of writing U+FFFD (issue 27, M5).
+ * UTF-8), refusing what is not valid in it instead of writing U+FFFD.
  */
 import { expect } from 'chai';
 import { charsetOf, decodeDocument, decodeXml, XmlParseError } from '../../../shared/xml/index.js';

@@ -1,5 +1,5 @@
 /**
- * The deadlines of a harvest run without I/O (issue 47): a page that does not come, a run that
+ * The deadlines of a harvest run without I/O: a page that does not come, a run that
  * goes on, a source that disappears, a worker that stops — each ends the page loop with its own
  * error, and the signal requests are sent with is aborted too.
  */
