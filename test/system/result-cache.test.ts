@@ -346,6 +346,15 @@ describe(`result cache and ETags (${target.label})`, function () {
         logger: silent,
         ingestLog,
       });
+      // Each process reads the generation from its own Redis connection, and keeps nothing
+      // until that connection is up: wait for both before the rounds count on kept answers.
+      for (const app of [replicaA, replicaB]) {
+        await waitFor(
+          async () => cacheOutcome(await request(app).get('/catalogue/conformance')) !== 'bypass',
+          10000,
+          "the process's generation",
+        );
+      }
     });
     after(async () => {
       await workers?.close();

@@ -354,14 +354,16 @@ export function createRecordsRouter({
     setContentLanguage(response, negotiated.language);
     const query = request.originalUrl.indexOf('?');
     const ownUrl = `${recordUrl(request.publicBaseUrl, stored.id)}${query < 0 ? '' : request.originalUrl.slice(query)}`;
+    // The RDF encodings carry every language as tagged literals, and must describe one graph
+    // whichever encoding is asked: no links to this encoding in other languages there.
+    const alternates = isDcatFormat(format)
+      ? []
+      : languageAlternates(negotiated, format === 'html' ? 'text/html' : GEOJSON, (tag) =>
+          withLang(ownUrl, tag),
+        );
     const record: CoreRecord = {
       ...negotiated.record,
-      links: [
-        ...negotiated.record.links,
-        ...languageAlternates(negotiated, format === 'html' ? 'text/html' : GEOJSON, (tag) =>
-          withLang(ownUrl, tag),
-        ),
-      ],
+      links: [...negotiated.record.links, ...alternates],
     };
     if (stac) {
       const parents = await existingParents(record.parentId ? [record.parentId] : []);
