@@ -24,12 +24,12 @@ import { parseDocuments } from '../../shared/records/formats/index.js';
 import { loadConfig } from '../../shared/config/index.js';
 import { presentItems, type PageContext } from '../../services/api/protocols/records/present.js';
 import {
+  catalogueDescription,
   presentDcatItems,
   type DcatFormat,
 } from '../../services/api/protocols/records/present-dcat.js';
 import { buildCatalogPageGraph } from '../../shared/records/writers/dcat/index.js';
 import { dcatOptions } from '../../services/api/common/dcat-options.js';
-import { collectionUrl } from '../../services/api/common/urls.js';
 
 const { values } = parseArgs({
   options: {
@@ -68,12 +68,7 @@ const pageQuads = (): Quad[] =>
   buildCatalogPageGraph(
     records,
     {
-      catalogIri: collectionUrl(context.baseUrl),
-      title: service.title,
-      description: service.description,
-      publisherName: service.provider.name,
-      license: service.license,
-      homepage: service.provider.url,
+      ...catalogueDescription(context.baseUrl, service),
       view: {
         self: 'http://127.0.0.1:8000/x?offset=100',
         first: 'http://127.0.0.1:8000/x',

@@ -68,6 +68,18 @@ export function lastPageOffset(total: number, limit: number): number {
   return total <= 0 || limit <= 0 ? 0 : Math.floor((total - 1) / limit) * limit;
 }
 
+/** The catalogue's own statements on every page: its IRI, title, description, publisher. */
+export function catalogueDescription(baseUrl: string, service: ServiceMetadata) {
+  return {
+    catalogIri: collectionUrl(baseUrl),
+    title: service.title,
+    description: service.description,
+    publisherName: service.provider.name,
+    license: service.license,
+    homepage: service.provider.url,
+  };
+}
+
 /** A page of items as a dcat:Catalog of its records with Hydra paging links in the same encoding. */
 export function presentDcatItems(
   result: SearchResult,
@@ -87,16 +99,7 @@ export function presentDcatItems(
   };
   const quads = buildCatalogPageGraph(
     result.records,
-    {
-      catalogIri: collectionUrl(context.baseUrl),
-      title: service.title,
-      description: service.description,
-      publisherName: service.provider.name,
-      license: service.license,
-      homepage: service.provider.url,
-      view,
-      totalItems: result.total,
-    },
+    { ...catalogueDescription(context.baseUrl, service), view, totalItems: result.total },
     dcatOptions(context.baseUrl),
   );
   return serialise(quads, format);
