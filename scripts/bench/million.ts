@@ -182,6 +182,8 @@ async function walkOai(api: ApiProcess) {
   const deadline = values['oai-deadline'] ? Date.parse(values['oai-deadline']) : Infinity;
   let stoppedEarly = false;
   const pages: OaiPage[] = [];
+  // Each page's request, kept to time the slow pages again after the walk.
+  const urls: string[] = [];
   let url = `${base}?verb=ListRecords&metadataPrefix=${values['oai-prefix']}`;
   let completeListSize: number | undefined;
   const cpuBefore = await readCpuMs(api.pid);
@@ -192,6 +194,7 @@ async function walkOai(api: ApiProcess) {
       throw new Error(`OAI page ${pages.length + 1}: ${status} ${text.slice(0, 500)}`);
     }
     const records = countOf(text, /<record>/g);
+    urls.push(url);
     pages.push({
       page: pages.length + 1,
       ms: round(ms, 2),
@@ -223,6 +226,7 @@ async function walkOai(api: ApiProcess) {
   const times = pages.map((page) => page.ms);
   const first = times[0] ?? 0;
   const over = pages.filter((page) => page.ms > 1.5 * first);
+  const retimed = await retimeSlowPages(urls, over);
   writeFileSync(
     join(out, 'oai-pages.csv'),
     `page,ms,records,bytes,load1m\n${pages.map((p) => `${p.page},${p.ms},${p.records},${p.bytes},${p.load1m}`).join('\n')}\n`,
@@ -253,8 +257,56 @@ async function walkOai(api: ApiProcess) {
     pagesOver1_5xFirst: over.length,
     pagesOver1_5xMedian: pages.filter((page) => page.ms > 1.5 * median(times)).length,
     slowestPages: [...pages].sort((a, b) => b.ms - a.ms).slice(0, 10),
+    retimed,
     targetMet: over.length === 0,
   };
+}
+
+/** A slow page of the walk asked again, beside the first page asked again just before it. */
+interface RetimedPage {
+  page: number;
+  walkMs: number;
+  /** Every repetition: the first page's time, then this page's. */
+  repetitions: { firstMs: number; pageMs: number }[];
+  medianFirstMs: number;
+  medianPageMs: number;
+  stillOver1_5x: boolean;
+}
+
+/**
+ * Asks each page that took more than 1.5× the first page again (resumption tokens are
+ * stateless, so a page can be asked again after the walk), `RETIME_REPETITIONS` times, each
+ * time just after the first page: a page that is slow again beside the first page costs more
+ * where it lies in the walk; one that is not was slowed by the moment it was asked at.
+ */
+const RETIME_REPETITIONS = 3;
+async function retimeSlowPages(
+  urls: readonly string[],
+  slow: readonly OaiPage[],
+): Promise<RetimedPage[]> {
+  const retimed: RetimedPage[] = [];
+  for (const page of slow) {
+    const repetitions: RetimedPage['repetitions'] = [];
+    for (let repetition = 0; repetition < RETIME_REPETITIONS; repetition += 1) {
+      const firstPage = await timedText(urls[0]!);
+      const again = await timedText(urls[page.page - 1]!);
+      if (again.status !== 200 || again.text.includes('<error ')) {
+        throw new Error(`OAI page ${page.page} asked again: ${again.status}`);
+      }
+      repetitions.push({ firstMs: round(firstPage.ms, 2), pageMs: round(again.ms, 2) });
+    }
+    const medianFirstMs = round(median(repetitions.map((r) => r.firstMs)), 2);
+    const medianPageMs = round(median(repetitions.map((r) => r.pageMs)), 2);
+    retimed.push({
+      page: page.page,
+      walkMs: page.ms,
+      repetitions,
+      medianFirstMs,
+      medianPageMs,
+      stillOver1_5x: medianPageMs > 1.5 * medianFirstMs,
+    });
+  }
+  return retimed;
 }
 
 // ---------------------------------------------------------------- sitemaps
@@ -616,6 +668,14 @@ function renderMarkdown(runs: {
       `Median page time of each tenth of the walk (ms): ${oai.medianOfTenths.join(', ')}.`,
       '',
     );
+    const retimed = oai.retimed ?? [];
+    if (retimed.length > 0) {
+      const still = retimed.filter((page) => page.stillOver1_5x);
+      lines.push(
+        `The ${retimed.length} pages over 1.5× the first, each asked again ${retimed[0]!.repetitions.length} times just after the first page: ${still.length === 0 ? 'none' : `${still.length} (pages ${still.map((page) => page.page).join(', ')})`} over 1.5× the first page's median; medians of page / first page (ms): ${retimed.map((page) => `p${page.page} ${page.medianPageMs}/${page.medianFirstMs}`).join(', ')}.`,
+        '',
+      );
+    }
   }
   if (sitemap && runs.sitemap) {
     lines.push(
