@@ -14,6 +14,7 @@ import { computeBbox } from '../formats/json/json-values.js';
 import {
   buildLicense,
   buildProviders,
+  buildStacLanguages,
   isObject,
   resolveHref,
   STAC_VERSION,
@@ -82,11 +83,13 @@ function buildCollection(record: CoreRecord, links: StacCollectionLinks): JsonOb
   const license = buildLicense(record.license);
   const bbox = record.bbox ?? (record.geometry ? computeBbox(record.geometry) : undefined);
   const providers = buildProviders(record);
+  const languages = buildStacLanguages(record);
   return {
     type: 'Collection',
     stac_version: STAC_VERSION,
-    stac_extensions: [],
+    stac_extensions: languages.extensions,
     id: record.id,
+    ...languages.members,
     ...(record.title && { title: record.title }),
     description: record.description || record.title || record.id,
     ...(record.keywords.length > 0 && { keywords: record.keywords }),
