@@ -97,6 +97,7 @@ export const COLLECTIONS_PARAMETER_NAMES = [
   'filter-crs',
   'sortby',
   'fields',
+  'lang',
 ] as const;
 
 const CRS84 = new Set([
@@ -645,7 +646,8 @@ export function extractCollectionFields(value: unknown): FieldsSelection | undef
 /**
  * Parses `GET /stac/collections`: `limit` and `offset`, and the Collection Search parameters
  * (`bbox`, `datetime`, `q`, `filter` with `filter-lang` and `filter-crs`, `sortby`, `fields`),
- * each read as the item search reads it. Unknown or repeated parameters are refused.
+ * each read as the item search reads it, and `lang` (the language the collections are shown
+ * in, which the route negotiates). Unknown or repeated parameters are refused.
  */
 export function parseCollectionsQuery(
   parameters: Record<string, unknown>,

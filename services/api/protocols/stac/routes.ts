@@ -27,6 +27,7 @@ import {
   presentQueryables,
   presentStacApiLanding,
   STAC_API_CONFORMANCE_CLASSES,
+  stacCollectionUrl,
   stacItemsUrl,
 } from './capabilities.js';
 import {
@@ -153,17 +154,31 @@ export function createStacRouter({
     return record;
   };
 
-  /** A STAC Collection by id: the catalogue collection, or a record served as one; else 404. */
+  /**
+   * A STAC Collection by id: the catalogue collection, or a record served as one in the
+   * negotiated language (with links to it in its other languages) and that language; else 404.
+   */
   const findCollection = async (
     baseUrl: string,
     collectionId: string,
-  ): Promise<Record<string, unknown>> => {
+    lang: string | undefined,
+    acceptLanguage: string | undefined,
+  ): Promise<{ body: Record<string, unknown>; language?: string | undefined }> => {
     if (collectionId === COLLECTION_ID) {
-      return presentStacCatalogueCollection(baseUrl, config.service, await backend.extent());
+      const extent = await backend.extent();
+      return { body: presentStacCatalogueCollection(baseUrl, config.service, extent) };
     }
-    const record = await findCollectionRecord(collectionId);
-    const children = await findChildrenExtents(backend, [record.id]);
-    return presentStacCollection(record, baseUrl, children.get(record.id));
+    const stored = await findCollectionRecord(collectionId);
+    const negotiated = negotiateRecordLanguage(stored, lang, acceptLanguage);
+    const self = stacCollectionUrl(baseUrl, stored.id);
+    const alternates = languageAlternates(negotiated, 'application/json', (tag) =>
+      withLang(self, tag),
+    );
+    const children = await findChildrenExtents(backend, [stored.id]);
+    return {
+      body: presentStacCollection(negotiated.record, baseUrl, children.get(stored.id), alternates),
+      language: negotiated.language,
+    };
   };
 
   router.get('/search', async (request, response) => {
@@ -224,8 +239,16 @@ export function createStacRouter({
     const listsCatalogue = !isCollectionSearch(search);
     const recordOffset = listsCatalogue ? Math.max(0, offset - 1) : offset;
     const recordLimit = listsCatalogue && offset === 0 ? limit - 1 : limit;
+    // Each collection in the language asked for where it has it (a list has no one language).
+    const lang = langParameter(query);
+    const acceptLanguage = request.headers['accept-language'];
     const present: PresentCollection = (record, children) =>
-      presentStacCollection(record, baseUrl, children);
+      presentStacCollection(
+        localiseRecords([record], lang, acceptLanguage)[0] ?? record,
+        baseUrl,
+        children,
+      );
+    response.vary('Accept-Language');
     const found = await findStacCollections(
       backend,
       search,
@@ -251,8 +274,16 @@ export function createStacRouter({
 
   router.get('/stac/collections/:collectionId', async (request, response) => {
     requireAcceptable(request);
-    rejectParameters(request);
-    const body = await findCollection(request.publicBaseUrl, request.params.collectionId);
+    rejectParameters(request, ['lang']);
+    const { collectionId } = request.params;
+    const { body, language } = await findCollection(
+      request.publicBaseUrl,
+      collectionId,
+      langParameter(request.query),
+      request.headers['accept-language'],
+    );
+    // The catalogue collection names no language; a record's is negotiated.
+    if (collectionId !== COLLECTION_ID) setContentLanguage(response, language);
     sendJson(response, body, 'application/json');
   });
 
