@@ -147,7 +147,13 @@ export function presentStacCollection(
         href: `${recordUrl(baseUrl, record.id)}?f=json`,
         title: 'This collection as an OGC API – Records record',
       },
-      ...alternates,
+      ...alternates.map(({ href, rel, type, title, hreflang }) => ({
+        href,
+        rel: rel ?? 'alternate',
+        ...(type !== undefined && { type }),
+        ...(title !== undefined && { title }),
+        ...(hreflang !== undefined && { hreflang }),
+      })),
     ],
   });
   return withChildrenExtent(collection, children);

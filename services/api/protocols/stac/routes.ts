@@ -105,10 +105,11 @@ export function createStacRouter({
 }: StacRouteDependencies): Router {
   const router = Router();
   /** The search limits with the known properties, for the parsers. */
-  const limitsWith = (properties: ReadonlySet<string>) => ({
+  const limitsWith = (properties: ReadonlySet<string>, sortable: ReadonlySet<string>) => ({
     ...config.limits,
     query: config.query,
     properties,
+    sortable,
   });
 
   /** The parent ids of these records that are records of the catalogue. */
@@ -184,7 +185,9 @@ export function createStacRouter({
   router.get('/search', async (request, response) => {
     requireAcceptable(request);
     const parameters = request.query as Record<string, unknown>;
-    const parsed = await queryables.parse((known) => parseSearchGet(parameters, limitsWith(known)));
+    const parsed = await queryables.parse((known, sortable) =>
+      parseSearchGet(parameters, limitsWith(known, sortable)),
+    );
     await search(response, request.publicBaseUrl, 'GET', parameters, parsed);
   });
 
@@ -194,7 +197,9 @@ export function createStacRouter({
     if (body === undefined && Number(request.headers['content-length'] ?? 0) > 0) {
       throw new InvalidParameterError('body', 'POST /search takes a JSON body (application/json)');
     }
-    const parsed = await queryables.parse((known) => parseSearchPost(body, limitsWith(known)));
+    const parsed = await queryables.parse((known, sortable) =>
+      parseSearchPost(body, limitsWith(known, sortable)),
+    );
     const members = (body ?? {}) as Record<string, unknown>;
     await search(response, request.publicBaseUrl, 'POST', members, parsed);
   });
@@ -229,8 +234,8 @@ export function createStacRouter({
   router.get('/stac/collections', async (request, response) => {
     requireAcceptable(request);
     const query = request.query as Record<string, unknown>;
-    const search = await queryables.parse((known) =>
-      parseCollectionsQuery(query, limitsWith(known)),
+    const search = await queryables.parse((known, sortable) =>
+      parseCollectionsQuery(query, limitsWith(known, sortable)),
     );
     const { offset, limit, fields } = search;
     const baseUrl = request.publicBaseUrl;
@@ -292,10 +297,11 @@ export function createStacRouter({
     const { collectionId } = request.params;
     if (collectionId !== COLLECTION_ID) await findCollectionRecord(collectionId);
     const parameters = request.query as Record<string, unknown>;
-    const parsed = await queryables.parse((known) =>
+    const parsed = await queryables.parse((known, sortable) =>
       parseCollectionItemsGet(parameters, collectionId, COLLECTION_ID, {
         ...config.limits,
         properties: known,
+        sortable,
       }),
     );
     const href = stacItemsUrl(request.publicBaseUrl, collectionId);
@@ -343,8 +349,8 @@ export function createStacRouter({
     method: SearchMethod,
     members: Record<string, unknown>,
   ): Promise<void> => {
-    const parsed = await queryables.parse((known) =>
-      parseAggregateRequest(members, method, limitsWith(known)),
+    const parsed = await queryables.parse((known, sortable) =>
+      parseAggregateRequest(members, method, limitsWith(known, sortable)),
     );
     const aggregations = await runAggregate(backend, parsed, config.query, {
       scope: request.searchScope,
