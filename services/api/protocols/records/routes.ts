@@ -218,7 +218,8 @@ export function createRecordsRouter({
   );
   serveDocument(
     `${collectionPath}/sortables`,
-    (request) => presentSortables(request.publicBaseUrl),
+    async (request) =>
+      presentSortables(request.publicBaseUrl, (await queryables.fresh()).properties),
     (document, page) => renderSchemaPage(document, page, 'sortables'),
     SCHEMA_JSON,
   );
