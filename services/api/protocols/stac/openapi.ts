@@ -85,7 +85,11 @@ function searchParameter(name: SearchParameterName): Parameter | Reference {
     case 'filter-crs':
       return parameterRef('filterCrs');
     case 'sortby':
-      return stringParameter('sortby', 'Sort extension: fields, `-` prefix for descending.');
+      return stringParameter(
+        'sortby',
+        'Sort extension: fields (the sortable core queryables and properties learned from the ' +
+          'records), `-` prefix for descending.',
+      );
     case 'fields':
       return stringParameter(
         'fields',
