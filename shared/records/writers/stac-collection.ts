@@ -7,7 +7,8 @@
  * - Any other record (an ISO series, a record that others name as parent) is built from its
  *   fields: its footprint's box (else the whole world) and its time extent (else open at both
  *   ends) as the extent, its description (else title, else id) as the required description,
- *   and its licence as in items (`proprietary` when it has none).
+ *   and its licence as in items (`proprietary` when it has none), and its languages as items
+ *   write them (the STAC Language extension).
  */
 import type { CoreRecord } from '../core-record.js';
 import { computeBbox } from '../formats/json/json-values.js';

@@ -17,6 +17,9 @@
  *   with a geometry, as STAC requires.
  * - Links with rel `enclosure` or `data` become assets, keyed by a slug of their title (or
  *   file name), made unique; all other links stay links.
+ * - A record that names a language ICU knows declares the STAC Language extension, with
+ *   `language` (the language shown) and `languages` (its others) as language objects
+ *   (docs/decisions/multilingual-records.md).
  */
 import type { Geometry } from 'geojson';
 import type { Bbox, CoreRecord, Link } from '../core-record.js';
