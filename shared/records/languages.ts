@@ -117,6 +117,18 @@ export function recordLanguages(record: CoreRecord): string[] {
 }
 
 /**
+ * The languages the record's text can be served in: its own, then those it has translations
+ * for. A language it only lists (a Records or STAC `languages` member: available elsewhere)
+ * is not one, so no answer claims a language its text is not in.
+ */
+export function servedLanguages(record: CoreRecord): string[] {
+  const own = recordLanguageTag(record);
+  const tags = own === undefined ? [] : [own];
+  for (const tag of Object.keys(record.translations ?? {})) tags.push(tag);
+  return [...new Set(tags)];
+}
+
+/**
  * Adds a translation of one field to a record, leaving out text that repeats the record's own
  * (a PT_FreeText group in the default locale) and empty text.
  */
