@@ -44,6 +44,19 @@ export class InvalidParameterError extends CairnError {
   }
 }
 
+/**
+ * `sortby` names a property that is neither a sortable core queryable nor a sortable property
+ * learned from the records (400 INVALID_PARAMETER, naming it and the parameter).
+ */
+export class UnsortablePropertyError extends InvalidParameterError {
+  constructor(
+    locator: string,
+    readonly property: string,
+  ) {
+    super(locator, `${locator}: "${property}" is not a sortable property`);
+  }
+}
+
 /** A request names a parameter the endpoint does not know (400). */
 export class UnknownParameterError extends CairnError {
   constructor(name: string) {

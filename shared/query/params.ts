@@ -3,7 +3,7 @@
  * sortby, q). Each is pure, takes its limits as arguments and throws InvalidParameterError
  * naming the parameter.
  */
-import { InvalidParameterError } from '../errors/index.js';
+import { InvalidParameterError, UnsortablePropertyError } from '../errors/index.js';
 import type { Bbox } from '../records/core-record.js';
 import { parseTimestamp, parseTimeValue } from '../records/time.js';
 import { snapCrs84 } from './crs84.js';
@@ -133,18 +133,36 @@ export function parseOffset(value: string | undefined, name = 'offset'): number 
 }
 
 /**
- * Parses `sortby`: comma-separated queryable names, each optionally prefixed by `+`
- * (ascending, default) or `-` (descending); names must be sortable queryables.
+ * The sort key of one `sortby` field: a sortable core queryable (by its name or an alias, in any
+ * case), else a property learned from the records that `sortable` names (by its exact name).
+ * Anything else is refused with UnsortablePropertyError naming it; without `sortable`, only the
+ * core sortables are accepted.
  */
-export function parseSortby(value: string, name = 'sortby'): SortKey[] {
+export function resolveSortKey(
+  field: string,
+  direction: SortKey['direction'],
+  sortable: ReadonlySet<string> = new Set(),
+  name = 'sortby',
+): SortKey {
+  const queryable = findQueryable(field);
+  if (queryable?.sortable) return { field: queryable.name, direction };
+  if (queryable === undefined && sortable.has(field)) return { field, direction };
+  throw new UnsortablePropertyError(name, field);
+}
+
+/**
+ * Parses `sortby`: comma-separated property names, each optionally prefixed by `+`
+ * (ascending, default) or `-` (descending); names must be sortable (resolveSortKey).
+ */
+export function parseSortby(
+  value: string,
+  name = 'sortby',
+  sortable?: ReadonlySet<string>,
+): SortKey[] {
   return parseList(value).map((part) => {
     const descending = part.startsWith('-');
     const field = part.replace(/^[+-]/, '').trim();
-    const queryable = findQueryable(field);
-    if (!queryable || !queryable.sortable) {
-      throw new InvalidParameterError(name, `${name}: "${field}" is not a sortable property`);
-    }
-    return { field: queryable.name, direction: descending ? 'desc' : 'asc' } satisfies SortKey;
+    return resolveSortKey(field, descending ? 'desc' : 'asc', sortable, name);
   });
 }
 

@@ -117,6 +117,18 @@ export function recordLanguages(record: CoreRecord): string[] {
 }
 
 /**
+ * The languages the record's text can be served in: its own, then those it has translations
+ * for. A language it only lists (a Records or STAC `languages` member: available elsewhere)
+ * is not one, so no answer claims a language its text is not in.
+ */
+export function servedLanguages(record: CoreRecord): string[] {
+  const own = recordLanguageTag(record);
+  const tags = own === undefined ? [] : [own];
+  for (const tag of Object.keys(record.translations ?? {})) tags.push(tag);
+  return [...new Set(tags)];
+}
+
+/**
  * Adds a translation of one field to a record, leaving out text that repeats the record's own
  * (a PT_FreeText group in the default locale) and empty text.
  */
@@ -206,4 +218,95 @@ export function readJsonLanguages(record: CoreRecord, language: unknown, languag
   record.language ??= languageCode(language);
   const tags = [...new Set([...(own === undefined ? [] : [own]), ...others])];
   if (tags.length > 1) record.languages = tags;
+}
+
+/** A language object of the STAC Language extension (and of OGC API Records). */
+export interface LanguageObject {
+  /** The BCP 47 tag. */
+  code: string;
+  /** The language's name in itself ("Deutsch"). */
+  name?: string;
+  /** Its name in English ("German"). */
+  alternate?: string;
+  /** `rtl` for a language written right to left; left out for the default, `ltr`. */
+  dir?: 'rtl';
+}
+
+/** Scripts written right to left (ISO 15924 codes), for a language object's `dir`. */
+const RIGHT_TO_LEFT_SCRIPTS = new Set([
+  'Adlm',
+  'Arab',
+  'Hebr',
+  'Mand',
+  'Nkoo',
+  'Rohg',
+  'Samr',
+  'Syrc',
+  'Thaa',
+]);
+
+/** The name of a language in a display language, or undefined when ICU names no such one. */
+function displayName(tag: string, inLanguage: string): string | undefined {
+  try {
+    return new Intl.DisplayNames([inLanguage], { type: 'language', fallback: 'none' }).of(tag);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Language objects already made, by tag (a catalogue names few languages; bounded anyway). */
+const LANGUAGE_OBJECTS = new Map<string, Readonly<LanguageObject> | undefined>();
+const MAX_LANGUAGE_OBJECTS = 1000;
+
+/** The script a tag is written in: its script subtag, else the likeliest (CLDR likely subtags). */
+function likelyScript(tag: string): string | undefined {
+  try {
+    return new Intl.Locale(tag).maximize().script;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The STAC Language extension's object for a BCP 47 tag: its code, its name in itself and in
+ * English, and `dir: 'rtl'` for a right-to-left script; undefined for a tag that names no
+ * language ICU knows ("english", "xx"), so that only real languages are declared.
+ */
+export function languageObject(tag: string): Readonly<LanguageObject> | undefined {
+  if (LANGUAGE_OBJECTS.has(tag)) return LANGUAGE_OBJECTS.get(tag);
+  const made = makeLanguageObject(tag);
+  if (LANGUAGE_OBJECTS.size >= MAX_LANGUAGE_OBJECTS) LANGUAGE_OBJECTS.clear();
+  LANGUAGE_OBJECTS.set(tag, made);
+  return made;
+}
+
+function makeLanguageObject(tag: string): Readonly<LanguageObject> | undefined {
+  const name = displayName(tag, tag);
+  const alternate = displayName(tag, 'en');
+  if (name === undefined && alternate === undefined) return undefined;
+  const script = likelyScript(tag);
+  return Object.freeze({
+    code: tag,
+    ...(name !== undefined && { name }),
+    ...(alternate !== undefined && alternate !== name && { alternate }),
+    ...(script !== undefined && RIGHT_TO_LEFT_SCRIPTS.has(script) && { dir: 'rtl' as const }),
+  });
+}
+
+/**
+ * The language a record is shown in and the other languages it is available in, as language
+ * objects (the STAC Language extension's `language` and `languages`); undefined when the record
+ * names no language ICU knows.
+ */
+export function recordLanguageObjects(
+  record: CoreRecord,
+): { language: Readonly<LanguageObject>; languages: Readonly<LanguageObject>[] } | undefined {
+  const shown = toLanguageTag(record.language) ?? recordLanguageTag(record);
+  const language = shown === undefined ? undefined : languageObject(shown);
+  if (shown === undefined || language === undefined) return undefined;
+  const languages = recordLanguages(record)
+    .filter((tag) => tag !== shown)
+    .map(languageObject)
+    .filter((object): object is Readonly<LanguageObject> => object !== undefined);
+  return { language, languages };
 }

@@ -47,3 +47,10 @@ def test_pystac_client_reads_the_asked_language(stac_url: str) -> None:
     item = client.get_collection("metadata:main").get_item(CZECH)
     assert item is not None
     assert item.properties["title"] == FRENCH_TITLE
+    # The STAC Language extension: the language shown, and the others with their names.
+    assert (
+        "https://stac-extensions.github.io/language/v1.0.0/schema.json" in item.stac_extensions
+    )
+    assert item.properties["language"]["code"] == "fr"
+    assert item.properties["language"]["name"] == "français"
+    assert [language["code"] for language in item.properties["languages"]] == ["cs", "en"]

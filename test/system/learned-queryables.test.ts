@@ -5,7 +5,10 @@
  * replica B at once, by the OGC API – Records items and by the STAC search alike; a property no
  * record has is a 400 naming it on both, in each protocol's error format; both queryables
  * documents list the learned properties with their JSON types beside the core ones
- * (JSON Schema, Features Part 3); QUERYABLES_MAX_LEARNED bounds what is learned.
+ * (JSON Schema, Features Part 3); QUERYABLES_MAX_LEARNED bounds what is learned. `sortby` orders
+ * by a learned property through both protocols, in the same order on every backend (numbers by
+ * value, text by code point, booleans false first, records without the value last in both
+ * directions, ties by id), and the Records sortables document lists the sortable ones.
  */
 import { expect } from 'chai';
 import { mkdtempSync } from 'node:fs';
@@ -33,6 +36,7 @@ const ITEMS = '/catalogue/collections/metadata:main/items';
 const RECORDS_QUERYABLES = '/catalogue/collections/metadata:main/queryables';
 const SEARCH = '/catalogue/search';
 const STAC_QUERYABLES = '/catalogue/queryables';
+const RECORDS_SORTABLES = '/catalogue/collections/metadata:main/sortables';
 
 const target = systemBackend();
 
@@ -164,6 +168,92 @@ describe(`Queryables learned from the data, across two API replicas (${target.la
     expect(records.body.description).to.contain('"survey_captain"');
     expect(stac.status).to.equal(400);
     expect(stac.body.description).to.contain('"survey_captain"');
+  });
+
+  it('sorts by a learned property through both protocols, the same way on every backend', async () => {
+    // Ids in the reverse of most expected orders, so that a sort falling back to the id shows.
+    const own: [string, Record<string, unknown>][] = [
+      ['sort-e', { rank_value: 10, rank_label: 'beta', rank_flag: true, rank_tags: ['x', 'y'] }],
+      ['sort-d', { rank_value: -1.5, rank_label: 'Alpha', rank_flag: false }],
+      ['sort-c', { rank_label: 'Ärger' }],
+      ['sort-b', { rank_value: 3, rank_label: 'alpha', rank_flag: true }],
+      ['sort-a', { rank_value: 3, rank_flag: false }],
+    ];
+    const run = own.map(([id, properties], index) => ({
+      ...recordWith(10 + index, { ...properties, rank_run: 'r1' }),
+      id,
+    }));
+    for (const record of run) {
+      const created = await request(writer.app)
+        .post(ITEMS)
+        .set('Authorization', `Bearer ${token}`)
+        .send(record);
+      expect(created.status, created.text).to.equal(201);
+    }
+    const ids = run.map((record) => record.id).join(',');
+    const order = (response: request.Response) =>
+      (response.body.features as { id: string }[]).map((feature) => feature.id);
+    const sortBoth = async (sortby: string) => ({
+      records: await request(replica).get(ITEMS).query({ ids, sortby, limit: '50' }),
+      stac: await request(replica).get(SEARCH).query({ ids, sortby, limit: '50' }),
+    });
+    // A field new to an Elasticsearch index can be missing from a shard for a moment after the
+    // acknowledged write (see the filter test above): wait until the sort reads it.
+    const deadline = Date.now() + 5000;
+    while (order((await sortBoth('-rank_value')).records)[0] !== 'sort-e') {
+      expect(Date.now(), 'rank_value sortable through the replica').to.be.below(deadline);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    for (const [sortby, expected] of [
+      // Numbers by value; records without one last in both directions; ties by id.
+      ['rank_value', ['sort-d', 'sort-a', 'sort-b', 'sort-e', 'sort-c']],
+      ['-rank_value', ['sort-e', 'sort-a', 'sort-b', 'sort-d', 'sort-c']],
+      // Text by code point: capitals before small letters, accented letters after both.
+      ['rank_label', ['sort-d', 'sort-b', 'sort-e', 'sort-c', 'sort-a']],
+      ['-rank_label', ['sort-c', 'sort-e', 'sort-b', 'sort-d', 'sort-a']],
+      // Booleans: false before true.
+      ['rank_flag,id', ['sort-a', 'sort-d', 'sort-b', 'sort-e', 'sort-c']],
+      ['-rank_flag,-id', ['sort-e', 'sort-b', 'sort-d', 'sort-a', 'sort-c']],
+      // A learned key after a core one.
+      ['rank_run,-rank_value', ['sort-e', 'sort-a', 'sort-b', 'sort-d', 'sort-c']],
+    ] as const) {
+      const { records, stac } = await sortBoth(sortby);
+      expect(records.status, `${sortby}: ${records.text}`).to.equal(200);
+      expect(stac.status, `${sortby}: ${stac.text}`).to.equal(200);
+      expect(order(records), `Records ${sortby}`).to.deep.equal(expected);
+      expect(order(stac), `STAC ${sortby}`).to.deep.equal(expected);
+    }
+    // STAC POST, with the name as the item shows it.
+    const posted = await request(replica)
+      .post(SEARCH)
+      .send({
+        ids: ids.split(','),
+        sortby: [{ field: 'properties.rank_value', direction: 'desc' }],
+      });
+    expect(posted.status, posted.text).to.equal(200);
+    expect(order(posted)).to.deep.equal(['sort-e', 'sort-a', 'sort-b', 'sort-d', 'sort-c']);
+    // A property no record has stays a 400 naming it, in each protocol.
+    const unknown = await sortBoth('rank_missing');
+    for (const response of [unknown.records, unknown.stac]) {
+      expect(response.status).to.equal(400);
+      expect(response.body.code).to.equal('INVALID_PARAMETER');
+      expect(response.body.description).to.contain('"rank_missing"');
+    }
+    // An array-valued property: SQLite cannot order JSON arrays and refuses it; the engines
+    // index its items and order by the least (ascending) or greatest (descending) of them.
+    const tags = await sortBoth('rank_tags');
+    if (target.kind === 'sqlite') {
+      expect(tags.records.status).to.equal(400);
+      expect(tags.stac.status).to.equal(400);
+    } else {
+      expect(order(tags.records)[0]).to.equal('sort-e');
+      expect(order(tags.stac)[0]).to.equal('sort-e');
+    }
+    // The sortables document lists the sortable learned properties.
+    const sortables = await request(replica).get(RECORDS_SORTABLES).expect(200);
+    const properties = sortables.body.properties as Record<string, unknown>;
+    expect(properties).to.include.keys('title', 'rank_value', 'rank_label', 'rank_flag');
+    expect(Object.hasOwn(properties, 'rank_tags')).to.equal(target.kind !== 'sqlite');
   });
 
   it('lists the learned properties with their JSON types in both queryables documents', async () => {

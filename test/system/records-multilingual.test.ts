@@ -3,7 +3,8 @@
  * (Czech with English and French, French with English) and a Dublin Core record with xml:lang
  * titles are found by a word of any of their translations, served in the language `lang` or
  * Accept-Language asks for (Records JSON and HTML, STAC), with Content-Language and hreflang
- * alternates, and written back whole (the stored ISO source, the CSW ISO output).
+ * alternates, and written back whole (the stored ISO source, the CSW ISO output). A Dublin Core
+ * series in three languages is a STAC Collection negotiated the same way, alone and in the list.
  */
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
@@ -17,6 +18,8 @@ const ITEMS = '/catalogue/collections/metadata:main/items';
 const CZECH = 'CZ-CUZK-ATOM-DATA50';
 const FRENCH = 'OCEANO_MODELE_HYDRODYN.xml';
 const SWISS = 'dc-multilingual-rivers';
+const LAKES = 'dc-multilingual-lakes';
+const STAC_LANGUAGE = 'https://stac-extensions.github.io/language/v1.0.0/schema.json';
 
 const DUBLIN_CORE = `<csw:Record xmlns:csw="http://www.opengis.net/cat/csw/2.0.2"
   xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dct="http://purl.org/dc/terms/">
@@ -26,6 +29,16 @@ const DUBLIN_CORE = `<csw:Record xmlns:csw="http://www.opengis.net/cat/csw/2.0.2
   <dc:title xml:lang="fr">Réseau hydrographique de la Suisse</dc:title>
   <dc:title xml:lang="it">Rete idrografica della Svizzera</dc:title>
   <dct:abstract xml:lang="de">Flüsse und Seen.</dct:abstract>
+</csw:Record>`;
+
+const SERIES = `<csw:Record xmlns:csw="http://www.opengis.net/cat/csw/2.0.2"
+  xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dct="http://purl.org/dc/terms/">
+  <dc:identifier>${LAKES}</dc:identifier>
+  <dc:type>series</dc:type>
+  <dc:language>de</dc:language>
+  <dc:title xml:lang="de">Seen der Schweiz</dc:title>
+  <dc:title xml:lang="fr">Lacs de la Suisse</dc:title>
+  <dc:title xml:lang="it">Laghi della Svizzera</dc:title>
 </csw:Record>`;
 
 interface Link {
@@ -46,6 +59,7 @@ describe(`multilingual records over HTTP on ${systemBackend().label}`, () => {
         content: readFileSync(samplePath('iso19139', name), 'utf8'),
       })),
       { name: 'swiss.xml', content: DUBLIN_CORE },
+      { name: 'lakes.xml', content: SERIES },
     ]);
     expect(summary.rejected).to.deep.equal([]);
   });
@@ -223,6 +237,16 @@ describe(`multilingual records over HTTP on ${systemBackend().label}`, () => {
       const response = await request(test.app).get(path).query({ lang: 'fr' }).expect(200);
       expect(response.headers['content-language']).to.equal('fr');
       expect(response.body.properties.title).to.equal('Service de téléchargement ATOM pour Data50');
+      // The STAC Language extension: the language shown, then the others.
+      expect(response.body.stac_extensions).to.include(STAC_LANGUAGE);
+      expect(response.body.properties.language).to.deep.equal({
+        code: 'fr',
+        name: 'français',
+        alternate: 'French',
+      });
+      expect(
+        (response.body.properties.languages as { code: string }[]).map((language) => language.code),
+      ).to.deep.equal(['cs', 'en']);
       const hreflangs = (response.body.links as Link[]).flatMap((link) =>
         link.hreflang ? [link.hreflang] : [],
       );
@@ -243,6 +267,87 @@ describe(`multilingual records over HTTP on ${systemBackend().label}`, () => {
       expect(response.body.features[0].properties.title).to.equal(
         '3D hydrodynamic model for the evolution of the ocean',
       );
+    });
+  });
+
+  describe('STAC Collections', () => {
+    const COLLECTION = `/catalogue/stac/collections/${LAKES}`;
+
+    it('serve a collection in its own language, naming the others (Language extension)', async () => {
+      const response = await request(test.app).get(COLLECTION).expect(200);
+      expect(response.headers['content-language']).to.equal('de');
+      expect(response.headers.vary).to.match(/Accept-Language/i);
+      expect(response.body.title).to.equal('Seen der Schweiz');
+      expect(response.body.stac_extensions).to.include(STAC_LANGUAGE);
+      expect(response.body.language).to.deep.include({ code: 'de', name: 'Deutsch' });
+      expect(
+        (response.body.languages as { code: string }[]).map((language) => language.code),
+      ).to.deep.equal(['fr', 'it']);
+      const alternates = (response.body.links as Link[]).filter((link) => link.hreflang);
+      expect(alternates.map((link) => link.hreflang)).to.deep.equal(['fr', 'it']);
+      for (const link of alternates) {
+        expect(link.rel).to.equal('alternate');
+        const href = new URL(link.href);
+        expect(href.pathname).to.equal(COLLECTION);
+        expect(href.searchParams.get('lang')).to.equal(link.hreflang);
+      }
+    });
+
+    it('serve a collection in the language lang or Accept-Language asks for', async () => {
+      const byLang = await request(test.app).get(COLLECTION).query({ lang: 'fr' }).expect(200);
+      expect(byLang.headers['content-language']).to.equal('fr');
+      expect(byLang.body.title).to.equal('Lacs de la Suisse');
+      expect(byLang.body.language).to.deep.include({ code: 'fr' });
+      const hreflangs = (byLang.body.links as Link[]).flatMap((link) =>
+        link.hreflang ? [link.hreflang] : [],
+      );
+      expect(hreflangs).to.deep.equal(['de', 'it']);
+      const byHeader = await request(test.app)
+        .get(COLLECTION)
+        .set('Accept-Language', 'it-CH, fr;q=0.5')
+        .expect(200);
+      expect(byHeader.headers['content-language']).to.equal('it');
+      expect(byHeader.body.title).to.equal('Laghi della Svizzera');
+      // An unknown language gives the collection's own, and Content-Language says so.
+      const unknown = await request(test.app).get(COLLECTION).query({ lang: 'ja' }).expect(200);
+      expect(unknown.headers['content-language']).to.equal('de');
+      expect(unknown.body.title).to.equal('Seen der Schweiz');
+    });
+
+    it('show each collection of the list in the asked language', async () => {
+      const titleOf = (body: { collections: { id: string; title?: string }[] }) =>
+        body.collections.find((collection) => collection.id === LAKES)?.title;
+      const byLang = await request(test.app)
+        .get('/catalogue/stac/collections')
+        .query({ lang: 'fr' })
+        .expect(200);
+      expect(titleOf(byLang.body)).to.equal('Lacs de la Suisse');
+      expect(byLang.headers.vary).to.match(/Accept-Language/i);
+      expect(byLang.headers).to.not.have.property('content-language');
+      // The self link keeps the language asked for.
+      const self = (byLang.body.links as Link[]).find((link) => link.rel === 'self');
+      expect(new URL(self?.href ?? 'x:').searchParams.get('lang')).to.equal('fr');
+      const byHeader = await request(test.app)
+        .get('/catalogue/stac/collections')
+        .set('Accept-Language', 'it')
+        .expect(200);
+      expect(titleOf(byHeader.body)).to.equal('Laghi della Svizzera');
+      const plain = await request(test.app).get('/catalogue/stac/collections').expect(200);
+      expect(titleOf(plain.body)).to.equal('Seen der Schweiz');
+    });
+
+    it('refuse a lang that is no language tag; the catalogue collection takes lang', async () => {
+      await request(test.app).get(COLLECTION).query({ lang: 'no tag!' }).expect(400);
+      await request(test.app)
+        .get('/catalogue/stac/collections')
+        .query({ lang: 'no tag!' })
+        .expect(400);
+      const main = await request(test.app)
+        .get('/catalogue/stac/collections/metadata:main')
+        .query({ lang: 'fr' })
+        .expect(200);
+      expect(main.body.id).to.equal('metadata:main');
+      expect(main.headers).to.not.have.property('content-language');
     });
   });
 

@@ -5,13 +5,16 @@
  * record of data/samples is loaded, on the backend CAIRN_TEST_SYSTEM_BACKEND chooses, and
  * served over HTTP: both STAC roots must be Catalogs, every collection (from the list and from
  * its own URL) a Collection, and every Feature of every collection's items and of item search
- * (GET and POST) an Item.
+ * (GET and POST) an Item. An Item or Collection that declares the STAC Language extension
+ * (stac-extensions/language, vendored beside them) is checked against that schema too, and the
+ * multilingual ISO samples must declare it.
  */
 import { readFileSync } from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { expect } from 'chai';
 import request from 'supertest';
 import { parse as parseYaml } from 'yaml';
+import { STAC_LANGUAGE_EXTENSION } from '../../shared/records/writers/stac-item.js';
 import { createCatalogueApp, readDocuments } from '../support/catalogue-app.js';
 import { defined } from '../support/defined.js';
 import { fixturePath, samplePath } from '../support/fixtures.js';
@@ -32,6 +35,7 @@ const STAC_SCHEMA_FILES = [
     STAC_SPEC('item-spec', 'json-schema', `${name}.json`),
   ),
   ...['Feature', 'Geometry', 'FeatureCollection'].map((name) => SCHEMAS('geojson', `${name}.json`)),
+  SCHEMAS('language', 'v1.0.0', 'schema.json'),
 ];
 
 const SCHEMA_IDS = {
@@ -40,7 +44,11 @@ const SCHEMA_IDS = {
   item: 'https://schemas.stacspec.org/v1.0.0/item-spec/json-schema/item.json',
   featureCollection: 'https://geojson.org/schema/FeatureCollection.json',
   itemCollection: 'stac-api-itemcollection.json',
+  language: STAC_LANGUAGE_EXTENSION,
 } as const;
+
+/** Multilingual sample records (ISO 19139 with PT_FreeText), whose items name their languages. */
+const MULTILINGUAL_SAMPLES = ['CZ-CUZK-ATOM-DATA50', 'OCEANO_MODELE_HYDRODYN.xml'];
 
 type SchemaName = keyof typeof SCHEMA_IDS;
 
@@ -125,11 +133,21 @@ describe(`STAC responses against the STAC 1.0.0 JSON Schemas`, () => {
         return [`${where}: serves stac_version ${String(version)}, not ${other}`];
       document = { ...(document as Json), stac_version: '1.0.0' };
     }
-    if (validate(document)) return [];
-    return (validate.errors ?? []).map(
-      (error) =>
-        `${where}: ${error.instancePath || '/'} ${error.message ?? ''} (${error.schemaPath})`,
-    );
+    const own = validate(document)
+      ? []
+      : (validate.errors ?? []).map(
+          (error) =>
+            `${where}: ${error.instancePath || '/'} ${error.message ?? ''} (${error.schemaPath})`,
+        );
+    return [...own, ...extensionViolations(schema, document, where)];
+  }
+
+  /** What the Language extension's schema says of a document that declares it. */
+  function extensionViolations(schema: SchemaName, document: unknown, where: string): string[] {
+    const { stac_extensions: extensions } = document as Json;
+    const declared = Array.isArray(extensions) && extensions.includes(STAC_LANGUAGE_EXTENSION);
+    if (!declared || (schema !== 'item' && schema !== 'collection')) return [];
+    return violations('language', document, `${where} (language extension)`);
   }
 
   async function getJson(path: string, query: Record<string, string> = {}): Promise<Json> {
@@ -242,6 +260,43 @@ describe(`STAC responses against the STAC 1.0.0 JSON Schemas`, () => {
     const records = SAMPLE_FOLDERS.flatMap((folder) => readDocuments(samplePath(folder)));
     // Every record of the catalogue is an item of metadata:main, one page of 100 holds them all.
     expect(catalogueItems).to.be.at.least(records.length);
+    expect(refused, refused.join('\n')).to.deep.equal([]);
+  });
+
+  it('the multilingual samples are Items of the Language extension, in each language', async () => {
+    const refused: string[] = [];
+    for (const id of MULTILINGUAL_SAMPLES) {
+      const path = `${STAC_ROOT}/collections/metadata:main/items/${encodeURIComponent(id)}`;
+      const own = await getJson(path);
+      expect(own.stac_extensions, id).to.include(STAC_LANGUAGE_EXTENSION);
+      const languages = (own.properties as Json).languages as { code: string }[];
+      expect(languages, id).to.have.length.above(0);
+      refused.push(...violations('item', own, path));
+      for (const { code } of languages) {
+        const other = await getJson(path, { lang: code });
+        expect((other.properties as Json).language, `${id} ${code}`).to.deep.include({ code });
+        refused.push(...violations('item', other, `${path}?lang=${code}`));
+      }
+    }
+    // The schema is live: an item without `language`, or with a code that is no tag, is refused.
+    const sample = await getJson(
+      `${STAC_ROOT}/collections/metadata:main/items/${MULTILINGUAL_SAMPLES[0] ?? ''}`,
+    );
+    const properties = sample.properties as Json;
+    expect(
+      violations(
+        'language',
+        { ...sample, properties: { ...properties, language: undefined } },
+        'x',
+      ),
+    ).to.have.length.above(0);
+    expect(
+      violations(
+        'language',
+        { ...sample, properties: { ...properties, language: { code: 'not a tag' } } },
+        'x',
+      ),
+    ).to.have.length.above(0);
     expect(refused, refused.join('\n')).to.deep.equal([]);
   });
 

@@ -129,6 +129,21 @@ describe('language negotiation', () => {
       expect(fallback.record.title).to.equal('Gewässernetz');
     });
 
+    it('serves only languages the record has text in, not those it only lists', () => {
+      const listed = buildEmptyRecord('listed', {
+        format: 'ogc-record',
+        mediaType: 'x',
+        content: '',
+      });
+      listed.title = 'Rivers';
+      listed.language = 'en';
+      listed.languages = ['en', 'fr-CA'];
+      const negotiated = negotiateRecordLanguage(listed, 'fr-CA', undefined);
+      expect(negotiated.language).to.equal('en');
+      expect(negotiated.record.title).to.equal('Rivers');
+      expect(negotiated.others).to.deep.equal([]);
+    });
+
     it('localises every record of a page that has the language, leaving the others', () => {
       const plain = buildEmptyRecord('plain', { format: 'geojson', mediaType: 'x', content: '' });
       plain.title = 'Plain';

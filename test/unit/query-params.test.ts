@@ -108,6 +108,17 @@ describe('shared query parameters', () => {
       expectInvalid(() => parseSortby('nosuchfield'), 'sortby');
       expectInvalid(() => parseSortby('description'), 'sortby');
     });
+    it('accepts a sortable learned property by its exact name; a core name keeps its meaning', () => {
+      const sortable = new Set(['pop_est', 'NAME']);
+      expect(parseSortby('-pop_est,NAME,title', 'sortby', sortable)).to.deep.equal([
+        { field: 'pop_est', direction: 'desc' },
+        { field: 'NAME', direction: 'asc' },
+        { field: 'title', direction: 'asc' },
+      ]);
+      // Learned names are exact; a core name that is not sortable stays refused.
+      expectInvalid(() => parseSortby('POP_EST', 'sortby', sortable), 'sortby');
+      expectInvalid(() => parseSortby('description', 'sortby', new Set(['description'])), 'sortby');
+    });
   });
 
   describe('parseFreeText', () => {

@@ -9,7 +9,7 @@
  * no record has any more only matches nothing.
  */
 import { performance } from 'node:perf_hooks';
-import { UnknownQueryableError } from '../../../shared/errors/index.js';
+import { UnknownQueryableError, UnsortablePropertyError } from '../../../shared/errors/index.js';
 import type { LearnedProperty } from '../../../shared/query/queryables.js';
 import type { SearchBackend } from '../../../shared/search/backend.js';
 
@@ -18,6 +18,8 @@ export interface LearnedSnapshot {
   properties: readonly LearnedProperty[];
   /** Their names, for the filter checker. */
   names: ReadonlySet<string>;
+  /** The names of those a sort can order by, for `sortby`. */
+  sortable: ReadonlySet<string>;
   /** performance.now() when the read began: it holds everything written before then. */
   readStartedAt: number;
 }
@@ -57,6 +59,9 @@ export class KnownQueryables {
         const snapshot: LearnedSnapshot = {
           properties,
           names: new Set(properties.map((property) => property.name)),
+          sortable: new Set(
+            properties.filter((property) => property.sortable).map((property) => property.name),
+          ),
           readStartedAt: startedAt,
         };
         if (!this.snapshot || this.snapshot.readStartedAt < startedAt) this.snapshot = snapshot;
@@ -73,18 +78,24 @@ export class KnownQueryables {
   }
 
   /**
-   * Runs a request's pure parse with the known property names; when it refuses a property as
-   * unknown, reads them again (a read begun after the request) and parses once more, so only a
-   * property no record written before the request has is refused.
+   * Runs a request's pure parse with the known property names (and the sortable ones); when it
+   * refuses a property as unknown or unsortable, reads them again (a read begun after the
+   * request) and parses once more, so only a property no record written before the request has
+   * is refused.
    */
-  async parse<T>(parse: (names: ReadonlySet<string>) => T): Promise<T> {
+  async parse<T>(
+    parse: (names: ReadonlySet<string>, sortable: ReadonlySet<string>) => T,
+  ): Promise<T> {
     const since = performance.now();
     const snapshot = await this.current();
     try {
-      return parse(snapshot.names);
+      return parse(snapshot.names, snapshot.sortable);
     } catch (error) {
-      if (!(error instanceof UnknownQueryableError) || snapshot.readStartedAt >= since) throw error;
-      return parse((await this.readSince(since)).names);
+      const unknown =
+        error instanceof UnknownQueryableError || error instanceof UnsortablePropertyError;
+      if (!unknown || snapshot.readStartedAt >= since) throw error;
+      const again = await this.readSince(since);
+      return parse(again.names, again.sortable);
     }
   }
 }

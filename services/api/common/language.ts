@@ -12,7 +12,7 @@ import type { Response } from 'express';
 import type { CoreRecord, Link } from '../../../shared/records/core-record.js';
 import {
   localiseRecord,
-  recordLanguages,
+  servedLanguages,
   toLanguageTag,
 } from '../../../shared/records/languages.js';
 
@@ -127,17 +127,20 @@ export interface NegotiatedRecord {
   record: CoreRecord;
   /** The language of the answer, for Content-Language (undefined when the record names none). */
   language: string | undefined;
-  /** The record's other languages, for hreflang alternates. */
+  /** The other languages the record's text is in, for hreflang alternates. */
   others: string[];
 }
 
-/** Chooses the language of one record's answer and gives the record in it. */
+/**
+ * Chooses the language of one record's answer among those its text is in (its own and its
+ * translations') and gives the record in it.
+ */
 export function negotiateRecordLanguage(
   record: CoreRecord,
   lang: string | undefined,
   acceptLanguage: string | undefined,
 ): NegotiatedRecord {
-  const available = recordLanguages(record);
+  const available = servedLanguages(record);
   const { language } = chooseLanguage(available, lang, acceptLanguage);
   return {
     record: localiseRecord(record, language),

@@ -7,13 +7,15 @@
  * - Any other record (an ISO series, a record that others name as parent) is built from its
  *   fields: its footprint's box (else the whole world) and its time extent (else open at both
  *   ends) as the extent, its description (else title, else id) as the required description,
- *   and its licence as in items (`proprietary` when it has none).
+ *   and its licence as in items (`proprietary` when it has none), and its languages as items
+ *   write them (the STAC Language extension).
  */
 import type { CoreRecord } from '../core-record.js';
 import { computeBbox } from '../formats/json/json-values.js';
 import {
   buildLicense,
   buildProviders,
+  buildStacLanguages,
   isObject,
   resolveHref,
   STAC_VERSION,
@@ -82,11 +84,13 @@ function buildCollection(record: CoreRecord, links: StacCollectionLinks): JsonOb
   const license = buildLicense(record.license);
   const bbox = record.bbox ?? (record.geometry ? computeBbox(record.geometry) : undefined);
   const providers = buildProviders(record);
+  const languages = buildStacLanguages(record);
   return {
     type: 'Collection',
     stac_version: STAC_VERSION,
-    stac_extensions: [],
+    stac_extensions: languages.extensions,
     id: record.id,
+    ...languages.members,
     ...(record.title && { title: record.title }),
     description: record.description || record.title || record.id,
     ...(record.keywords.length > 0 && { keywords: record.keywords }),

@@ -17,10 +17,14 @@
  *   with a geometry, as STAC requires.
  * - Links with rel `enclosure` or `data` become assets, keyed by a slug of their title (or
  *   file name), made unique; all other links stay links.
+ * - A record that names a language ICU knows declares the STAC Language extension, with
+ *   `language` (the language shown) and `languages` (its others) as language objects
+ *   (docs/decisions/multilingual-records.md).
  */
 import type { Geometry } from 'geojson';
 import type { Bbox, CoreRecord, Link } from '../core-record.js';
 import { bboxToGeometry, computeBbox } from '../formats/json/json-values.js';
+import { recordLanguageObjects } from '../languages.js';
 import { parseTimeValue } from '../time.js';
 
 export const STAC_VERSION = '1.0.0';
@@ -32,6 +36,32 @@ export const STAC_EXTENSION_SCHEMAS = {
   view: 'https://stac-extensions.github.io/view/v1.0.0/schema.json',
   processing: 'https://stac-extensions.github.io/processing/v1.1.0/schema.json',
 } as const;
+
+/**
+ * The STAC Language extension, declared by an item or collection written from a record that
+ * names its language: `language` (the language shown) and `languages` (the others).
+ */
+export const STAC_LANGUAGE_EXTENSION =
+  'https://stac-extensions.github.io/language/v1.0.0/schema.json';
+
+/**
+ * The Language extension's members for a record (empty when it names no known language), and
+ * whether to declare the extension.
+ */
+export function buildStacLanguages(record: CoreRecord): {
+  members: JsonObject;
+  extensions: string[];
+} {
+  const objects = recordLanguageObjects(record);
+  if (objects === undefined) return { members: {}, extensions: [] };
+  return {
+    members: {
+      language: objects.language,
+      ...(objects.languages.length > 0 && { languages: objects.languages }),
+    },
+    extensions: [STAC_LANGUAGE_EXTENSION],
+  };
+}
 
 /** A STAC link: a Link object with a required `rel`. */
 export interface StacLink {
@@ -341,7 +371,8 @@ export function buildStacItem(record: CoreRecord, links: StacItemLinks): StacIte
       ...buildEoProperties(record),
     }),
   );
-  const properties: JsonObject = Object.assign({}, record.extra, core);
+  const languages = buildStacLanguages(record);
+  const properties: JsonObject = Object.assign({}, record.extra, core, languages.members);
   const recordLinks = record.links
     .filter((link) => !isAssetLink(link) && !HIERARCHY_RELS.has(link.rel ?? ''))
     .map(toStacLink);
@@ -349,7 +380,7 @@ export function buildStacItem(record: CoreRecord, links: StacItemLinks): StacIte
   return {
     type: 'Feature',
     stac_version: STAC_VERSION,
-    stac_extensions: declaredExtensions(properties),
+    stac_extensions: [...declaredExtensions(properties), ...languages.extensions],
     id: record.id,
     geometry,
     ...(bbox && { bbox }),

@@ -6,9 +6,10 @@
  * the backend's store again before it lets a property be refused.
  */
 import { expect } from 'chai';
-import { UnknownQueryableError } from '../../../shared/errors/index.js';
+import { UnknownQueryableError, UnsortablePropertyError } from '../../../shared/errors/index.js';
 import { checkFilter } from '../../../shared/query/check-filter.js';
 import { parseCql2Text } from '../../../shared/query/cql2/index.js';
+import { parseSortby } from '../../../shared/query/params.js';
 import { ownPropertyTypes, type LearnedProperty } from '../../../shared/query/queryables.js';
 import { buildEmptyRecord } from '../../../shared/records/core-record.js';
 import { buildIndexDocument } from '../../../shared/records/index-document.js';
@@ -154,6 +155,27 @@ describe('known queryables of the API (read cache, read again on a miss)', () =>
     state.names = ['NAME', 'x'];
     await Promise.all(Array.from({ length: 5 }, () => known.parse(parse('x = 1'))));
     expect(state.reads).to.equal(2);
+  });
+
+  it('gives sortby the sortable names, and reads again for one the cache lacks', async () => {
+    const { state, known } = store(['NAME']);
+    const sort = (value: string) => (_names: ReadonlySet<string>, sortable: ReadonlySet<string>) =>
+      parseSortby(value, 'sortby', sortable);
+    expect(await known.parse(sort('-NAME'))).to.deep.equal([{ field: 'NAME', direction: 'desc' }]);
+    state.names = ['NAME', 'pop_est'];
+    expect(await known.parse(sort('pop_est'))).to.deep.equal([
+      { field: 'pop_est', direction: 'asc' },
+    ]);
+    expect(state.reads).to.equal(2);
+    let error: unknown;
+    try {
+      await known.parse(sort('nope'));
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).to.be.instanceOf(UnsortablePropertyError);
+    expect((error as Error).message).to.include('"nope"');
+    expect(state.reads).to.equal(3);
   });
 
   it('reads the store for the documents every time (fresh)', async () => {

@@ -249,6 +249,19 @@ describe('engine DSL: search query compiler', () => {
       ]);
     });
 
+    it('sorts a learned property by its own field (encoded), missing last, without folding', () => {
+      expect(
+        sort([
+          { field: 'pop_est', direction: 'desc' },
+          { field: 'survey.depth', direction: 'asc' },
+        ]),
+      ).to.deep.equal([
+        { 'props.pop_est': { order: 'desc', missing: '_last', unmapped_type: 'keyword' } },
+        { 'props.survey%2Edepth': { order: 'asc', missing: '_last', unmapped_type: 'keyword' } },
+        { id: { order: 'asc' } },
+      ]);
+    });
+
     it('dates sort with explicit missing values JavaScript can carry back in search_after', () => {
       expect(sort([{ field: 'updated', direction: 'asc' }])).to.deep.equal([
         {

@@ -197,6 +197,19 @@ describe('STAC search parsing', () => {
     expect400(() => extractSortby([['id']], 'POST'), 'sortby');
   });
 
+  it('reads sortby on a sortable learned property, with or without properties.', () => {
+    const sortable = new Set(['pop_est', 'view:off_nadir']);
+    expect(extractSortby('-properties.pop_est,view:off_nadir', 'GET', sortable)).to.deep.equal([
+      { field: 'pop_est', direction: 'desc' },
+      { field: 'view:off_nadir', direction: 'asc' },
+    ]);
+    expect(
+      extractSortby([{ field: 'properties.view:off_nadir', direction: 'desc' }], 'POST', sortable),
+    ).to.deep.equal([{ field: 'view:off_nadir', direction: 'desc' }]);
+    expect400(() => extractSortby('pop_est', 'GET'), 'sortby');
+    expect400(() => extractSortby('gdp_md', 'GET', sortable), 'sortby');
+  });
+
   it('reads fields with the Fields extension rules', () => {
     expect(extractFields('', 'GET')).to.deep.equal({ base: 'default', include: [], exclude: [] });
     expect(extractFields('id,-geometry,+eo:cloud_cover', 'GET')).to.deep.equal({

@@ -1,9 +1,11 @@
 import { expect } from 'chai';
 import { buildEmptyRecord, type CoreRecord } from '../../../shared/records/core-record.js';
+import { writeStacCollection } from '../../../shared/records/writers/stac-collection.js';
 import {
   buildStacAssets,
   buildStacTime,
   STAC_EXTENSION_SCHEMAS,
+  STAC_LANGUAGE_EXTENSION,
   writeStacItem,
   type StacItemLinks,
 } from '../../../shared/records/writers/stac-item.js';
@@ -216,6 +218,73 @@ describe('STAC Item writer', () => {
       expect(item.properties.providers).to.deep.equal([
         { name: 'ESA', roles: ['producer'], url: 'https://esa.int' },
       ]);
+    });
+  });
+
+  describe('languages (STAC Language extension)', () => {
+    const multilingual = record({
+      language: 'cze',
+      languages: ['cs', 'en', 'ar'],
+      title: 'Vodní toky',
+      translations: { en: { title: 'Watercourses' }, ar: { title: 'مجاري المياه' } },
+    });
+
+    it('writes the language shown and the others as language objects, declaring the extension', () => {
+      const item = writeStacItem(multilingual, LINKS);
+      expect(item.stac_extensions).to.deep.equal([STAC_LANGUAGE_EXTENSION]);
+      expect(item.properties.language).to.deep.equal({
+        code: 'cs',
+        name: 'čeština',
+        alternate: 'Czech',
+      });
+      expect(item.properties.languages).to.deep.equal([
+        { code: 'en', name: 'English' },
+        { code: 'ar', name: 'العربية', alternate: 'Arabic', dir: 'rtl' },
+      ]);
+    });
+
+    it('names the language a localised record is shown in first', () => {
+      const shown = { ...multilingual, title: 'Watercourses', language: 'en' };
+      const item = writeStacItem(shown, LINKS);
+      expect((item.properties.language as { code: string }).code).to.equal('en');
+      expect((item.properties.languages as { code: string }[]).map((l) => l.code)).to.deep.equal([
+        'cs',
+        'ar',
+      ]);
+    });
+
+    it('writes a one-language record’s language without `languages`', () => {
+      const item = writeStacItem(record({ language: 'ger' }), LINKS);
+      expect(item.properties.language).to.deep.equal({
+        code: 'de',
+        name: 'Deutsch',
+        alternate: 'German',
+      });
+      expect(item.properties).to.not.have.property('languages');
+      expect(item.stac_extensions).to.deep.equal([STAC_LANGUAGE_EXTENSION]);
+    });
+
+    it('declares nothing for a record without a language, or with one no one knows', () => {
+      for (const language of [undefined, 'english', 'xx']) {
+        const item = writeStacItem(record({ ...(language && { language }) }), LINKS);
+        expect(item.properties, String(language)).to.not.have.property('language');
+        expect(item.stac_extensions, String(language)).to.deep.equal([]);
+      }
+    });
+
+    it('writes the same members at the top of a collection built from a record', () => {
+      const collection = writeStacCollection(
+        { ...multilingual, type: 'series' },
+        {
+          self: 'https://cat.example/c',
+          root: 'https://cat.example/',
+          parent: 'https://cat.example/',
+          items: 'https://cat.example/c/items',
+        },
+      );
+      expect(collection.stac_extensions).to.deep.equal([STAC_LANGUAGE_EXTENSION]);
+      expect((collection.language as { code: string }).code).to.equal('cs');
+      expect((collection.languages as unknown[]).length).to.equal(2);
     });
   });
 

@@ -243,15 +243,27 @@ export function presentQueryables(
   return document;
 }
 
-/** The sortables document of the catalogue (JSON Schema 2020-12, Records /req/sorting). */
-export function presentSortables(baseUrl: string): SchemaDocument {
-  return schemaDocument(
+/**
+ * The sortables document of the catalogue (JSON Schema 2020-12, Records /req/sorting): the core
+ * sortables, then the learned properties a sort can order by (scalar values on SQLite, fields
+ * with doc values on the engines).
+ */
+export function presentSortables(
+  baseUrl: string,
+  learned: readonly LearnedProperty[] = [],
+): SchemaDocument {
+  const document = schemaDocument(
     `${collectionUrl(baseUrl)}/sortables`,
     'Sortables of the catalogue',
-    'Properties that `sortby` accepts (prefix `-` for descending order).',
+    'Properties that `sortby` accepts (prefix `-` for descending order): the core ones, then ' +
+      'the properties of the records a sort can order by.',
     QUERYABLES.filter((queryable) => queryable.sortable),
     false,
   );
+  for (const property of learned) {
+    if (property.sortable) document.properties[property.name] ??= describeLearnedProperty(property);
+  }
+  return document;
 }
 
 /** The facets the catalogue offers (Records Part 2 facets definition document). */

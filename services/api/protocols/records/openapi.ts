@@ -240,7 +240,8 @@ export function buildRecordsParameters(
       'sortby',
       `Sort keys: sortable names (${sortableNames()
         .map((name) => `\`${name}\``)
-        .join(', ')}; see …/sortables), each prefixed by \`-\` for descending or ` +
+        .join(', ')}, then the sortable properties learned from the records; see …/sortables), ` +
+        'each prefixed by `-` for descending or ' +
         '`+` (sent as %2B) for ascending order.',
       { pattern: SORTBY_ITEM_PATTERN.source },
     ),

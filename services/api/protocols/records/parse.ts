@@ -47,6 +47,8 @@ export interface ItemsLimits {
    * unset: any (see checkFilter).
    */
   properties?: ReadonlySet<string>;
+  /** The learned properties `sortby` may name beyond the core sortables; unset: none. */
+  sortable?: ReadonlySet<string>;
 }
 
 /** Parameters that choose how records are presented, on the items and on one record. */
@@ -616,7 +618,7 @@ export function parseItemsQuery(
   const externalIds = get('externalIds');
   if (externalIds !== undefined) result.externalIds = parseList(externalIds);
   const sortby = get('sortby');
-  if (sortby !== undefined) result.sort = parseSortby(sortby);
+  if (sortby !== undefined) result.sort = parseSortby(sortby, 'sortby', limits.sortable);
   const filter = parseFilterParameters(query, body, limits.query);
   if (filter !== undefined) result.filter = checkFilter(filter, limits.query, limits.properties);
   parseItemsPresentation(query);

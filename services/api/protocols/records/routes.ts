@@ -218,7 +218,8 @@ export function createRecordsRouter({
   );
   serveDocument(
     `${collectionPath}/sortables`,
-    (request) => presentSortables(request.publicBaseUrl),
+    async (request) =>
+      presentSortables(request.publicBaseUrl, (await queryables.fresh()).properties),
     (document, page) => renderSchemaPage(document, page, 'sortables'),
     SCHEMA_JSON,
   );
@@ -236,8 +237,12 @@ export function createRecordsRouter({
     filter?: FilterBody,
   ): Promise<void> {
     const format = negotiate(request, response, ITEMS_OFFERED);
-    const parsed = await queryables.parse((properties) =>
-      parseItemsQuery(request.query, { ...config.limits, query: config.query, properties }, filter),
+    const parsed = await queryables.parse((properties, sortable) =>
+      parseItemsQuery(
+        request.query,
+        { ...config.limits, query: config.query, properties, sortable },
+        filter,
+      ),
     );
     // RDF and schema.org pages cost several times a GeoJSON page to build, all on the event
     // loop: their pages hold at most RDF_PAGE_LIMIT records, and their paging links say so.

@@ -85,7 +85,11 @@ function searchParameter(name: SearchParameterName): Parameter | Reference {
     case 'filter-crs':
       return parameterRef('filterCrs');
     case 'sortby':
-      return stringParameter('sortby', 'Sort extension: fields, `-` prefix for descending.');
+      return stringParameter(
+        'sortby',
+        'Sort extension: fields (the sortable core queryables and properties learned from the ' +
+          'records), `-` prefix for descending.',
+      );
     case 'fields':
       return stringParameter(
         'fields',
@@ -224,6 +228,15 @@ export function buildStacPaths(): Paths {
     ),
   ];
   const f = stringParameter('f', 'Output format (JSON only).', { enum: [...STAC_FORMATS] });
+  /** `lang` of a STAC document built from records (the language negotiation). */
+  const lang = (what: string) =>
+    stringParameter(
+      'lang',
+      `Language of ${what} (a language tag, RFC 4647 lookup): title, description and ` +
+        'keywords in that language where the record has them, else its own. ' +
+        'Takes precedence over Accept-Language.',
+      { pattern: '^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$' },
+    );
   const collectionsParameters: Record<
     (typeof COLLECTIONS_PARAMETER_NAMES)[number],
     Parameter | Reference
@@ -251,6 +264,7 @@ export function buildStacPaths(): Paths {
       'fields',
       'Fields extension: include and (`-` prefixed) exclude member paths of the collections.',
     ),
+    lang: lang('each collection'),
   };
   return {
     '/stac': {
@@ -281,7 +295,7 @@ export function buildStacPaths(): Paths {
       get: readOperation(
         'One STAC Collection',
         TAG,
-        [collectionId, f],
+        [collectionId, f, lang('the collection; Content-Language names the language served')],
         jsonContent('StacCollection'),
         {
           notFound: true,
@@ -301,18 +315,7 @@ export function buildStacPaths(): Paths {
       get: readOperation(
         'One item of a STAC Collection',
         TAG,
-        [
-          collectionId,
-          itemId,
-          f,
-          stringParameter(
-            'lang',
-            'Language of the item (a language tag, RFC 4647 lookup): its title, description and ' +
-              'keywords in that language when the record has them, else its own; ' +
-              'Content-Language names the language served. Takes precedence over Accept-Language.',
-            { pattern: '^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$' },
-          ),
-        ],
+        [collectionId, itemId, f, lang('the item; Content-Language names the language served')],
         jsonContent('StacItem', GEOJSON),
         { notFound: true },
       ),

@@ -21,8 +21,8 @@ import {
   parseLimit,
   parseList,
   parseOffset,
+  resolveSortKey,
 } from '../../../../shared/query/params.js';
-import { findQueryable } from '../../../../shared/query/queryables.js';
 import type { SearchQuery, SortKey } from '../../../../shared/query/search-query.js';
 import type { Bbox } from '../../../../shared/records/core-record.js';
 
@@ -38,6 +38,8 @@ export interface SearchLimits {
    * unset: any (see checkFilter).
    */
   properties?: ReadonlySet<string>;
+  /** The learned properties `sortby` may name beyond the core sortables; unset: none. */
+  sortable?: ReadonlySet<string>;
 }
 
 /**
@@ -97,6 +99,7 @@ export const COLLECTIONS_PARAMETER_NAMES = [
   'filter-crs',
   'sortby',
   'fields',
+  'lang',
 ] as const;
 
 const CRS84 = new Set([
@@ -443,7 +446,11 @@ export function extractFilter(
   }
 }
 
-function sortKey(field: unknown, direction: unknown): SortKey {
+function sortKey(
+  field: unknown,
+  direction: unknown,
+  sortable: ReadonlySet<string> | undefined,
+): SortKey {
   if (typeof field !== 'string' || field.trim() === '') {
     fail('sortby', `sortby field must be a non-empty string, got ${describe(field)}`);
   }
@@ -451,18 +458,24 @@ function sortKey(field: unknown, direction: unknown): SortKey {
     fail('sortby', `sortby direction must be "asc" or "desc", got ${describe(direction)}`);
   }
   const name = stripPropertiesPrefix(field.trim());
-  const queryable = findQueryable(name);
-  if (!queryable?.sortable) fail('sortby', `sortby: "${field}" is not a sortable property`);
-  return { field: queryable.name, direction: direction === 'desc' ? 'desc' : 'asc' };
+  return resolveSortKey(name, direction === 'desc' ? 'desc' : 'asc', sortable);
 }
 
-/** Reads `sortby`: GET `+a,-b`; POST `[{field, direction}]` (the GET form is accepted too). */
-export function extractSortby(value: unknown, method: SearchMethod): SortKey[] {
+/**
+ * Reads `sortby`: GET `+a,-b`; POST `[{field, direction}]` (the GET form is accepted too). A
+ * field is a sortable core queryable or a sortable property learned from the records
+ * (`sortable`), with or without `properties.`.
+ */
+export function extractSortby(
+  value: unknown,
+  method: SearchMethod,
+  sortable?: ReadonlySet<string>,
+): SortKey[] {
   if (value === undefined) return [];
   if (typeof value === 'string') {
     return parseList(value).map((part) => {
       const descending = part.startsWith('-');
-      return sortKey(part.replace(/^[+-]/, ''), descending ? 'desc' : 'asc');
+      return sortKey(part.replace(/^[+-]/, ''), descending ? 'desc' : 'asc', sortable);
     });
   }
   if (method === 'POST' && Array.isArray(value)) {
@@ -470,7 +483,7 @@ export function extractSortby(value: unknown, method: SearchMethod): SortKey[] {
       if (!isObject(item)) fail('sortby', 'sortby must be an array of {field, direction}');
       const unknown = Object.keys(item).find((key) => key !== 'field' && key !== 'direction');
       if (unknown) fail('sortby', `sortby: unknown member "${unknown}"`);
-      return sortKey(item.field, item.direction);
+      return sortKey(item.field, item.direction, sortable);
     });
   }
   return fail('sortby', `sortby must be a list of fields, got ${describe(value)}`);
@@ -549,7 +562,7 @@ function buildSearch(
   limits: SearchLimits,
 ): StacSearch {
   const query: SearchQuery = {
-    sort: extractSortby(members.sortby, method),
+    sort: extractSortby(members.sortby, method, limits.sortable),
     offset: decodePageToken(members.token),
     limit: extractLimit(members.limit, method, limits),
   };
@@ -645,7 +658,8 @@ export function extractCollectionFields(value: unknown): FieldsSelection | undef
 /**
  * Parses `GET /stac/collections`: `limit` and `offset`, and the Collection Search parameters
  * (`bbox`, `datetime`, `q`, `filter` with `filter-lang` and `filter-crs`, `sortby`, `fields`),
- * each read as the item search reads it. Unknown or repeated parameters are refused.
+ * each read as the item search reads it, and `lang` (the language the collections are shown
+ * in, which the route negotiates). Unknown or repeated parameters are refused.
  */
 export function parseCollectionsQuery(
   parameters: Record<string, unknown>,
@@ -660,7 +674,7 @@ export function parseCollectionsQuery(
   const search: CollectionSearch = {
     offset: parseOffset(parameters.offset as string | undefined),
     limit: parseLimit(parameters.limit as string | undefined, limits.defaultLimit, limits.maxLimit),
-    sort: extractSortby(parameters.sortby, 'GET'),
+    sort: extractSortby(parameters.sortby, 'GET', limits.sortable),
   };
   const bbox = extractBbox(parameters.bbox, 'GET');
   if (bbox) search.bbox = bbox;

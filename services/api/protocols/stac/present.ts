@@ -124,13 +124,15 @@ export function presentStacCatalogueCollection(
 }
 
 /**
- * A record served as a STAC Collection, with the STAC API's links and, when it has items, their
- * extent in place of the declared one (collection-extents.ts).
+ * A record served as a STAC Collection, with the STAC API's links (and `alternates`, the links
+ * to it in other languages) and, when it has items, their extent in place of the declared one
+ * (collection-extents.ts).
  */
 export function presentStacCollection(
   record: CoreRecord,
   baseUrl: string,
   children?: ChildrenExtent,
+  alternates: readonly Link[] = [],
 ): Record<string, unknown> {
   const root = stacRootUrl(baseUrl);
   const collection = writeStacCollection(record, {
@@ -145,6 +147,13 @@ export function presentStacCollection(
         href: `${recordUrl(baseUrl, record.id)}?f=json`,
         title: 'This collection as an OGC API – Records record',
       },
+      ...alternates.map(({ href, rel, type, title, hreflang }) => ({
+        href,
+        rel: rel ?? 'alternate',
+        ...(type !== undefined && { type }),
+        ...(title !== undefined && { title }),
+        ...(hreflang !== undefined && { hreflang }),
+      })),
     ],
   });
   return withChildrenExtent(collection, children);

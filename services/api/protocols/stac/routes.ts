@@ -27,6 +27,7 @@ import {
   presentQueryables,
   presentStacApiLanding,
   STAC_API_CONFORMANCE_CLASSES,
+  stacCollectionUrl,
   stacItemsUrl,
 } from './capabilities.js';
 import {
@@ -104,10 +105,11 @@ export function createStacRouter({
 }: StacRouteDependencies): Router {
   const router = Router();
   /** The search limits with the known properties, for the parsers. */
-  const limitsWith = (properties: ReadonlySet<string>) => ({
+  const limitsWith = (properties: ReadonlySet<string>, sortable: ReadonlySet<string>) => ({
     ...config.limits,
     query: config.query,
     properties,
+    sortable,
   });
 
   /** The parent ids of these records that are records of the catalogue. */
@@ -153,23 +155,39 @@ export function createStacRouter({
     return record;
   };
 
-  /** A STAC Collection by id: the catalogue collection, or a record served as one; else 404. */
+  /**
+   * A STAC Collection by id: the catalogue collection, or a record served as one in the
+   * negotiated language (with links to it in its other languages) and that language; else 404.
+   */
   const findCollection = async (
     baseUrl: string,
     collectionId: string,
-  ): Promise<Record<string, unknown>> => {
+    lang: string | undefined,
+    acceptLanguage: string | undefined,
+  ): Promise<{ body: Record<string, unknown>; language?: string | undefined }> => {
     if (collectionId === COLLECTION_ID) {
-      return presentStacCatalogueCollection(baseUrl, config.service, await backend.extent());
+      const extent = await backend.extent();
+      return { body: presentStacCatalogueCollection(baseUrl, config.service, extent) };
     }
-    const record = await findCollectionRecord(collectionId);
-    const children = await findChildrenExtents(backend, [record.id]);
-    return presentStacCollection(record, baseUrl, children.get(record.id));
+    const stored = await findCollectionRecord(collectionId);
+    const negotiated = negotiateRecordLanguage(stored, lang, acceptLanguage);
+    const self = stacCollectionUrl(baseUrl, stored.id);
+    const alternates = languageAlternates(negotiated, 'application/json', (tag) =>
+      withLang(self, tag),
+    );
+    const children = await findChildrenExtents(backend, [stored.id]);
+    return {
+      body: presentStacCollection(negotiated.record, baseUrl, children.get(stored.id), alternates),
+      language: negotiated.language,
+    };
   };
 
   router.get('/search', async (request, response) => {
     requireAcceptable(request);
     const parameters = request.query as Record<string, unknown>;
-    const parsed = await queryables.parse((known) => parseSearchGet(parameters, limitsWith(known)));
+    const parsed = await queryables.parse((known, sortable) =>
+      parseSearchGet(parameters, limitsWith(known, sortable)),
+    );
     await search(response, request.publicBaseUrl, 'GET', parameters, parsed);
   });
 
@@ -179,7 +197,9 @@ export function createStacRouter({
     if (body === undefined && Number(request.headers['content-length'] ?? 0) > 0) {
       throw new InvalidParameterError('body', 'POST /search takes a JSON body (application/json)');
     }
-    const parsed = await queryables.parse((known) => parseSearchPost(body, limitsWith(known)));
+    const parsed = await queryables.parse((known, sortable) =>
+      parseSearchPost(body, limitsWith(known, sortable)),
+    );
     const members = (body ?? {}) as Record<string, unknown>;
     await search(response, request.publicBaseUrl, 'POST', members, parsed);
   });
@@ -214,8 +234,8 @@ export function createStacRouter({
   router.get('/stac/collections', async (request, response) => {
     requireAcceptable(request);
     const query = request.query as Record<string, unknown>;
-    const search = await queryables.parse((known) =>
-      parseCollectionsQuery(query, limitsWith(known)),
+    const search = await queryables.parse((known, sortable) =>
+      parseCollectionsQuery(query, limitsWith(known, sortable)),
     );
     const { offset, limit, fields } = search;
     const baseUrl = request.publicBaseUrl;
@@ -224,8 +244,16 @@ export function createStacRouter({
     const listsCatalogue = !isCollectionSearch(search);
     const recordOffset = listsCatalogue ? Math.max(0, offset - 1) : offset;
     const recordLimit = listsCatalogue && offset === 0 ? limit - 1 : limit;
+    // Each collection in the language asked for where it has it (a list has no one language).
+    const lang = langParameter(query);
+    const acceptLanguage = request.headers['accept-language'];
     const present: PresentCollection = (record, children) =>
-      presentStacCollection(record, baseUrl, children);
+      presentStacCollection(
+        localiseRecords([record], lang, acceptLanguage)[0] ?? record,
+        baseUrl,
+        children,
+      );
+    response.vary('Accept-Language');
     const found = await findStacCollections(
       backend,
       search,
@@ -251,8 +279,16 @@ export function createStacRouter({
 
   router.get('/stac/collections/:collectionId', async (request, response) => {
     requireAcceptable(request);
-    rejectParameters(request);
-    const body = await findCollection(request.publicBaseUrl, request.params.collectionId);
+    rejectParameters(request, ['lang']);
+    const { collectionId } = request.params;
+    const { body, language } = await findCollection(
+      request.publicBaseUrl,
+      collectionId,
+      langParameter(request.query),
+      request.headers['accept-language'],
+    );
+    // The catalogue collection names no language; a record's is negotiated.
+    if (collectionId !== COLLECTION_ID) setContentLanguage(response, language);
     sendJson(response, body, 'application/json');
   });
 
@@ -261,10 +297,11 @@ export function createStacRouter({
     const { collectionId } = request.params;
     if (collectionId !== COLLECTION_ID) await findCollectionRecord(collectionId);
     const parameters = request.query as Record<string, unknown>;
-    const parsed = await queryables.parse((known) =>
+    const parsed = await queryables.parse((known, sortable) =>
       parseCollectionItemsGet(parameters, collectionId, COLLECTION_ID, {
         ...config.limits,
         properties: known,
+        sortable,
       }),
     );
     const href = stacItemsUrl(request.publicBaseUrl, collectionId);
@@ -312,8 +349,8 @@ export function createStacRouter({
     method: SearchMethod,
     members: Record<string, unknown>,
   ): Promise<void> => {
-    const parsed = await queryables.parse((known) =>
-      parseAggregateRequest(members, method, limitsWith(known)),
+    const parsed = await queryables.parse((known, sortable) =>
+      parseAggregateRequest(members, method, limitsWith(known, sortable)),
     );
     const aggregations = await runAggregate(backend, parsed, config.query, {
       scope: request.searchScope,
