@@ -161,6 +161,9 @@ describe('DCAT-AP mapping of records', () => {
     expect(values(store, contact, `${NS.vcard}hasEmail`)).to.deep.equal([
       'mailto:helpdesk.carto@spw.wallonie.be',
     ]);
+    expect(
+      values(store, namedNode('mailto:helpdesk.carto@spw.wallonie.be'), `${NS.rdf}type`),
+    ).to.deep.equal([`${NS.vcard}Email`]);
     const custodian = one(store, subject, 'http://data.europa.eu/930/custodian');
     expect(values(store, custodian, `${NS.foaf}name`)[0]).to.match(
       /^Direction des Eaux souterraines/,

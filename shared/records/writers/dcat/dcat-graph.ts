@@ -253,7 +253,11 @@ function addContactPoint(graph: GraphBuilder, contact: Contact): Quad_Subject | 
   if (contact.organization && contact.name) {
     graph.text(kind, iri('vcard', 'organization-name'), contact.organization);
   }
-  for (const email of emails) graph.add(kind, iri('vcard', 'hasEmail'), namedNode(email));
+  // GeoDCAT-AP 3 gives vcard:hasEmail the range vcard:Email (`sh:class`), so the address says so.
+  for (const email of emails) {
+    graph.add(kind, iri('vcard', 'hasEmail'), namedNode(email));
+    graph.type(namedNode(email), ['vcard', 'Email']);
+  }
   for (const entry of contact.phones ?? []) {
     const phone = entry.value.replace(/[^+\d]/g, '');
     if (phone) graph.add(kind, iri('vcard', 'hasTelephone'), namedNode(`tel:${phone}`));
