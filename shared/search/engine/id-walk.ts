@@ -7,10 +7,14 @@
  *
  * Where a walk starts is a range on `id`, not `search_after`: a `search_after` search makes the
  * engine step through every record before its value, so its cost grows with the depth, and it
- * takes no `from`. A range skips there, and costs the terms it covers, so an open range (`id >
- * after`) is bounded above: by the file's last id when the walk has one (`through`), else by the
- * end of a block of ids sharing a prefix with `after` (id-blocks.ts, as deep-paging.ts does),
- * widened when it holds too few ids; past the few blocks tried, the range is left open.
+ * takes no `from`. A range skips there, but costs the terms it covers (the engine gathers their
+ * documents before the first hit), so a range open above (`id > after`) is bounded: by the
+ * file's last id when the walk has one (`through`), else by an id a little more than the ids
+ * needed beyond `after`, taken from a sample of the index's ids (random, kept a minute: the
+ * bounds are hints, a stale one only makes a range wider or narrower). A range that holds too
+ * few ids is widened, and at last left open. Blocks of ids sharing a prefix (deep-paging.ts)
+ * do not serve here: with decimal ids a block is ten times the last, and the one after the block
+ * of `…0099999` that holds 10,000 ids is the whole rest of the catalogue.
  *
  * Records to pass over (`skip`) are passed in hops of a result window each, a search of one hit
  * at `from` window - 1 reading only the id the hop ends at; the last hop and the first ids listed
@@ -19,8 +23,7 @@
  * `updated` is read as the instant the engine indexed, written as ISO 8601 UTC with milliseconds:
  * the text every record format's reader gives `updated` (parseTimeValue's start), so the same
  * text SQLite gives back as stored. Reading the stored `record.updated` instead would make the
- * engine parse each hit's whole `_source`: about three times the cost of a batch (10,000 ids,
- * 1,000,000 records, docs/decisions/million-record-benchmarks.md).
+ * engine parse each hit's whole `_source` (docs/decisions/million-record-benchmarks.md).
  */
 import type { IdWalkEntry, IdWalkQuery } from '../backend.js';
 import type { ScopedSearch } from './budgeted-search.js';
@@ -28,12 +31,56 @@ import { ID_FIELD } from './compile-search.js';
 import { allOf, matchAll, range, type Query, type RangeBounds } from './dsl.js';
 import type { EngineHit, JsonObject } from './engine-adapter.js';
 import { encodeFieldName } from './engine-fields.js';
-import { BlockWidths, idBlockEnd, MAX_BLOCKS } from './id-blocks.js';
 
 /** Where the engine document keeps `updated` (mapped as a date). */
 const UPDATED_FIELD = `props.${encodeFieldName('updated')}`;
 /** Hits of a walk carry their sort value (the id) and doc values, nothing else. */
 const WALK_FILTER_PATH = ['hits.hits.sort', 'hits.hits.fields'];
+/** Ids sampled for the bounds of open ranges (at most a result window). */
+const SAMPLE_SIZE = 2000;
+/** How long a sample serves before the next walk that needs one takes a new one. */
+const SAMPLE_MAX_AGE_MS = 60_000;
+/** A range is bounded to hold about this many times the ids it needs, then twice, four times. */
+const BLOCK_MARGIN = 1.5;
+/** Bounded ranges tried before a range open above. */
+const BLOCKS_TRIED = 3;
+
+/** Ids sampled at random from the index, in UTF-8 order, and the records per sampled id. */
+export interface IdSample {
+  ids: string[];
+  /** Records in the index per sampled id: about how many lie between two neighbours. */
+  spacing: number;
+}
+
+/** Compares ids as the engines order keywords: by their UTF-8 bytes. */
+function compareIds(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a), Buffer.from(b));
+}
+
+/**
+ * The upper bounds (exclusive) to try for a range of ids after `after` that must hold `needed`
+ * ids, narrowest first: sampled ids about `BLOCK_MARGIN` × `needed` ids on, then twice and four
+ * times as far; fewer (none) where the sample ends first, which leaves the range open.
+ */
+export function sampledBlockEnds(sample: IdSample, after: string, needed: number): string[] {
+  const { ids, spacing } = sample;
+  let low = 0;
+  let high = ids.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (compareIds(ids[middle]!, after) <= 0) low = middle + 1;
+    else high = middle;
+  }
+  // ids[low] is the first sampled id after `after`.
+  const span = Math.max(1, Math.ceil((needed * BLOCK_MARGIN) / Math.max(spacing, 1)));
+  const ends: string[] = [];
+  for (let block = 0; block < BLOCKS_TRIED; block += 1) {
+    const end = ids[low + span * 2 ** block];
+    if (end === undefined) break;
+    ends.push(end);
+  }
+  return ends;
+}
 
 /** What one search of a walk asks: ids after `after` through `through`, from `from`, `size`. */
 export interface WalkStep {
@@ -82,8 +129,8 @@ export function readWalkHit(hit: EngineHit): IdWalkEntry {
 
 /** The id walks of one alias. */
 export class EngineIdWalk {
-  /** How wide a block held a result window of ids last time (the ids' shape is the catalogue's). */
-  private readonly blockWidths = new BlockWidths(64);
+  /** The last sample of the index's ids, and when it was taken. */
+  private sample: { taken: number; sample: IdSample } | undefined;
 
   constructor(
     private readonly alias: string,
@@ -91,9 +138,9 @@ export class EngineIdWalk {
     private readonly window: number,
   ) {}
 
-  /** Forgets the block widths learned (the index was replaced). */
+  /** Forgets the sample (the index was replaced). */
   clear(): void {
-    this.blockWidths.clear();
+    this.sample = undefined;
   }
 
   async walk(query: IdWalkQuery, search: ScopedSearch): Promise<IdWalkEntry[]> {
@@ -123,8 +170,8 @@ export class EngineIdWalk {
   }
 
   /**
-   * One search of a walk. Open above (no `through`), it is bounded by blocks of ids after
-   * `after`, each wider than the last, until one holds `from + size` ids; then left open.
+   * One search of a walk. Open above (no `through`), its range is bounded by sampled ids, each
+   * bound further than the last, until one holds `size` hits; then left open.
    */
   private async read(
     search: ScopedSearch,
@@ -141,19 +188,36 @@ export class EngineIdWalk {
     };
     const { after, through } = step;
     if (after === undefined || through !== undefined) return send();
-    const needed = step.from + step.size;
-    let drop = this.blockWidths.get('', needed);
-    for (let block = 0; block < MAX_BLOCKS; block += 1) {
-      const end = idBlockEnd(after, drop);
-      if (end === undefined) break;
+    const sample = await this.sampled(search);
+    for (const end of sampledBlockEnds(sample, after, step.from + step.size)) {
       const read = await send(end);
-      if (read.length >= step.size) {
-        this.blockWidths.set('', needed, drop);
-        return read;
-      }
-      // Each wider block drops one more code point than the last, then two.
-      drop += block + 1;
+      if (read.length >= step.size) return read;
     }
     return send();
+  }
+
+  /** The sample of ids: the one kept, when it is younger than a minute, else a new one. */
+  private async sampled(search: ScopedSearch): Promise<IdSample> {
+    const kept = this.sample;
+    if (kept && Date.now() - kept.taken < SAMPLE_MAX_AGE_MS) return kept.sample;
+    const response = await search.search({
+      index: this.alias,
+      body: {
+        query: { function_score: { query: matchAll(), random_score: {}, boost_mode: 'replace' } },
+        size: Math.min(SAMPLE_SIZE, this.window),
+        stored_fields: '_none_',
+        docvalue_fields: [ID_FIELD],
+        track_total_hits: true,
+      },
+      filterPath: ['hits.total', 'hits.hits.fields'],
+    });
+    const ids = (response.hits?.hits ?? [])
+      .map((hit) => hit.fields?.[ID_FIELD]?.[0])
+      .filter((id): id is string => typeof id === 'string')
+      .sort(compareIds);
+    const total = response.hits?.total?.value ?? 0;
+    const sample = { ids, spacing: ids.length > 0 ? total / ids.length : 1 };
+    this.sample = { taken: Date.now(), sample };
+    return sample;
   }
 }
