@@ -85,7 +85,7 @@ describe('engine id walk', () => {
       expect(sampledBlockEnds(sample, '', 1)[0]).to.equal('id-00100');
       expect(sampledBlockEnds(sample, 'id-04850', 10)).to.deep.equal([]);
       expect(sampledBlockEnds({ ids: [], spacing: 1 }, 'a', 10)).to.deep.equal([]);
-      const odd: IdSample = { ids: ['a', '\u00e9', '\ufffd', '\u{1f30d}'], spacing: 1 };
+      const odd: IdSample = { ids: ['a', '\u00e9', '\ufffd', '\u{1f30d}'], spacing: 2 };
       expect(sampledBlockEnds(odd, '\u00e9', 1)).to.deep.equal(['\u{1f30d}']);
     });
   });
