@@ -57,13 +57,8 @@ function compareIds(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a), Buffer.from(b));
 }
 
-/**
- * The upper bounds (exclusive) to try for a range of ids after `after` that must hold `needed`
- * ids, narrowest first: sampled ids about `BLOCK_MARGIN` × `needed` ids on, then twice and four
- * times as far; fewer (none) where the sample ends first, which leaves the range open.
- */
-export function sampledBlockEnds(sample: IdSample, after: string, needed: number): string[] {
-  const { ids, spacing } = sample;
+/** The position of the first of `ids` (in UTF-8 order) after `after`. */
+function firstAfter(ids: readonly string[], after: string): number {
   let low = 0;
   let high = ids.length;
   while (low < high) {
@@ -71,7 +66,17 @@ export function sampledBlockEnds(sample: IdSample, after: string, needed: number
     if (compareIds(ids[middle]!, after) <= 0) low = middle + 1;
     else high = middle;
   }
-  // ids[low] is the first sampled id after `after`.
+  return low;
+}
+
+/**
+ * The upper bounds (exclusive) to try for a range of ids after `after` that must hold `needed`
+ * ids, narrowest first: sampled ids about `BLOCK_MARGIN` × `needed` ids on, then twice and four
+ * times as far; fewer (none) where the sample ends first, which leaves the range open.
+ */
+export function sampledBlockEnds(sample: IdSample, after: string, needed: number): string[] {
+  const { ids, spacing } = sample;
+  const low = firstAfter(ids, after);
   const span = Math.max(1, Math.ceil((needed * BLOCK_MARGIN) / Math.max(spacing, 1)));
   const ends: string[] = [];
   for (let block = 0; block < BLOCKS_TRIED; block += 1) {
@@ -127,6 +132,30 @@ export function readWalkHit(hit: EngineHit): IdWalkEntry {
   return Number.isNaN(instant.getTime()) ? { id } : { id, updated: instant.toISOString() };
 }
 
+/**
+ * Sampled ids whose count of records from `after` (exclusive) through them should lie within
+ * `reach` below `skip`: one near each of three quarters, a half and a quarter of `reach` below,
+ * in id order. A sampled id k places after `after` has about k × spacing records before it,
+ * give or take spacing × √k (the sample is random), so some of them usually land in reach.
+ */
+export function jumpCandidates(
+  sample: IdSample,
+  after: string | undefined,
+  skip: number,
+  reach: number,
+): string[] {
+  const { ids, spacing } = sample;
+  const first = after === undefined ? 0 : firstAfter(ids, after);
+  const candidates: string[] = [];
+  for (const fraction of [0.75, 0.5, 0.25]) {
+    const places = Math.floor((skip - reach * fraction) / Math.max(spacing, 1));
+    if (places < 1) continue;
+    const id = ids[first + places - 1];
+    if (id !== undefined && !candidates.includes(id)) candidates.push(id);
+  }
+  return candidates;
+}
+
 /** The id walks of one alias. */
 export class EngineIdWalk {
   /** The last sample of the index's ids, and when it was taken. */
@@ -152,6 +181,11 @@ export class EngineIdWalk {
     while (entries.length < limit) {
       const size = Math.min(limit - entries.length, this.window);
       if (skip > 0 && skip + size > this.window) {
+        const jumped = await this.jump(search, { after, through, skip, size });
+        if (jumped) {
+          ({ after, skip } = jumped);
+          if (skip + size <= this.window) continue;
+        }
         const hop = Math.min(skip, this.window);
         const [end] = await this.read(search, { after, through, from: hop - 1, size: 1 }, false);
         if (end === undefined) return entries;
@@ -167,6 +201,46 @@ export class EngineIdWalk {
       after = last.id;
     }
     return entries;
+  }
+
+  /**
+   * Passes over most of `skip` records after `after` in one round trip: the records from
+   * `after` to the first of a few sampled ids about `skip` records on, and from each to the next,
+   * are counted side by side (`_msearch`; a count of a range on `id` costs the terms in it), and
+   * the walk goes on from the furthest one that leaves no fewer than nothing to skip. Undefined when no
+   * sampled id lies far enough on, or each counted one lies too far.
+   */
+  private async jump(
+    search: ScopedSearch,
+    at: { after: string | undefined; through: string | undefined; skip: number; size: number },
+  ): Promise<{ after: string; skip: number } | undefined> {
+    const { after, through, skip, size } = at;
+    const sample = await this.sampled(search);
+    const candidates = jumpCandidates(sample, after, skip, this.window - size).filter(
+      (id) => through === undefined || compareIds(id, through) <= 0,
+    );
+    if (candidates.length === 0) return undefined;
+    // Counted between consecutive candidates (in id order), so that no term is counted twice.
+    const counts = await search.searchMany(
+      candidates.map((id, index) => ({
+        query: buildWalkQuery({
+          after: index === 0 ? after : candidates[index - 1],
+          through: id,
+          from: 0,
+          size: 0,
+          withUpdated: false,
+        }),
+        size: 0,
+        track_total_hits: true,
+      })),
+    );
+    let best: { after: string; skip: number } | undefined;
+    let passed = 0;
+    candidates.forEach((id, index) => {
+      passed += counts[index]?.hits?.total?.value ?? Number.POSITIVE_INFINITY;
+      if (passed <= skip) best = { after: id, skip: skip - passed };
+    });
+    return best;
   }
 
   /**

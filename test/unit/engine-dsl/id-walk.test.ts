@@ -6,6 +6,7 @@
 import { expect } from 'chai';
 import {
   buildWalkBody,
+  jumpCandidates,
   readWalkHit,
   sampledBlockEnds,
   type IdSample,
@@ -88,5 +89,22 @@ describe('engine id walk', () => {
       const odd: IdSample = { ids: ['a', '\u00e9', '\ufffd', '\u{1f30d}'], spacing: 2 };
       expect(sampledBlockEnds(odd, '\u00e9', 1)).to.deep.equal(['\u{1f30d}']);
     });
+  });
+
+  it('jumps toward sampled ids three quarters, a half and a quarter of the reach short of the skip', () => {
+    const sample: IdSample = {
+      ids: Array.from({ length: 100 }, (_, index) => `id-${String(index * 10).padStart(4, '0')}`),
+      spacing: 10,
+    };
+    // 500 to skip after id-0005, 400 within reach: 200, 300 and 400 records on.
+    expect(jumpCandidates(sample, 'id-0005', 500, 400)).to.deep.equal([
+      'id-0200',
+      'id-0300',
+      'id-0400',
+    ]);
+    expect(jumpCandidates(sample, undefined, 500, 400)[0]).to.equal('id-0190');
+    // Not one sampled id on: nothing to jump to; past the sample's end: none.
+    expect(jumpCandidates(sample, 'id-0005', 9, 8)).to.deep.equal([]);
+    expect(jumpCandidates(sample, 'id-0975', 500, 400)).to.deep.equal([]);
   });
 });
