@@ -207,8 +207,8 @@ export class EngineIdWalk {
    * Passes over most of `skip` records after `after` in one round trip: the records from
    * `after` to the first of a few sampled ids about `skip` records on, and from each to the next,
    * are counted side by side (`_msearch`; a count of a range on `id` costs the terms in it), and
-   * the walk goes on from the furthest one that leaves no fewer than nothing to skip. Undefined when no
-   * sampled id lies far enough on, or each counted one lies too far.
+   * the walk goes on from the furthest one with at most `skip` records up to it, with what is
+   * left to skip. Undefined when no sampled id lies far enough on, or each lies too far.
    */
   private async jump(
     search: ScopedSearch,
