@@ -3,7 +3,8 @@
  * to a fresh SQLite file or a fresh engine alias, then the sitemap index is planned and the
  * first, a middle and the last sitemap file are read the way the API reads them
  * (services/api/protocols/web/sitemap-walk.ts), each several times; prints the median time and
- * the searches of each, and writes them to a JSON file. The alias or file is removed after.
+ * the calls of the backend's id walk (SearchBackend.walkIds) of each, and writes them to a JSON
+ * file. The alias or file is removed after.
  *
  *   npx tsx scripts/bench/sitemap-files.ts [--records 100000] [--per-file 10000] [--rounds 5]
  *     [--engine elasticsearch|opensearch --url http://127.0.0.1:9250] [--out bench/results/sitemap-files.json]
@@ -14,8 +15,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../shared/config/index.js';
 import { ingestDocuments } from '../../shared/ingest/pipeline.js';
-import type { SearchQuery } from '../../shared/query/search-query.js';
-import type { SearchBackend } from '../../shared/search/backend.js';
+import type { IdWalkQuery, SearchBackend, SearchOptions } from '../../shared/search/backend.js';
 import { createBackend } from '../../shared/search/create-backend.js';
 import { planSitemapFiles, readRange } from '../../services/api/protocols/web/sitemap-walk.js';
 import { generateRecords } from '../corpus/generator.js';
@@ -35,14 +35,14 @@ const records = Number(values.records);
 const perFile = Number(values['per-file']);
 const rounds = Number(values.rounds);
 
-/** The backend with the searches it runs counted. */
-function counting(backend: SearchBackend, counter: { searches: number }): SearchBackend {
+/** The backend with the calls of its id walk counted. */
+function counting(backend: SearchBackend, counter: { walks: number }): SearchBackend {
   return new Proxy(backend, {
     get(target, property, receiver) {
-      if (property === 'search') {
-        return (query: SearchQuery) => {
-          counter.searches += 1;
-          return target.search(query);
+      if (property === 'walkIds') {
+        return (query: IdWalkQuery, options?: SearchOptions) => {
+          counter.walks += 1;
+          return target.walkIds(query, options);
         };
       }
       const value: unknown = Reflect.get(target, property, receiver);
@@ -55,14 +55,14 @@ function counting(backend: SearchBackend, counter: { searches: number }): Search
 
 async function timed(run: (backend: SearchBackend) => Promise<unknown>, backend: SearchBackend) {
   const times: number[] = [];
-  const counter = { searches: 0 };
+  const counter = { walks: 0 };
   for (let round = 0; round < rounds; round += 1) {
-    counter.searches = 0;
+    counter.walks = 0;
     const started = performance.now();
     await run(counting(backend, counter));
     times.push(performance.now() - started);
   }
-  return { medianMs: Math.round(median(times) * 10) / 10, searches: counter.searches };
+  return { medianMs: Math.round(median(times) * 10) / 10, walks: counter.walks };
 }
 
 const directory = mkdtempSync(join(tmpdir(), 'cairn-bench-sitemap-'));
@@ -97,7 +97,7 @@ try {
   };
   const result = {
     backend: config.search.kind,
-    records: plan.total,
+    records: (await backend.search({ sort: [], offset: 0, limit: 0 })).total,
     perFile,
     files: plan.files.length,
     rounds,

@@ -22,6 +22,7 @@ const BACKEND_OPERATIONS = [
   'extent',
   'childrenExtents',
   'aggregate',
+  'walkIds',
   'upsert',
   'delete',
   'health',

@@ -174,6 +174,35 @@ export interface ChangePage {
   total?: number;
 }
 
+/**
+ * A walk over the live records in id order (the sitemaps): those after `after` (exclusive)
+ * through `through` (inclusive), the first `skip` of them passed over, at most `limit` listed.
+ * Ids compare as their UTF-8 bytes, the order of every backend's id index; tombstones are never
+ * walked. Nothing is counted and no record is read beyond its id (and, when asked, `updated`),
+ * so a walk deep in the catalogue costs what one at its start does, but for the records
+ * skipped.
+ */
+export interface IdWalkQuery {
+  after?: string | undefined;
+  through?: string | undefined;
+  /** Records passed over before the first one listed; default 0. */
+  skip?: number | undefined;
+  limit: number;
+  /** Read each record's `updated` too (IdWalkEntry.updated); default: ids alone. */
+  withUpdated?: boolean | undefined;
+}
+
+/** One record of an id walk. */
+export interface IdWalkEntry {
+  id: string;
+  /**
+   * When asked for and the record has one: its `updated`. SQLite gives it as stored; the search
+   * engines, which index it as an instant, give that instant as ISO 8601 UTC with milliseconds,
+   * which is the text every record format's reader stores (a date alone becomes its midnight).
+   */
+  updated?: string;
+}
+
 export interface SearchBackend {
   readonly kind: BackendKind;
   /**
@@ -234,6 +263,11 @@ export interface SearchBackend {
    * apart from the records, so searches, counts, facets and `get` never see them.
    */
   changes(query: ChangeQuery): Promise<ChangePage>;
+  /**
+   * Live records in id order, ids alone or with `updated`, without a count (the sitemaps:
+   * IdWalkQuery). Within the request's deadline, as `search`.
+   */
+  walkIds(query: IdWalkQuery, options?: SearchOptions): Promise<IdWalkEntry[]>;
   /** One record's latest change (live with its record, or its tombstone), or null. */
   change(id: string): Promise<ChangeEntry | null>;
   /** The earliest change time of any record or tombstone, or null for an empty catalogue. */

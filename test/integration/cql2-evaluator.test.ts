@@ -29,6 +29,7 @@ function evaluatorBackend(): SearchBackend {
     childrenExtents: unused,
     aggregate: unused,
     changes: unused,
+    walkIds: unused,
     change: unused,
     earliestChange: unused,
     purgeTombstones: unused,

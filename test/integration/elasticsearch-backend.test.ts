@@ -4,6 +4,7 @@
  */
 import { describeBackendContract } from './backend-contract.js';
 import { describeChangeFeedContract } from './change-feed-contract.js';
+import { describeIdWalkContract } from './id-walk-contract.js';
 import {
   createTestBackend,
   describeEngineCases,
@@ -21,5 +22,9 @@ if (url) {
     'elasticsearch',
     () => createTestBackend('elasticsearch', url, { spatial: 'envelope' }),
     { reindexes: true },
+  );
+  // A result window of 8: a walk takes several searches and passes over records in hops.
+  describeIdWalkContract('elasticsearch, result window 8', () =>
+    createTestBackend('elasticsearch', url, { spatial: 'envelope', maxResultWindow: 8 }),
   );
 }

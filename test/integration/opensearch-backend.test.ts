@@ -5,6 +5,7 @@
  */
 import { describeBackendContract } from './backend-contract.js';
 import { describeChangeFeedContract } from './change-feed-contract.js';
+import { describeIdWalkContract } from './id-walk-contract.js';
 import {
   createTestBackend,
   describeEngineCases,
@@ -35,6 +36,10 @@ if (url) {
       'opensearch',
       () => createTestBackend('opensearch', url, { spatial: 'envelope' }),
       { reindexes: true },
+    );
+    // A result window of 8: a walk takes several searches and passes over records in hops.
+    describeIdWalkContract('opensearch, result window 8', () =>
+      createTestBackend('opensearch', url, { spatial: 'envelope', maxResultWindow: 8 }),
     );
   });
 }

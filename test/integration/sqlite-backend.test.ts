@@ -9,6 +9,7 @@ import { SqliteBackend } from '../../shared/search/sqlite/sqlite-backend.js';
 import { CONTRACT_RECORDS } from '../fixtures/contract-records.js';
 import { describeBackendContract } from './backend-contract.js';
 import { describeChangeFeedContract } from './change-feed-contract.js';
+import { describeIdWalkContract } from './id-walk-contract.js';
 import { defined } from '../support/defined.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'cairn-sqlite-'));
@@ -22,6 +23,18 @@ describeBackendContract('sqlite (file)', async () => {
 
 describeChangeFeedContract('sqlite (file, 2 read workers)', async () => {
   const backend = new SqliteBackend({ path: join(directory, 'changes.sqlite'), readWorkers: 2 });
+  await backend.init();
+  return backend;
+});
+
+describeIdWalkContract('sqlite (file, 2 read workers)', async () => {
+  const backend = new SqliteBackend({ path: join(directory, 'walk.sqlite'), readWorkers: 2 });
+  await backend.init();
+  return backend;
+});
+
+describeIdWalkContract('sqlite (in memory, with a time budget)', async () => {
+  const backend = new SqliteBackend({ path: ':memory:', timeBudgetMs: 5000 });
   await backend.init();
   return backend;
 });

@@ -22,6 +22,8 @@ import type {
   ChangeQuery,
   DomainOptions,
   DomainValue,
+  IdWalkEntry,
+  IdWalkQuery,
   SearchBackend,
   SearchOptions,
   SearchResult,
@@ -37,6 +39,7 @@ import {
   type RefreshPolicy,
 } from './engine-adapter.js';
 import { EngineIngestLog } from './engine-ingest-log.js';
+import { EngineIdWalk } from './id-walk.js';
 import { toReadError } from './engine-errors.js';
 import { IndexLifecycle } from './index-lifecycle.js';
 import { readLearnedProperties } from './learned-properties.js';
@@ -141,6 +144,9 @@ export class EngineBackend implements SearchBackend {
   private readonly compiler: QueryCompiler;
   private readonly refinePool: RefinePool | undefined;
   private readonly changeFeed: EngineChangeFeed;
+  /** The alias's searches under the request's deadline. */
+  private readonly budgeted: BudgetedSearch;
+  private readonly idWalk: EngineIdWalk;
   private readonly maxLearnedProperties: number;
 
   constructor(options: EngineBackendOptions) {
@@ -161,6 +167,8 @@ export class EngineBackend implements SearchBackend {
     const checkpointQueries = options.checkpointQueries ?? 1000;
     const refineMaxCandidates = options.refineMaxCandidates ?? DEFAULT_REFINE_MAX_CANDIDATES;
     const search = new BudgetedSearch(adapter, alias, options.queryTimeBudgetMs);
+    this.budgeted = search;
+    this.idWalk = new EngineIdWalk(alias, maxResultWindow);
     this.refinePool =
       (options.refineWorkers ?? 0) > 0 ? new RefinePool(options.refineWorkers!) : undefined;
     this.lifecycle = new IndexLifecycle({
@@ -302,6 +310,18 @@ export class EngineBackend implements SearchBackend {
     );
   }
 
+  /** The id walk of the sitemaps (id-walk.ts): ranges on the sorted `id`, no count, no source. */
+  walkIds(query: IdWalkQuery, options: SearchOptions = {}): Promise<IdWalkEntry[]> {
+    return withinScope(options.scope, this.budgetMs, async (scope) => {
+      try {
+        await this.lifecycle.requireLive();
+        return await this.idWalk.walk(query, this.budgeted.within(scope));
+      } catch (error) {
+        throw toReadError(error);
+      }
+    });
+  }
+
   changes(query: ChangeQuery): Promise<ChangePage> {
     return this.changeFeed.changes(query).catch((error: unknown) => {
       throw toReadError(error);
@@ -360,7 +380,10 @@ export class EngineBackend implements SearchBackend {
     return this.lifecycle.reindex(
       (records, index, spatial, changed) =>
         this.writer.writeDocuments(records, index, spatial, false, changed),
-      () => this.paging.clear(),
+      () => {
+        this.paging.clear();
+        this.idWalk.clear();
+      },
     );
   }
 

@@ -25,6 +25,8 @@ import type {
   ChildrenExtent,
   DomainOptions,
   DomainValue,
+  IdWalkEntry,
+  IdWalkQuery,
   SearchBackend,
   SearchOptions,
   SearchResult,
@@ -33,6 +35,7 @@ import type {
 } from '../backend.js';
 import { mergeChangePages } from '../change-feed.js';
 import { compileChangeCount, compileChangePage, type ChangeTable } from './compile-changes.js';
+import { compileIdWalk } from './compile-id-walk.js';
 import { compileFilter } from './compile-filter.js';
 import {
   compileQuery,
@@ -587,6 +590,19 @@ export class SqliteBackend implements SearchBackend {
     return query.count
       ? { entries, total: (liveCount?.n ?? 0) + (deletedCount?.n ?? 0) }
       : { entries };
+  }
+
+  /** One statement on the unique id index, on the read pool when there is one. */
+  walkIds(query: IdWalkQuery, options: SearchOptions = {}): Promise<IdWalkEntry[]> {
+    return withinScope(options.scope, this.timeBudgetMs, async (scope) => {
+      const statement = compileIdWalk(query, this.deadlineCheck?.('r.rid'));
+      const [rows] = (await this.read([{ ...statement, mode: 'raw' }], scope)) as [
+        [id: string, updated?: string | null][],
+      ];
+      return rows.map(([id, updated]) =>
+        updated === undefined || updated === null ? { id } : { id, updated },
+      );
+    });
   }
 
   async change(id: string): Promise<ChangeEntry | null> {

@@ -62,7 +62,7 @@ export function createSitemapRouter({ config, backend }: ProtocolContext): Route
   router.get(SITEMAP_INDEX_PATH, async (request, response) => {
     requireEnabled();
     refuseParameters(request);
-    const plan = await planSitemapFiles(backend, perFile);
+    const plan = await planSitemapFiles(backend, perFile, { scope: request.searchScope });
     const urls = plan.files.map((range) => sitemapFileUrl(request.publicBaseUrl, range));
     response.type(XML_TYPE).send(writeSitemapIndex(urls));
   });
@@ -71,11 +71,12 @@ export function createSitemapRouter({ config, backend }: ProtocolContext): Route
     requireEnabled();
     const range = parseSitemapFileQuery(request.query);
     const entries: SitemapEntry[] = [];
-    for await (const records of readRange(backend, range, perFile)) {
-      for (const record of records) {
+    const options = { scope: request.searchScope };
+    for await (const batch of readRange(backend, range, perFile, undefined, options)) {
+      for (const { id, updated } of batch) {
         entries.push({
-          loc: recordPageUrl(request.publicBaseUrl, record.id),
-          lastmod: presentLastmod(record.updated),
+          loc: recordPageUrl(request.publicBaseUrl, id),
+          lastmod: presentLastmod(updated),
         });
       }
     }
