@@ -4,7 +4,7 @@
  * (SEMICeu/iso-19139-to-dcat-ap) for the properties CoreRecord carries, the same for every
  * source format; docs/decisions/dcat-ap.md says what it chooses where the source says less.
  */
-import { DataFactory, type Quad, type Quad_Object, type Quad_Subject } from 'n3';
+import { DataFactory, type NamedNode, type Quad, type Quad_Object, type Quad_Subject } from 'n3';
 import type { Contact, CoreRecord, Link, Theme, TimeExtent } from '../../core-record.js';
 import {
   baseMediaType,
@@ -113,17 +113,35 @@ function mailto(value: string | undefined): string | undefined {
     : undefined;
 }
 
+/** The vocabulary's terms (predicates, classes, datatypes), made once each. */
+const VOCABULARY_TERMS = new Map<string, NamedNode>();
+
+/**
+ * The term of a predicate, class or datatype IRI. Every statement names one, so each is made
+ * once and shared by every statement that names it (terms are immutable).
+ */
+function vocabularyTerm(value: string): NamedNode {
+  let term = VOCABULARY_TERMS.get(value);
+  if (term === undefined) {
+    term = namedNode(value);
+    if (VOCABULARY_TERMS.size < 1000) VOCABULARY_TERMS.set(value, term);
+  }
+  return term;
+}
+
+const RDF_TYPE = vocabularyTerm(iri('rdf', 'type'));
+
 /** Collects quads; blank nodes come from the data factory, so graphs can be merged safely. */
 class GraphBuilder {
   readonly quads: Quad[] = [];
 
   add(subject: Quad_Subject, predicate: string, object: Quad_Object): void {
-    this.quads.push(quad(subject, namedNode(predicate), object));
+    this.quads.push(quad(subject, vocabularyTerm(predicate), object));
   }
 
   type(subject: Quad_Subject, ...classes: [DcatPrefix, string][]): void {
     for (const [prefix, local] of classes)
-      this.add(subject, iri('rdf', 'type'), namedNode(iri(prefix, local)));
+      this.quads.push(quad(subject, RDF_TYPE, vocabularyTerm(iri(prefix, local))));
   }
 
   text(
@@ -137,7 +155,7 @@ class GraphBuilder {
   }
 
   typed(subject: Quad_Subject, predicate: string, value: string, datatype: string): void {
-    this.add(subject, predicate, literal(value, namedNode(datatype)));
+    this.add(subject, predicate, literal(value, vocabularyTerm(datatype)));
   }
 }
 
@@ -430,6 +448,12 @@ function addSpatial(graph: GraphBuilder, subject: Quad_Subject, record: CoreReco
  */
 export function buildDcatGraph(record: CoreRecord, options: DcatOptions): Quad[] {
   const graph = new GraphBuilder();
+  addRecordGraph(graph, record, options);
+  return graph.quads;
+}
+
+/** Adds the statements of buildDcatGraph to a graph (a record's own, or a catalogue page's). */
+function addRecordGraph(graph: GraphBuilder, record: CoreRecord, options: DcatOptions): void {
   const datasetIri = options.recordIri(record.id);
   const subject = namedNode(datasetIri);
   const kind = dcatKind(record);
@@ -491,7 +515,6 @@ export function buildDcatGraph(record: CoreRecord, options: DcatOptions): Quad[]
   } else {
     addDistributions(graph, subject, datasetIri, record, tag, licence);
   }
-  return graph.quads;
 }
 
 /** A page of a harvestable catalogue: where it is, its neighbours and the whole count. */
@@ -556,12 +579,11 @@ export function buildCatalogPageGraph(
   ] as const) {
     if (target) graph.add(view, iri('hydra', predicate), namedNode(target));
   }
-  const quads = [...graph.quads];
   for (const record of records) {
     const member = namedNode(options.recordIri(record.id));
     const property = dcatKind(record) === 'DataService' ? 'service' : 'dataset';
-    quads.push(quad(catalog, namedNode(iri('dcat', property)), member));
-    quads.push(...buildDcatGraph(record, options));
+    graph.add(catalog, iri('dcat', property), member);
+    addRecordGraph(graph, record, options);
   }
-  return quads;
+  return graph.quads;
 }

@@ -34,32 +34,46 @@ interface SubjectGroup {
  * The quads without repeats (a licence or language is typed once per use), grouped by subject
  * in the order subjects first appear, so that each encoding writes a subject's statements
  * together. Terms are compared by N3.js's ids (`"text"@lang`, `_:label`, the IRI), which are
- * stored on the terms: a subject's statements are few, so a repeat is found by comparing with
- * them, without a key string or a set per statement.
+ * stored on the terms, after comparing the terms themselves (the mapping shares one term for
+ * each predicate and class, and a subject's term among its statements): a subject's
+ * statements are few, so a repeat is found by comparing with them, without a key string or a
+ * set per statement.
  */
 function groupQuads(quads: readonly Quad[]): SubjectGroup[] {
   const bySubject = new Map<string, SubjectGroup>();
   const groups: SubjectGroup[] = [];
   let last: SubjectGroup | undefined;
+  let lastSubject: Quad['subject'] | undefined;
   for (const item of quads) {
-    const subject = item.subject.id;
-    let group = last !== undefined && last.subject.id === subject ? last : bySubject.get(subject);
-    if (group === undefined) {
-      group = { subject: item.subject, quads: [] };
-      bySubject.set(subject, group);
-      groups.push(group);
+    const subject = item.subject;
+    let group = last;
+    if (subject !== lastSubject || group === undefined) {
+      group = bySubject.get(subject.id);
+      if (group === undefined) {
+        group = { subject, quads: [] };
+        bySubject.set(subject.id, group);
+        groups.push(group);
+      }
+      last = group;
+      lastSubject = subject;
     }
-    last = group;
-    const predicate = item.predicate.id;
-    const object = item.object.id;
+    const predicate = item.predicate;
+    const object = item.object;
+    const kept = group.quads;
     let repeated = false;
-    for (const kept of group.quads) {
-      if (kept.object.id === object && kept.predicate.id === predicate) {
+    for (let index = 0; index < kept.length; index += 1) {
+      const other = kept[index] as Quad;
+      const otherObject = other.object;
+      const otherPredicate = other.predicate;
+      if (
+        (otherObject === object || otherObject.id === object.id) &&
+        (otherPredicate === predicate || otherPredicate.id === predicate.id)
+      ) {
         repeated = true;
         break;
       }
     }
-    if (!repeated) group.quads.push(item);
+    if (!repeated) kept.push(item);
   }
   return groups;
 }

@@ -23,9 +23,25 @@ export const DCAT_PREFIXES = Object.freeze({
 
 export type DcatPrefix = keyof typeof DCAT_PREFIXES;
 
-/** The full IRI of a prefixed name (`iri('dcat', 'Dataset')`). */
+/** The IRIs `iri` has made, by prefix and local name. */
+const IRIS = new Map<string, Map<string, string>>(
+  Object.keys(DCAT_PREFIXES).map((prefix) => [prefix, new Map()]),
+);
+
+/**
+ * The full IRI of a prefixed name (`iri('dcat', 'Dataset')`). The same string each time for
+ * the same name: the mapping names a predicate or class for every statement, and the writers
+ * look each up in tables keyed by the IRI, where one string is hashed once and a new one each
+ * time it is made.
+ */
 export function iri(prefix: DcatPrefix, local: string): string {
-  return `${DCAT_PREFIXES[prefix]}${local}`;
+  const table = IRIS.get(prefix);
+  let value = table?.get(local);
+  if (value === undefined) {
+    value = `${DCAT_PREFIXES[prefix]}${local}`;
+    if (table !== undefined && table.size < 1000) table.set(local, value);
+  }
+  return value;
 }
 
 const EU_AUTHORITY = 'http://publications.europa.eu/resource/authority/';
