@@ -133,12 +133,14 @@ function prefixedName(value: string): string | undefined {
   return undefined;
 }
 
-// Turtle: characters an IRI reference cannot hold, and those a quoted string must escape.
-// (Control characters as the complement of the printable ranges, as the XML writer does.)
-const IRI_SPECIAL = /[^!-\uFFFF]|[<>"{}|^`\\]/;
-const IRI_SPECIAL_ALL = /[^!-\uFFFF]|[<>"{}|^`\\]/g;
-const STRING_SPECIAL = /[^ -~\u0080-\uFFFF]|["\\]/;
-const STRING_SPECIAL_ALL = /[^ -~\u0080-\uFFFF]|["\\]/g;
+// Turtle: characters an IRI reference cannot hold (controls, space, <>"{}|^`\), and those a
+// quoted string must escape (controls, DEL, " and \), each as the one class of the characters
+// that need no escape: the complement of the printable ranges, as the XML writer writes
+// control characters, and one class is scanned about twice as fast as two alternatives.
+const IRI_SPECIAL = /[^!#-;=?-[\]_a-z~-\uFFFF]/;
+const IRI_SPECIAL_ALL = /[^!#-;=?-[\]_a-z~-\uFFFF]/g;
+const STRING_SPECIAL = /[^ !#-[\]-~\u0080-\uFFFF]/;
+const STRING_SPECIAL_ALL = /[^ !#-[\]-~\u0080-\uFFFF]/g;
 const STRING_ESCAPES: Readonly<Record<string, string>> = {
   '"': '\\"',
   '\\': '\\\\',
@@ -158,20 +160,37 @@ function turtleIri(value: string): string {
 /** A predicate, class or datatype IRI: a prefixed name when it has one. */
 const turtleName = memoise((value) => prefixedName(value) ?? turtleIri(value));
 
+/** What comes before a predicate's first object: its name after `;` and an indent. */
+const turtlePredicate = memoise((value) => `;\n    ${turtleName(value)} `);
+
 function turtleString(value: string): string {
   if (!STRING_SPECIAL.test(value)) return `"${value}"`;
   return `"${value.replace(STRING_SPECIAL_ALL, (c) => STRING_ESCAPES[c] ?? unicodeEscape(c))}"`;
 }
 
-function turtleTerm(term: Quad['subject'] | Quad['object'], isClass: boolean): string {
-  if (term.termType === 'NamedNode')
-    return isClass ? turtleName(term.value) : turtleIri(term.value);
-  if (term.termType === 'BlankNode') return `_:${term.value}`;
-  if (term.termType !== 'Literal') throw new Error(`Turtle: no value for a ${term.termType}`);
-  const { value, language, datatype } = literalParts(term);
-  if (language) return `${turtleString(value)}@${language}`;
-  if (datatype === XSD_STRING) return turtleString(value);
-  return `${turtleString(value)}^^${turtleName(datatype)}`;
+/**
+ * A literal in Turtle. A plain or language-tagged literal whose text needs no escape is
+ * written as its N3.js id, which is that Turtle already (`"text"`, `"text"@en`): no new
+ * string for most of a page's literals.
+ */
+function turtleLiteral(term: Quad['object']): string {
+  const id = term.id;
+  const end = id.lastIndexOf('"');
+  const value = id.substring(1, end);
+  const marker = id.charCodeAt(end + 1);
+  if (marker === 0x5e /* ^ */) {
+    const datatype = id.slice(end + 3);
+    if (datatype === XSD_STRING) return turtleString(value);
+    return `${turtleString(value)}^^${turtleName(datatype)}`;
+  }
+  return STRING_SPECIAL.test(value) ? `${turtleString(value)}${id.slice(end + 1)}` : id;
+}
+
+function turtleObject(term: Quad['object']): string {
+  if (term.termType === 'Literal') return turtleLiteral(term);
+  if (term.termType === 'NamedNode') return turtleIri(term.value);
+  if (term.termType === 'BlankNode') return term.id;
+  throw new Error(`Turtle: no value for a ${term.termType}`);
 }
 
 /**
@@ -185,17 +204,21 @@ export function writeTurtle(quads: readonly Quad[]): string {
   for (const [prefix, namespace] of PREFIX_ENTRIES)
     parts.push(`@prefix ${prefix}: <${namespace}>.\n`);
   for (const { subject, quads: statements } of groupQuads(quads)) {
-    parts.push(`\n${turtleTerm(subject, false)}`);
-    let previous = '';
-    for (const { predicate, object } of statements) {
-      const isType = predicate.value === RDF_TYPE;
-      const name = isType ? 'a' : turtleName(predicate.value);
-      const value = turtleTerm(object, isType);
-      if (name === previous) parts.push(`, ${value}`);
-      else parts.push(`${previous === '' ? ' ' : ';\n    '}${name} ${value}`);
+    let text =
+      subject.termType === 'BlankNode' ? `\n${subject.id}` : `\n${turtleIri(subject.value)}`;
+    let previous: string | undefined;
+    for (let index = 0; index < statements.length; index += 1) {
+      const { predicate, object } = statements[index] as Quad;
+      const name = predicate.value;
+      const isType = name === RDF_TYPE;
+      const value =
+        isType && object.termType === 'NamedNode' ? turtleName(object.value) : turtleObject(object);
+      if (name === previous) text += `, ${value}`;
+      else if (previous === undefined) text += ` ${isType ? 'a' : turtleName(name)} ${value}`;
+      else text += `${isType ? ';\n    a ' : turtlePredicate(name)}${value}`;
       previous = name;
     }
-    parts.push('.\n');
+    parts.push(`${text}.\n`);
   }
   return parts.join('');
 }
