@@ -184,7 +184,8 @@ function wktNumber(value: number): string {
 }
 
 /** The record's bbox as a CRS84 WKT polygon (GeoDCAT-AP's recommended dcat:bbox encoding). */
-export function bboxWkt([west, south, east, north]: [number, number, number, number]): string {
+export function bboxWkt(bbox: [number, number, number, number]): string {
+  const [west, south, east, north] = bbox.map(wktNumber);
   const corners = [
     [west, north],
     [east, north],
@@ -192,7 +193,7 @@ export function bboxWkt([west, south, east, north]: [number, number, number, num
     [west, south],
     [west, north],
   ];
-  return `POLYGON((${corners.map(([x, y]) => `${wktNumber(x ?? 0)} ${wktNumber(y ?? 0)}`).join(',')}))`;
+  return `POLYGON((${corners.map(([x, y]) => `${x ?? '0'} ${y ?? '0'}`).join(',')}))`;
 }
 
 function describeTime(time: TimeExtent): string {

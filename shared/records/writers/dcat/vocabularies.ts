@@ -175,10 +175,28 @@ const FILE_TYPES_BY_NAME: ReadonlyMap<string, string> = new Map([
   ['shapefile', 'SHP'],
 ]);
 
+/**
+ * A function of a string remembered for the strings it has seen (up to a bound): a page's
+ * links name a few media types many times over (a Sentinel-2 Item's 40 assets).
+ */
+function remembered<T>(compute: (value: string) => T): (value: string) => T {
+  const seen = new Map<string, T>();
+  return (value) => {
+    if (seen.has(value)) return seen.get(value) as T;
+    const result = compute(value);
+    if (seen.size < 1000) seen.set(value, result);
+    return result;
+  };
+}
+
+const baseOf = remembered((value) => {
+  const base = value.split(';')[0]?.trim().toLowerCase();
+  return base && /^[a-z]+\/[a-z0-9.+-]+$/.test(base) ? base : undefined;
+});
+
 /** A media type without its parameters, lower case, or undefined if it is not type/subtype. */
 export function baseMediaType(value: string | undefined): string | undefined {
-  const base = value?.split(';')[0]?.trim().toLowerCase();
-  return base && /^[a-z]+\/[a-z0-9.+-]+$/.test(base) ? base : undefined;
+  return value === undefined ? undefined : baseOf(value);
 }
 
 /**
@@ -186,6 +204,14 @@ export function baseMediaType(value: string | undefined): string | undefined {
  * name (the part before any parenthesis: "ESRI Shapefile (.shp)"), or undefined.
  */
 export function euFileType(mediaType: string | undefined, name?: string): string | undefined {
+  return name === undefined && mediaType !== undefined
+    ? fileTypeOfMediaType(mediaType)
+    : fileType(mediaType, name);
+}
+
+const fileTypeOfMediaType = remembered((mediaType) => fileType(mediaType, undefined));
+
+function fileType(mediaType: string | undefined, name: string | undefined): string | undefined {
   const base = baseMediaType(mediaType);
   if (base === 'image/tiff' && /application=geotiff/i.test(mediaType ?? '')) {
     return `${EU_AUTHORITY}file-type/GEOTIFF`;
