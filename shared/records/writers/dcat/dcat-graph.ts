@@ -12,7 +12,7 @@ import {
   euFileType,
   euLanguage,
   euLicence,
-  IANA_MEDIA_TYPES,
+  ianaMediaType,
   iri,
   type DcatPrefix,
 } from './vocabularies.js';
@@ -113,12 +113,14 @@ function mailto(value: string | undefined): string | undefined {
     : undefined;
 }
 
-/** The vocabulary's terms (predicates, classes, datatypes), made once each. */
+/** The vocabularies' terms (predicates, classes, datatypes, EU and IANA concepts), made once each. */
 const VOCABULARY_TERMS = new Map<string, NamedNode>();
 
 /**
- * The term of a predicate, class or datatype IRI. Every statement names one, so each is made
- * once and shared by every statement that names it (terms are immutable).
+ * The term of a predicate, class or datatype IRI, or of a concept of a controlled vocabulary
+ * (a language, a media type, a file type). Every statement names one, and a page names the same
+ * concepts again and again, so each is made once and shared by every statement that names it
+ * (terms are immutable).
  */
 function vocabularyTerm(value: string): NamedNode {
   let term = VOCABULARY_TERMS.get(value);
@@ -339,15 +341,15 @@ function addFormat(
 ): void {
   const mediaType = baseMediaType(link.type) ?? baseMediaType(fallbackFormat?.mediaType);
   if (mediaType) {
-    const node = namedNode(`${IANA_MEDIA_TYPES}${mediaType}`);
+    const node = vocabularyTerm(ianaMediaType(mediaType));
     graph.type(node, ['dct', 'MediaType']);
     graph.add(distribution, iri('dcat', 'mediaType'), node);
   }
   const fileType =
     euFileType(link.type) ?? euFileType(fallbackFormat?.mediaType, fallbackFormat?.name);
   if (fileType) {
-    graph.type(namedNode(fileType), ['dct', 'MediaTypeOrExtent']);
-    graph.add(distribution, iri('dct', 'format'), namedNode(fileType));
+    graph.type(vocabularyTerm(fileType), ['dct', 'MediaTypeOrExtent']);
+    graph.add(distribution, iri('dct', 'format'), vocabularyTerm(fileType));
   } else if (!mediaType && fallbackFormat?.name) {
     const format = blankNode();
     graph.type(format, ['dct', 'MediaTypeOrExtent']);
@@ -486,8 +488,8 @@ function addRecordGraph(graph: GraphBuilder, record: CoreRecord, options: DcatOp
   for (const keyword of record.keywords) graph.text(subject, iri('dcat', 'keyword'), keyword, tag);
   addThemes(graph, subject, record.themes, tag);
   if (language) {
-    graph.type(namedNode(language.authority), ['dct', 'LinguisticSystem']);
-    graph.add(subject, iri('dct', 'language'), namedNode(language.authority));
+    graph.type(vocabularyTerm(language.authority), ['dct', 'LinguisticSystem']);
+    graph.add(subject, iri('dct', 'language'), vocabularyTerm(language.authority));
   }
   addSpatial(graph, subject, record);
   addTemporal(graph, subject, record.time);

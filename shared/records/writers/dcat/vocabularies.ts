@@ -194,6 +194,9 @@ const baseOf = remembered((value) => {
   return base && /^[a-z]+\/[a-z0-9.+-]+$/.test(base) ? base : undefined;
 });
 
+/** The IANA IRI of a media type without parameters (`image/tiff`), the same string for each. */
+export const ianaMediaType = remembered((base) => `${IANA_MEDIA_TYPES}${base}`);
+
 /** A media type without its parameters, lower case, or undefined if it is not type/subtype. */
 export function baseMediaType(value: string | undefined): string | undefined {
   return value === undefined ? undefined : baseOf(value);
