@@ -28,6 +28,32 @@ const RDF_TYPE = iri('rdf', 'type');
 interface SubjectGroup {
   subject: Quad['subject'];
   quads: Quad[];
+  /** The ids of the statements' objects, once the subject has many statements. */
+  objects?: Set<string>;
+}
+
+/** From this many statements on, a subject's objects are kept in a set to find repeats. */
+const MANY_STATEMENTS = 8;
+
+/** Whether the group has a statement of this predicate and object (ids compared after terms). */
+function hasStatement(
+  group: SubjectGroup,
+  predicate: Quad['predicate'],
+  object: Quad['object'],
+): boolean {
+  const kept = group.quads;
+  for (let index = 0; index < kept.length; index += 1) {
+    const other = kept[index] as Quad;
+    const otherObject = other.object;
+    const otherPredicate = other.predicate;
+    if (
+      (otherPredicate === predicate || otherPredicate.id === predicate.id) &&
+      (otherObject === object || otherObject.id === object.id)
+    ) {
+      return true;
+    }
+  }
+  return false;
 }
 
 /**
@@ -35,9 +61,10 @@ interface SubjectGroup {
  * in the order subjects first appear, so that each encoding writes a subject's statements
  * together. Terms are compared by N3.js's ids (`"text"@lang`, `_:label`, the IRI), which are
  * stored on the terms, after comparing the terms themselves (the mapping shares one term for
- * each predicate and class, and a subject's term among its statements): a subject's
- * statements are few, so a repeat is found by comparing with them, without a key string or a
- * set per statement.
+ * each predicate and class, and a subject's term among its statements). Most subjects have a
+ * few statements, and a repeat is found by comparing with them; a subject with many (a dataset
+ * with 40 distributions) keeps its objects' ids in a set, and compares only when the object is
+ * in it.
  */
 function groupQuads(quads: readonly Quad[]): SubjectGroup[] {
   const bySubject = new Map<string, SubjectGroup>();
@@ -57,23 +84,23 @@ function groupQuads(quads: readonly Quad[]): SubjectGroup[] {
       last = group;
       lastSubject = subject;
     }
-    const predicate = item.predicate;
     const object = item.object;
     const kept = group.quads;
-    let repeated = false;
-    for (let index = 0; index < kept.length; index += 1) {
-      const other = kept[index] as Quad;
-      const otherObject = other.object;
-      const otherPredicate = other.predicate;
-      if (
-        (otherObject === object || otherObject.id === object.id) &&
-        (otherPredicate === predicate || otherPredicate.id === predicate.id)
-      ) {
-        repeated = true;
-        break;
-      }
+    if (kept.length < MANY_STATEMENTS) {
+      if (!hasStatement(group, item.predicate, object)) kept.push(item);
+      continue;
     }
-    if (!repeated) kept.push(item);
+    let objects = group.objects;
+    if (objects === undefined) {
+      objects = new Set();
+      for (const other of kept) objects.add(other.object.id);
+      group.objects = objects;
+    }
+    const id = object.id;
+    if (!objects.has(id)) {
+      objects.add(id);
+      kept.push(item);
+    } else if (!hasStatement(group, item.predicate, object)) kept.push(item);
   }
   return groups;
 }
