@@ -376,14 +376,20 @@ export function writeRdfXml(quads: readonly Quad[], options: WriteOptions = {}):
   const bindings = new Map<string, string>(
     Object.entries(DCAT_PREFIXES).map(([prefix, namespace]) => [namespace, prefix]),
   );
+  // Each predicate's element name, made once per document (its prefix may be one bound here).
+  const names = new Map<string, string>();
   const body: string[] = [];
   for (const { subject, quads: statements } of groupQuads(quads)) {
     const [attribute, value] = subjectAttribute(subject);
     body.push(`${open}<rdf:Description ${attribute}="${escapeAttribute(value)}">`);
     for (const { predicate, object } of statements) {
-      const parts = splitIri(predicate.value);
-      if (!parts) throw new Error(`RDF/XML: no XML name for the predicate <${predicate.value}>`);
-      const name = `${prefixFor(parts[0], bindings)}:${parts[1]}`;
+      let name = names.get(predicate.value);
+      if (name === undefined) {
+        const parts = splitIri(predicate.value);
+        if (!parts) throw new Error(`RDF/XML: no XML name for the predicate <${predicate.value}>`);
+        name = `${prefixFor(parts[0], bindings)}:${parts[1]}`;
+        names.set(predicate.value, name);
+      }
       if (object.termType === 'NamedNode') {
         body.push(`${nested}<${name} rdf:resource="${escapeAttribute(object.value)}"/>`);
       } else if (object.termType === 'BlankNode') {
