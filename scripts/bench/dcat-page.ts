@@ -32,7 +32,7 @@ import {
   presentDcatItems,
   type DcatFormat,
 } from '../../services/api/protocols/records/present-dcat.js';
-import { buildCatalogPageGraph } from '../../shared/records/writers/dcat/index.js';
+import { buildCatalogPageGraph, distinctQuads } from '../../shared/records/writers/dcat/index.js';
 import { dcatOptions } from '../../services/api/common/dcat-options.js';
 
 const { values } = parseArgs({
@@ -125,6 +125,7 @@ const VARIANTS: Record<string, () => Promise<number>> = {
   ...(values.floor
     ? {
         graph: () => Promise.resolve(pageQuads().length),
+        grouped: () => Promise.resolve(distinctQuads(pageQuads()).length),
         'n3-writer': () => {
           const writer = new Writer({ format: 'text/turtle' });
           writer.addQuads(pageQuads());
