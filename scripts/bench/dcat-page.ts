@@ -11,11 +11,14 @@
  * current one (then the page's quads are built by the current mapping), or of the whole
  * `shared/records/writers/dcat/` folder placed beside it (`…/dcat-before/index.ts`: then the
  * older folder's `buildCatalogPageGraph` builds the quads it writes, so the variants time the
- * older building and writing together, as `ttl` and the others do the current ones). `--floor` adds `graph` (building the page's
- * quads only) and `n3-writer` (N3.js's Turtle writer over those quads, without prefixes).
+ * older building and writing together, as `ttl` and the others do the current ones).
+ *
+ * `--floor` adds `graph` (building the page's quads only), `grouped` (those quads without
+ * repeats, grouped by subject: what every writer does first) and `n3-writer` (N3.js's Turtle
+ * writer over those quads, without prefixes).
  *
  *   npx tsx scripts/bench/dcat-page.ts [--rounds 20] [--out bench/results/dcat-page.json]
- *     [--before shared/records/writers/dcat/rdf-serialise-before.ts] [--floor]
+ *     [--before shared/records/writers/dcat-before/index.ts] [--floor]
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
