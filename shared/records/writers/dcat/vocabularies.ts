@@ -176,15 +176,16 @@ const FILE_TYPES_BY_NAME: ReadonlyMap<string, string> = new Map([
 ]);
 
 /**
- * A function of a string remembered for the strings it has seen (up to a bound): a page's
- * links name a few media types many times over (a Sentinel-2 Item's 40 assets).
+ * A function of a string remembered for the strings it has seen (up to 1,000 strings of up to
+ * 200 characters, so that records cannot make it hold much): a page's links name a few media
+ * types many times over (a Sentinel-2 Item's 40 assets).
  */
 function remembered<T>(compute: (value: string) => T): (value: string) => T {
   const seen = new Map<string, T>();
   return (value) => {
     if (seen.has(value)) return seen.get(value) as T;
     const result = compute(value);
-    if (seen.size < 1000) seen.set(value, result);
+    if (seen.size < 1000 && value.length <= 200) seen.set(value, result);
     return result;
   };
 }
