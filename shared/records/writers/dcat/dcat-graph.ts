@@ -120,13 +120,14 @@ const VOCABULARY_TERMS = new Map<string, NamedNode>();
  * The term of a predicate, class or datatype IRI, or of a concept of a controlled vocabulary
  * (a language, a media type, a file type). Every statement names one, and a page names the same
  * concepts again and again, so each is made once and shared by every statement that names it
- * (terms are immutable).
+ * (terms are immutable). Up to 1,000 terms of up to 200 characters are kept: a media type
+ * comes from a record.
  */
 function vocabularyTerm(value: string): NamedNode {
   let term = VOCABULARY_TERMS.get(value);
   if (term === undefined) {
     term = namedNode(value);
-    if (VOCABULARY_TERMS.size < 1000) VOCABULARY_TERMS.set(value, term);
+    if (VOCABULARY_TERMS.size < 1000 && value.length <= 200) VOCABULARY_TERMS.set(value, term);
   }
   return term;
 }
