@@ -3,15 +3,22 @@
  * GeoJSON page, in the API process's own functions (no HTTP, no search): the sample records of
  * every format, repeated to 100, presented in turn for several rounds; prints the median ms per
  * page and the ratio to GeoJSON, and writes them to a JSON file. Every round runs every variant
- * once, in turn, so a comparison is made under the same load.
+ * once, in turn (starting one variant further each round), so a comparison is made under the
+ * same load.
  *
- * `--before FILE` also times another version of the writers (a copy of an older
- * `shared/records/writers/dcat/rdf-serialise.ts`, say, placed beside it) on the same graph: the
- * variants `ttl-before`, `rdf-before`, `dcat-before`. `--floor` adds `graph` (building the page's
- * quads only) and `n3-writer` (N3.js's Turtle writer over those quads, without prefixes).
+ * `--before FILE` also times another version of the writers: the variants `ttl-before`,
+ * `rdf-before`, `dcat-before`. FILE is a copy of an older `rdf-serialise.ts` placed beside the
+ * current one (then the page's quads are built by the current mapping), or of the whole
+ * `shared/records/writers/dcat/` folder placed beside it (`…/dcat-before/index.ts`: then the
+ * older folder's `buildCatalogPageGraph` builds the quads it writes, so the variants time the
+ * older building and writing together, as `ttl` and the others do the current ones).
+ *
+ * `--floor` adds `graph` (building the page's quads only), `grouped` (those quads without
+ * repeats, grouped by subject: what every writer does first) and `n3-writer` (N3.js's Turtle
+ * writer over those quads, without prefixes).
  *
  *   npx tsx scripts/bench/dcat-page.ts [--rounds 20] [--out bench/results/dcat-page.json]
- *     [--before shared/records/writers/dcat/rdf-serialise-before.ts] [--floor]
+ *     [--before shared/records/writers/dcat-before/index.ts] [--floor]
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -28,7 +35,7 @@ import {
   presentDcatItems,
   type DcatFormat,
 } from '../../services/api/protocols/records/present-dcat.js';
-import { buildCatalogPageGraph } from '../../shared/records/writers/dcat/index.js';
+import { buildCatalogPageGraph, distinctQuads } from '../../shared/records/writers/dcat/index.js';
 import { dcatOptions } from '../../services/api/common/dcat-options.js';
 
 const { values } = parseArgs({
@@ -64,8 +71,8 @@ const context: PageContext = {
 const service = loadConfig({}).service;
 
 /** The page's quads, built as presentDcatItems builds them (the view's links aside). */
-const pageQuads = (): Quad[] =>
-  buildCatalogPageGraph(
+const pageQuads = (build = buildCatalogPageGraph): Quad[] =>
+  build(
     records,
     {
       ...catalogueDescription(context.baseUrl, service),
@@ -80,6 +87,7 @@ const pageQuads = (): Quad[] =>
   );
 
 interface Writers {
+  buildCatalogPageGraph?: typeof buildCatalogPageGraph;
   writeTurtle(quads: readonly Quad[]): string;
   writeRdfXml(quads: readonly Quad[]): string;
   writeJsonLd(quads: readonly Quad[]): unknown;
@@ -102,7 +110,7 @@ const VARIANTS: Record<string, () => Promise<number>> = {
               <[string, () => Promise<number>]>[
                 `${format}-before`,
                 () => {
-                  const quads = pageQuads();
+                  const quads = pageQuads(before.buildCatalogPageGraph);
                   const body =
                     format === 'ttl'
                       ? before.writeTurtle(quads)
@@ -120,6 +128,7 @@ const VARIANTS: Record<string, () => Promise<number>> = {
   ...(values.floor
     ? {
         graph: () => Promise.resolve(pageQuads().length),
+        grouped: () => Promise.resolve(distinctQuads(pageQuads()).length),
         'n3-writer': () => {
           const writer = new Writer({ format: 'text/turtle' });
           writer.addQuads(pageQuads());
@@ -138,8 +147,12 @@ const times: Record<string, number[]> = Object.fromEntries(
   Object.keys(VARIANTS).map((name) => [name, []]),
 );
 const bytes: Record<string, number> = {};
+const order = Object.entries(VARIANTS);
 for (let round = 0; round < rounds + 2; round += 1) {
-  for (const [name, run] of Object.entries(VARIANTS)) {
+  // Each round starts at the next variant, so that no variant always follows the same one (and
+  // pays for the garbage that one left).
+  const start = round % order.length;
+  for (const [name, run] of [...order.slice(start), ...order.slice(0, start)]) {
     const started = process.hrtime.bigint();
     bytes[name] = await run();
     const ms = Number(process.hrtime.bigint() - started) / 1e6;

@@ -304,6 +304,48 @@ describe('DCAT-AP mapping of records', () => {
     );
   });
 
+  it('drops a repeated statement once, whether its terms are shared or made anew, for subjects with few and many statements', () => {
+    const { namedNode, literal, quad, blankNode } = DataFactory;
+    const keyword = namedNode(`${NS.dcat}keyword`);
+    const many = namedNode('http://example.org/many');
+    const few = blankNode('few');
+    const quads: Quad[] = [];
+    for (let index = 0; index < 12; index += 1) {
+      quads.push(quad(many, keyword, literal(`k${index}`)));
+      // The other subject's statements between them, as the mapping interleaves subjects.
+      if (index < 3) quads.push(quad(few, keyword, literal(`k${index}`)));
+    }
+    const repeated = quads[0] as Quad;
+    quads.push(
+      repeated, // the same quad again
+      quad(many, namedNode(`${NS.dcat}keyword`), literal('k3')), // new terms, same statement
+      quad(many, keyword, literal('k11')), // the last one kept
+      quad(few, namedNode(`${NS.dcat}keyword`), literal('k1')), // few statements, new terms
+      // Not repeats: the same object under another predicate, the same text in a language.
+      quad(many, namedNode(`${NS.dct}subject`), literal('k4')),
+      quad(many, keyword, literal('k4', 'en')),
+      quad(few, keyword, literal('k2', 'en')),
+    );
+    const distinct = distinctQuads(quads);
+    expect(distinct).to.have.length(12 + 3 + 3);
+    const key = (item: Quad) => `${item.subject.id} ${item.predicate.id} ${item.object.id}`;
+    expect(new Set(distinct.map(key)).size).to.equal(distinct.length);
+    expect(distinct.map(key)).to.include.members([
+      `${many.id} ${NS.dct}subject "k4"`,
+      `${many.id} ${keyword.id} "k4"@en`,
+      `${few.id} ${keyword.id} "k2"@en`,
+    ]);
+    // Each subject's statements together, subjects in the order they first appear.
+    expect(distinct.slice(0, 14).every((item) => item.subject.equals(many))).to.equal(true);
+    expect(distinct.slice(14).every((item) => item.subject.equals(few))).to.equal(true);
+    // The encodings write each statement once.
+    expect(new Parser().parse(writeTurtle(quads))).to.have.length(distinct.length);
+    const properties = parseXml(writeRdfXml(quads)).root.children.flatMap(
+      (description) => description.children,
+    );
+    expect(properties).to.have.length(distinct.length);
+  });
+
   it('leaves out link IRIs whose scheme JSON-LD would read as a compact IRI of its context', () => {
     const record = jsonRecord({
       type: 'Feature',

@@ -4,7 +4,7 @@
  * (SEMICeu/iso-19139-to-dcat-ap) for the properties CoreRecord carries, the same for every
  * source format; docs/decisions/dcat-ap.md says what it chooses where the source says less.
  */
-import { DataFactory, type Quad, type Quad_Object, type Quad_Subject } from 'n3';
+import { DataFactory, type NamedNode, type Quad, type Quad_Object, type Quad_Subject } from 'n3';
 import type { Contact, CoreRecord, Link, Theme, TimeExtent } from '../../core-record.js';
 import {
   baseMediaType,
@@ -12,7 +12,7 @@ import {
   euFileType,
   euLanguage,
   euLicence,
-  IANA_MEDIA_TYPES,
+  ianaMediaType,
   iri,
   type DcatPrefix,
 } from './vocabularies.js';
@@ -113,17 +113,38 @@ function mailto(value: string | undefined): string | undefined {
     : undefined;
 }
 
+/** The vocabularies' terms (predicates, classes, datatypes, EU and IANA concepts), made once each. */
+const VOCABULARY_TERMS = new Map<string, NamedNode>();
+
+/**
+ * The term of a predicate, class or datatype IRI, or of a concept of a controlled vocabulary
+ * (a language, a media type, a file type). Every statement names one, and a page names the same
+ * concepts again and again, so each is made once and shared by every statement that names it
+ * (terms are immutable). Up to 1,000 terms of up to 200 characters are kept: a media type
+ * comes from a record.
+ */
+function vocabularyTerm(value: string): NamedNode {
+  let term = VOCABULARY_TERMS.get(value);
+  if (term === undefined) {
+    term = namedNode(value);
+    if (VOCABULARY_TERMS.size < 1000 && value.length <= 200) VOCABULARY_TERMS.set(value, term);
+  }
+  return term;
+}
+
+const RDF_TYPE = vocabularyTerm(iri('rdf', 'type'));
+
 /** Collects quads; blank nodes come from the data factory, so graphs can be merged safely. */
 class GraphBuilder {
   readonly quads: Quad[] = [];
 
   add(subject: Quad_Subject, predicate: string, object: Quad_Object): void {
-    this.quads.push(quad(subject, namedNode(predicate), object));
+    this.quads.push(quad(subject, vocabularyTerm(predicate), object));
   }
 
   type(subject: Quad_Subject, ...classes: [DcatPrefix, string][]): void {
     for (const [prefix, local] of classes)
-      this.add(subject, iri('rdf', 'type'), namedNode(iri(prefix, local)));
+      this.quads.push(quad(subject, RDF_TYPE, vocabularyTerm(iri(prefix, local))));
   }
 
   text(
@@ -137,7 +158,7 @@ class GraphBuilder {
   }
 
   typed(subject: Quad_Subject, predicate: string, value: string, datatype: string): void {
-    this.add(subject, predicate, literal(value, namedNode(datatype)));
+    this.add(subject, predicate, literal(value, vocabularyTerm(datatype)));
   }
 }
 
@@ -166,7 +187,8 @@ function wktNumber(value: number): string {
 }
 
 /** The record's bbox as a CRS84 WKT polygon (GeoDCAT-AP's recommended dcat:bbox encoding). */
-export function bboxWkt([west, south, east, north]: [number, number, number, number]): string {
+export function bboxWkt(bbox: [number, number, number, number]): string {
+  const [west, south, east, north] = bbox.map(wktNumber);
   const corners = [
     [west, north],
     [east, north],
@@ -174,7 +196,7 @@ export function bboxWkt([west, south, east, north]: [number, number, number, num
     [west, south],
     [west, north],
   ];
-  return `POLYGON((${corners.map(([x, y]) => `${wktNumber(x ?? 0)} ${wktNumber(y ?? 0)}`).join(',')}))`;
+  return `POLYGON((${corners.map(([x, y]) => `${x ?? '0'} ${y ?? '0'}`).join(',')}))`;
 }
 
 function describeTime(time: TimeExtent): string {
@@ -324,15 +346,15 @@ function addFormat(
 ): void {
   const mediaType = baseMediaType(link.type) ?? baseMediaType(fallbackFormat?.mediaType);
   if (mediaType) {
-    const node = namedNode(`${IANA_MEDIA_TYPES}${mediaType}`);
+    const node = vocabularyTerm(ianaMediaType(mediaType));
     graph.type(node, ['dct', 'MediaType']);
     graph.add(distribution, iri('dcat', 'mediaType'), node);
   }
   const fileType =
     euFileType(link.type) ?? euFileType(fallbackFormat?.mediaType, fallbackFormat?.name);
   if (fileType) {
-    graph.type(namedNode(fileType), ['dct', 'MediaTypeOrExtent']);
-    graph.add(distribution, iri('dct', 'format'), namedNode(fileType));
+    graph.type(vocabularyTerm(fileType), ['dct', 'MediaTypeOrExtent']);
+    graph.add(distribution, iri('dct', 'format'), vocabularyTerm(fileType));
   } else if (!mediaType && fallbackFormat?.name) {
     const format = blankNode();
     graph.type(format, ['dct', 'MediaTypeOrExtent']);
@@ -434,6 +456,12 @@ function addSpatial(graph: GraphBuilder, subject: Quad_Subject, record: CoreReco
  */
 export function buildDcatGraph(record: CoreRecord, options: DcatOptions): Quad[] {
   const graph = new GraphBuilder();
+  addRecordGraph(graph, record, options);
+  return graph.quads;
+}
+
+/** Adds the statements of buildDcatGraph to a graph (a record's own, or a catalogue page's). */
+function addRecordGraph(graph: GraphBuilder, record: CoreRecord, options: DcatOptions): void {
   const datasetIri = options.recordIri(record.id);
   const subject = namedNode(datasetIri);
   const kind = dcatKind(record);
@@ -465,8 +493,8 @@ export function buildDcatGraph(record: CoreRecord, options: DcatOptions): Quad[]
   for (const keyword of record.keywords) graph.text(subject, iri('dcat', 'keyword'), keyword, tag);
   addThemes(graph, subject, record.themes, tag);
   if (language) {
-    graph.type(namedNode(language.authority), ['dct', 'LinguisticSystem']);
-    graph.add(subject, iri('dct', 'language'), namedNode(language.authority));
+    graph.type(vocabularyTerm(language.authority), ['dct', 'LinguisticSystem']);
+    graph.add(subject, iri('dct', 'language'), vocabularyTerm(language.authority));
   }
   addSpatial(graph, subject, record);
   addTemporal(graph, subject, record.time);
@@ -495,7 +523,6 @@ export function buildDcatGraph(record: CoreRecord, options: DcatOptions): Quad[]
   } else {
     addDistributions(graph, subject, datasetIri, record, tag, licence);
   }
-  return graph.quads;
 }
 
 /** A page of a harvestable catalogue: where it is, its neighbours and the whole count. */
@@ -560,12 +587,11 @@ export function buildCatalogPageGraph(
   ] as const) {
     if (target) graph.add(view, iri('hydra', predicate), namedNode(target));
   }
-  const quads = [...graph.quads];
   for (const record of records) {
     const member = namedNode(options.recordIri(record.id));
     const property = dcatKind(record) === 'DataService' ? 'service' : 'dataset';
-    quads.push(quad(catalog, namedNode(iri('dcat', property)), member));
-    quads.push(...buildDcatGraph(record, options));
+    graph.add(catalog, iri('dcat', property), member);
+    addRecordGraph(graph, record, options);
   }
-  return quads;
+  return graph.quads;
 }

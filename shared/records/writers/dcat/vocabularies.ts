@@ -23,9 +23,25 @@ export const DCAT_PREFIXES = Object.freeze({
 
 export type DcatPrefix = keyof typeof DCAT_PREFIXES;
 
-/** The full IRI of a prefixed name (`iri('dcat', 'Dataset')`). */
+/** The IRIs `iri` has made, by prefix and local name. */
+const IRIS = new Map<string, Map<string, string>>(
+  Object.keys(DCAT_PREFIXES).map((prefix) => [prefix, new Map()]),
+);
+
+/**
+ * The full IRI of a prefixed name (`iri('dcat', 'Dataset')`). The same string each time for
+ * the same name: the mapping names a predicate or class for every statement, and the writers
+ * look each up in tables keyed by the IRI, where one string is hashed once and a new one each
+ * time it is made.
+ */
 export function iri(prefix: DcatPrefix, local: string): string {
-  return `${DCAT_PREFIXES[prefix]}${local}`;
+  const table = IRIS.get(prefix);
+  let value = table?.get(local);
+  if (value === undefined) {
+    value = `${DCAT_PREFIXES[prefix]}${local}`;
+    if (table !== undefined && table.size < 1000) table.set(local, value);
+  }
+  return value;
 }
 
 const EU_AUTHORITY = 'http://publications.europa.eu/resource/authority/';
@@ -159,10 +175,32 @@ const FILE_TYPES_BY_NAME: ReadonlyMap<string, string> = new Map([
   ['shapefile', 'SHP'],
 ]);
 
+/**
+ * A function of a string remembered for the strings it has seen (up to 1,000 strings of up to
+ * 200 characters, so that records cannot make it hold much): a page's links name a few media
+ * types many times over (a Sentinel-2 Item's 40 assets).
+ */
+function remembered<T>(compute: (value: string) => T): (value: string) => T {
+  const seen = new Map<string, T>();
+  return (value) => {
+    if (seen.has(value)) return seen.get(value) as T;
+    const result = compute(value);
+    if (seen.size < 1000 && value.length <= 200) seen.set(value, result);
+    return result;
+  };
+}
+
+const baseOf = remembered((value) => {
+  const base = value.split(';')[0]?.trim().toLowerCase();
+  return base && /^[a-z]+\/[a-z0-9.+-]+$/.test(base) ? base : undefined;
+});
+
+/** The IANA IRI of a media type without parameters (`image/tiff`), the same string for each. */
+export const ianaMediaType = remembered((base) => `${IANA_MEDIA_TYPES}${base}`);
+
 /** A media type without its parameters, lower case, or undefined if it is not type/subtype. */
 export function baseMediaType(value: string | undefined): string | undefined {
-  const base = value?.split(';')[0]?.trim().toLowerCase();
-  return base && /^[a-z]+\/[a-z0-9.+-]+$/.test(base) ? base : undefined;
+  return value === undefined ? undefined : baseOf(value);
 }
 
 /**
@@ -170,6 +208,14 @@ export function baseMediaType(value: string | undefined): string | undefined {
  * name (the part before any parenthesis: "ESRI Shapefile (.shp)"), or undefined.
  */
 export function euFileType(mediaType: string | undefined, name?: string): string | undefined {
+  return name === undefined && mediaType !== undefined
+    ? fileTypeOfMediaType(mediaType)
+    : fileType(mediaType, name);
+}
+
+const fileTypeOfMediaType = remembered((mediaType) => fileType(mediaType, undefined));
+
+function fileType(mediaType: string | undefined, name: string | undefined): string | undefined {
   const base = baseMediaType(mediaType);
   if (base === 'image/tiff' && /application=geotiff/i.test(mediaType ?? '')) {
     return `${EU_AUTHORITY}file-type/GEOTIFF`;
