@@ -183,5 +183,29 @@ export function describeChangeFeedContract(
         await reindex();
         expect(await listing()).to.deep.equal(before);
       });
+
+    it('pages after a checkpoint walk records written at different times exactly once', async () => {
+      // Six more records, each written after the clock moved on from the last: change times a
+      // few milliseconds apart, so pages span windows of change times of every width.
+      const parsed = parseDocuments(JSON.stringify(CONTRACT_RECORDS));
+      let time = new Date().toISOString();
+      for (const [index, record] of parsed.records.entries()) {
+        time = await laterThan(time);
+        await new Promise((resolve) => setTimeout(resolve, 3));
+        await backend.upsert([{ ...record, id: `spread-${index}` }]);
+      }
+      const all = await listing();
+      expect(all.filter((entry) => entry.id.startsWith('spread-'))).to.have.length(6);
+      for (const limit of [1, 2, 4]) {
+        const walked: ChangeEntry[] = [];
+        let page = await listing({ limit });
+        while (page.length > 0) {
+          walked.push(...page);
+          const last = defined(page.at(-1), 'the last entry');
+          page = await listing({ limit, after: { changed: last.changed, id: last.id } });
+        }
+        expect(summary(walked), `pages of ${limit}`).to.deep.equal(summary(all));
+      }
+    });
   });
 }

@@ -23,6 +23,11 @@ if (url) {
     () => createTestBackend('elasticsearch', url, { spatial: 'envelope' }),
     { reindexes: true },
   );
+  // Windows of change times of 1 and 2 ms: pages after a checkpoint widen their window and
+  // fall back to the open search.
+  describeChangeFeedContract('elasticsearch, change windows of 1 and 2 ms', () =>
+    createTestBackend('elasticsearch', url, { spatial: 'envelope', changeWindowsMs: [1, 2] }),
+  );
   // A result window of 8: a walk takes several searches and passes over records in hops.
   describeIdWalkContract('elasticsearch, result window 8', () =>
     createTestBackend('elasticsearch', url, { spatial: 'envelope', maxResultWindow: 8 }),

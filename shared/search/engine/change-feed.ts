@@ -4,7 +4,15 @@
  * of its own beside the alias (`…-tombstones`: id, deletion time, the sets it was in), written by
  * the bulk writer. Keeping tombstones out of the records index means no search, count, facet or
  * deep page has to exclude them. A listing reads one keyset page (search_after on changed, id)
- * from each index and merges them; a page deep in the listing costs what the first one does.
+ * from each index and merges them.
+ *
+ * A `search_after` alone makes the engine go through the records changed after the checkpoint,
+ * so an open page in the middle of a listing of 1,000,000 records cost five times the first
+ * (30–37 ms against 6 ms, measured on one segment). A page of live records is therefore first
+ * asked within a window of change times after its checkpoint (1 s, then 1 min, 1 h, 1 day),
+ * which the engine answers from the records in the window: a window that holds a whole page
+ * holds the page the open search would give, since every record in it comes before every record
+ * after it; a window that holds less is widened, and last the page is asked open.
  */
 import type { ChangeEntry, ChangePage, ChangeQuery, ChangeSet } from '../backend.js';
 import { mergeChangePages } from '../change-feed.js';
@@ -76,14 +84,37 @@ export function buildListingQuery(query: ChangeQuery, fields: ListingFields): Js
   return { bool: { filter } };
 }
 
-/** The search body of one page of a listing. */
+/** The windows of change times a page after a checkpoint is first asked within, narrowest first. */
+export const CHANGE_WINDOWS_MS: readonly number[] = Object.freeze([
+  1000, 60_000, 3_600_000, 86_400_000,
+]);
+
+/**
+ * The search body of one page of a listing; with `windowMs`, of the page within that window of
+ * change times after the checkpoint (the listing's own `before` still bounds it).
+ */
 export function buildListingPage(
   query: ChangeQuery,
   fields: ListingFields,
   source: string[],
+  windowMs?: number,
 ): JsonObject {
+  const listing = buildListingQuery(query, fields);
+  const window =
+    windowMs !== undefined && query.after !== undefined
+      ? {
+          range: {
+            changed: {
+              gte: Date.parse(query.after.changed),
+              lte: Date.parse(query.after.changed) + windowMs,
+            },
+          },
+        }
+      : undefined;
   return {
-    query: buildListingQuery(query, fields),
+    query: window
+      ? { bool: { filter: [...((listing.bool as JsonObject).filter as JsonObject[]), window] } }
+      : listing,
     sort: [{ changed: { order: 'asc' } }, { id: { order: 'asc' } }],
     size: query.limit,
     track_total_hits: false,
@@ -140,19 +171,35 @@ export class EngineChangeFeed {
     private readonly adapter: EngineAdapter,
     private readonly alias: string,
     private readonly tombstones: string,
+    private readonly windowsMs: readonly number[] = CHANGE_WINDOWS_MS,
   ) {}
+
+  /** One page of live records: within the narrowest window that holds a whole page, else open. */
+  private async livePage(query: ChangeQuery): Promise<EngineHit[]> {
+    const source = query.withRecords ? LIVE_SOURCE_WITH_RECORDS : LIVE_SOURCE;
+    const ask = async (windowMs?: number): Promise<EngineHit[]> =>
+      (
+        await this.adapter.search({
+          index: this.alias,
+          body: buildListingPage(query, LIVE_FIELDS, source, windowMs),
+        })
+      ).hits.hits;
+    if (query.after !== undefined) {
+      const after = Date.parse(query.after.changed);
+      const before = query.before === undefined ? Infinity : Date.parse(query.before);
+      for (const windowMs of this.windowsMs) {
+        const hits = await ask(windowMs);
+        // A window reaching the listing's end holds what the open page would.
+        if (hits.length >= query.limit || after + windowMs >= before) return hits;
+      }
+    }
+    return ask();
+  }
 
   async changes(query: ChangeQuery): Promise<ChangePage> {
     const { adapter, alias, tombstones } = this;
     const [live, deleted, liveCount, deletedCount] = await Promise.all([
-      adapter.search({
-        index: alias,
-        body: buildListingPage(
-          query,
-          LIVE_FIELDS,
-          query.withRecords ? LIVE_SOURCE_WITH_RECORDS : LIVE_SOURCE,
-        ),
-      }),
+      this.livePage(query),
       adapter.search({
         index: tombstones,
         body: buildListingPage(query, TOMBSTONE_FIELDS, ['changed', 'type', 'parentId']),
@@ -161,7 +208,7 @@ export class EngineChangeFeed {
       query.count ? adapter.count(tombstones, buildListingQuery(query, TOMBSTONE_FIELDS)) : 0,
     ]);
     const merged = mergeChangePages(
-      entries(live.hits.hits, liveEntry),
+      entries(live, liveEntry),
       entries(deleted.hits.hits, tombstoneEntry),
       query.limit,
     );

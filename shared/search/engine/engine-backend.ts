@@ -86,6 +86,11 @@ export interface EngineBackendOptions {
   bulkMaxBytes?: number;
   /** The index's max_result_window (es-mappings/records.base.json). Default 10,000. */
   maxResultWindow?: number;
+  /**
+   * The windows of change times a change-listing page is first asked within (narrowest first);
+   * default CHANGE_WINDOWS_MS.
+   */
+  changeWindowsMs?: readonly number[];
   /** Hits per request when walking to a deep offset. Default: the result window. */
   walkBatchSize?: number;
   /** Queries whose deep-paging checkpoints are kept. Default 1,000. */
@@ -156,7 +161,12 @@ export class EngineBackend implements SearchBackend {
     this.alias = options.alias ?? 'cairn-records';
     this.ingestLog = options.ingestLog ?? ingestLogBeside(this.alias);
     this.tombstones = options.tombstones ?? tombstonesBeside(this.alias);
-    this.changeFeed = new EngineChangeFeed(adapter, this.alias, this.tombstones);
+    this.changeFeed = new EngineChangeFeed(
+      adapter,
+      this.alias,
+      this.tombstones,
+      options.changeWindowsMs,
+    );
     this.spatial = options.spatial ?? (options.engine === 'opensearch' ? 'shape' : 'envelope');
     this.analysis = options.analysis ?? 'standard';
     this.writesSearchableOnReturn = (options.refresh ?? false) !== false;
