@@ -562,6 +562,16 @@ export function describeEngineCases(engine: EngineName, url: string, spatial: Sp
         }
       });
 
+      it('is filterable through the other backend after that backend moved the alias to a new index', async () => {
+        // The writer reindexes (a new index version; the one the reader opened is deleted),
+        // then writes a record with a property new to the new version.
+        await writer.reindex();
+        const written = await writer.upsert([record('after-reindex', { later_depth: 42 })]);
+        expect(written.failures).to.deep.equal([]);
+        expect(await matching('later_depth > 10')).to.deep.equal(['after-reindex']);
+        expect(await matching('fresh_depth_0 > 10')).to.deep.equal(['fresh-0']);
+      });
+
       it('reads the mapping again at most twice for a burst of searches naming an absent property', async () => {
         const before = mappingReads;
         const answers = await Promise.all(

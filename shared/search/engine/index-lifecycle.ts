@@ -254,10 +254,15 @@ export class IndexLifecycle {
     return done;
   }
 
-  /** Takes the kinds of `live`'s mapping, unless a later read's are in or the index changed. */
+  /**
+   * Takes the kinds of the mapping of the index the alias points to — the one searches reach,
+   * which another process's reindex may have replaced since this one read `live` — unless a
+   * later read's are in, or this process moved the alias meanwhile (its own read is then the
+   * one to keep).
+   */
   private async readKinds(live: RecordsIndex, startedAt: number): Promise<void> {
-    const mappings = (await this.options.adapter.getMappings(live.index))[live.index] ?? {};
-    // A reindex may have moved to another index meanwhile: its own read is the one to keep.
+    const found = Object.values(await this.options.adapter.getMappings(this.options.alias));
+    const mappings = found.length === 1 ? found[0]! : {};
     if (this.live === live && startedAt > this.kindsReadAt) {
       this.propertyKinds = readPropertyKinds(mappings);
       this.kindsReadAt = startedAt;
