@@ -498,6 +498,91 @@ export function describeEngineCases(engine: EngineName, url: string, spatial: Sp
       });
     });
 
+    describe('a property another process added to the index', () => {
+      let reader: EngineBackend;
+      let writer: EngineBackend;
+      let mappingReads = 0;
+      const record = (id: string, properties: Record<string, unknown>): CoreRecord =>
+        defined(
+          parseAll(
+            JSON.stringify({
+              type: 'Feature',
+              id,
+              conformsTo: [],
+              geometry: null,
+              time: null,
+              properties: { type: 'dataset', title: id, ...properties },
+            }),
+          )[0],
+          `record ${id}`,
+        );
+      const matching = async (text: string): Promise<string[]> =>
+        (
+          await reader.search({
+            sort: [],
+            offset: 0,
+            limit: 10,
+            filter: checkFilter(parseCql2Text(text)),
+          })
+        ).records
+          .map((found) => found.id)
+          .sort();
+
+      before(async () => {
+        writer = await createTestBackend(engine, url, { spatial });
+        // The reader: a second backend over the same alias, on an engine client of its own
+        // whose mapping reads are counted.
+        const adapter = createAdapter(engine, url);
+        const getMappings = adapter.getMappings.bind(adapter);
+        adapter.getMappings = (index) => {
+          mappingReads += 1;
+          return getMappings(index);
+        };
+        reader = createEngineBackend({ engine, adapter, alias: writer.alias, spatial });
+        await reader.init();
+      });
+      after(async () => {
+        await reader?.close();
+        await writer?.close();
+      });
+
+      it('is filterable through the other backend as soon as the write returns', async () => {
+        // Each round names a property new to the index. The reader has just compiled a filter
+        // on it (absent then, so it matched nothing) when the other backend writes it: the
+        // filter right after the write must find the record, not answer from the mapping the
+        // reader read before the write.
+        for (let round = 0; round < 4; round += 1) {
+          const name = `fresh_depth_${round}`;
+          expect(await matching(`${name} > 10`), `round ${round}, before`).to.deep.equal([]);
+          const written = await writer.upsert([record(`fresh-${round}`, { [name]: 42 })]);
+          expect(written.failures).to.deep.equal([]);
+          expect(await matching(`${name} > 10`), `round ${round}, after`).to.deep.equal([
+            `fresh-${round}`,
+          ]);
+        }
+      });
+
+      it('is filterable through the other backend after that backend moved the alias to a new index', async () => {
+        // The writer reindexes (a new index version; the one the reader opened is deleted),
+        // then writes a record with a property new to the new version.
+        await writer.reindex();
+        const written = await writer.upsert([record('after-reindex', { later_depth: 42 })]);
+        expect(written.failures).to.deep.equal([]);
+        expect(await matching('later_depth > 10')).to.deep.equal(['after-reindex']);
+        expect(await matching('fresh_depth_0 > 10')).to.deep.equal(['fresh-0']);
+      });
+
+      it('reads the mapping again at most twice for a burst of searches naming an absent property', async () => {
+        const before = mappingReads;
+        const answers = await Promise.all(
+          Array.from({ length: 10 }, () => matching('never_written_depth > 10')),
+        );
+        expect(answers.every((ids) => ids.length === 0)).to.equal(true);
+        const reads = mappingReads - before;
+        expect(reads, 'mapping reads').to.be.within(1, 2);
+      });
+    });
+
     describe('paging at any depth', () => {
       const COUNT = 12_000;
       let backend: EngineBackend;

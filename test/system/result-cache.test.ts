@@ -414,5 +414,55 @@ describe(`result cache and ETags (${target.label})`, function () {
         }
       }
     });
+
+    it('answers a filter on a property new to the catalogue with the record written through either process, and keeps that answer', async () => {
+      const stamp = Date.now().toString(36);
+      for (let round = 0; round < 4; round += 1) {
+        const name = `fresh_depth_${stamp}_${round}`;
+        const base = newRecord(200 + round);
+        const record = { ...base, properties: { ...(base.properties as object), [name]: 42 } };
+        const [writer, other] = round % 2 === 0 ? [replicaA, replicaB] : [replicaB, replicaA];
+        const items = `${ITEMS}?filter=${encodeURIComponent(`${name} > 10`)}`;
+        const csw = `/catalogue/csw?${new URLSearchParams({
+          service: 'CSW',
+          version: '2.0.2',
+          request: 'GetRecords',
+          typeNames: 'csw:Record',
+          resultType: 'hits',
+          constraintLanguage: 'CQL_TEXT',
+          constraint_language_version: '1.1.0',
+          constraint: `${name} > 10`,
+        }).toString()}`;
+        const cswMatched = async (app: Express): Promise<string> => {
+          const response = await request(app).get(csw);
+          assert.equal(response.status, 200, response.text);
+          return /numberOfRecordsMatched="(\d+)"/.exec(response.text)?.[1] ?? response.text;
+        };
+        // Before the write no record has the property. OGC API – Records refuses the name (a
+        // 400, never kept); CSW does not check names and answers 0, kept. Each process's
+        // backend has thereby looked the name up in its catalogue just before the write.
+        for (const app of [replicaA, replicaB]) {
+          assert.equal((await request(app).get(items)).status, 400, `round ${round}: unknown`);
+          assert.equal(await cswMatched(app), '0', `round ${round}: CSW before the write`);
+          assert.equal(await cswMatched(app), '0', `round ${round}: CSW before the write, kept`);
+        }
+        await acknowledged(writer, 'post', ITEMS, record);
+        // Right after the acknowledgement, and again from the cache, in both processes.
+        for (let read = 0; read < 3; read += 1) {
+          for (const app of [other, writer]) {
+            const response = await request(app).get(items);
+            assert.equal(response.status, 200, `round ${round}: ${response.text}`);
+            const found = (response.body as { features: { id: string }[] }).features;
+            assert.deepEqual(
+              found.map((feature) => feature.id),
+              [record.id],
+              `round ${round}, read ${read}: the new record through the filter`,
+            );
+            if (read > 0) assert.equal(cacheOutcome(response), 'hit', `round ${round}: kept`);
+            assert.equal(await cswMatched(app), '1', `round ${round}, read ${read}: CSW`);
+          }
+        }
+      }
+    });
   });
 });

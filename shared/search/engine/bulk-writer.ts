@@ -193,8 +193,6 @@ export class BulkWriter {
       await this.clearTombstones(
         records.map((record) => record.id).filter((id) => !failed.has(id)),
       );
-      // New properties may have extended the mapping: let the next query re-read it if needed.
-      lifecycle.markKindsStale();
       return result;
     } catch (error) {
       throw toWriteError(error);

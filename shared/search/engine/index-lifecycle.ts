@@ -6,6 +6,7 @@
  * next version from the stored source documents and moves the alias atomically. Kept apart from
  * the reads and writes because it is the only part that changes which index they reach.
  */
+import { performance } from 'node:perf_hooks';
 import { InternalError } from '../../errors/index.js';
 import type { CoreRecord } from '../../records/core-record.js';
 import type { WriteFailure } from '../backend.js';
@@ -61,9 +62,6 @@ export type WriteToIndex = (
   changed: ReadonlyMap<string, string>,
 ) => Promise<{ written: number; failures: WriteFailure[] }>;
 
-/** How often at most the mapping is read again for a property a query names but it lacks. */
-const MAPPING_RELOAD_INTERVAL_MS = 2_000;
-
 /** Flattens the mapping of `props.*` into the kinds of its fields. */
 export function readPropertyKinds(mappings: JsonObject): Map<string, FieldKind> {
   const kinds = new Map<string, FieldKind>();
@@ -87,7 +85,12 @@ export class IndexLifecycle {
   /** The physical index behind the alias, and what it was built with; unset until read. */
   private live: RecordsIndex | undefined;
   private propertyKinds = new Map<string, FieldKind>();
-  private kindsLoadedAt = 0;
+  /** performance.now() when the mapping read that gave propertyKinds began. */
+  private kindsReadAt = -Infinity;
+  /** The mapping read under way, if any, and when it began. */
+  private kindsRead: { startedAt: number; done: Promise<void> } | undefined;
+  /** The read queued behind it, shared by every search that came after it began. */
+  private queuedKindsRead: Promise<void> | undefined;
   /** While a reindex runs: the index being built, which in-process writes also reach. */
   private buildingIndex: RecordsIndex | undefined;
 
@@ -179,6 +182,7 @@ export class IndexLifecycle {
 
   /** Reads what the live index was built with, and its dynamic property kinds. */
   private async loadLiveIndex(index: string): Promise<RecordsIndex> {
+    const startedAt = performance.now();
     const mappings = (await this.options.adapter.getMappings(index))[index] ?? {};
     const meta = ((mappings._meta as JsonObject | undefined)?.cairn ??
       {}) as Partial<RecordsIndexMeta>;
@@ -191,7 +195,7 @@ export class IndexLifecycle {
     const live = { index, spatial: meta.spatial ?? this.options.spatial };
     this.live = live;
     this.propertyKinds = readPropertyKinds(mappings);
-    this.kindsLoadedAt = Date.now();
+    this.kindsReadAt = startedAt;
     return live;
   }
 
@@ -215,23 +219,54 @@ export class IndexLifecycle {
     return this.propertyKinds.get(path);
   }
 
-  /** True when the mapping was read long enough ago to be read again for a missing property. */
-  get kindsReloadDue(): boolean {
-    return Date.now() - this.kindsLoadedAt >= MAPPING_RELOAD_INTERVAL_MS;
+  /**
+   * Makes the property kinds those of a mapping read begun at `since` (performance.now()) or
+   * later: the last read when it began then, else the read under way when it did, else one
+   * more read. At most one read is under way and one waits behind it, shared by every search
+   * that asks meanwhile, so searches naming absent properties cost at most one read at a time.
+   * A search asks with the time it began: every property of a record written (and
+   * acknowledged) before then, through any process, is in the kinds it then compiles with.
+   */
+  readKindsSince(since: number): Promise<void> {
+    if (this.kindsReadAt >= since) return Promise.resolve();
+    const current = this.kindsRead;
+    if (!current) return this.startKindsRead();
+    if (current.startedAt >= since) return current.done;
+    // Every search queued here began before the next read begins (this one has not ended).
+    this.queuedKindsRead ??= current.done
+      .catch(() => undefined)
+      .then(() => {
+        this.queuedKindsRead = undefined;
+        return this.kindsRead ? this.kindsRead.done : this.startKindsRead();
+      });
+    return this.queuedKindsRead;
   }
 
-  /** Lets the next query re-read the mapping if needed (writes may have extended it). */
-  markKindsStale(): void {
-    this.kindsLoadedAt = 0;
+  /** Reads the live index's mapping now (the read under way until it ends). */
+  private startKindsRead(): Promise<void> {
+    const live = this.live;
+    if (!live) return Promise.resolve();
+    const startedAt = performance.now();
+    const done: Promise<void> = this.readKinds(live, startedAt).finally(() => {
+      if (this.kindsRead?.done === done) this.kindsRead = undefined;
+    });
+    this.kindsRead = { startedAt, done };
+    return done;
   }
 
-  /** Reads the live index's property kinds again. */
-  async reloadPropertyKinds(): Promise<void> {
-    if (!this.live) return;
-    const { index } = this.live;
-    const mappings = (await this.options.adapter.getMappings(index))[index] ?? {};
-    this.propertyKinds = readPropertyKinds(mappings);
-    this.kindsLoadedAt = Date.now();
+  /**
+   * Takes the kinds of the mapping of the index the alias points to — the one searches reach,
+   * which another process's reindex may have replaced since this one read `live` — unless a
+   * later read's are in, or this process moved the alias meanwhile (its own read is then the
+   * one to keep).
+   */
+  private async readKinds(live: RecordsIndex, startedAt: number): Promise<void> {
+    const found = Object.values(await this.options.adapter.getMappings(this.options.alias));
+    const mappings = found.length === 1 ? found[0]! : {};
+    if (this.live === live && startedAt > this.kindsReadAt) {
+      this.propertyKinds = readPropertyKinds(mappings);
+      this.kindsReadAt = startedAt;
+    }
   }
 
   /** Makes everything written so far visible to search (after bulk loads with refresh off). */

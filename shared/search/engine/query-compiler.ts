@@ -1,12 +1,15 @@
 /**
  * Compiles searches against the live index's mapping and settles the records for which the
- * engine's answer is unproven. A property the cached mapping does not know may have appeared
- * since (another process wrote it), so the mapping is read again, at most every couple of
- * seconds, and the query compiled again. A compiled search may carry records in doubt (an
+ * engine's answer is unproven. A property the mapping as last read does not know may have
+ * appeared since (another process wrote it), so unless that read began after the search did,
+ * the mapping is read again (one read shared by the searches waiting for it) and the query
+ * compiled again: a property absent from a read begun after the search began matches nothing,
+ * one mapped by then is searched. A compiled search may carry records in doubt (an
  * intersects geometry near footprints the engine cannot relate exactly): few of them are
  * decided in Node (refine-search.ts) and the engine answers for the rest; where no count may be
  * given without deciding them, the search is refused rather than answered approximately.
  */
+import { performance } from 'node:perf_hooks';
 import { FilterError, UnsupportedFilterError } from '../../errors/index.js';
 import type { SearchQuery } from '../../query/search-query.js';
 import type { FilterContext } from './compile-filter.js';
@@ -82,11 +85,14 @@ export class QueryCompiler {
   /** Compiles a query, with the documents for which its answer is unproven (if any). */
   private async compileUnproven(query: SearchQuery): Promise<LiveCompiled> {
     const { lifecycle } = this.options;
+    const began = performance.now();
     const live = await lifecycle.requireLive();
     const missing = new Set<string>();
     let compiled = compileSearchQuery(query, this.filterContext(live.spatial, missing));
-    if (missing.size > 0 && lifecycle.kindsReloadDue) {
-      await lifecycle.reloadPropertyKinds();
+    if (missing.size > 0) {
+      // Absent from the mapping as last read: read it again unless that read began after this
+      // search did, so a property written before the search is never taken for absent.
+      await lifecycle.readKindsSince(began);
       compiled = compileSearchQuery(query, this.filterContext(live.spatial, new Set()));
     }
     return { compiled, live };
@@ -94,9 +100,10 @@ export class QueryCompiler {
 
   /**
    * Whether the engine cannot decide the query's filter alone, so that answering it means
-   * refining candidates in Node (refine-search.ts), as far as the mapping last read tells
-   * (a property mapped since is seen at the next reload). Synchronous: the lanes ask it at the
-   * door (shared/query/search-lanes.ts). False before the live index is known.
+   * refining candidates in Node (refine-search.ts), as far as the mapping last read tells (a
+   * property mapped since is seen once a search naming it reads the mapping again).
+   * Synchronous: the lanes ask it at the door (shared/query/search-lanes.ts). False before the
+   * live index is known.
    */
   refinesInNode(query: SearchQuery): boolean {
     // Only a filter or a query geometry compiles through the filter compiler, the one place
