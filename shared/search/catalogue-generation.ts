@@ -90,9 +90,15 @@ export class SqliteFileGeneration implements CatalogueGeneration {
 const ADVANCE_SCRIPT = `if redis.call('exists', KEYS[1]) == 0 then redis.call('set', KEYS[1], ARGV[1]) end
 return redis.call('incr', KEYS[1])`;
 
-/** A fresh starting value: microseconds since the epoch (see ADVANCE_SCRIPT). */
+/**
+ * A fresh starting value: microseconds since the epoch (see ADVANCE_SCRIPT), read from the
+ * high-resolution clock. `Date.now()` counts whole milliseconds, so a key lost within the
+ * millisecond it was created in would start again at the same value and give again the
+ * values its first advances gave; each advance takes a Redis round trip, far more than a
+ * microsecond.
+ */
 function startingValue(): string {
-  return String(Date.now() * 1000);
+  return String(Math.floor((performance.timeOrigin + performance.now()) * 1000));
 }
 
 /** The Redis key of the generation of a deployment: `<WORKER_QUEUE_PREFIX>:generation`. */
