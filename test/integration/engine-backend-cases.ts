@@ -93,6 +93,23 @@ export function uniqueAlias(label: string): string {
 }
 
 /** Builds and initialises a backend over a fresh alias; closing it deletes its indices. */
+/** A dataset record with no geometry and no time, its properties as given. */
+function bareRecord(id: string, properties: Record<string, unknown>): CoreRecord {
+  return defined(
+    parseAll(
+      JSON.stringify({
+        type: 'Feature',
+        id,
+        conformsTo: [],
+        geometry: null,
+        time: null,
+        properties: { type: 'dataset', ...properties },
+      }),
+    )[0],
+    `record ${id}`,
+  );
+}
+
 export async function createTestBackend(
   engine: EngineName,
   url: string,
@@ -433,20 +450,7 @@ export function describeEngineCases(engine: EngineName, url: string, spatial: Sp
 
     describe('atomic writes (CSW-T Transactions)', () => {
       let backend: EngineBackend;
-      const record = (id: string, properties: Record<string, unknown>): CoreRecord =>
-        defined(
-          parseAll(
-            JSON.stringify({
-              type: 'Feature',
-              id,
-              conformsTo: [],
-              geometry: null,
-              time: null,
-              properties: { type: 'dataset', ...properties },
-            }),
-          )[0],
-          `record ${id}`,
-        );
+      const record = bareRecord;
       const titles = async (ids: string[]): Promise<(string | null)[]> =>
         Promise.all(ids.map(async (id) => (await backend.get(id))?.title ?? null));
 
@@ -503,19 +507,7 @@ export function describeEngineCases(engine: EngineName, url: string, spatial: Sp
       let writer: EngineBackend;
       let mappingReads = 0;
       const record = (id: string, properties: Record<string, unknown>): CoreRecord =>
-        defined(
-          parseAll(
-            JSON.stringify({
-              type: 'Feature',
-              id,
-              conformsTo: [],
-              geometry: null,
-              time: null,
-              properties: { type: 'dataset', title: id, ...properties },
-            }),
-          )[0],
-          `record ${id}`,
-        );
+        bareRecord(id, { title: id, ...properties });
       const matching = async (text: string): Promise<string[]> =>
         (
           await reader.search({
