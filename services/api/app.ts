@@ -12,6 +12,7 @@ import { withQueryLimits } from '../../shared/search/query-limited-backend.js';
 import { openNextPages } from '../../shared/search/next-page-offsets.js';
 import { ExpensiveLane } from '../../shared/search/expensive-lane.js';
 import { searchScope } from './middleware/search-scope.js';
+import { paceRefusals, RefusalPace } from './middleware/refusal-pace.js';
 import { renderJsonError } from './middleware/errors.js';
 import { requestContext } from './middleware/request-context.js';
 import { limitUrlLength, refuseMalformedPath } from './middleware/url-limit.js';
@@ -46,6 +47,12 @@ import {
 } from '../../shared/search/catalogue-generation.js';
 import { AnswerStore } from './middleware/answer-store.js';
 import { resultCache } from './middleware/result-cache.js';
+
+/**
+ * Bounds of the refusal pace's own state: refusals held at once (each a pending answer on an
+ * open connection) and clients followed at once (a map entry each).
+ */
+const REFUSAL_PACE_BOUNDS = { maxHeld: 1000, maxClients: 100_000 };
 
 export interface AppDependencies {
   config: Readonly<Config>;
@@ -291,6 +298,13 @@ export function createApp(dependencies: AppDependencies): Express {
   app.use((request) => {
     throw new NotFoundError(`No resource at ${request.path}`);
   });
+  // A client refused for cost faster than its pace gets its later refusals after a pause.
+  app.use(
+    paceRefusals(new RefusalPace({ ...config.refusalPace, ...REFUSAL_PACE_BOUNDS }), {
+      ...REFUSAL_PACE_BOUNDS,
+      onHeld: () => metrics?.refusalsHeld.inc(),
+    }),
+  );
   app.use(authChallengeHeaders); // WWW-Authenticate on 401/403, for every renderer below
   // Protocols with an error format of their own (CSW and OpenSearch: OWS ExceptionReports).
   for (const renderer of errorRenderers()) app.use([...renderer.paths], renderer.render);

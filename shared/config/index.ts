@@ -64,6 +64,10 @@ const environmentSchema = z.object({
   QUERY_EXPENSIVE_FACETS: z.coerce.number().int().min(0).max(100).default(4),
   QUERY_EXPENSIVE_OFFSET: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(1000),
   QUERY_EXPENSIVE_SORT_KEYS: z.coerce.number().int().min(0).max(100).default(2),
+  QUERY_EXPENSIVE_TEXT_WORDS: z.coerce.number().int().min(0).max(100_000).default(32),
+  REFUSAL_PACE_PER_SECOND: z.coerce.number().min(0).max(100_000).default(10),
+  REFUSAL_PACE_BURST: z.coerce.number().int().min(1).max(100_000).default(20),
+  REFUSAL_PACE_MAX_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(1000),
   SEARCH_INDEX_ALIAS: z
     .string()
     .regex(/^[a-z0-9][a-z0-9_-]*$/, 'lower-case letters, digits, _ and - only')
@@ -211,10 +215,16 @@ export interface Config {
       cheapFacets: number;
       cheapOffset: number;
       cheapSortKeys: number;
+      cheapTextWords: number;
     };
   };
   /** Timeouts of the HTTP server against slow or idle clients (services/api/http-server.ts). */
   http: { requestTimeoutMs: number; headersTimeoutMs: number; keepAliveTimeoutMs: number };
+  /**
+   * The pace of a client's cost refusals (services/api/middleware/refusal-pace.ts): refusals a
+   * second and burst answered at once, the longest a refusal beyond them is held.
+   */
+  refusalPace: { perSecond: number; burst: number; maxDelayMs: number };
   /** How many generated records to load into an empty embedded database at start-up. */
   sampleRecords: number;
   service: ServiceMetadata;
@@ -328,6 +338,11 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
       `HTTP_HEADERS_TIMEOUT_MS (${env.HTTP_HEADERS_TIMEOUT_MS}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${env.HTTP_REQUEST_TIMEOUT_MS})`,
     );
   }
+  if (env && env.REFUSAL_PACE_MAX_DELAY_MS >= env.QUERY_TIME_BUDGET_MS) {
+    problems.push(
+      `REFUSAL_PACE_MAX_DELAY_MS (${env.REFUSAL_PACE_MAX_DELAY_MS}) must be below QUERY_TIME_BUDGET_MS (${env.QUERY_TIME_BUDGET_MS}): a held refusal must not come later than an answer may`,
+    );
+  }
   if (!env || problems.length > 0) throw new ConfigError(problems);
 
   const engineUrl = env.ELASTICSEARCH_URL ?? env.OPENSEARCH_URL;
@@ -394,12 +409,18 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
         cheapFacets: env.QUERY_EXPENSIVE_FACETS,
         cheapOffset: env.QUERY_EXPENSIVE_OFFSET,
         cheapSortKeys: env.QUERY_EXPENSIVE_SORT_KEYS,
+        cheapTextWords: env.QUERY_EXPENSIVE_TEXT_WORDS,
       },
     },
     http: {
       requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
       headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS,
       keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    },
+    refusalPace: {
+      perSecond: env.REFUSAL_PACE_PER_SECOND,
+      burst: env.REFUSAL_PACE_BURST,
+      maxDelayMs: env.REFUSAL_PACE_MAX_DELAY_MS,
     },
     sampleRecords: env.SAMPLE_RECORDS,
     service,

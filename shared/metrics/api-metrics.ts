@@ -36,6 +36,7 @@ export class ApiMetrics {
   readonly backendErrors: Counter<'backend' | 'operation' | 'code'>;
   readonly expensiveAdmitted: Counter<'reason'>;
   readonly expensiveRefused: Counter<'bound'>;
+  readonly refusalsHeld: Counter;
 
   constructor(registry: Registry = new Registry()) {
     this.registry = registry;
@@ -75,6 +76,11 @@ export class ApiMetrics {
       name: 'cairn_search_expensive_refused_total',
       help: 'Expensive searches refused (503) because the lane was full, by the bound that refused them (process or client)',
       labelNames: ['bound'],
+      registers: [registry],
+    });
+    this.refusalsHeld = new Counter({
+      name: 'cairn_refusals_held_total',
+      help: 'Cost refusals (400 over a query limit, 503 of a full expensive lane, 413, 414) held because their client was refused faster than REFUSAL_PACE_PER_SECOND',
       registers: [registry],
     });
   }

@@ -7,9 +7,16 @@
  * when its page must be walked to (a deep offset that no earlier page ended at), when its
  * filter holds more than a few costly LIKE patterns, when it counts many facets, or when the
  * engine's own search threads would be held by it: a sorted or relevance page beyond a modest
- * offset (the engine collects every record before it to sort them), or a sort by several keys.
+ * offset (the engine collects every record before it to sort them), a sort by several keys, or
+ * free text of many words (each analysed token is a term the engine matches and scores).
  */
-import { distinctSortKeys, isIndexOrder, measureFilter, type QueryLimits } from './query-limits.js';
+import {
+  countTextTokens,
+  distinctSortKeys,
+  isIndexOrder,
+  measureFilter,
+  type QueryLimits,
+} from './query-limits.js';
 import type { SearchQuery } from './search-query.js';
 
 /** The thresholds beyond which a search is expensive (QUERY_EXPENSIVE_* in shared/config). */
@@ -25,6 +32,8 @@ export interface LaneThresholds extends Pick<QueryLimits, 'maxOffset'> {
   cheapOffset: number;
   /** Distinct sort keys (besides `id`, the tie-breaker of every order) a cheap search may have. */
   cheapSortKeys: number;
+  /** Words of free text (counted as the engine's analyzer splits them) a cheap search may have. */
+  cheapTextWords: number;
 }
 
 /** What the door knows of a search besides its query. */
@@ -39,7 +48,7 @@ export interface LaneFacts {
 
 /** Why a search is expensive. */
 export type ExpensiveReason =
-  'refinement' | 'deep-walk' | 'deep-page' | 'sort-keys' | 'wildcards' | 'facets';
+  'refinement' | 'deep-walk' | 'deep-page' | 'sort-keys' | 'wildcards' | 'facets' | 'text-words';
 
 /** A search's lane: cheap (no reasons) or expensive (and why). */
 export interface SearchLane {
@@ -77,5 +86,13 @@ export function classifySearch(
     reasons.push('wildcards');
   }
   if ((facts.facets ?? 0) > thresholds.cheapFacets) reasons.push('facets');
+  if (query.text && textTokens(query.text) > thresholds.cheapTextWords) reasons.push('text-words');
   return { lane: reasons.length > 0 ? 'expensive' : 'cheap', reasons };
+}
+
+/** The free text's words as the engine's analyzer counts them (countTextTokens). */
+function textTokens(text: readonly (readonly string[])[]): number {
+  let tokens = 0;
+  for (const term of text) for (const word of term) tokens += countTextTokens(word);
+  return tokens;
 }

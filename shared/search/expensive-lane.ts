@@ -26,6 +26,9 @@ export interface ExpensiveLaneOptions {
   onAdmitted?: (reasons: readonly ExpensiveReason[]) => void;
 }
 
+/** The refusal of a search for which the lane has no place (503, Retry-After). */
+export class ExpensiveLaneFullError extends ServiceUnavailableError {}
+
 /** A place held for a request, shared by its calls. */
 interface Hold {
   client: string | undefined;
@@ -65,7 +68,7 @@ export class ExpensiveLane {
     const { concurrency, perClient, retryAfterSeconds } = this.options;
     const refuse = (bound: 'process' | 'client', message: string): never => {
       this.options.onRefused?.(bound);
-      const error = new ServiceUnavailableError(message, { retryAfter: retryAfterSeconds });
+      const error = new ExpensiveLaneFullError(message, { retryAfter: retryAfterSeconds });
       scope?.abort(error);
       throw error;
     };
@@ -116,6 +119,7 @@ const REASON_WORDS: Record<ExpensiveReason, string> = {
   'sort-keys': 'more sort keys than QUERY_EXPENSIVE_SORT_KEYS',
   wildcards: 'many LIKE patterns with inner wildcards',
   facets: 'many facets',
+  'text-words': 'free text of more words than QUERY_EXPENSIVE_TEXT_WORDS',
 };
 
 function describe(reasons: readonly ExpensiveReason[]): string {

@@ -133,6 +133,20 @@ describe('configuration', () => {
       loadConfig({ ELASTICSEARCH_URL: 'http://127.0.0.1:1', OPENSEARCH_URL: 'http://127.0.0.1:2' }),
     ).to.throw(ConfigError, /at most one/);
   });
+
+  it('takes the refusal pace (10 a second, a burst of 20, held at most 1 s), held below the time budget', () => {
+    expect(loadConfig({}).refusalPace).to.deep.equal({
+      perSecond: 10,
+      burst: 20,
+      maxDelayMs: 1000,
+    });
+    expect(() =>
+      loadConfig({ REFUSAL_PACE_MAX_DELAY_MS: '3000', QUERY_TIME_BUDGET_MS: '3000' }),
+    ).to.throw(
+      ConfigError,
+      /REFUSAL_PACE_MAX_DELAY_MS \(3000\) must be below QUERY_TIME_BUDGET_MS/,
+    );
+  });
 });
 
 describe('describeStartupFailure', () => {

@@ -19,6 +19,7 @@ const THRESHOLDS: LaneThresholds = {
   cheapFacets: 3,
   cheapOffset: 20,
   cheapSortKeys: 2,
+  cheapTextWords: 4,
 };
 const page = (query: Partial<SearchQuery> = {}): SearchQuery => ({
   sort: [],
@@ -113,6 +114,38 @@ describe('classifySearch', () => {
     expect(
       classifySearch(page({ filter: likes(['a%', 'b%', 'c%', 'd%', 'plain']) }), THRESHOLDS).lane,
     ).to.equal('cheap');
+  });
+
+  it('counts free-text words as the engine splits them against the text threshold', () => {
+    // Four words in two terms: at the threshold.
+    expect(
+      classifySearch(
+        page({
+          text: [
+            ['lake', 'ice'],
+            ['snow', 'cover'],
+          ],
+        }),
+        THRESHOLDS,
+      ).lane,
+    ).to.equal('cheap');
+    // One word as the protocols see it, five tokens to the analyzer.
+    expect(classifySearch(page({ text: [['a-b-c-d-e']] }), THRESHOLDS).reasons).to.deep.equal([
+      'text-words',
+    ]);
+    // Facet counts (limit 0) with such text are expensive too: the engine matches the same terms.
+    expect(
+      classifySearch(
+        page({
+          limit: 0,
+          text: [
+            ['one', 'two'],
+            ['three', 'four', 'five'],
+          ],
+        }),
+        THRESHOLDS,
+      ).reasons,
+    ).to.deep.equal(['text-words']);
   });
 
   it('calls a request with more facets than the threshold expensive, and gives every reason', () => {
