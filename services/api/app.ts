@@ -5,7 +5,7 @@
 import express, { type Express, type Request, type RequestHandler } from 'express';
 import { COLLECTION_ID } from './common/urls.js';
 import type { Config } from '../../shared/config/index.js';
-import { NotFoundError } from '../../shared/errors/index.js';
+import { NotFoundError, PayloadTooLargeError } from '../../shared/errors/index.js';
 import type { Logger } from '../../shared/logging/index.js';
 import type { SearchBackend } from '../../shared/search/backend.js';
 import { withQueryLimits } from '../../shared/search/query-limited-backend.js';
@@ -265,12 +265,22 @@ export function createApp(dependencies: AppDependencies): Express {
   };
 
   mountStage('writes');
-  // JSON bodies for everything else (writes read theirs after checking the token).
-  app.use(
-    express.json({
-      limit: config.limits.bodyBytes,
-      type: ['application/json', 'application/*+json', 'application/query-cql-json'],
-    }),
+  // JSON bodies for everything else (writes read theirs after checking the token), up to the
+  // search body limit: a larger one is refused from its Content-Length, before it is read.
+  const readBody = express.json({
+    limit: config.limits.searchBodyBytes,
+    type: ['application/json', 'application/*+json', 'application/query-cql-json'],
+  });
+  app.use((request, response, next) =>
+    readBody(request, response, (error?: unknown) =>
+      next(
+        (error as { type?: unknown } | undefined)?.type === 'entity.too.large'
+          ? new PayloadTooLargeError(
+              `Request body is larger than the configured limit for searches (SEARCH_BODY_LIMIT_BYTES: ${config.limits.searchBodyBytes} bytes)`,
+            )
+          : error,
+      ),
+    ),
   );
   mountStage('admin');
   // Records and STAC requests are validated against the OpenAPI document (CSW and OpenSearch

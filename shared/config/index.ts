@@ -38,6 +38,11 @@ const environmentSchema = z.object({
     .int()
     .min(1024)
     .default(5 * 1024 * 1024),
+  SEARCH_BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
   URL_LIMIT_BYTES: z.coerce.number().int().min(256).max(1_048_576).default(8192),
   JSON_DEPTH_LIMIT: z.coerce.number().int().min(8).max(1000).default(64),
   HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
@@ -189,6 +194,12 @@ export interface Config {
     defaultLimit: number;
     maxLimit: number;
     bodyBytes: number;
+    /**
+     * Largest JSON body of a search or another read (STAC and Records POST searches, admin
+     * forms): well above what the query limits admit, so that a body no query may have is
+     * refused before it is read and parsed. Writes and CSW keep `bodyBytes`.
+     */
+    searchBodyBytes: number;
     urlBytes: number;
     /** Deepest nesting of arrays and objects in a metadata record's JSON (write bodies, ingest). */
     jsonDepth: number;
@@ -382,6 +393,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
       defaultLimit: env.LIMIT_DEFAULT,
       maxLimit: env.LIMIT_MAX,
       bodyBytes: env.BODY_LIMIT_BYTES,
+      searchBodyBytes: Math.min(env.SEARCH_BODY_LIMIT_BYTES, env.BODY_LIMIT_BYTES),
       urlBytes: env.URL_LIMIT_BYTES,
       jsonDepth: env.JSON_DEPTH_LIMIT,
     },

@@ -187,6 +187,56 @@ describe('request size limits (413, 414) in each protocol’s format', function 
   });
 });
 
+describe('the search body limit (SEARCH_BODY_LIMIT_BYTES), below the write limit', function () {
+  this.timeout(60_000);
+  const SEARCH_LIMIT = 32 * 1024;
+  let test: TestApp;
+  let http: Listening;
+  let token: string;
+  const url = (path: string): string => `${http.baseUrl}${path}`;
+
+  before(async () => {
+    await requireKeycloak();
+    token = (await userTokens('alice')).accessToken;
+    test = await createTestApp(3, {
+      ...authEnvironment('cairn-search-limit-'),
+      BODY_LIMIT_BYTES: String(128 * 1024),
+      SEARCH_BODY_LIMIT_BYTES: String(SEARCH_LIMIT),
+    });
+    http = await serve(test);
+  });
+  after(async () => {
+    await http?.close();
+    await test?.close();
+  });
+
+  it('refuses a larger search body with a 413 naming the setting; a smaller one is searched', async () => {
+    const search = (id: string) =>
+      send(url('/catalogue/search'), {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ ids: [id] }),
+      });
+    const refused = await search('x'.repeat(SEARCH_LIMIT + 1024));
+    expect(checkJsonAnswer('/catalogue/search', refused)).to.equal('413 PAYLOAD_TOO_LARGE');
+    expect(refused.body).to.contain('SEARCH_BODY_LIMIT_BYTES');
+    const searched = await search('x'.repeat(SEARCH_LIMIT - 1024));
+    expect(searched.status, searched.body.slice(0, 300)).to.equal(200);
+    expect(JSON.parse(searched.body).numberMatched).to.equal(0);
+  });
+
+  it('keeps BODY_LIMIT_BYTES for writes: a record larger than the search limit is written', async () => {
+    const title = 'y'.repeat(SEARCH_LIMIT + 1024);
+    const written = await send(url(`${ITEMS}/large`), {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+      body: JSON.stringify({ type: 'Feature', id: 'large', geometry: null, properties: { title } }),
+    });
+    expect(written.status, written.body.slice(0, 300)).to.be.oneOf([200, 201]);
+    expect((await test.backend.get('large'))?.title).to.equal(title);
+  });
+});
+
 describe('XML bombs at every XML entry point over HTTP', function () {
   this.timeout(180_000);
   let test: TestApp;
