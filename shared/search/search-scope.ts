@@ -4,8 +4,10 @@
  * per HTTP request (services/api/middleware/search-scope.ts) and passes it in the search options
  * of every backend call; a call made without one gets a scope of its own from the backend.
  *
- * The deadline starts with the first search of the request (`startDeadline`, the backend's
- * QUERY_TIME_BUDGET_MS) and covers every later call of it: the facet counts beside a page, the
+ * The deadline is set by the first search of the request (`startDeadline`, the backend's
+ * QUERY_TIME_BUDGET_MS), counted from when the request arrived (`startedAt`; without it, from
+ * that first search) less the time kept back to send the answer (`reserveMs`), and covers every
+ * later call of it: the facet counts beside a page, the
  * walk to a deep page, the candidate batches of a refinement, the count of records in doubt.
  * When it passes, the signal aborts with a QueryTimeoutError: the engine requests in flight are
  * closed (the engines cancel a search whose connection closes), and every call still running
@@ -17,15 +19,26 @@ import { QueryTimeoutError } from '../errors/index.js';
 export interface SearchScopeOptions {
   /** The client's key (its address as the API sees it); undefined: not counted per client. */
   client?: string | undefined;
+  /** Epoch milliseconds the request arrived: its deadline counts from then (default: the first search). */
+  startedAt?: number | undefined;
+  /**
+   * Milliseconds of the budget kept back for rendering and sending the answer after the
+   * deadline fires (at most half the budget), so that the answer itself is not late.
+   */
+  reserveMs?: number | undefined;
 }
 
 export class SearchScope {
   readonly client: string | undefined;
+  private readonly startedAt: number | undefined;
+  private readonly reserveMs: number;
   private readonly controller = new AbortController();
   private deadline: { at: number; budgetMs: number; timer: NodeJS.Timeout } | undefined;
 
   constructor(options: SearchScopeOptions = {}) {
     this.client = options.client;
+    this.startedAt = options.startedAt;
+    this.reserveMs = options.reserveMs ?? 0;
   }
 
   /** Aborts when the deadline passes, the client leaves, or a call of the request is refused. */
@@ -44,14 +57,20 @@ export class SearchScope {
   }
 
   /**
-   * Starts the deadline `budgetMs` from now, unless it runs already (the first search of the
-   * request starts it; later calls share it). Undefined budget: no deadline.
+   * Starts the deadline `budgetMs` from the request's arrival (or from now), less the reserve,
+   * unless it runs already (the first search of the request starts it; later calls share it).
+   * Undefined budget: no deadline.
    */
   startDeadline(budgetMs: number | undefined): void {
     if (this.deadline || budgetMs === undefined || this.signal.aborted) return;
-    const timer = setTimeout(() => this.abort(new QueryTimeoutError(budgetMs)), budgetMs);
+    const now = Date.now();
+    const at = (this.startedAt ?? now) + budgetMs - Math.min(this.reserveMs, budgetMs / 2);
+    const timer = setTimeout(
+      () => this.abort(new QueryTimeoutError(budgetMs)),
+      Math.max(0, at - now),
+    );
     timer.unref();
-    this.deadline = { at: Date.now() + budgetMs, budgetMs, timer };
+    this.deadline = { at, budgetMs, timer };
   }
 
   /** Milliseconds left before the deadline (at least 0); undefined: no deadline. */
