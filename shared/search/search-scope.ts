@@ -23,7 +23,8 @@ export interface SearchScopeOptions {
   startedAt?: number | undefined;
   /**
    * Milliseconds of the budget kept back for rendering and sending the answer after the
-   * deadline fires (at most half the budget), so that the answer itself is not late.
+   * deadline fires (at most a twentieth of the budget, so that a small budget keeps nearly all of
+   * itself for the search), so that the answer itself is not late.
    */
   reserveMs?: number | undefined;
 }
@@ -64,7 +65,7 @@ export class SearchScope {
   startDeadline(budgetMs: number | undefined): void {
     if (this.deadline || budgetMs === undefined || this.signal.aborted) return;
     const now = Date.now();
-    const at = (this.startedAt ?? now) + budgetMs - Math.min(this.reserveMs, budgetMs / 2);
+    const at = (this.startedAt ?? now) + budgetMs - Math.min(this.reserveMs, budgetMs / 20);
     const timer = setTimeout(
       () => this.abort(new QueryTimeoutError(budgetMs)),
       Math.max(0, at - now),

@@ -62,8 +62,13 @@ describe('the cost model at the door', function () {
   let cairn: TestApp;
 
   before(async () => {
-    // A lower facet bound than the default (16, above the 14 facets offered), to reach it.
-    cairn = await createTestApp(60, { QUERY_MAX_FACETS: '10' });
+    // A lower facet bound than the default (16, above the 14 facets offered), to reach it; a
+    // search body limit as large as the write limit, so that bodies larger than the default
+    // 1 MiB reach the cost model (the default refuses them first: limits.test.ts).
+    cairn = await createTestApp(60, {
+      QUERY_MAX_FACETS: '10',
+      SEARCH_BODY_LIMIT_BYTES: String(5 * 1024 * 1024),
+    });
   });
   after(async () => {
     await cairn?.close();

@@ -1,6 +1,6 @@
 /**
  * The request's deadline (shared/search/search-scope.ts): counted from the request's arrival when
- * the scope knows it, less the time kept back for the answer (at most half the budget), and from
+ * the scope knows it, less the time kept back for the answer (at most a twentieth of the budget), and from
  * the first search otherwise; a deadline already past when the first search comes aborts the
  * scope with the budget's QueryTimeoutError.
  */
@@ -19,11 +19,11 @@ describe('SearchScope deadline', () => {
     scope.end();
   });
 
-  it('keeps back at most half the budget', () => {
+  it('keeps back at most a twentieth of the budget', () => {
     const startedAt = Date.now();
     const scope = new SearchScope({ startedAt, reserveMs: 5000 });
     scope.startDeadline(300);
-    expect(scope.deadlineAt).to.equal(startedAt + 150);
+    expect(scope.deadlineAt).to.equal(startedAt + 285);
     scope.end();
   });
 
