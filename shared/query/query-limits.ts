@@ -217,6 +217,13 @@ export function countTextTokens(word: string): number {
   return tokens;
 }
 
+/** The tokens the engine's analyzer makes of all the free text's words (countTextTokens). */
+export function countFreeTextTokens(text: readonly (readonly string[])[]): number {
+  let tokens = 0;
+  for (const term of text) for (const word of term) tokens += countTextTokens(word);
+  return tokens;
+}
+
 /** Checks the free text's length, then its tokens as the engine's analyzer counts them. */
 function checkText(text: readonly (readonly string[])[], limits: QueryLimits): void {
   let length = 0;
@@ -227,8 +234,7 @@ function checkText(text: readonly (readonly string[])[], limits: QueryLimits): v
       `The free text has ${count(length)} characters; at most ${count(limits.maxTextLength)} are allowed (QUERY_MAX_TEXT_LENGTH)`,
     );
   }
-  let words = 0;
-  for (const term of text) for (const word of term) words += countTextTokens(word);
+  const words = countFreeTextTokens(text);
   if (words > limits.maxTextWords) {
     throw new QueryLimitError(
       'q',

@@ -11,7 +11,7 @@
  * free text of many words (each analysed token is a term the engine matches and scores).
  */
 import {
-  countTextTokens,
+  countFreeTextTokens,
   distinctSortKeys,
   isIndexOrder,
   measureFilter,
@@ -86,13 +86,7 @@ export function classifySearch(
     reasons.push('wildcards');
   }
   if ((facts.facets ?? 0) > thresholds.cheapFacets) reasons.push('facets');
-  if (query.text && textTokens(query.text) > thresholds.cheapTextWords) reasons.push('text-words');
+  if (query.text && countFreeTextTokens(query.text) > thresholds.cheapTextWords)
+    reasons.push('text-words');
   return { lane: reasons.length > 0 ? 'expensive' : 'cheap', reasons };
-}
-
-/** The free text's words as the engine's analyzer counts them (countTextTokens). */
-function textTokens(text: readonly (readonly string[])[]): number {
-  let tokens = 0;
-  for (const term of text) for (const word of term) tokens += countTextTokens(word);
-  return tokens;
 }

@@ -23,6 +23,7 @@ import { measureFilter } from '../../shared/query/query-limits.js';
 import type { SearchQuery } from '../../shared/query/search-query.js';
 import type { DomainOptions, SearchBackend, SearchOptions } from '../../shared/search/backend.js';
 import { listen, type Listening } from '../support/fuzz-http.js';
+import { sample } from '../support/metrics-sample.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 const ITEMS = '/catalogue/collections/metadata:main/items';
@@ -88,22 +89,6 @@ class Gate {
       },
     });
   }
-}
-
-/** The value of a sample of /metrics (`name{labels} value`), or undefined. */
-function sample(
-  text: string,
-  name: string,
-  labels: Record<string, string> = {},
-): number | undefined {
-  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
-  for (const line of text.split('\n')) {
-    const match = /^([a-z_:]+)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const present = (match[2] ?? '').split(',');
-    if (wanted.every((label) => present.includes(label))) return Number(match[3]);
-  }
-  return undefined;
 }
 
 describe('the expensive lane: a few places, no queue', function () {

@@ -5,24 +5,13 @@
  */
 import { strict as assert } from 'node:assert';
 import request from 'supertest';
+import { sample } from '../support/metrics-sample.js';
 import { ServiceUnavailableError } from '../../shared/errors/index.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 const ITEMS = '/catalogue/collections/metadata:main/items';
 /** The route template the OpenAPI document gives the items path. */
 const ITEMS_ROUTE = '/catalogue/collections/{collectionId}/items';
-
-/** The value of one sample line (`name{labels} value`), or undefined when absent. */
-function sample(text: string, name: string, labels: Record<string, string>): number | undefined {
-  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
-  for (const line of text.split('\n')) {
-    const match = /^([a-z_:]+)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const present = (match[2] ?? '').split(',');
-    if (wanted.every((label) => present.includes(label))) return Number(match[3]);
-  }
-  return undefined;
-}
 
 describe('API /metrics (Prometheus)', function () {
   this.timeout(60000);
