@@ -67,6 +67,7 @@ const environmentSchema = z.object({
   QUERY_EXPENSIVE_PER_CLIENT: z.coerce.number().int().min(1).max(10_000).default(1),
   QUERY_EXPENSIVE_WILDCARD_PATTERNS: z.coerce.number().int().min(0).max(10_000).default(3),
   QUERY_EXPENSIVE_FACETS: z.coerce.number().int().min(0).max(100).default(4),
+  QUERY_EXPENSIVE_FACET_BUCKETS: z.coerce.number().int().min(0).max(100_000).default(50),
   QUERY_EXPENSIVE_OFFSET: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(1000),
   QUERY_EXPENSIVE_SORT_KEYS: z.coerce.number().int().min(0).max(100).default(2),
   QUERY_EXPENSIVE_TEXT_WORDS: z.coerce.number().int().min(0).max(100_000).default(32),
@@ -224,6 +225,7 @@ export interface Config {
       perClient: number;
       cheapWildcardPatterns: number;
       cheapFacets: number;
+      cheapFacetBuckets: number;
       cheapOffset: number;
       cheapSortKeys: number;
       cheapTextWords: number;
@@ -415,6 +417,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
         perClient: env.QUERY_EXPENSIVE_PER_CLIENT,
         cheapWildcardPatterns: env.QUERY_EXPENSIVE_WILDCARD_PATTERNS,
         cheapFacets: env.QUERY_EXPENSIVE_FACETS,
+        cheapFacetBuckets: env.QUERY_EXPENSIVE_FACET_BUCKETS,
         cheapOffset: env.QUERY_EXPENSIVE_OFFSET,
         cheapSortKeys: env.QUERY_EXPENSIVE_SORT_KEYS,
         cheapTextWords: env.QUERY_EXPENSIVE_TEXT_WORDS,

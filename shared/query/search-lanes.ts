@@ -5,10 +5,12 @@
  * crowd out the cheap ones, which never wait. A search is expensive when its filter must be
  * decided in Node (the engine cannot decide it alone: its candidates are fetched and refined),
  * when its page must be walked to (a deep offset that no earlier page ended at), when its
- * filter holds more than a few costly LIKE patterns, when it counts many facets, or when the
- * engine's own search threads would be held by it: a sorted or relevance page beyond a modest
- * offset (the engine collects every record before it to sort them), a sort by several keys, or
- * free text of many words (each analysed token is a term the engine matches and scores).
+ * filter holds more than a few costly LIKE patterns, when it counts many facets or asks for
+ * many facet buckets (a broad page's facets aggregate every record it matches, and the buckets
+ * are what such a request asks for beyond an ordinary page), or when the engine's own search
+ * threads would be held by it: a sorted or relevance page beyond a modest offset (the engine
+ * collects every record before it to sort them), a sort by several keys, or free text of many
+ * words (each analysed token is a term the engine matches and scores).
  */
 import {
   countFreeTextTokens,
@@ -25,6 +27,8 @@ export interface LaneThresholds extends Pick<QueryLimits, 'maxOffset'> {
   cheapWildcardPatterns: number;
   /** Facets a cheap request may count. */
   cheapFacets: number;
+  /** Buckets a cheap request's facets may ask for, together. */
+  cheapFacetBuckets: number;
   /**
    * The deepest offset of a cheap page in a sorted or relevance order (index-order pages are
    * found without sorting what lies before them).
@@ -44,6 +48,8 @@ export interface LaneFacts {
   continued?: boolean | undefined;
   /** Facets the request counts (Records `facets`), this count among them. */
   facets?: number | undefined;
+  /** Buckets those facets ask for, together (facetBucketsAsked). */
+  facetBuckets?: number | undefined;
 }
 
 /** Why a search is expensive. */
@@ -85,7 +91,12 @@ export function classifySearch(
   ) {
     reasons.push('wildcards');
   }
-  if ((facts.facets ?? 0) > thresholds.cheapFacets) reasons.push('facets');
+  if (
+    (facts.facets ?? 0) > thresholds.cheapFacets ||
+    (facts.facetBuckets ?? 0) > thresholds.cheapFacetBuckets
+  ) {
+    reasons.push('facets');
+  }
   if (query.text && countFreeTextTokens(query.text) > thresholds.cheapTextWords)
     reasons.push('text-words');
   return { lane: reasons.length > 0 ? 'expensive' : 'cheap', reasons };

@@ -58,6 +58,8 @@ export interface SearchOptions {
   scope?: SearchScope | undefined;
   /** Facets the request counts beside this search (Records `facets`), for its lane. */
   facets?: number | undefined;
+  /** Buckets those facets ask for, together, for its lane. */
+  facetBuckets?: number | undefined;
 }
 
 export interface DomainOptions extends SearchOptions {

@@ -54,6 +54,7 @@ export function withQueryLimits<B extends SearchBackend>(
       ...facts,
       refines: backend.refinesInNode?.(query) ?? false,
       facets: options.facets,
+      facetBuckets: options.facetBuckets,
     });
     return lane === 'cheap' ? () => undefined : lanes.lane.enter(options.scope, reasons);
   };

@@ -202,7 +202,7 @@ describe('the expensive lane: a few places, no queue', function () {
     await untilInFlight(0);
   });
 
-  it('counts many facets as expensive: refused when the lane is full, a few facets answered', async () => {
+  it('counts many facets or facet buckets as expensive: refused when the lane is full, a few facets answered', async () => {
     const first = expensiveFrom('10.0.2.1');
     const second = expensiveFrom('10.0.2.2');
     await untilInFlight(2);
@@ -211,8 +211,15 @@ describe('the expensive lane: a few places, no queue', function () {
       .set('X-Forwarded-For', '10.0.2.3');
     expect(many.status, many.text.slice(0, 300)).to.equal(503);
     expect(many.headers['retry-after']).to.match(/^[1-9]\d*$/);
+    // One facet of 100 buckets asks for more than QUERY_EXPENSIVE_FACET_BUCKETS (50).
+    const large = await request(app)
+      .get(`${ITEMS}?facets=keywords:100:value_asc&limit=1`)
+      .set('X-Forwarded-For', '10.0.2.3');
+    expect(large.status, large.text.slice(0, 300)).to.equal(503);
+    expect(large.text).to.contain('QUERY_EXPENSIVE_FACET_BUCKETS');
+    // The HTML search page's facets (25 buckets) stay cheap.
     const few = await request(app)
-      .get(`${ITEMS}?facets=type,keywords&limit=1`)
+      .get(`${ITEMS}?facets=type:10,keywords:15&limit=1`)
       .set('X-Forwarded-For', '10.0.2.3');
     expect(few.status, few.text.slice(0, 300)).to.equal(200);
     gate.open();

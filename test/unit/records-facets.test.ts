@@ -4,6 +4,7 @@ import { nextPeriodStart, PERCENT_RANGES } from '../../shared/search/aggregation
 import { histogramBucketCondition, histogramBucketLabel } from '../../services/api/html/pages.js';
 import { presentFacetDefinitions } from '../../services/api/protocols/records/capabilities.js';
 import {
+  facetBucketsAsked,
   MAX_BUCKET_COUNT,
   parseFacetsParameter,
 } from '../../services/api/protocols/records/parse.js';
@@ -80,6 +81,20 @@ describe('Records facets: parsing histogram and range facets', () => {
   it('counts a facet asked for twice once, and kinds together against QUERY_MAX_FACETS', () => {
     expect(parseFacetsParameter('datetime::day,start_datetime::year', LIMITS)).to.have.length(1);
     refused('type,datetime,cloudCover,keywords', QueryLimitError, 'QUERY_MAX_FACETS');
+  });
+
+  it('adds up the buckets the facets ask for, for the expensive lane', () => {
+    const asked = (value: string) =>
+      facetBucketsAsked(parseFacetsParameter(value, { ...LIMITS, maxFacets: 16 }));
+    // The HTML search page's facets, term facets at their default count, at their largest.
+    expect(asked('type:10,keywords:15')).to.equal(25);
+    expect(asked('type,keywords')).to.equal(20);
+    expect(asked('keywords:100:value_asc,KEYWORDS:5')).to.equal(MAX_BUCKET_COUNT);
+    // A range facet's bands, or its count; a histogram's count, or every period.
+    expect(asked('cloudCover')).to.equal(PERCENT_RANGES.length);
+    expect(asked('cloudCover:3,datetime:12:month')).to.equal(15);
+    expect(asked('datetime::year')).to.equal(MAX_BUCKET_COUNT);
+    expect(facetBucketsAsked([])).to.equal(0);
   });
 
   it('refuses unknown facets, intervals, options and bucket counts beyond the bound, naming them', () => {

@@ -17,6 +17,7 @@ const THRESHOLDS: LaneThresholds = {
   maxOffset: 100,
   cheapWildcardPatterns: 2,
   cheapFacets: 3,
+  cheapFacetBuckets: 30,
   cheapOffset: 20,
   cheapSortKeys: 2,
   cheapTextWords: 4,
@@ -156,6 +157,16 @@ describe('classifySearch', () => {
         refines: true,
       }).reasons,
     ).to.deep.equal(['refinement', 'deep-walk', 'wildcards', 'facets']);
+  });
+
+  it('calls a request whose facets ask for more buckets than the threshold expensive', () => {
+    expect(classifySearch(page(), THRESHOLDS, { facets: 1, facetBuckets: 30 }).lane).to.equal(
+      'cheap',
+    );
+    expect(classifySearch(page(), THRESHOLDS, { facets: 1, facetBuckets: 31 })).to.deep.equal({
+      lane: 'expensive',
+      reasons: ['facets'],
+    });
   });
 });
 

@@ -653,3 +653,18 @@ export function parseFacetsQuery(
   const value = singleParameter(query, 'facets');
   return value === undefined ? [] : parseFacetsParameter(value, limits);
 }
+
+/**
+ * The buckets the facets ask for, together, for the expensive lane (QUERY_EXPENSIVE_FACET_BUCKETS):
+ * a term facet's bucket count, a range facet's count or its number of bands, and a date
+ * histogram's count or, when it asks for every period, MAX_BUCKET_COUNT.
+ */
+export function facetBucketsAsked(facets: readonly FacetRequest[]): number {
+  let buckets = 0;
+  for (const facet of facets) {
+    if (facet.kind === 'term') buckets += facet.bucketCount;
+    else if (facet.kind === 'ranges') buckets += facet.bucketCount ?? facet.ranges.length;
+    else buckets += facet.bucketCount ?? MAX_BUCKET_COUNT;
+  }
+  return buckets;
+}

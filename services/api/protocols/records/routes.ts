@@ -42,6 +42,7 @@ import {
   presentSortables,
 } from './capabilities.js';
 import {
+  facetBucketsAsked,
   parseFacetsParameter,
   parseFacetsQuery,
   parseFormatOnlyQuery,
@@ -259,7 +260,11 @@ export function createRecordsRouter({
     }
     if (format === 'jsonld' || isDcatFormat(format)) facets = [];
     // The search and its facet counts share the request's scope (one deadline, one lane place).
-    const options: SearchOptions = { scope: request.searchScope, facets: facets.length };
+    const options: SearchOptions = {
+      scope: request.searchScope,
+      facets: facets.length,
+      facetBuckets: facetBucketsAsked(facets),
+    };
     const [found, counts] = await Promise.all([
       backend.search(query, options),
       countFacets(backend, query, facets, config.query, options),
