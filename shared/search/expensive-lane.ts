@@ -118,7 +118,8 @@ const REASON_WORDS: Record<ExpensiveReason, string> = {
   'deep-page': 'a sorted page beyond QUERY_EXPENSIVE_OFFSET',
   'sort-keys': 'more sort keys than QUERY_EXPENSIVE_SORT_KEYS',
   wildcards: 'many LIKE patterns with inner wildcards',
-  facets: 'more facets than QUERY_EXPENSIVE_FACETS or facet buckets than QUERY_EXPENSIVE_FACET_BUCKETS',
+  facets:
+    'more facets than QUERY_EXPENSIVE_FACETS or facet buckets than QUERY_EXPENSIVE_FACET_BUCKETS',
   'text-words': 'free text of more words than QUERY_EXPENSIVE_TEXT_WORDS',
 };
 
