@@ -159,6 +159,10 @@ export function createApp(dependencies: AppDependencies): Express {
   const lane = new ExpensiveLane({
     concurrency: expensive.concurrency,
     perClient: expensive.perClient,
+    clientShare: expensive.clientShare,
+    // A client's rest is waited out when it ends within half the time budget (the longest a
+    // refusal is held, too); a longer rest is a 503 that says how long it lasts.
+    maxRestWaitMs: config.query.timeBudgetMs / 2,
     // A place is held at most one time budget: come back after that.
     retryAfterSeconds: Math.max(1, Math.ceil(config.query.timeBudgetMs / 1000)),
     onRefused: (bound) => metrics?.expensiveRefused.inc({ bound }),

@@ -65,6 +65,7 @@ const environmentSchema = z.object({
   QUERY_TIME_BUDGET_MS: z.coerce.number().int().min(100).max(600_000).default(3000),
   QUERY_EXPENSIVE_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).optional(),
   QUERY_EXPENSIVE_PER_CLIENT: z.coerce.number().int().min(1).max(10_000).default(1),
+  QUERY_EXPENSIVE_CLIENT_SHARE: z.coerce.number().gt(0).max(1).default(0.25),
   QUERY_EXPENSIVE_WILDCARD_PATTERNS: z.coerce.number().int().min(0).max(10_000).default(3),
   QUERY_EXPENSIVE_FACETS: z.coerce.number().int().min(0).max(100).default(4),
   QUERY_EXPENSIVE_FACET_BUCKETS: z.coerce.number().int().min(0).max(100_000).default(50),
@@ -223,6 +224,7 @@ export interface Config {
     expensive: {
       concurrency: number;
       perClient: number;
+      clientShare: number;
       cheapWildcardPatterns: number;
       cheapFacets: number;
       cheapFacetBuckets: number;
@@ -415,6 +417,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
         // or the Node refinement), so more at once only makes each slower.
         concurrency: env.QUERY_EXPENSIVE_CONCURRENCY ?? availableParallelism(),
         perClient: env.QUERY_EXPENSIVE_PER_CLIENT,
+        clientShare: env.QUERY_EXPENSIVE_CLIENT_SHARE,
         cheapWildcardPatterns: env.QUERY_EXPENSIVE_WILDCARD_PATTERNS,
         cheapFacets: env.QUERY_EXPENSIVE_FACETS,
         cheapFacetBuckets: env.QUERY_EXPENSIVE_FACET_BUCKETS,

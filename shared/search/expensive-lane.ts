@@ -5,10 +5,18 @@
  * many expensive searches holds a few places, never the server, and a cheap search (which
  * takes no place) never waits behind expensive ones.
  *
+ * A bound on places alone lets a client that sends its next expensive search as soon as the
+ * last is answered keep a place busy all the time. So each client's expensive searches may
+ * take at most `clientShare` of the time: after one that ran for t, the client rests for
+ * t × (1 − share) / share before its next is admitted (refused meanwhile, with a Retry-After
+ * of the rest). A person or a harvester waiting for each answer and reading it rarely meets
+ * the rest; a loop sending expensive searches back to back is slowed to its share.
+ *
  * The place is the request's, not the call's: the calls of one request (a search and its facet
  * counts) share one place, taken by the first that needs it and given back when the last of
  * them ends (normally, with an error, or when the request is aborted).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ServiceUnavailableError } from '../errors/index.js';
 import type { ExpensiveReason } from '../query/search-lanes.js';
 import type { SearchScope } from './search-scope.js';
@@ -20,6 +28,17 @@ export interface ExpensiveLaneOptions {
   perClient: number;
   /** Seconds a refused client is asked to wait (Retry-After). */
   retryAfterSeconds: number;
+  /**
+   * The share of the time one client's expensive searches may take (QUERY_EXPENSIVE_CLIENT_SHARE,
+   * 0 < share ≤ 1; 1: no rest). Default 1.
+   */
+  clientShare?: number;
+  /** The longest a request waits out its client's rest before it is refused instead. */
+  maxRestWaitMs?: number;
+  /** Clients whose rest is remembered; beyond it the oldest rest is forgotten. Default 100,000. */
+  maxResting?: number;
+  /** The clock, in milliseconds (tests give their own). */
+  now?: () => number;
   /** Told of every refusal: the bound that refused it. */
   onRefused?: (bound: 'process' | 'client') => void;
   /** Told of every place taken, with why the search is expensive. */
@@ -33,14 +52,23 @@ export class ExpensiveLaneFullError extends ServiceUnavailableError {}
 interface Hold {
   client: string | undefined;
   calls: number;
+  /** When the place was taken (the clock's milliseconds). */
+  since: number;
 }
 
 export class ExpensiveLane {
   private running = 0;
   private readonly byClient = new Map<string, number>();
   private readonly holds = new WeakMap<SearchScope, Hold>();
+  /** The admissions of requests waiting out their client's rest, joined by their other calls. */
+  private readonly waiting = new WeakMap<SearchScope, Promise<Hold>>();
+  /** Until when each client rests (clock milliseconds), in the order the rests were set. */
+  private readonly restingUntil = new Map<string, number>();
+  private readonly now: () => number;
 
-  constructor(private readonly options: ExpensiveLaneOptions) {}
+  constructor(private readonly options: ExpensiveLaneOptions) {
+    this.now = options.now ?? Date.now;
+  }
 
   /** Expensive requests holding a place now. */
   get inFlight(): number {
@@ -54,21 +82,50 @@ export class ExpensiveLane {
 
   /**
    * Takes a place for the request of `scope` (or for one call, without a scope), or joins the
-   * place its request holds already; returns the function that gives it back (once). Throws
-   * ServiceUnavailableError (503, Retry-After) when no place is free, and aborts the request's
-   * other calls with it.
+   * place its request holds (or is waiting for) already; resolves to the function that gives
+   * it back (once). A client still resting (clientShare) first waits out its rest, holding its
+   * own place meanwhile but none of the process's, when the rest ends within `maxRestWaitMs`
+   * and the request's deadline. Rejects with ExpensiveLaneFullError (503, Retry-After) when no
+   * place is free or the rest is longer, and aborts the request's other calls with it.
    */
-  enter(scope: SearchScope | undefined, reasons: readonly ExpensiveReason[]): () => void {
-    const held = scope && this.holds.get(scope);
-    if (held) {
-      held.calls += 1;
-      return this.leaver(scope, held);
+  enter(scope: SearchScope | undefined, reasons: readonly ExpensiveReason[]): Promise<() => void> {
+    if (scope) {
+      const held = this.holds.get(scope);
+      if (held) {
+        held.calls += 1;
+        return Promise.resolve(this.leaver(scope, held));
+      }
+      const waiting = this.waiting.get(scope);
+      if (waiting) {
+        return waiting.then((hold) => {
+          hold.calls += 1;
+          return this.leaver(scope, hold);
+        });
+      }
     }
+    const admission = this.admit(scope, reasons);
+    if (scope) {
+      this.waiting.set(scope, admission);
+      const forget = () => this.waiting.delete(scope);
+      admission.then(forget, forget);
+    }
+    return admission.then((hold) => this.leaver(scope, hold));
+  }
+
+  /** Waits out the client's rest if it may, then takes a place or refuses (see enter). */
+  private async admit(
+    scope: SearchScope | undefined,
+    reasons: readonly ExpensiveReason[],
+  ): Promise<Hold> {
     const client = scope?.client;
     const { concurrency, perClient, retryAfterSeconds } = this.options;
-    const refuse = (bound: 'process' | 'client', message: string): never => {
+    const refuse = (
+      bound: 'process' | 'client',
+      message: string,
+      retryAfter = retryAfterSeconds,
+    ): never => {
       this.options.onRefused?.(bound);
-      const error = new ExpensiveLaneFullError(message, { retryAfter: retryAfterSeconds });
+      const error = new ExpensiveLaneFullError(message, { retryAfter });
       scope?.abort(error);
       throw error;
     };
@@ -77,6 +134,30 @@ export class ExpensiveLane {
         'client',
         `This client already runs ${perClient} expensive ${perClient === 1 ? 'search' : 'searches'} (QUERY_EXPENSIVE_PER_CLIENT); send the next one when an answer has come, or make it cheaper (${describe(reasons)})`,
       );
+    }
+    const rest = client === undefined ? undefined : this.restingUntil.get(client);
+    if (client !== undefined && rest !== undefined) {
+      const restMs = rest - this.now();
+      if (restMs > 0) {
+        const mayWait = Math.min(this.options.maxRestWaitMs ?? 0, scope?.remainingMs() ?? Infinity);
+        if (restMs > mayWait) {
+          const seconds = Math.ceil(restMs / 1000);
+          refuse(
+            'client',
+            `This client's expensive searches have taken their share of the server's time (QUERY_EXPENSIVE_CLIENT_SHARE: ${this.options.clientShare ?? 1}); send the next one in ${seconds} s, or make it cheaper (${describe(reasons)})`,
+            seconds,
+          );
+        }
+        // The waiting request holds the client's place, so that its other requests do not
+        // wait beside it.
+        this.byClient.set(client, this.heldBy(client) + 1);
+        try {
+          await sleep(restMs, undefined, { signal: scope?.signal });
+        } finally {
+          this.release(client);
+        }
+      }
+      this.restingUntil.delete(client);
     }
     if (this.running >= concurrency) {
       refuse(
@@ -87,9 +168,16 @@ export class ExpensiveLane {
     this.running += 1;
     if (client !== undefined) this.byClient.set(client, this.heldBy(client) + 1);
     this.options.onAdmitted?.(reasons);
-    const hold: Hold = { client, calls: 1 };
+    const hold: Hold = { client, calls: 1, since: this.now() };
     if (scope) this.holds.set(scope, hold);
-    return this.leaver(scope, hold);
+    return hold;
+  }
+
+  /** One place of the client's given back. */
+  private release(client: string): void {
+    const remaining = this.heldBy(client) - 1;
+    if (remaining > 0) this.byClient.set(client, remaining);
+    else this.byClient.delete(client);
   }
 
   /** The function that ends one call's share of a hold, and frees the place after the last. */
@@ -103,11 +191,29 @@ export class ExpensiveLane {
       if (scope) this.holds.delete(scope);
       this.running -= 1;
       if (hold.client !== undefined) {
-        const remaining = this.heldBy(hold.client) - 1;
-        if (remaining > 0) this.byClient.set(hold.client, remaining);
-        else this.byClient.delete(hold.client);
+        this.release(hold.client);
+        this.rest(hold.client, hold.since);
       }
     };
+  }
+
+  /** Sets the client's rest after a search that held a place: its time × (1 − share) / share. */
+  private rest(client: string, since: number): void {
+    const share = this.options.clientShare ?? 1;
+    if (share >= 1) return;
+    const now = this.now();
+    const rest = ((now - since) * (1 - share)) / share;
+    if (rest <= 0) return;
+    // Rests of searches run side by side add up; a new rest goes to the end of the order.
+    const until = Math.max(this.restingUntil.get(client) ?? now, now) + rest;
+    this.restingUntil.delete(client);
+    const bound = this.options.maxResting ?? 100_000;
+    // At the bound, rests that have ended go first, then the oldest.
+    for (const [other, end] of this.restingUntil) {
+      if (this.restingUntil.size < bound && end > now) break;
+      this.restingUntil.delete(other);
+    }
+    this.restingUntil.set(client, until);
   }
 }
 

@@ -48,7 +48,11 @@ export function withQueryLimits<B extends SearchBackend>(
    * Takes a place in the expensive lane when the search is expensive (throws 503 when none is
    * free); returns what gives it back.
    */
-  const admit = (query: SearchQuery, options: SearchOptions, facts: LaneFacts): (() => void) => {
+  const admit = async (
+    query: SearchQuery,
+    options: SearchOptions,
+    facts: LaneFacts,
+  ): Promise<() => void> => {
     if (!lanes) return () => undefined;
     const { lane, reasons } = classifySearch(query, lanes.thresholds, {
       ...facts,
@@ -65,7 +69,7 @@ export function withQueryLimits<B extends SearchBackend>(
         return async (query: SearchQuery, options: SearchOptions = {}) => {
           const continued = await continues(query);
           const prepared = prepareQuery(query, limits, () => continued);
-          const leave = admit(prepared, options, { continued });
+          const leave = await admit(prepared, options, { continued });
           let result;
           try {
             result = await target.search(prepared, options);
@@ -89,7 +93,7 @@ export function withQueryLimits<B extends SearchBackend>(
         return async (field: string, options: DomainOptions = {}) => {
           // Counts are not paged: the query's offset costs them nothing.
           const query = options.query && prepareQuery(options.query, limits, () => true);
-          const leave = admit({ ...query, sort: [], offset: 0, limit: 0 }, options, {});
+          const leave = await admit({ ...query, sort: [], offset: 0, limit: 0 }, options, {});
           try {
             return await target.domain(field, query ? { ...options, query } : options);
           } finally {
@@ -106,7 +110,7 @@ export function withQueryLimits<B extends SearchBackend>(
           // Aggregations are counts: paging costs them nothing, and they share the lane (and
           // the request's place in it) with the search and facet counts of their request.
           const prepared = prepareQuery(query, limits, () => true);
-          const leave = admit({ ...prepared, sort: [], offset: 0, limit: 0 }, options, {});
+          const leave = await admit({ ...prepared, sort: [], offset: 0, limit: 0 }, options, {});
           try {
             return await target.aggregate(prepared, requests, options);
           } finally {

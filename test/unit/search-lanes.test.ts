@@ -179,9 +179,9 @@ describe('ExpensiveLane', () => {
       onRefused: (bound) => refusals.push(bound),
     });
   const scope = (client: string | undefined) => new SearchScope({ client });
-  const refusal = (enter: () => unknown): ServiceUnavailableError => {
+  const refusal = async (enter: () => Promise<unknown>): Promise<ServiceUnavailableError> => {
     try {
-      enter();
+      await enter();
     } catch (error) {
       expect(error).to.be.instanceOf(ServiceUnavailableError);
       return error as ServiceUnavailableError;
@@ -189,14 +189,14 @@ describe('ExpensiveLane', () => {
     throw new Error('expected a refusal');
   };
 
-  it('admits up to the concurrency, refuses the next at once with Retry-After, frees on leave', () => {
+  it('admits up to the concurrency, refuses the next at once with Retry-After, frees on leave', async () => {
     const refusals: string[] = [];
     const places = lane(2, 5, refusals);
-    const a = places.enter(scope('a'), ['wildcards']);
-    const b = places.enter(scope('b'), ['wildcards']);
+    const a = await places.enter(scope('a'), ['wildcards']);
+    const b = await places.enter(scope('b'), ['wildcards']);
     expect(places.inFlight).to.equal(2);
     const third = scope('c');
-    const error = refusal(() => places.enter(third, ['refinement']));
+    const error = await refusal(() => places.enter(third, ['refinement']));
     expect(error.status).to.equal(503);
     expect(error.retryAfter).to.equal(3);
     expect(error.message).to.contain('QUERY_EXPENSIVE_CONCURRENCY');
@@ -205,34 +205,34 @@ describe('ExpensiveLane', () => {
     a();
     a(); // leaving twice frees one place only
     expect(places.inFlight).to.equal(1);
-    const c = places.enter(scope('c'), ['refinement']);
+    const c = await places.enter(scope('c'), ['refinement']);
     expect(places.inFlight).to.equal(2);
     b();
     c();
     expect(places.inFlight).to.equal(0);
   });
 
-  it('holds each client to its own bound', () => {
+  it('holds each client to its own bound', async () => {
     const refusals: string[] = [];
     const places = lane(10, 1, refusals);
-    const first = places.enter(scope('a'), ['deep-walk']);
-    const error = refusal(() => places.enter(scope('a'), ['deep-walk']));
+    const first = await places.enter(scope('a'), ['deep-walk']);
+    const error = await refusal(() => places.enter(scope('a'), ['deep-walk']));
     expect(error.message).to.contain('QUERY_EXPENSIVE_PER_CLIENT');
     expect(refusals).to.deep.equal(['client']);
-    const other = places.enter(scope('b'), ['deep-walk']);
+    const other = await places.enter(scope('b'), ['deep-walk']);
     expect(places.heldBy('a')).to.equal(1);
     first();
     expect(places.heldBy('a')).to.equal(0);
-    places.enter(scope('a'), ['deep-walk'])();
+    (await places.enter(scope('a'), ['deep-walk']))();
     other();
     expect(places.inFlight).to.equal(0);
   });
 
-  it('gives the calls of one request one place, freed after the last of them', () => {
+  it('gives the calls of one request one place, freed after the last of them', async () => {
     const places = lane(1, 1);
     const request = scope('a');
-    const search = places.enter(request, ['facets']);
-    const facet = places.enter(request, ['facets']);
+    const search = await places.enter(request, ['facets']);
+    const facet = await places.enter(request, ['facets']);
     expect(places.inFlight).to.equal(1);
     search();
     expect(places.inFlight).to.equal(1);
@@ -240,11 +240,82 @@ describe('ExpensiveLane', () => {
     expect(places.inFlight).to.equal(0);
   });
 
-  it('counts calls without a scope against the process bound only', () => {
+  it('rests a client after its expensive search for its share of the time: waited out when short, refused when long', async () => {
+    let clock = 0;
+    const refusals: string[] = [];
+    const places = new ExpensiveLane({
+      concurrency: 10,
+      perClient: 1,
+      retryAfterSeconds: 3,
+      clientShare: 0.5,
+      maxRestWaitMs: 50,
+      now: () => clock,
+      onRefused: (bound) => refusals.push(bound),
+    });
+    // Client a's search runs 1,000 ms: with a share of one half, a rests 1,000 ms after it.
+    (await places.enter(scope('a'), ['facets']))();
+    const a = await places.enter(scope('a'), ['facets']);
+    clock = 1000;
+    a();
+    // 500 ms into the rest: 500 ms left, longer than the wait allowed, so refused at once.
+    clock = 1500;
+    const error = await refusal(() => places.enter(scope('a'), ['facets']));
+    expect(error.message).to.contain('QUERY_EXPENSIVE_CLIENT_SHARE');
+    expect(error.retryAfter).to.equal(1);
+    expect(refusals).to.deep.equal(['client']);
+    // Another client is not resting.
+    (await places.enter(scope('b'), ['facets']))();
+    // 10 ms before the rest ends: the request waits them out (real time) holding a's place,
+    // and the other call of its request joins it; another request of a's is refused meanwhile.
+    clock = 1990;
+    const request = scope('a');
+    const started = performance.now();
+    const waited = places.enter(request, ['facets']);
+    const joined = places.enter(request, ['facets']);
+    expect(places.inFlight, 'no process place while waiting').to.equal(0);
+    expect((await refusal(() => places.enter(scope('a'), ['facets']))).message).to.contain(
+      'QUERY_EXPENSIVE_PER_CLIENT',
+    );
+    const [search, facet] = await Promise.all([waited, joined]);
+    expect(performance.now() - started).to.be.at.least(8);
+    expect(places.inFlight).to.equal(1);
+    expect(places.heldBy('a')).to.equal(1);
+    search();
+    facet();
+    expect(places.inFlight).to.equal(0);
+    expect(places.heldBy('a')).to.equal(0);
+  });
+
+  it('forgets the oldest rest beyond the clients it may remember', async () => {
+    let clock = 0;
+    const places = new ExpensiveLane({
+      concurrency: 10,
+      perClient: 1,
+      retryAfterSeconds: 3,
+      clientShare: 0.5,
+      maxRestWaitMs: 0,
+      maxResting: 2,
+      now: () => clock,
+    });
+    const searches = await Promise.all(
+      ['a', 'b', 'c'].map((client) => places.enter(scope(client), ['facets'])),
+    );
+    clock = 1000;
+    for (const leave of searches) leave();
+    // a, b and c rest until 2000; a's rest was forgotten to remember c's.
+    (await places.enter(scope('a'), ['facets']))();
+    await refusal(() => places.enter(scope('c'), ['facets']));
+    // A share of 1 never rests.
+    const whole = lane(10, 1);
+    (await whole.enter(scope('a'), ['facets']))();
+    (await whole.enter(scope('a'), ['facets']))();
+  });
+
+  it('counts calls without a scope against the process bound only', async () => {
     const places = lane(2, 1);
-    const a = places.enter(undefined, ['wildcards']);
-    const b = places.enter(undefined, ['wildcards']);
-    refusal(() => places.enter(undefined, ['wildcards']));
+    const a = await places.enter(undefined, ['wildcards']);
+    const b = await places.enter(undefined, ['wildcards']);
+    await refusal(() => places.enter(undefined, ['wildcards']));
     a();
     b();
     expect(places.inFlight).to.equal(0);
