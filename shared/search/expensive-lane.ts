@@ -5,12 +5,14 @@
  * many expensive searches holds a few places, never the server, and a cheap search (which
  * takes no place) never waits behind expensive ones.
  *
- * A bound on places alone lets a client that sends its next expensive search as soon as the
- * last is answered keep a place busy all the time. So each client's expensive searches may
- * take at most `clientShare` of the time: after one that ran for t, the client rests for
- * t × (1 − share) / share before its next is admitted (refused meanwhile, with a Retry-After
- * of the rest). A person or a harvester waiting for each answer and reading it rarely meets
- * the rest; a loop sending expensive searches back to back is slowed to its share.
+ * A bound on places alone lets a client that sends many expensive searches at once keep its
+ * place busy all the time: one is admitted the moment the last is answered. So a client
+ * refused for its own bound (it sent more at once than it may) is held, for `crowdingWindowMs`
+ * after its last such refusal, to `clientShare` of the time: after an expensive search that
+ * ran t, it rests t × (1 − share) / share, and its next expensive search waits the rest out
+ * (when the rest ends within `maxRestWaitMs` and the request's deadline) or is refused with
+ * the rest as Retry-After. A client that sends one expensive search at a time (a person, a
+ * harvester, a conformance suite) is never refused for its own bound, so never rests.
  *
  * The place is the request's, not the call's: the calls of one request (a search and its facet
  * counts) share one place, taken by the first that needs it and given back when the last of
@@ -35,6 +37,8 @@ export interface ExpensiveLaneOptions {
   clientShare?: number;
   /** The longest a request waits out its client's rest before it is refused instead. */
   maxRestWaitMs?: number;
+  /** How long a client refused for its own bound is held to its share. Default 10 s. */
+  crowdingWindowMs?: number;
   /** Clients whose rest is remembered; beyond it the oldest rest is forgotten. Default 100,000. */
   maxResting?: number;
   /** The clock, in milliseconds (tests give their own). */
@@ -64,6 +68,8 @@ export class ExpensiveLane {
   private readonly waiting = new WeakMap<SearchScope, Promise<Hold>>();
   /** Until when each client rests (clock milliseconds), in the order the rests were set. */
   private readonly restingUntil = new Map<string, number>();
+  /** Until when each client refused for its own bound is held to its share. */
+  private readonly crowdingUntil = new Map<string, number>();
   private readonly now: () => number;
 
   constructor(private readonly options: ExpensiveLaneOptions) {
@@ -130,6 +136,11 @@ export class ExpensiveLane {
       throw error;
     };
     if (client !== undefined && this.heldBy(client) >= perClient) {
+      this.remember(
+        this.crowdingUntil,
+        client,
+        this.now() + (this.options.crowdingWindowMs ?? 10_000),
+      );
       refuse(
         'client',
         `This client already runs ${perClient} expensive ${perClient === 1 ? 'search' : 'searches'} (QUERY_EXPENSIVE_PER_CLIENT); send the next one when an answer has come, or make it cheaper (${describe(reasons)})`,
@@ -197,23 +208,37 @@ export class ExpensiveLane {
     };
   }
 
-  /** Sets the client's rest after a search that held a place: its time × (1 − share) / share. */
+  /**
+   * Sets the rest of a client held to its share after a search that held a place: its time ×
+   * (1 − share) / share.
+   */
   private rest(client: string, since: number): void {
     const share = this.options.clientShare ?? 1;
-    if (share >= 1) return;
     const now = this.now();
+    if (share >= 1 || (this.crowdingUntil.get(client) ?? 0) <= now) return;
     const rest = ((now - since) * (1 - share)) / share;
     if (rest <= 0) return;
-    // Rests of searches run side by side add up; a new rest goes to the end of the order.
-    const until = Math.max(this.restingUntil.get(client) ?? now, now) + rest;
-    this.restingUntil.delete(client);
+    // Rests of searches run side by side add up.
+    this.remember(
+      this.restingUntil,
+      client,
+      Math.max(this.restingUntil.get(client) ?? now, now) + rest,
+    );
+  }
+
+  /**
+   * Sets a client's time in one of the bounded maps, at the end of its order. At the bound,
+   * times that have passed go first, then the oldest set.
+   */
+  private remember(times: Map<string, number>, client: string, until: number): void {
+    const now = this.now();
     const bound = this.options.maxResting ?? 100_000;
-    // At the bound, rests that have ended go first, then the oldest.
-    for (const [other, end] of this.restingUntil) {
-      if (this.restingUntil.size < bound && end > now) break;
-      this.restingUntil.delete(other);
+    times.delete(client);
+    for (const [other, end] of times) {
+      if (times.size < bound && end > now) break;
+      times.delete(other);
     }
-    this.restingUntil.set(client, until);
+    times.set(client, until);
   }
 }
 

@@ -11,9 +11,10 @@
  * X-Forwarded-For behind TRUST_PROXY): two expensive searches in flight make the next one a 503
  * with Retry-After at once, in each protocol's error format, while a cheap search answers; a
  * client's second expensive search is refused while another client's is admitted; and every
- * place is given back after an answer, an error, and a client that goes away. After an
- * expensive search a client rests three times as long (QUERY_EXPENSIVE_CLIENT_SHARE 0.25): its
- * next expensive search waits a short rest out and is refused when the rest is long.
+ * place is given back after an answer, an error, and a client that goes away. A client refused
+ * for its own bound rests after each expensive search three times as long as it ran
+ * (QUERY_EXPENSIVE_CLIENT_SHARE 0.25): its next expensive search waits a short rest out and is
+ * refused when the rest is long; a client that sends one at a time does not rest.
  */
 import http from 'node:http';
 import { expect } from 'chai';
@@ -280,28 +281,41 @@ describe('the expensive lane: a few places, no queue', function () {
     await untilInFlight(0);
   });
 
-  it('rests a client after an expensive search: a short rest waited out, a long one a 503 naming QUERY_EXPENSIVE_CLIENT_SHARE', async () => {
+  it('rests a client that sent two at once after its expensive search: a short rest waited out, a long one a 503 naming QUERY_EXPENSIVE_CLIENT_SHARE', async () => {
     const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     /** An expensive search (a facet of 100 buckets) the gate does not hold. */
     const facetsFrom = (client: string) =>
       request(app).get(`${ITEMS}?facets=keywords:100&limit=1`).set('X-Forwarded-For', client);
+    /** A second expensive search while one runs: refused, so the client is held to its share. */
+    const crowd = async (client: string) => expect((await facetsFrom(client)).status).to.equal(503);
+    // A client that sends one at a time does not rest.
+    const single = expensiveFrom('10.0.9.4');
+    await untilInFlight(1);
+    await pause(200);
+    gate.open();
+    expect((await single).status).to.equal(200);
+    const started = Date.now();
+    expect((await facetsFrom('10.0.9.4')).status).to.equal(200);
+    expect(Date.now() - started, 'no rest').to.be.below(550);
     // Held about 150 ms, so the client rests three times that (the share is a quarter): less
     // than half the 3 s budget, so its next expensive search waits the rest out and is answered.
     const short = expensiveFrom('10.0.9.1');
     await untilInFlight(1);
+    await crowd('10.0.9.1');
     await pause(150);
     gate.open();
     expect((await short).status).to.equal(200);
-    const started = Date.now();
+    const restStarted = Date.now();
     const waited = await facetsFrom('10.0.9.1');
     expect(waited.status, waited.text.slice(0, 300)).to.equal(200);
-    expect(Date.now() - started, 'the rest was waited out').to.be.at.least(400);
+    expect(Date.now() - restStarted, 'the rest was waited out').to.be.at.least(400);
     // Another client does not rest.
     expect((await facetsFrom('10.0.9.3')).status).to.equal(200);
     // Held over 1.2 s: a rest of over 3.6 s is longer than the request may wait, so a 503 at
     // once, with the rest as Retry-After.
     const long = expensiveFrom('10.0.9.2');
     await untilInFlight(1);
+    await crowd('10.0.9.2');
     await pause(1200);
     gate.open();
     expect((await long).status).to.equal(200);

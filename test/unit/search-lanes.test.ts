@@ -240,7 +240,7 @@ describe('ExpensiveLane', () => {
     expect(places.inFlight).to.equal(0);
   });
 
-  it('rests a client after its expensive search for its share of the time: waited out when short, refused when long', async () => {
+  it('rests a client that sent more than it may at once for its share of the time: waited out when short, refused when long', async () => {
     let clock = 0;
     const refusals: string[] = [];
     const places = new ExpensiveLane({
@@ -252,9 +252,16 @@ describe('ExpensiveLane', () => {
       now: () => clock,
       onRefused: (bound) => refusals.push(bound),
     });
-    // Client a's search runs 1,000 ms: with a share of one half, a rests 1,000 ms after it.
+    // A client that sends one expensive search at a time never rests.
+    const alone = await places.enter(scope('a'), ['facets']);
+    clock = 1000;
+    alone();
     (await places.enter(scope('a'), ['facets']))();
+    // Client a sends two at once: refused for its own bound, it is held to its share. Its
+    // search runs 1,000 ms: with a share of one half, a rests 1,000 ms after it.
+    clock = 0;
     const a = await places.enter(scope('a'), ['facets']);
+    await refusal(() => places.enter(scope('a'), ['facets']));
     clock = 1000;
     a();
     // 500 ms into the rest: 500 ms left, longer than the wait allowed, so refused at once.
@@ -262,7 +269,7 @@ describe('ExpensiveLane', () => {
     const error = await refusal(() => places.enter(scope('a'), ['facets']));
     expect(error.message).to.contain('QUERY_EXPENSIVE_CLIENT_SHARE');
     expect(error.retryAfter).to.equal(1);
-    expect(refusals).to.deep.equal(['client']);
+    expect(refusals).to.deep.equal(['client', 'client']);
     // Another client is not resting.
     (await places.enter(scope('b'), ['facets']))();
     // 10 ms before the rest ends: the request waits them out (real time) holding a's place,
@@ -300,6 +307,9 @@ describe('ExpensiveLane', () => {
     const searches = await Promise.all(
       ['a', 'b', 'c'].map((client) => places.enter(scope(client), ['facets'])),
     );
+    for (const client of ['a', 'b', 'c']) {
+      await refusal(() => places.enter(scope(client), ['facets']));
+    }
     clock = 1000;
     for (const leave of searches) leave();
     // a, b and c rest until 2000; a's rest was forgotten to remember c's.
