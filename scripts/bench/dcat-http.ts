@@ -7,15 +7,22 @@
  * latency percentiles; per round, each DCAT page's ratio to the GeoJSON page of that round.
  * Every run goes to the JSON file with the 1-minute load average.
  *
+ * `--corpus generated` (the default) pages the bench's generated corpus (`--records` of them);
+ * `--corpus samples` writes exactly 100 records, the sample records of every source format
+ * repeated (each copy with an id of its own), the page scripts/bench/dcat-page.ts presents
+ * in-process: about 100 statements a record, a Sentinel-2 scene's 40 assets among them.
+ *
  *   npx tsx scripts/bench/dcat-http.ts --backend sqlite|elasticsearch|opensearch [--url URL]
- *     [--records 10000] [--rounds 5] [--duration 3] [--out FILE]
+ *     [--corpus generated|samples] [--records 10000] [--rounds 5] [--duration 3] [--out FILE]
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { COLLECTION_ID } from '../../services/api/common/urls.js';
 import { loadConfig } from '../../shared/config/index.js';
+import type { CoreRecord } from '../../shared/records/core-record.js';
+import { parseDocuments } from '../../shared/records/formats/index.js';
 import { createBackend } from '../../shared/search/create-backend.js';
 import { startApi, stopApi, type ApiProcess } from './api-process.js';
 import { loadOrReuseCorpus } from './bench-corpus.js';
@@ -32,6 +39,7 @@ const { values } = parseArgs({
   options: {
     backend: { type: 'string', default: 'sqlite' },
     url: { type: 'string' },
+    corpus: { type: 'string', default: 'generated' },
     records: { type: 'string', default: '10000' },
     rounds: { type: 'string', default: '5' },
     duration: { type: 'string', default: '3' },
@@ -43,7 +51,11 @@ if (!['sqlite', 'elasticsearch', 'opensearch'].includes(backendKind)) {
   throw new Error(`--backend: sqlite, elasticsearch or opensearch, not ${backendKind}`);
 }
 if (backendKind !== 'sqlite' && values.url === undefined) throw new Error('--url is needed');
-const records = Number(values.records);
+const corpusKind = values.corpus as 'generated' | 'samples';
+if (!['generated', 'samples'].includes(corpusKind)) {
+  throw new Error(`--corpus: generated or samples, not ${corpusKind}`);
+}
+const records = corpusKind === 'samples' ? 100 : Number(values.records);
 const rounds = Number(values.rounds);
 const duration = Number(values.duration);
 
@@ -63,13 +75,36 @@ const pageCase = ({ name, format }: { name: string; format: string }): QueryCase
 });
 
 const log = (message: string): void => console.log(`[dcat-http] ${message}`);
+
+/** The sample records of every source format, repeated to 100, each copy with an id of its own. */
+function sampleRecords(): CoreRecord[] {
+  const samples = ['dublin-core-cite', 'iso19139', 'iso19115-3', 'stac'].flatMap((folder) =>
+    readdirSync(join(REPO_ROOT, 'data', 'samples', folder))
+      .filter((name) => /\.(xml|json)$/.test(name))
+      .flatMap(
+        (name) =>
+          parseDocuments(readFileSync(join(REPO_ROOT, 'data', 'samples', folder, name), 'utf8'))
+            .records,
+      ),
+  );
+  return Array.from({ length: 100 }, (_, index) => {
+    const record = samples[index % samples.length]!;
+    const copy = Math.floor(index / samples.length);
+    return copy === 0 ? record : { ...record, id: `${record.id}-copy-${copy}` };
+  });
+}
 const round2 = (value: number): number => Math.round(value * 100) / 100;
 
 async function main(): Promise<void> {
-  const alias = `cairn-bench-dcat-${records}-seed${SEED}`;
+  const name =
+    corpusKind === 'samples'
+      ? 'cairn-bench-dcat-samples'
+      : `cairn-bench-dcat-${records}-seed${SEED}`;
+  const alias = name;
   const dataDir = join(REPO_ROOT, 'data', 'bench');
   mkdirSync(dataDir, { recursive: true });
-  const sqlitePath = join(dataDir, `cairn-bench-dcat-${records}-seed${SEED}.sqlite`);
+  const sqlitePath = join(dataDir, `${name}.sqlite`);
+  if (corpusKind === 'samples') rmSync(sqlitePath, { force: true });
   const environment: Record<string, string> =
     backendKind === 'sqlite'
       ? { SQLITE_PATH: sqlitePath }
@@ -81,20 +116,40 @@ async function main(): Promise<void> {
   const backend = await createBackend(config);
   const location = backendKind === 'sqlite' ? sqlitePath : `${values.url} alias ${alias}`;
   try {
-    const corpus = await loadOrReuseCorpus({
-      backend,
-      markerPath:
-        backendKind === 'sqlite'
-          ? `${sqlitePath}.corpus.json`
-          : join(dataDir, `dcat-${backendKind}-${new URL(values.url!).port}-${alias}.corpus.json`),
-      location,
-      seed: SEED,
-      size: records,
-      batchSize: 1000,
-      maxBytes: config.limits.bodyBytes * 20,
-      force: false,
-    });
-    log(`corpus: ${records} records on ${location} (${corpus.reused ? 'reused' : 'loaded'})`);
+    if (corpusKind === 'samples') {
+      await backend.init();
+      const written = await backend.upsert(sampleRecords());
+      // An engine counts the records once its index has refreshed.
+      let health = await backend.health();
+      for (let tries = 0; tries < 50 && health.records !== 100; tries += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        health = await backend.health();
+      }
+      if (written.written !== 100 || health.records !== 100) {
+        throw new Error(
+          `samples: ${written.written} of 100 written, ${health.records} held: ${JSON.stringify(written.failures)}`,
+        );
+      }
+      log(`corpus: the 100 sample records on ${location}`);
+    } else {
+      const corpus = await loadOrReuseCorpus({
+        backend,
+        markerPath:
+          backendKind === 'sqlite'
+            ? `${sqlitePath}.corpus.json`
+            : join(
+                dataDir,
+                `dcat-${backendKind}-${new URL(values.url!).port}-${alias}.corpus.json`,
+              ),
+        location,
+        seed: SEED,
+        size: records,
+        batchSize: 1000,
+        maxBytes: config.limits.bodyBytes * 20,
+        force: false,
+      });
+      log(`corpus: ${records} records on ${location} (${corpus.reused ? 'reused' : 'loaded'})`);
+    }
   } finally {
     await backend.close();
   }
@@ -167,7 +222,14 @@ async function main(): Promise<void> {
       REPO_ROOT,
       values.url ? { url: values.url, kind: backendKind } : undefined,
     ),
-    parameters: { backend: backendKind, records, rounds, durationSeconds: duration, seed: SEED },
+    parameters: {
+      backend: backendKind,
+      corpus: corpusKind,
+      records,
+      rounds,
+      durationSeconds: duration,
+      seed: SEED,
+    },
     summary,
     runs,
   };
