@@ -164,6 +164,10 @@ export class ExpensiveLane {
         this.byClient.set(client, this.heldBy(client) + 1);
         try {
           await sleep(restMs, undefined, { signal: scope?.signal });
+        } catch (error) {
+          // Aborted while waiting (its deadline, its client gone, another call refused): the
+          // request fails with the scope's reason, as its backend calls would.
+          throw scope?.signal.aborted ? (scope.signal.reason as Error) : error;
         } finally {
           this.release(client);
         }

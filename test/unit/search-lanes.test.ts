@@ -293,6 +293,36 @@ describe('ExpensiveLane', () => {
     expect(places.heldBy('a')).to.equal(0);
   });
 
+  it("fails a request aborted while it waits out its client's rest with the abort's reason", async () => {
+    let clock = 0;
+    const places = new ExpensiveLane({
+      concurrency: 10,
+      perClient: 1,
+      retryAfterSeconds: 3,
+      clientShare: 0.5,
+      maxRestWaitMs: 5000,
+      now: () => clock,
+    });
+    const a = await places.enter(scope('a'), ['facets']);
+    await refusal(() => places.enter(scope('a'), ['facets']));
+    clock = 1000;
+    a();
+    // a rests until 2000: this request would wait 1,000 ms, and is aborted after 10.
+    const request = scope('a');
+    const waiting = places.enter(request, ['facets']);
+    const reason = new Error('the client went away');
+    setTimeout(() => request.abort(reason), 10);
+    let caught: unknown;
+    try {
+      await waiting;
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).to.equal(reason);
+    expect(places.heldBy('a'), 'the waiting place is given back').to.equal(0);
+    expect(places.inFlight).to.equal(0);
+  });
+
   it('forgets the oldest rest beyond the clients it may remember', async () => {
     let clock = 0;
     const places = new ExpensiveLane({
