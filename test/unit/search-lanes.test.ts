@@ -10,7 +10,7 @@ import { checkFilter } from '../../shared/query/check-filter.js';
 import { literal, operator, propertyRef } from '../../shared/query/filter-ast.js';
 import { classifySearch, type LaneThresholds } from '../../shared/query/search-lanes.js';
 import type { SearchQuery } from '../../shared/query/search-query.js';
-import { ExpensiveLane } from '../../shared/search/expensive-lane.js';
+import { ExpensiveLane, type ExpensiveLaneOptions } from '../../shared/search/expensive-lane.js';
 import { SearchScope } from '../../shared/search/search-scope.js';
 
 const THRESHOLDS: LaneThresholds = {
@@ -179,6 +179,19 @@ describe('ExpensiveLane', () => {
       onRefused: (bound) => refusals.push(bound),
     });
   const scope = (client: string | undefined) => new SearchScope({ client });
+  /** A lane holding crowding clients to half the time, on a clock the test sets. */
+  const halfShare = (options: Partial<ExpensiveLaneOptions> = {}) => {
+    const clock = { now: 0 };
+    const places = new ExpensiveLane({
+      concurrency: 10,
+      perClient: 1,
+      retryAfterSeconds: 3,
+      clientShare: 0.5,
+      now: () => clock.now,
+      ...options,
+    });
+    return { clock, places };
+  };
   const refusal = async (enter: () => Promise<unknown>): Promise<ServiceUnavailableError> => {
     try {
       await enter();
@@ -241,31 +254,25 @@ describe('ExpensiveLane', () => {
   });
 
   it('rests a client that sent more than it may at once for its share of the time: waited out when short, refused when long', async () => {
-    let clock = 0;
     const refusals: string[] = [];
-    const places = new ExpensiveLane({
-      concurrency: 10,
-      perClient: 1,
-      retryAfterSeconds: 3,
-      clientShare: 0.5,
+    const { clock, places } = halfShare({
       maxRestWaitMs: 50,
-      now: () => clock,
       onRefused: (bound) => refusals.push(bound),
     });
     // A client that sends one expensive search at a time never rests.
     const alone = await places.enter(scope('a'), ['facets']);
-    clock = 1000;
+    clock.now = 1000;
     alone();
     (await places.enter(scope('a'), ['facets']))();
     // Client a sends two at once: refused for its own bound, it is held to its share. Its
     // search runs 1,000 ms: with a share of one half, a rests 1,000 ms after it.
-    clock = 0;
+    clock.now = 0;
     const a = await places.enter(scope('a'), ['facets']);
     await refusal(() => places.enter(scope('a'), ['facets']));
-    clock = 1000;
+    clock.now = 1000;
     a();
     // 500 ms into the rest: 500 ms left, longer than the wait allowed, so refused at once.
-    clock = 1500;
+    clock.now = 1500;
     const error = await refusal(() => places.enter(scope('a'), ['facets']));
     expect(error.message).to.contain('QUERY_EXPENSIVE_CLIENT_SHARE');
     expect(error.retryAfter).to.equal(1);
@@ -274,7 +281,7 @@ describe('ExpensiveLane', () => {
     (await places.enter(scope('b'), ['facets']))();
     // 10 ms before the rest ends: the request waits them out (real time) holding a's place,
     // and the other call of its request joins it; another request of a's is refused meanwhile.
-    clock = 1990;
+    clock.now = 1990;
     const request = scope('a');
     const started = performance.now();
     const waited = places.enter(request, ['facets']);
@@ -294,18 +301,10 @@ describe('ExpensiveLane', () => {
   });
 
   it("fails a request aborted while it waits out its client's rest with the abort's reason", async () => {
-    let clock = 0;
-    const places = new ExpensiveLane({
-      concurrency: 10,
-      perClient: 1,
-      retryAfterSeconds: 3,
-      clientShare: 0.5,
-      maxRestWaitMs: 5000,
-      now: () => clock,
-    });
+    const { clock, places } = halfShare({ maxRestWaitMs: 5000 });
     const a = await places.enter(scope('a'), ['facets']);
     await refusal(() => places.enter(scope('a'), ['facets']));
-    clock = 1000;
+    clock.now = 1000;
     a();
     // a rests until 2000: this request would wait 1,000 ms, and is aborted after 10.
     const request = scope('a');
@@ -324,23 +323,14 @@ describe('ExpensiveLane', () => {
   });
 
   it('forgets the oldest rest beyond the clients it may remember', async () => {
-    let clock = 0;
-    const places = new ExpensiveLane({
-      concurrency: 10,
-      perClient: 1,
-      retryAfterSeconds: 3,
-      clientShare: 0.5,
-      maxRestWaitMs: 0,
-      maxResting: 2,
-      now: () => clock,
-    });
+    const { clock, places } = halfShare({ maxRestWaitMs: 0, maxResting: 2 });
     const searches = await Promise.all(
       ['a', 'b', 'c'].map((client) => places.enter(scope(client), ['facets'])),
     );
     for (const client of ['a', 'b', 'c']) {
       await refusal(() => places.enter(scope(client), ['facets']));
     }
-    clock = 1000;
+    clock.now = 1000;
     for (const leave of searches) leave();
     // a, b and c rest until 2000; a's rest was forgotten to remember c's.
     (await places.enter(scope('a'), ['facets']))();
