@@ -130,7 +130,10 @@ describe(`Records facets: histograms and ranges on ${systemBackend().label} as o
       let answered = 0;
       for (const facets of FACETS) {
         const asked = { ...parameters, facets, limit: '1' };
-        const [here, there] = await Promise.all([items(test, asked), items(sqlite, asked)]);
+        // One after the other: on SQLite both are the same app and client, and a histogram
+        // of every period is an expensive search, one at a time per client.
+        const here = await items(test, asked);
+        const there = await items(sqlite, asked);
         expect(here.status, `${facets}: ${JSON.stringify(here.body)}`).to.equal(there.status);
         if (there.status === 400) {
           // Too many periods: the same refusal, in the Records error format, naming the bound.
