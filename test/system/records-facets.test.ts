@@ -130,10 +130,12 @@ describe(`Records facets: histograms and ranges on ${systemBackend().label} as o
       let answered = 0;
       for (const facets of FACETS) {
         const asked = { ...parameters, facets, limit: '1' };
-        // One after the other: on SQLite both are the same app and client, and a histogram
-        // of every period is an expensive search, one at a time per client.
+        // On SQLite the system backend is SQLite itself: one answer serves both sides. (Asked
+        // twice, a histogram of every period is an expensive search, one at a time per
+        // client, and the second can come while the first's page search still holds the
+        // client's place after its 400.)
         const here = await items(test, asked);
-        const there = await items(sqlite, asked);
+        const there = sqlite === test ? here : await items(sqlite, asked);
         expect(here.status, `${facets}: ${JSON.stringify(here.body)}`).to.equal(there.status);
         if (there.status === 400) {
           // Too many periods: the same refusal, in the Records error format, naming the bound.
