@@ -58,6 +58,8 @@ interface Hold {
   calls: number;
   /** When the place was taken (the clock's milliseconds). */
   since: number;
+  /** Gives the client's place back (once): at the request's end, or after its last call. */
+  freeClient?: () => void;
 }
 
 export class ExpensiveLane {
@@ -185,6 +187,20 @@ export class ExpensiveLane {
     this.options.onAdmitted?.(reasons);
     const hold: Hold = { client, calls: 1, since: this.now() };
     if (scope) this.holds.set(scope, hold);
+    if (scope && client !== undefined) {
+      // The client's place is its request's: once the request is answered or aborted (its
+      // scope aborts then), a call still running (a SQLite statement cannot be stopped) holds
+      // the process's place only, and the client's next request is not refused for it.
+      let freed = false;
+      const freeClient = (): void => {
+        if (freed) return;
+        freed = true;
+        scope.signal.removeEventListener('abort', freeClient);
+        this.release(client);
+      };
+      scope.signal.addEventListener('abort', freeClient, { once: true });
+      hold.freeClient = freeClient;
+    }
     return hold;
   }
 
@@ -206,7 +222,8 @@ export class ExpensiveLane {
       if (scope) this.holds.delete(scope);
       this.running -= 1;
       if (hold.client !== undefined) {
-        this.release(hold.client);
+        if (hold.freeClient) hold.freeClient();
+        else this.release(hold.client);
         this.rest(hold.client, hold.since);
       }
     };

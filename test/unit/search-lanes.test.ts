@@ -341,6 +341,25 @@ describe('ExpensiveLane', () => {
     (await whole.enter(scope('a'), ['facets']))();
   });
 
+  it("gives the client's place back when its request ends, the process's when its last call does", async () => {
+    const places = lane(10, 1);
+    const request = scope('a');
+    const search = await places.enter(request, ['facets']);
+    await refusal(() => places.enter(scope('a'), ['facets']));
+    // The request is answered (its scope aborts) while its search still runs.
+    request.abort(new Error('The request was answered'));
+    expect(places.heldBy('a')).to.equal(0);
+    expect(places.inFlight).to.equal(1);
+    const next = await places.enter(scope('a'), ['facets']);
+    expect(places.heldBy('a')).to.equal(1);
+    search();
+    expect(places.heldBy('a'), 'the ended request gives nothing back twice').to.equal(1);
+    expect(places.inFlight).to.equal(1);
+    next();
+    expect(places.inFlight).to.equal(0);
+    expect(places.heldBy('a')).to.equal(0);
+  });
+
   it('counts calls without a scope against the process bound only', async () => {
     const places = lane(2, 1);
     const a = await places.enter(undefined, ['wildcards']);
