@@ -163,7 +163,7 @@ export class ExpensiveLane {
         }
         // The waiting request holds the client's place, so that its other requests do not
         // wait beside it.
-        this.byClient.set(client, this.heldBy(client) + 1);
+        this.take(client);
         try {
           await sleep(restMs, undefined, { signal: scope?.signal });
         } catch (error) {
@@ -183,7 +183,7 @@ export class ExpensiveLane {
       );
     }
     this.running += 1;
-    if (client !== undefined) this.byClient.set(client, this.heldBy(client) + 1);
+    if (client !== undefined) this.take(client);
     this.options.onAdmitted?.(reasons);
     const hold: Hold = { client, calls: 1, since: this.now() };
     if (scope) this.holds.set(scope, hold);
@@ -204,6 +204,11 @@ export class ExpensiveLane {
     return hold;
   }
 
+  /** One place of the client's taken. */
+  private take(client: string): void {
+    this.byClient.set(client, this.heldBy(client) + 1);
+  }
+
   /** One place of the client's given back. */
   private release(client: string): void {
     const remaining = this.heldBy(client) - 1;
@@ -221,9 +226,9 @@ export class ExpensiveLane {
       if (hold.calls > 0) return;
       if (scope) this.holds.delete(scope);
       this.running -= 1;
+      // A client comes with its request's scope, so its place has a freeClient.
       if (hold.client !== undefined) {
-        if (hold.freeClient) hold.freeClient();
-        else this.release(hold.client);
+        hold.freeClient?.();
         this.rest(hold.client, hold.since);
       }
     };
