@@ -6,6 +6,7 @@
 import type { Geometry } from 'geojson';
 import type { Bbox, CoreRecord } from './core-record.js';
 import { translatedText } from './languages.js';
+import { recordStems } from './stems.js';
 
 /** Queryable values by canonical name (plus every extra property under its own name). */
 export type IndexedProperties = Record<
@@ -21,6 +22,11 @@ export interface IndexDocument {
   keywords: string[];
   /** Every searchable word of the record for free text (`q`, csw:AnyText). */
   anytext: string;
+  /**
+   * The record's words stemmed in each of its languages Cairn stems (shared/records/stems.ts),
+   * by language: free text also matches a query word's stems in the same language.
+   */
+  stems: Record<string, string>;
   parentId: string | null;
   created: string | null;
   updated: string | null;
@@ -122,6 +128,7 @@ export function buildIndexDocument(record: CoreRecord): IndexDocument {
     description: record.description ?? null,
     keywords: record.keywords,
     anytext,
+    stems: recordStems(record),
     parentId: record.parentId ?? null,
     created: record.created ?? null,
     updated: record.updated ?? null,

@@ -82,8 +82,22 @@ describe(`multilingual records over HTTP on ${systemBackend().label}`, () => {
       expect(await search('hydrodynamic')).to.deep.equal([FRENCH]);
       expect(await search('oceanography')).to.deep.equal([FRENCH]);
       expect(await search('idrografica')).to.deep.equal([SWISS]);
-      expect(await search('hydrographique')).to.deep.equal([SWISS]);
+      // The Swiss title's word, and the Czech record's French "Hydrographie" (one French stem).
+      expect(await search('hydrographique')).to.deep.equal([CZECH, SWISS]);
       expect(await search('Vorlagezzz')).to.deep.equal([]);
+    });
+
+    it('by another form of a word, stemmed in the language of the text that has it', async () => {
+      // None of these forms is in any record: each finds the record whose text in that language
+      // has a word of the same Snowball stem (shared/records/stems.ts).
+      expect(await search('hydrodynamics')).to.deep.equal([FRENCH]); // English "hydrodynamic"
+      expect(await search('téléchargements')).to.deep.equal([CZECH]); // French "téléchargement"
+      expect(await search('idrografiche')).to.deep.equal([SWISS]); // Italian "idrografica"
+      expect(await search('téléchargements ATOM')).to.deep.equal([CZECH]);
+      // A stem counts only in its own language: the English stem of "téléchargements" is no
+      // English word of a record, and the Czech text (a language Cairn does not stem) is
+      // matched word for word.
+      expect(await search('Stahovacích')).to.deep.equal([]);
     });
 
     it('through CSW csw:AnyText as well', async () => {

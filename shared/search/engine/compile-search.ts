@@ -8,6 +8,7 @@ import { operator, propertyRef } from '../../query/filter-ast.js';
 import { checkFilter } from '../../query/check-filter.js';
 import { canonicalPropertyName, findQueryable, isTextSortable } from '../../query/queryables.js';
 import type { SearchQuery, SortKey, TemporalConstraint } from '../../query/search-query.js';
+import { freeTextStems, type StemmedWord } from '../../records/stems.js';
 import { parseTimeValue } from '../../records/time.js';
 import { compileFilterDsl, type FilterContext } from './compile-filter.js';
 import { compileSpatialRelation } from './compile-spatial.js';
@@ -33,6 +34,8 @@ import {
 
 /** The catch-all text field free text searches. */
 export const ANYTEXT_FIELD = 'anytext';
+/** The record's stems, one text field per stemmed language (`stems.en`, `stems.fr` …). */
+export const STEMS_FIELD = 'stems';
 
 /** The keyword field every sort ends in. */
 export const ID_FIELD = 'id';
@@ -56,13 +59,27 @@ export interface CompiledSearch {
   doubt?: { query: Query; operators: string[] };
 }
 
-/** The free-text clause: OR over terms, every word of a term as a phrase on the catch-all field. */
+/**
+ * One word of free text: a phrase on the catch-all field, or its stems as a phrase on the
+ * record's stems in one of its languages (shared/records/stems.ts).
+ */
+function compileFreeTextWord(word: string, stemmed: readonly StemmedWord[]): Query {
+  const phrase = { match_phrase: { [ANYTEXT_FIELD]: FOLDS.ai(word) } };
+  if (stemmed.length === 0) return phrase;
+  const alternatives = stemmed.map(({ language, stems }) => ({
+    match_phrase: { [`${STEMS_FIELD}.${language}`]: stems.join(' ') },
+  }));
+  return { bool: { should: [phrase, ...alternatives], minimum_should_match: 1 } };
+}
+
+/** The free-text clause: OR over terms, every word of a term as compileFreeTextWord matches it. */
 export function compileFreeText(text: string[][]): Query {
+  const stems = freeTextStems(text);
   const clauses = text
-    .filter((words) => words.length > 0)
-    .map((words) => ({
-      bool: { must: words.map((word) => ({ match_phrase: { [ANYTEXT_FIELD]: FOLDS.ai(word) } })) },
-    }));
+    .map((words, t) => ({
+      bool: { must: words.map((word, w) => compileFreeTextWord(word, stems[t]?.[w] ?? [])) },
+    }))
+    .filter((clause) => clause.bool.must.length > 0);
   const [first, ...others] = clauses;
   if (first === undefined) return matchNone();
   return others.length === 0 ? first : { bool: { should: clauses, minimum_should_match: 1 } };

@@ -172,6 +172,7 @@ export function buildEngineDocument(
     changed,
     ...(has.length > 0 && { has }),
     anytext: FOLDS.ai(document.anytext),
+    ...(Object.keys(document.stems).length > 0 && { stems: document.stems }),
     props,
     record: { ...record, source: sourceInfo },
     source: { ...sourceInfo, content },

@@ -22,6 +22,7 @@ import {
   buildIngestLogTemplate,
   buildRecordsTemplates,
   parseIndexVersion,
+  stemsMapping,
   versionedIndexName,
   type IndexLayout,
   type RecordsIndexMeta,
@@ -191,6 +192,11 @@ export class IndexLifecycle {
       // An index created before change times were kept: the field is added to its mapping (its
       // records have none until written again; a reindex gives them their index time).
       await this.options.adapter.putMapping(index, { changed: { type: 'date' } });
+    }
+    if (properties.stems === undefined) {
+      // An index created before stems were kept: their fields are mapped (the mapping is strict),
+      // so records written to it from now on carry them.
+      await this.options.adapter.putMapping(index, { stems: stemsMapping() });
     }
     const live = { index, spatial: meta.spatial ?? this.options.spatial };
     this.live = live;

@@ -23,10 +23,12 @@ export type TextAnalysis = 'standard' | 'full';
  * sorted by `id` (`index.sort.*`, the default sort), so deep-paging walks in that order stop
  * early instead of visiting every match. Version 7: `centre.lon`/`centre.lat`, the centre of each
  * record's box, which the geohash grid aggregation counts (an older index gives no grid cells).
- * Queries read every earlier layout otherwise (text then sorts by code point, deep walks cost
+ * Version 8: `stems.*`, the record's words stemmed per language (shared/records/stems.ts); an
+ * older index gets the fields mapped when opened, and its records their stems when written again
+ * or reindexed. Queries read every earlier layout otherwise (text then sorts by code point, deep walks cost
  * more); a reindex moves an index to the current one.
  */
-export const MAPPING_VERSION = 7;
+export const MAPPING_VERSION = 8;
 
 const MAPPINGS_DIRECTORY = 'es-mappings';
 
@@ -154,6 +156,13 @@ export function buildRecordsTemplates(
 export function buildIngestLogTemplate(ingestLog: string): { name: string; body: JsonObject } {
   const body = readMappingFile('ingest-log.json');
   return { name: ingestLog, body: { ...body, index_patterns: [ingestLog] } };
+}
+
+/** The mapping of `stems` in the base mapping: one text field per stemmed language. */
+export function stemsMapping(): JsonObject {
+  const base = readMappingFile('records.base.json');
+  const mappings = (base.template as JsonObject).mappings as JsonObject;
+  return (mappings.properties as JsonObject).stems as JsonObject;
 }
 
 /** The property kinds the base mapping declares explicitly under `props`. */

@@ -5,6 +5,7 @@
 import { InvalidParameterError } from '../../errors/index.js';
 import { splitAntimeridian } from '../../records/index-document.js';
 import type { Bbox } from '../../records/core-record.js';
+import { freeTextStems, type StemmedWord } from '../../records/stems.js';
 import { operator, propertyRef } from '../../query/filter-ast.js';
 import { checkFilter } from '../../query/check-filter.js';
 import type { CheckedFilter } from '../../query/checked-filter.js';
@@ -22,6 +23,7 @@ import {
   STORED_SORT_KEYS,
 } from './schema.js';
 import { instantMillis } from './rows.js';
+import { stemToken } from './stem-tokens.js';
 import { RTREE_DRIVE, boxMatchesFrom, probeForm, raw, sql } from './sql-fragment.js';
 import { SQL_FUNCTIONS, type DeadlineGuard } from './sql-functions.js';
 
@@ -95,9 +97,26 @@ function quoteFtsWord(word: string): string {
   return `"${word.replace(/"/g, '""')}"`;
 }
 
+/**
+ * One word of free text: the word as a phrase, or its stems as a phrase of tagged stems in one
+ * language (stem-tokens.ts), as the engines match `anytext` or `stems.<language>`.
+ */
+function ftsWord(word: string, stemmed: readonly StemmedWord[]): string {
+  if (stemmed.length === 0) return quoteFtsWord(word);
+  const alternatives = stemmed.map(({ language, stems }) =>
+    quoteFtsWord(stems.map((stem) => stemToken(language, stem)).join(' ')),
+  );
+  return `(${[quoteFtsWord(word), ...alternatives].join(' OR ')})`;
+}
+
 /** Builds the FTS5 MATCH expression for free text: OR over terms, AND over each term's words. */
 export function buildFtsMatch(text: string[][]): string {
-  return text.map((words) => `(${words.map(quoteFtsWord).join(' AND ')})`).join(' OR ');
+  const stems = freeTextStems(text);
+  return text
+    .map(
+      (words, t) => `(${words.map((word, w) => ftsWord(word, stems[t]?.[w] ?? [])).join(' AND ')})`,
+    )
+    .join(' OR ');
 }
 
 /** JSON path for a property name inside the `props` column. */

@@ -11,6 +11,7 @@ import { bboxToGeometry } from '../../query/bbox-geometry.js';
 import { utcMidnight } from '../../records/time.js';
 import { footprintRectangle } from './sql-functions.js';
 import { boxCentre } from '../aggregations.js';
+import { ftsText } from './stem-tokens.js';
 
 export interface SqliteRow {
   id: string;
@@ -188,7 +189,7 @@ export function toSqliteRow(record: CoreRecord): SqliteRow {
     sourceFormat: record.source.format,
     sourceMediaType: record.source.mediaType,
     source: content,
-    anytext: document.anytext,
+    anytext: ftsText(document),
     boxes: document.boxes,
     learned: ownPropertyTypes(document.properties),
   };

@@ -11,6 +11,11 @@ import {
   MISSING_DATE_LAST_DESC,
 } from '../../../shared/search/engine/compile-search.js';
 import type { Query } from '../../../shared/search/engine/dsl.js';
+import {
+  MAX_STEMMED_QUERY_WORDS,
+  STEMMED_LANGUAGES,
+  stemText,
+} from '../../../shared/records/stems.js';
 
 const context: FilterContext = {
   spatial: 'envelope',
@@ -31,26 +36,48 @@ describe('engine DSL: search query compiler', () => {
     });
   });
 
-  it('free text: OR over terms, every word a phrase on the accent-folded catch-all field', () => {
+  /** One word as compileFreeText matches it: the folded phrase, or its stems per language. */
+  function wordClause(word: string, folded: string): unknown {
+    return {
+      bool: {
+        should: [
+          { match_phrase: { anytext: folded } },
+          ...Object.keys(STEMMED_LANGUAGES).map((language) => ({
+            match_phrase: { [`stems.${language}`]: stemText(word, language).join(' ') },
+          })),
+        ],
+        minimum_should_match: 1,
+      },
+    };
+  }
+
+  it('free text: OR over terms, every word a phrase on the accent-folded catch-all field or its stems', () => {
     expect(compileFreeText([['glacier']])).to.deep.equal({
-      bool: { must: [{ match_phrase: { anytext: 'glacier' } }] },
+      bool: { must: [wordClause('glacier', 'glacier')] },
     });
     expect(compileFreeText([['Climate', 'Change'], ['Rivière']])).to.deep.equal({
       bool: {
         should: [
-          {
-            bool: {
-              must: [
-                { match_phrase: { anytext: 'Climate' } },
-                { match_phrase: { anytext: 'Change' } },
-              ],
-            },
-          },
-          { bool: { must: [{ match_phrase: { anytext: 'Riviere' } }] } },
+          { bool: { must: [wordClause('Climate', 'Climate'), wordClause('Change', 'Change')] } },
+          { bool: { must: [wordClause('Rivière', 'Riviere')] } },
         ],
         minimum_should_match: 1,
       },
     });
+    // The stems are the language's: "rivers" is "river" in English, "Rivière" "rivi" in French.
+    const [english] = stemText('rivers', 'en');
+    const [french] = stemText('Rivière', 'fr');
+    expect([english, french]).to.deep.equal(['river', 'rivi']);
+  });
+
+  it('free text of more than MAX_STEMMED_QUERY_WORDS words is matched word for word', () => {
+    const words = Array.from({ length: MAX_STEMMED_QUERY_WORDS + 1 }, (_, i) => `word${i}s`);
+    expect(compileFreeText([words])).to.deep.equal({
+      bool: { must: words.map((word) => ({ match_phrase: { anytext: word } })) },
+    });
+    const fewer = words.slice(1);
+    const compiled = compileFreeText([fewer]) as { bool: { must: unknown[] } };
+    expect(compiled.bool.must[0]).to.deep.equal(wordClause('word1s', 'word1s'));
   });
 
   it('free text scores (must) while every other constraint filters; relevance orders', () => {
@@ -60,7 +87,7 @@ describe('engine DSL: search query compiler', () => {
     );
     expect(compiled.query).to.deep.equal({
       bool: {
-        must: [{ bool: { must: [{ match_phrase: { anytext: 'ice' } }] } }],
+        must: [{ bool: { must: [wordClause('ice', 'ice')] } }],
         filter: [{ terms: { 'props.type': ['dataset'] } }],
       },
     });
