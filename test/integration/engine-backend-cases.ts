@@ -669,7 +669,7 @@ export function describeEngineCases(engine: EngineName, url: string, spatial: Sp
         expect(mappings._meta).to.deep.include({
           cairn: { mappingVersion: MAPPING_VERSION, spatial, analysis: 'standard' },
         });
-        expect(MAPPING_VERSION).to.equal(7);
+        expect(MAPPING_VERSION).to.equal(8);
       });
 
       it('finds by a cold jump in strides the page sequential paging reaches, with the exact count', async () => {
