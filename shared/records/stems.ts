@@ -74,16 +74,42 @@ export function stemLanguage(tag: string | undefined): string | undefined {
 }
 
 /**
+ * Words remembered with their stem, per language. The Snowball port takes tens of
+ * microseconds a word, as long as parsing the record, while a catalogue's words repeat (a few
+ * thousand make most of any text): remembered, a record's stems cost a small part of its
+ * ingest (docs/decisions/multilingual-records.md). At most this many a language; a full map is
+ * emptied and fills again.
+ */
+const MAX_REMEMBERED_STEMS = 50_000;
+
+const remembered = new Map<string, Map<string, string>>();
+
+/** A word's stem as indexed: Snowball's, accents stripped after stemming, lower-case. */
+function indexedStem(word: string, language: string): string {
+  let words = remembered.get(language);
+  if (words === undefined) {
+    words = new Map();
+    remembered.set(language, words);
+  }
+  let stem = words.get(word);
+  if (stem === undefined) {
+    stem = stripAccents(stemmer(language).stem(word)).toLowerCase();
+    if (words.size >= MAX_REMEMBERED_STEMS) words.clear();
+    words.set(word, stem);
+  }
+  return stem;
+}
+
+/**
  * The stems of a text in one stemmed language, in the order of its words, accents stripped
  * after stemming (the engines' free text folds accents the same way). Words in other scripts
  * are left out: the anytext field finds them.
  */
 export function stemText(text: string, language: string): string[] {
-  const stem = stemmer(language);
   const stems: string[] = [];
   for (const [word] of text.toLowerCase().matchAll(TOKEN)) {
     if (word.length > MAX_TOKEN_LENGTH || !STEMMABLE.test(word)) continue;
-    stems.push(stripAccents(stem.stem(word)).toLowerCase());
+    stems.push(indexedStem(word, language));
   }
   return stems;
 }
