@@ -75,10 +75,9 @@ export function stemLanguage(tag: string | undefined): string | undefined {
 
 /**
  * Words remembered with their stem, per language. The Snowball port takes tens of
- * microseconds a word, as long as parsing the record, while a catalogue's words repeat (a few
- * thousand make most of any text): remembered, a record's stems cost a small part of its
- * ingest (docs/decisions/multilingual-records.md). At most this many a language; a full map is
- * emptied and fills again.
+ * microseconds a word, so a record's stems took about as long as parsing it; a word met again
+ * costs a map lookup (docs/decisions/multilingual-records.md). At most this many a language; a
+ * full map is emptied and fills again, which bounds what query words can make it hold.
  */
 const MAX_REMEMBERED_STEMS = 50_000;
 
