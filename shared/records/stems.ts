@@ -8,9 +8,9 @@
  * backends match the same stems and answer alike (the differential tests demand it), and the
  * minimal engine distributions, which have no analysis-common module and so no language
  * analysers, stem as well as full ones. The algorithms are the Snowball stemmers the engines'
- * own `snowball` token filter runs (Lucene's org.tartarus.snowball): test/unit/stems.test.ts
- * checks them word for word against that Lucene jar over the Debian word lists
- * (test/fixtures/stems/). Languages are those where the two agree; see
+ * own `snowball` token filter runs (Lucene's org.tartarus.snowball):
+ * test/integration/stems-lucene.test.ts checks them word for word against that Lucene jar over
+ * samples of the Debian word lists (test/fixtures/stems/). Languages are those where the two agree; see
  * docs/decisions/multilingual-records.md.
  *
  * Tokens: runs of letters, combining marks and digits, lower-cased. Both the engine's
