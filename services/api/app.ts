@@ -180,7 +180,11 @@ export function createApp(dependencies: AppDependencies): Express {
     app.get('/metrics', serveApiMetrics(metrics));
   }
   app.use(requestContext(config, logger));
-  app.use(searchScope);
+  // The catalogue generation (see the result cache below): each request's scope reads it once,
+  // for the result cache and for the survivors a refined search keeps for its later pages.
+  const generation =
+    dependencies.generation ?? catalogueGeneration(config, backend, dependencies.queue, logger);
+  app.use(searchScope(generation));
   app.use(limitUrlLength(config.limits.urlBytes)); // 414 in each protocol's error format
   app.use(refuseMalformedPath);
 
@@ -209,8 +213,6 @@ export function createApp(dependencies: AppDependencies): Express {
   // Every read under /catalogue gets a strong ETag (304 on If-None-Match); with a generation,
   // whole answers are kept and served while it is current. Writes advance it (the wrapped
   // backend below), after they are searchable and before they are acknowledged.
-  const generation =
-    dependencies.generation ?? catalogueGeneration(config, backend, dependencies.queue, logger);
   const { resultCache: cacheSettings } = config;
   const keepsAnswers = cacheSettings.enabled && !config.auth.readsRequireToken;
   app.use(

@@ -27,12 +27,19 @@ export interface SearchScopeOptions {
    * itself for the search), so that the answer itself is not late.
    */
   reserveMs?: number | undefined;
+  /**
+   * Reads the catalogue generation (shared/search/catalogue-generation.ts); read at most once
+   * per request, by the first caller of `generation()`. Unset: none is known.
+   */
+  readGeneration?: (() => Promise<string | undefined>) | undefined;
 }
 
 export class SearchScope {
   readonly client: string | undefined;
   private readonly startedAt: number | undefined;
   private readonly reserveMs: number;
+  private readonly readGeneration: (() => Promise<string | undefined>) | undefined;
+  private generationRead: Promise<string | undefined> | undefined;
   private readonly controller = new AbortController();
   private deadline: { at: number; budgetMs: number; timer: NodeJS.Timeout } | undefined;
 
@@ -40,6 +47,18 @@ export class SearchScope {
     this.client = options.client;
     this.startedAt = options.startedAt;
     this.reserveMs = options.reserveMs ?? 0;
+    this.readGeneration = options.readGeneration;
+  }
+
+  /**
+   * The catalogue generation as this request first read it, or undefined when none is known or
+   * it could not be read. Read once, so the result cache and a backend's remembered work key
+   * what they keep under the same value, read before anything they keep was computed.
+   */
+  generation(): Promise<string | undefined> {
+    if (!this.readGeneration) return Promise.resolve(undefined);
+    this.generationRead ??= this.readGeneration().catch(() => undefined);
+    return this.generationRead;
   }
 
   /** Aborts when the deadline passes, the client leaves, or a call of the request is refused. */

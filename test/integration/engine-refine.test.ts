@@ -11,6 +11,8 @@ import { checkFilter } from '../../shared/query/check-filter.js';
 import { parseCql2Text } from '../../shared/query/cql2/index.js';
 import type { SearchQuery } from '../../shared/query/search-query.js';
 import { buildEmptyRecord, type CoreRecord } from '../../shared/records/core-record.js';
+import { LocalGeneration } from '../../shared/search/catalogue-generation.js';
+import { SearchScope } from '../../shared/search/search-scope.js';
 import type { EngineName } from '../../shared/search/engine/engine-adapter.js';
 import type { EngineBackend } from '../../shared/search/engine/engine-backend.js';
 import type { SpatialMode } from '../../shared/search/engine/index-templates.js';
@@ -121,6 +123,62 @@ function describeEngine(engine: EngineName, spatial: SpatialMode): void {
       expect(message).to.include('20 candidate records');
       expect(message).to.include(`the ${CAP} this server checks`);
       expect(message).to.include('SEARCH_REFINE_MAX_CANDIDATES');
+    });
+
+    it("keeps a refined query's survivors for its later pages until a write moves the generation on", async () => {
+      const generation = new LocalGeneration();
+      // One scope per request, as the API makes them, reading the catalogue generation.
+      const page = (offset: number) =>
+        backend.search(
+          {
+            sort: [{ field: 'title', direction: 'asc' }],
+            offset,
+            limit: 2,
+            collections: ['c0'],
+            filter: checkFilter(parseCql2Text('a < b OR a * 2 > 30')),
+          },
+          { scope: new SearchScope({ readGeneration: () => generation.current() }) },
+        );
+      const ids = (result: { records: CoreRecord[] }) => result.records.map((record) => record.id);
+      const before = backend.survivorStats;
+      const first = await page(0);
+      const second = await page(2);
+      const third = await page(4);
+      // Decided once, then sliced for the later pages (r18 r16 | r04 r02 | r00 by title).
+      expect(backend.survivorStats.decided - before.decided).to.equal(1);
+      expect(backend.survivorStats.reused - before.reused).to.equal(2);
+      expect([first.total, second.total, third.total]).to.deep.equal([5, 5, 5]);
+      expect([...ids(first), ...ids(second), ...ids(third)]).to.deep.equal([
+        'r18',
+        'r16',
+        'r04',
+        'r02',
+        'r00',
+      ]);
+      // A record written and the generation moved on, as every acknowledged write does: the
+      // next page is decided again and holds it.
+      const added = { ...recordOf(0), id: 'r20', title: 'Record ZZ' };
+      expect((await backend.upsert([added])).failures).to.deep.equal([]);
+      try {
+        await generation.advance();
+        const after = await page(4);
+        expect(backend.survivorStats.decided - before.decided).to.equal(2);
+        expect(after.total).to.equal(6);
+        expect(ids(after)).to.deep.equal(['r00', 'r20']);
+        // Without a generation nothing is kept: the same page is decided each time.
+        const unscoped = await backend.search({
+          sort: [{ field: 'title', direction: 'asc' }],
+          offset: 4,
+          limit: 2,
+          collections: ['c0'],
+          filter: checkFilter(parseCql2Text('a < b OR a * 2 > 30')),
+        });
+        expect(ids(unscoped)).to.deep.equal(['r00', 'r20']);
+        expect(backend.survivorStats.decided - before.decided).to.equal(2);
+        expect(backend.survivorStats.reused - before.reused).to.equal(2);
+      } finally {
+        await backend.delete(['r20']);
+      }
     });
   });
 }

@@ -24,6 +24,7 @@ import { JobQueues } from '../../shared/queue/job-queues.js';
 import type { SearchBackend } from '../../shared/search/backend.js';
 import { embeddedGeneration, LocalGeneration } from '../../shared/search/catalogue-generation.js';
 import { createEngineBackend } from '../../shared/search/create-backend.js';
+import type { EngineBackend } from '../../shared/search/engine/engine-backend.js';
 import { SqliteBackend } from '../../shared/search/sqlite/sqlite-backend.js';
 import { SqliteIngestLog } from '../../shared/search/sqlite/sqlite-ingest-log.js';
 import {
@@ -464,5 +465,70 @@ describe(`result cache and ETags (${target.label})`, function () {
         }
       }
     });
+
+    // Only the engines refine in Node (a comparison of two properties); SQLite decides it in SQL.
+    if (target.kind !== 'sqlite')
+      it('pages a refined search from the survivors each process kept at its generation, and shows a write acknowledged through either process in the next page', async () => {
+        const stamp = Date.now().toString(36);
+        const [a, b] = [`refine_a_${stamp}`, `refine_b_${stamp}`];
+        const withValues = (index: number, first: number, second: number) => {
+          const base = newRecord(300 + index);
+          return {
+            ...base,
+            properties: { ...(base.properties as object), [a]: first, [b]: second },
+          };
+        };
+        // Three records where a < b, one where it is not.
+        const written = [
+          withValues(0, 1, 2),
+          withValues(1, 5, 3),
+          withValues(2, 2, 9),
+          withValues(3, 0, 1),
+        ];
+        for (const record of written) await acknowledged(replicaA, 'post', ITEMS, record);
+        const page = async (app: Express, offset: number) => {
+          const response = await request(app).get(
+            `${ITEMS}?${new URLSearchParams({ filter: `${a} < ${b}`, sortby: 'id', limit: '2', offset: String(offset) }).toString()}`,
+          );
+          assert.equal(response.status, 200, response.text);
+          const body = response.body as { numberMatched: number; features: { id: string }[] };
+          return { matched: body.numberMatched, ids: body.features.map((feature) => feature.id) };
+        };
+        const stats = (backend: SearchBackend) => (backend as EngineBackend).survivorStats;
+        const backends = [test.backend, backendB];
+        const before = backends.map((backend) => ({ ...stats(backend) }));
+        const expected = [written[0]!.id, written[2]!.id, written[3]!.id];
+        for (const app of [replicaA, replicaB]) {
+          const first = await page(app, 0);
+          const second = await page(app, 2);
+          assert.deepEqual([first.matched, second.matched], [3, 3]);
+          assert.deepEqual([...first.ids, ...second.ids], expected);
+        }
+        // Each process decided the query once and sliced its second page from what it kept.
+        backends.forEach((backend, index) => {
+          assert.equal(
+            stats(backend).decided - before[index]!.decided,
+            1,
+            `process ${index}: decided`,
+          );
+          assert.equal(
+            stats(backend).reused - before[index]!.reused,
+            1,
+            `process ${index}: reused`,
+          );
+        });
+        const late = withValues(4, 3, 4);
+        await acknowledged(replicaB, 'post', ITEMS, late);
+        const all = [...expected, late.id].sort();
+        for (const app of [replicaA, replicaB]) {
+          const second = await page(app, 2);
+          assert.equal(
+            second.matched,
+            4,
+            'the write acknowledged through the other process counts',
+          );
+          assert.deepEqual(second.ids, all.slice(2, 4));
+        }
+      });
   });
 });

@@ -45,3 +45,19 @@ describe('SearchScope deadline', () => {
     expect(scope.signal.reason).to.be.instanceOf(QueryTimeoutError);
   });
 });
+
+describe('SearchScope generation', () => {
+  it('reads the catalogue generation once per request, for every caller', async () => {
+    let reads = 0;
+    const scope = new SearchScope({ readGeneration: () => Promise.resolve(String(++reads)) });
+    expect(await Promise.all([scope.generation(), scope.generation()])).to.deep.equal(['1', '1']);
+    expect(await scope.generation()).to.equal('1');
+    expect(reads).to.equal(1);
+  });
+
+  it('knows none without a reader, or when the read fails', async () => {
+    expect(await new SearchScope().generation()).to.equal(undefined);
+    const failing = new SearchScope({ readGeneration: () => Promise.reject(new Error('down')) });
+    expect(await failing.generation()).to.equal(undefined);
+  });
+});

@@ -232,7 +232,8 @@ export function resultCache(options: ResultCacheOptions): RequestHandler {
     const started = process.hrtime.bigint();
     let keeping: Keeping | undefined;
     if (store && generation && !hasCredentials(request)) {
-      const current = await generation.current();
+      // Read through the request's scope, once: a refined search keys its survivors by it too.
+      const current = await (request.searchScope?.generation() ?? generation.current());
       if (current !== undefined) {
         const key = requestKey(request);
         const answer = store.get(key, current);

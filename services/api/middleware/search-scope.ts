@@ -9,6 +9,7 @@
  */
 import type { NextFunction, Request, Response } from 'express';
 import { ServiceUnavailableError } from '../../../shared/errors/index.js';
+import type { CatalogueGeneration } from '../../../shared/search/catalogue-generation.js';
 import { SearchScope } from '../../../shared/search/search-scope.js';
 
 declare module 'express-serve-static-core' {
@@ -25,23 +26,34 @@ declare module 'express-serve-static-core' {
  */
 const ANSWER_RESERVE_MS = 50;
 
-/** Sets `request.searchScope`, and aborts it when the connection closes before the answer. */
-export function searchScope(request: Request, response: Response, next: NextFunction): void {
-  // The deadline counts from the request's arrival: parsing and the door's checks are in it.
-  const scope = new SearchScope({
-    client: request.ip,
-    startedAt: Date.now(),
-    reserveMs: ANSWER_RESERVE_MS,
-  });
-  request.searchScope = scope;
-  // Whatever of the request still runs once it is over (a facet count beside a page refused
-  // with an error) stops too: nobody waits for it, and its lane place is given back.
-  response.once('close', () => {
-    scope.abort(
-      new ServiceUnavailableError(
-        response.writableFinished ? 'The request was answered' : 'The client closed the connection',
-      ),
-    );
-  });
-  next();
+/**
+ * Sets `request.searchScope`, and aborts it when the connection closes before the answer. The
+ * scope reads the catalogue generation (if any) once, when first asked.
+ */
+export function searchScope(
+  generation: CatalogueGeneration | undefined,
+): (request: Request, response: Response, next: NextFunction) => void {
+  const readGeneration = generation && (() => generation.current());
+  return (request, response, next) => {
+    // The deadline counts from the request's arrival: parsing and the door's checks are in it.
+    const scope = new SearchScope({
+      client: request.ip,
+      startedAt: Date.now(),
+      reserveMs: ANSWER_RESERVE_MS,
+      readGeneration,
+    });
+    request.searchScope = scope;
+    // Whatever of the request still runs once it is over (a facet count beside a page refused
+    // with an error) stops too: nobody waits for it, and its lane place is given back.
+    response.once('close', () => {
+      scope.abort(
+        new ServiceUnavailableError(
+          response.writableFinished
+            ? 'The request was answered'
+            : 'The client closed the connection',
+        ),
+      );
+    });
+    next();
+  };
 }

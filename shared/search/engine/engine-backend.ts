@@ -48,6 +48,7 @@ import { QueryCompiler } from './query-compiler.js';
 import { RecordReads } from './record-reads.js';
 import { DEFAULT_REFINE_MAX_CANDIDATES } from './refine-search.js';
 import { RefinePool } from './refine-pool.js';
+import { SurvivorStore } from './refine-survivors.js';
 import type { ReindexResult } from './reindex.js';
 import { BudgetedSearch } from './budgeted-search.js';
 import { withinScope } from '../search-scope.js';
@@ -148,6 +149,7 @@ export class EngineBackend implements SearchBackend {
   private readonly paging: DeepPaging;
   private readonly compiler: QueryCompiler;
   private readonly refinePool: RefinePool | undefined;
+  private readonly survivors = new SurvivorStore();
   private readonly changeFeed: EngineChangeFeed;
   /** The alias's searches under the request's deadline. */
   private readonly budgeted: BudgetedSearch;
@@ -218,6 +220,7 @@ export class EngineBackend implements SearchBackend {
       refineMaxCandidates,
       maxResultWindow,
       decider: this.refinePool,
+      survivors: this.survivors,
     }));
     this.reads = new RecordReads({
       adapter,
@@ -234,6 +237,11 @@ export class EngineBackend implements SearchBackend {
   /** Candidate batches decided in the refinement threads (for tests and metrics). */
   get refinedInThreads(): number {
     return this.refinePool?.batches ?? 0;
+  }
+
+  /** Refined searches answered from kept survivors, and decided and kept (for tests and metrics). */
+  get survivorStats(): SurvivorStore['stats'] {
+    return this.survivors.stats;
   }
 
   /** Deep paging counters (for tests and metrics). */

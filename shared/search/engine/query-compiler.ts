@@ -22,6 +22,7 @@ import type { SpatialMode } from './index-templates.js';
 import { selectInDoubt, type RefineTarget } from './refine-search.js';
 import type { ScopedSearch } from './budgeted-search.js';
 import type { CandidateDecider } from './refine-pool.js';
+import type { SurvivorStore } from './refine-survivors.js';
 
 /** What the compiler is given. */
 export interface QueryCompilerOptions {
@@ -36,6 +37,8 @@ export interface QueryCompilerOptions {
   maxResultWindow: number;
   /** Where refined candidates are decided (unset: on the event loop). */
   decider?: CandidateDecider | undefined;
+  /** Where refined searches keep their survivors for later pages (unset: decided every time). */
+  survivors?: SurvivorStore | undefined;
 }
 
 /** A search compiled against the live index, with that index. */
@@ -168,6 +171,7 @@ export class QueryCompiler {
       search: (request) => search.search(request),
       scope: search.scope,
       decider: this.options.decider,
+      survivors: this.options.survivors,
     };
   }
 

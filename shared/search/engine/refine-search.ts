@@ -8,6 +8,7 @@
  * and every page are exact. Above the cap the search is refused with a 400 naming both
  * numbers: an exact answer would cost too much, and an approximate one is never given.
  */
+import { createHash } from 'node:crypto';
 import { UnsupportedFilterError } from '../../errors/index.js';
 import { compileRecordPredicate } from '../../query/evaluate-filter.js';
 import { andChecked, checkFilter } from '../../query/check-filter.js';
@@ -31,6 +32,7 @@ import {
 import { readStoredRecord, sourceWithoutContent, type StoredParts } from './engine-document.js';
 import { relaxFilter } from './relax-filter.js';
 import { inThreadDecider, type CandidateDecider } from './refine-pool.js';
+import type { SurvivorStore } from './refine-survivors.js';
 
 /** The default cap on the candidates a search may refine (SEARCH_REFINE_MAX_CANDIDATES). */
 export const DEFAULT_REFINE_MAX_CANDIDATES = 10_000;
@@ -61,6 +63,11 @@ export interface RefineTarget {
    * event loop.
    */
   decider?: CandidateDecider | undefined;
+  /**
+   * Where the survivors of a query are kept for its later pages at the request's catalogue
+   * generation (refine-survivors.ts); unset, or no generation known: decided every time.
+   */
+  survivors?: SurvivorStore | undefined;
 }
 
 /** The filter the refinement decides: the query's filter and its geometry constraint. */
@@ -115,21 +122,22 @@ export async function refineSearch(
   const candidates = buildCandidateSearch(query, context);
   // Compiled before the engine is asked: a filter invalid on every backend fails at once.
   if (candidates.filter) compileRecordPredicate(candidates.filter);
-  const counted = await target.search({
-    index: target.alias,
-    body: { query: candidates.query, size: 0, track_total_hits: true },
+  const matched = await survivorsOf(target, 'search', candidates, async () => {
+    const counted = await target.search({
+      index: target.alias,
+      body: { query: candidates.query, size: 0, track_total_hits: true },
+    });
+    const count = counted.hits.total?.value ?? 0;
+    if (count > target.maxCandidates) {
+      const operators = candidates.operators.join(', ') || 'this filter';
+      throw new UnsupportedFilterError(
+        target.engineName,
+        candidates.operators[0] ?? 'filter',
+        `The ${target.engineName} backend cannot answer ${operators} exactly on its own, and deciding it exactly here would mean checking ${count} candidate records, more than the ${target.maxCandidates} this server checks for one search (SEARCH_REFINE_MAX_CANDIDATES); narrow the search (a smaller area, a collection, a time range, more conditions)`,
+      );
+    }
+    return count === 0 ? [] : await collectMatches(target, candidates, candidates.filter, count);
   });
-  const count = counted.hits.total?.value ?? 0;
-  if (count > target.maxCandidates) {
-    const operators = candidates.operators.join(', ') || 'this filter';
-    throw new UnsupportedFilterError(
-      target.engineName,
-      candidates.operators[0] ?? 'filter',
-      `The ${target.engineName} backend cannot answer ${operators} exactly on its own, and deciding it exactly here would mean checking ${count} candidate records, more than the ${target.maxCandidates} this server checks for one search (SEARCH_REFINE_MAX_CANDIDATES); narrow the search (a smaller area, a collection, a time range, more conditions)`,
-    );
-  }
-  const matched =
-    count === 0 ? [] : await collectMatches(target, candidates, candidates.filter, count);
   const { offset, limit } = query;
   const pageIds = limit === 0 ? [] : matched.slice(offset, offset + limit);
   return { total: matched.length, records: await fetchRecords(target, pageIds) };
@@ -147,7 +155,38 @@ export async function selectInDoubt(
   const filter = refinedFilter(query);
   if (filter) compileRecordPredicate(filter);
   if (doubt.count === 0) return [];
-  return collectMatches(target, doubt, filter, doubt.count);
+  return [
+    ...(await survivorsOf(target, 'doubt', { ...doubt, filter }, () =>
+      collectMatches(target, doubt, filter, doubt.count),
+    )),
+  ];
+}
+
+/**
+ * The survivors of a refinement: kept ones when the store holds them for this query at the
+ * request's catalogue generation, else `decide()`'s, kept for the later pages. The generation
+ * is read before anything is decided (the scope reads it once per request, first).
+ */
+async function survivorsOf(
+  target: RefineTarget,
+  kind: 'search' | 'doubt',
+  candidates: { query: Query; sort: SortClause[]; filter: CheckedFilter | undefined },
+  decide: () => Promise<string[]>,
+): Promise<readonly string[]> {
+  const store = target.survivors;
+  const generation = store && (await target.scope.generation());
+  if (!store || generation === undefined) return decide();
+  // The engine query, its order and the filter decided in Node name the survivors on this alias.
+  const key = createHash('sha1')
+    .update(
+      JSON.stringify([target.alias, kind, candidates.query, candidates.sort, candidates.filter]),
+    )
+    .digest('base64');
+  const kept = store.get(key, generation);
+  if (kept) return kept;
+  const ids = await decide();
+  store.set(key, generation, ids);
+  return ids;
 }
 
 /**
