@@ -15,7 +15,7 @@
  */
 import type { Geometry } from 'geojson';
 import type { Bbox, CoreRecord } from '../records/core-record.js';
-import { buildIndexDocument, type IndexDocument } from '../records/index-document.js';
+import { indexedProperties, type IndexDocument } from '../records/index-document.js';
 import { bboxToGeometry } from './bbox-geometry.js';
 import {
   arrayValues,
@@ -55,9 +55,12 @@ import { foldCase, stripAccents } from './text-folding.js';
 /** TRUE, FALSE or NULL (unknown). */
 export type Truth = boolean | null;
 
-/** What a filter reads of one record: its index document and its bbox as written. */
+/**
+ * What a filter reads of one record: its index document's properties, footprint and time
+ * interval, and its bbox as written.
+ */
 export interface FilterSubject {
-  document: IndexDocument;
+  document: Pick<IndexDocument, 'properties' | 'geometry' | 'timeStart' | 'timeEnd'>;
   bbox: Bbox | null;
 }
 
@@ -66,7 +69,15 @@ export type RecordPredicate = (subject: FilterSubject) => Truth;
 
 /** The subject a filter is evaluated on, for a record. */
 export function buildFilterSubject(record: CoreRecord): FilterSubject {
-  return { document: buildIndexDocument(record), bbox: record.bbox ?? null };
+  return {
+    document: {
+      properties: indexedProperties(record),
+      geometry: record.geometry ?? null,
+      timeStart: record.time?.start ?? null,
+      timeEnd: record.time?.end ?? null,
+    },
+    bbox: record.bbox ?? null,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -70,30 +70,32 @@ function flattenExtra(extra: Record<string, unknown>): IndexedProperties {
   return flat;
 }
 
-/** Builds the indexed document of a record. */
-export function buildIndexDocument(record: CoreRecord): IndexDocument {
-  const themeIds = record.themes.flatMap((theme) => theme.concepts.map((concept) => concept.id));
-  const organisations = record.contacts.flatMap((contact) =>
-    [contact.organization, contact.name].filter((name): name is string => Boolean(name)),
-  );
-  const formats = record.formats.flatMap((format) =>
-    [format.name, format.mediaType].filter((name): name is string => Boolean(name)),
-  );
-  const eoText = Object.values(record.eo).filter((value) => typeof value === 'string');
-  const anytext = [
-    record.id,
-    record.title,
-    record.description,
-    ...record.keywords,
-    ...themeIds,
-    ...organisations,
-    ...formats,
-    ...eoText,
-    ...translatedText(record),
-  ]
-    .filter((part): part is string => Boolean(part))
-    .join(' \n');
+/** A record's themes, organisations and formats as the index lists them. */
+function listedNames(record: CoreRecord): {
+  themeIds: string[];
+  organisations: string[];
+  formats: string[];
+} {
+  return {
+    themeIds: record.themes.flatMap((theme) => theme.concepts.map((concept) => concept.id)),
+    organisations: record.contacts.flatMap((contact) =>
+      [contact.organization, contact.name].filter((name): name is string => Boolean(name)),
+    ),
+    formats: record.formats.flatMap((format) =>
+      [format.name, format.mediaType].filter((name): name is string => Boolean(name)),
+    ),
+  };
+}
 
+/**
+ * The properties a filter reads of a record (the index document's `properties`): without the
+ * free text and its stems, which a filter never reads and which cost most of building the whole
+ * document (refined candidates are decided on these alone).
+ */
+export function indexedProperties(
+  record: CoreRecord,
+  names: ReturnType<typeof listedNames> = listedNames(record),
+): IndexedProperties {
   const properties: IndexedProperties = {
     ...flattenExtra(record.extra),
     id: record.id,
@@ -101,9 +103,9 @@ export function buildIndexDocument(record: CoreRecord): IndexDocument {
     title: record.title ?? null,
     description: record.description ?? null,
     keywords: record.keywords,
-    themes: themeIds,
-    formats,
-    organisations,
+    themes: names.themeIds,
+    formats: names.formats,
+    organisations: names.organisations,
     externalIds: record.externalIds.map((e) => (e.scheme ? `${e.scheme}:${e.value}` : e.value)),
     language: record.language ?? null,
     ...(record.languages === undefined ? {} : { languages: record.languages }),
@@ -120,6 +122,28 @@ export function buildIndexDocument(record: CoreRecord): IndexDocument {
   )) {
     if (value !== undefined) properties[key] = value;
   }
+  return properties;
+}
+
+/** Builds the indexed document of a record. */
+export function buildIndexDocument(record: CoreRecord): IndexDocument {
+  const names = listedNames(record);
+  const { themeIds, organisations, formats } = names;
+  const eoText = Object.values(record.eo).filter((value) => typeof value === 'string');
+  const anytext = [
+    record.id,
+    record.title,
+    record.description,
+    ...record.keywords,
+    ...themeIds,
+    ...organisations,
+    ...formats,
+    ...eoText,
+    ...translatedText(record),
+  ]
+    .filter((part): part is string => Boolean(part))
+    .join(' \n');
+  const properties = indexedProperties(record, names);
 
   return {
     id: record.id,
