@@ -63,6 +63,7 @@ import { operandAt, operands } from '../operands.js';
 import { SORT_COLUMNS } from './schema.js';
 import {
   SQL_FUNCTIONS,
+  footprintRectangle,
   geodesicDistance,
   likeToGlob,
   readGeometry,
@@ -465,11 +466,15 @@ function compileSpatialOperand(expression: CheckedExpression): SpatialOperand {
         rectangle: true,
       };
     case 'geometry':
+      // A polygon that is exactly an axis-aligned rectangle (STAC `intersects` sent for a
+      // map view) is that rectangle, as a BBOX literal is: compared on edges where the
+      // footprint is a rectangle too, not through the exact test (200 ms a search over 20,290
+      // candidates at 100,000 records, bench case stac-post-intersects).
       return {
         kind: 'literal',
         geometry: expression.geometry,
         boxes: [expression.envelope],
-        rectangle: false,
+        rectangle: footprintRectangle(expression.geometry) !== undefined,
       };
     default:
       return { kind: 'record' };

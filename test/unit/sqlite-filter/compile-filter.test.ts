@@ -205,6 +205,24 @@ describe('SQLite filter compiler', () => {
       expect(compiled.params).to.not.include('contains');
     });
 
+    it('compares a rectangle polygon on edges as a BBOX, and any other polygon exactly', () => {
+      const polygon = (...ring: number[][]): Expression => ({
+        kind: 'geometry',
+        geometry: { type: 'Polygon', coordinates: [ring] },
+      });
+      const rectangle = compileFilter(
+        op('s_intersects', p('geom'), polygon([0, 0], [10, 0], [10, 10], [0, 10], [0, 0])),
+      );
+      const box = compileFilter(op('s_intersects', p('geom'), bbox(0, 0, 10, 10)));
+      expect(rectangle.sql).to.include('CASE WHEN r.box_west IS NOT NULL');
+      expect(rectangle.sql).to.equal(box.sql);
+      const triangle = compileFilter(
+        op('s_intersects', p('geom'), polygon([0, 0], [10, 0], [10, 10], [0, 0])),
+      );
+      expect(triangle.sql).to.not.include('r.box_west');
+      expect(triangle.sql).to.include('cairn_spatial(');
+    });
+
     it('splits an antimeridian BBOX into two R*Tree boxes', () => {
       const compiled = compileFilter(op('s_intersects', p('geom'), bbox(170, -10, -170, 10)));
       expect(compiled.params.slice(0, 8)).to.deep.equal([180, 170, 10, -10, -170, -180, 10, -10]);
