@@ -192,6 +192,21 @@ if [[ "${COVERAGE:-1}" == "1" && -d "$coverage_dir/raw" ]]; then
   rm -rf "$coverage_dir/raw"
 fi
 
+# Every failed test again, by suite, just above the counts: a long log is often read from its end.
+node -e '
+  const fs = require("fs");
+  const dir = process.argv[1];
+  const lines = [];
+  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith(".json")).sort()) {
+    const { failures = [] } = JSON.parse(fs.readFileSync(`${dir}/${file}`, "utf8"));
+    for (const f of failures) {
+      lines.push(`- [${file.replace(/\.json$/, "")}] ${f.title}${f.file ? ` (${f.file})` : ""}`);
+      lines.push(...String(f.message).split("\n").slice(0, 8).map((l) => `    ${l}`));
+    }
+  }
+  if (lines.length > 0) console.log(["", "=== failed tests", ...lines].join("\n"));
+' "$results"
+
 summary=$(node -e '
   const fs = require("fs");
   const dir = process.argv[1];
