@@ -227,6 +227,7 @@ describe(`result cache and ETags (${target.label})`, function () {
     let writer: Express;
     let reader: Express;
     let searches = 0;
+    let generationReads = 0;
     before(async () => {
       test = await createTestApp(5, authEnvironment());
       // The reader counts its backend's searches; both apps share one generation.
@@ -244,15 +245,31 @@ describe(`result cache and ETags (${target.label})`, function () {
           };
         },
       });
+      // The reader also counts its reads of the generation.
+      const countingGeneration = new Proxy(generation, {
+        get(target, property, receiver) {
+          const value: unknown = Reflect.get(target, property, receiver);
+          if (property !== 'current' || typeof value !== 'function') return value;
+          return (...args: unknown[]): unknown => {
+            generationReads += 1;
+            return (value as (...a: unknown[]) => unknown).apply(target, args);
+          };
+        },
+      });
       writer =
         target.kind === 'sqlite'
           ? test.app
           : createApp({ config: test.config, backend: test.backend, logger: silent, generation });
-      reader = createApp({ config: test.config, backend: counting, logger: silent, generation });
+      reader = createApp({
+        config: test.config,
+        backend: counting,
+        logger: silent,
+        generation: countingGeneration,
+      });
     });
     after(async () => test?.close());
 
-    it('asks no search again for the same parent until a write, and then sees the new parent', async () => {
+    it('asks no search again for the same parent until a write, and then sees the new parent, reading the generation once a request', async () => {
       const parent = newRecord(60);
       const base = newRecord(61);
       const child = {
@@ -264,11 +281,14 @@ describe(`result cache and ETags (${target.label})`, function () {
       assert.equal((await post(child)).status, 201);
       /** The STAC search for the child (limit varies: each is a request of its own). */
       const childCollection = async (limit: number): Promise<unknown> => {
+        const readsBefore = generationReads;
         const response = await request(reader).get(
           `/catalogue/search?ids=${encodeURIComponent(child.id)}&limit=${limit}`,
         );
         assert.equal(response.status, 200, response.text);
         assert.notEqual(cacheOutcome(response), 'hit');
+        // The result cache and the parent lookup share the request's one read.
+        assert.equal(generationReads - readsBefore, 1, 'one read of the generation a request');
         const features = (response.body as { features: { collection?: unknown }[] }).features;
         assert.equal(features.length, 1);
         return features[0]!.collection;

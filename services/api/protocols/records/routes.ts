@@ -376,7 +376,10 @@ export function createRecordsRouter({
       links: [...negotiated.record.links, ...alternates],
     };
     if (stac) {
-      const parents = await existingParents(record.parentId ? [record.parentId] : []);
+      const parents = await existingParents(
+        record.parentId ? [record.parentId] : [],
+        request.searchScope,
+      );
       return sendJson(response, presentStacItem(record, request.publicBaseUrl, parents), GEOJSON);
     }
     if (format === 'xml') {

@@ -12,6 +12,7 @@ import {
   propertyRef,
   type Expression,
 } from '../../../../shared/query/filter-ast.js';
+import type { SearchScope } from '../../../../shared/search/search-scope.js';
 import type { SearchQuery } from '../../../../shared/query/search-query.js';
 import { andChecked, checkFilter } from '../../../../shared/query/check-filter.js';
 import type { CheckedFilter } from '../../../../shared/query/checked-filter.js';
@@ -63,18 +64,23 @@ const MAX_REMEMBERED_IDS = 10_000;
  * no search until a write moves the generation on. An answer is remembered under the
  * generation read before the search that gave it and used only while that generation is
  * current, so it is never older than an acknowledged write (docs/decisions/result-cache.md).
- * Without a generation (or while it cannot be read) every call searches.
+ * Without a generation (or while it cannot be read) every call searches. A call made for a
+ * request passes the request's scope, whose generation is read once for the whole request (the
+ * result cache reads the same value), so the lookup costs no read of its own.
  */
 export function createParentLookup(
   backend: SearchBackend,
   generation: { current(): Promise<string | undefined> } | undefined,
-): (parentIds: readonly string[]) => Promise<Set<string>> {
+): (
+  parentIds: readonly string[],
+  scope?: Pick<SearchScope, 'generation'> | undefined,
+) => Promise<Set<string>> {
   let rememberedAt: string | undefined;
   const remembered = new Map<string, boolean>();
-  return async (parentIds) => {
+  return async (parentIds, scope) => {
     const unique = [...new Set(parentIds)];
     if (unique.length === 0) return new Set();
-    const current = await generation?.current();
+    const current = await (scope ? scope.generation() : generation?.current());
     if (current === undefined) return findExistingRecords(backend, unique);
     if (current !== rememberedAt) {
       remembered.clear();

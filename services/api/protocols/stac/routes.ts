@@ -20,6 +20,7 @@ import type { CoreRecord } from '../../../../shared/records/core-record.js';
 import type { SearchBackend } from '../../../../shared/search/backend.js';
 import { KnownQueryables } from '../../common/known-queryables.js';
 import type { CatalogueGeneration } from '../../../../shared/search/catalogue-generation.js';
+import type { SearchScope } from '../../../../shared/search/search-scope.js';
 import { GEOJSON, JSON_TYPE, SCHEMA_JSON } from '../../common/media-types.js';
 import { acceptableMediaType } from '../../common/negotiation.js';
 import { COLLECTION_ID } from '../../common/urls.js';
@@ -114,8 +115,11 @@ export function createStacRouter({
 
   /** The parent ids of these records that are records of the catalogue. */
   const existingParents = createParentLookup(backend, generation);
-  const parentsOf = (records: CoreRecord[]): Promise<Set<string>> =>
-    existingParents(records.flatMap((record) => (record.parentId ? [record.parentId] : [])));
+  const parentsOf = (records: CoreRecord[], scope: SearchScope | undefined): Promise<Set<string>> =>
+    existingParents(
+      records.flatMap((record) => (record.parentId ? [record.parentId] : [])),
+      scope,
+    );
 
   const search = async (
     response: Response,
@@ -136,7 +140,7 @@ export function createStacRouter({
     const body = presentItemCollection(result, {
       baseUrl,
       href,
-      parents: await parentsOf(result.records),
+      parents: await parentsOf(result.records, response.req.searchScope),
       method,
       request,
       offset: query.offset,
@@ -317,7 +321,7 @@ export function createStacRouter({
     if (!stored || !member) {
       throw new NotFoundError(`No item "${itemId}" in the STAC Collection "${collectionId}"`);
     }
-    const parents = await parentsOf([stored]);
+    const parents = await parentsOf([stored], request.searchScope);
     const negotiated = negotiateRecordLanguage(
       stored,
       langParameter(request.query),
