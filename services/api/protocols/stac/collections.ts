@@ -73,7 +73,7 @@ export function createParentLookup(
   generation: { current(): Promise<string | undefined> } | undefined,
 ): (
   parentIds: readonly string[],
-  scope?: Pick<SearchScope, 'generation'> | undefined,
+  scope?: Pick<SearchScope, 'generation'>,
 ) => Promise<Set<string>> {
   let rememberedAt: string | undefined;
   const remembered = new Map<string, boolean>();
