@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import Database from 'better-sqlite3';
 import {
   InternalError,
   QueryTimeoutError,
@@ -17,6 +18,9 @@ import { parseDocuments } from '../../shared/records/formats/index.js';
 import { ReadDriverError, SqliteReadPool } from '../../shared/search/sqlite/read-pool.js';
 import type { ReadStatement } from '../../shared/search/sqlite/read-pool.js';
 import { SqliteBackend } from '../../shared/search/sqlite/sqlite-backend.js';
+import { RECORDS_CHANGES_SQL } from '../../shared/search/sqlite/schema.js';
+import type { SearchQuery } from '../../shared/query/search-query.js';
+import type { CoreRecord } from '../../shared/records/core-record.js';
 import { SearchScope } from '../../shared/search/search-scope.js';
 import { deadlineGuard } from '../../shared/search/sqlite/sql-functions.js';
 import { CONTRACT_RECORDS } from '../fixtures/contract-records.js';
@@ -304,6 +308,125 @@ describe('SqliteBackend with read workers', function () {
       }
       const all = await backend.search({ sort: [], offset: 0, limit: 1 });
       expect(all.total).to.equal(20);
+    } finally {
+      await backend.close();
+    }
+  });
+
+  it('counts every row written to or deleted from records in the change number, whoever writes', async () => {
+    const path = join(directory, 'changes.sqlite');
+    const backend = new SqliteBackend({ path });
+    const other = new Database(path, { readonly: true });
+    try {
+      const changes = () =>
+        (other.prepare(RECORDS_CHANGES_SQL).get() as { n: number } | undefined)?.n;
+      const template = defined(
+        parseDocuments(JSON.stringify(CONTRACT_RECORDS)).records[0],
+        'the template record',
+      );
+      expect(changes()).to.equal(0);
+      await backend.upsert([
+        { ...template, id: 'changes-1' },
+        { ...template, id: 'changes-2' },
+      ]);
+      expect(changes(), 'two inserts').to.equal(2);
+      await backend.upsert([{ ...template, id: 'changes-1', title: 'again' }]);
+      expect(changes(), 'an upsert of a stored record').to.be.above(2);
+      const afterUpdate = defined(changes(), 'the number');
+      await backend.delete(['changes-2']);
+      expect(changes(), 'a delete').to.equal(afterUpdate + 1);
+      // Reopening the file keeps the number (the row is written only when the table is new).
+      await backend.close();
+      const reopened = new SqliteBackend({ path });
+      expect(changes()).to.equal(afterUpdate + 1);
+      await reopened.close();
+    } finally {
+      other.close();
+      await backend.close();
+    }
+  });
+
+  /**
+   * Searches while a writer adds and removes a matching record just after each one starts (after
+   * a varying pause), until one search saw the write between its two reads; every match fits the
+   * page, so an answer is consistent exactly when its count is the length of its page.
+   */
+  async function searchWhileWriting(
+    backend: SqliteBackend,
+    query: SearchQuery,
+    template: CoreRecord,
+  ): Promise<number> {
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const repeatedBefore = backend.splitReads.repeated;
+    let searches = 0;
+    for (; searches < 2000 && backend.splitReads.repeated === repeatedBefore; searches += 1) {
+      const found = backend.search(query);
+      await pause(searches % 3);
+      if (searches % 2 === 0) await backend.upsert([{ ...template, id: 'split-moving' }]);
+      else await backend.delete(['split-moving']);
+      const { total, records } = await found;
+      expect(total, `search ${searches}`).to.equal(records.length);
+      expect(total, `search ${searches}`).to.be.within(5, 6);
+    }
+    expect(
+      backend.splitReads.repeated - repeatedBefore,
+      `a write between the reads in ${searches} searches`,
+    ).to.equal(1);
+    return searches;
+  }
+
+  it('reads a count and its page on two idle connections at once, and again together when a write came between them', async function () {
+    this.timeout(60_000);
+    const backend = new SqliteBackend({ path: join(directory, 'split.sqlite'), readWorkers: 2 });
+    try {
+      await backend.init();
+      const template = defined(
+        parseDocuments(JSON.stringify(CONTRACT_RECORDS)).records[0],
+        'the template record',
+      );
+      await backend.upsert(
+        Array.from({ length: 5 }, (_, n) => ({ ...template, id: `split-${n}` })),
+      );
+      const query: SearchQuery = { sort: [], offset: 0, limit: 100 };
+      const searches = await searchWhileWriting(backend, query, template);
+      expect(backend.splitReads.split, 'read apart').to.be.at.least(searches);
+      // A busy pool reads both in one transaction: four searches at once on two workers.
+      const splitBefore = backend.splitReads.split;
+      const together = await Promise.all([1, 2, 3, 4].map(() => backend.search(query)));
+      for (const { total, records } of together) expect(total).to.equal(records.length);
+      expect(backend.splitReads.split - splitBefore, 'read apart while busy').to.be.below(4);
+    } finally {
+      await backend.close();
+    }
+  });
+
+  it('reads a page whose plan depends on its count again with the count when a write came between them', async function () {
+    this.timeout(60_000);
+    const backend = new SqliteBackend({ path: join(directory, 'probe.sqlite'), readWorkers: 2 });
+    try {
+      await backend.init();
+      const template = defined(
+        parseDocuments(JSON.stringify(CONTRACT_RECORDS)).records[0],
+        'the template record',
+      );
+      expect(template.time, 'the template has a time').to.be.an('object');
+      await backend.upsert(
+        Array.from({ length: 5 }, (_, n) => ({ ...template, id: `probe-${n}` })),
+      );
+      // A time range sorted on an indexed column: the page's plan is chosen on the count.
+      const query: SearchQuery = {
+        temporal: {
+          start: '1900-01-01T00:00:00Z',
+          end: '2100-01-01T00:00:00Z',
+          relation: 'intersects',
+        },
+        sort: [{ field: 'updated', direction: 'desc' }],
+        offset: 0,
+        limit: 100,
+      };
+      const split = backend.splitReads.split;
+      await searchWhileWriting(backend, query, template);
+      expect(backend.splitReads.split, 'this path never reads at once').to.equal(split);
     } finally {
       await backend.close();
     }

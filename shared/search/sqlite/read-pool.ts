@@ -110,6 +110,12 @@ export class SqliteReadPool {
     return this.slots.map((slot) => slot.worker);
   }
 
+  /** Workers that would take a task at once: started, not busy, and nothing waiting before it. */
+  get idle(): number {
+    if (this.queue.length > 0 || this.closed) return 0;
+    return this.slots.filter((slot) => slot.ready && !slot.busy && !slot.exited).length;
+  }
+
   /** Tasks waiting for a worker. */
   get waiting(): number {
     return this.queue.length;

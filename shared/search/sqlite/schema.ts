@@ -67,7 +67,25 @@ CREATE VIRTUAL TABLE IF NOT EXISTS records_fts USING fts5(
   anytext, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2'
 );
 CREATE VIRTUAL TABLE IF NOT EXISTS records_rtree USING rtree(id, minx, maxx, miny, maxy);
+CREATE TABLE IF NOT EXISTS records_changes (id INTEGER PRIMARY KEY CHECK (id = 1), n INTEGER NOT NULL);
+CREATE TRIGGER IF NOT EXISTS records_changes_insert AFTER INSERT ON records
+  BEGIN UPDATE records_changes SET n = n + 1 WHERE id = 1; END;
+CREATE TRIGGER IF NOT EXISTS records_changes_update AFTER UPDATE ON records
+  BEGIN UPDATE records_changes SET n = n + 1 WHERE id = 1; END;
+CREATE TRIGGER IF NOT EXISTS records_changes_delete AFTER DELETE ON records
+  BEGIN UPDATE records_changes SET n = n + 1 WHERE id = 1; END;
 `;
+
+/**
+ * `records_changes`: one row whose `n` grows with every row written to or deleted from
+ * `records` (the triggers, in the writing transaction itself), whoever writes the file. Two read
+ * transactions that see the same `n` see the same records, so a count and a page read on two
+ * connections at once (SqliteBackend's split reads) can be checked to belong together.
+ */
+export const RECORDS_CHANGES_SQL = 'SELECT n FROM records_changes WHERE id = 1';
+
+/** Its one row, written once when the table is new (not at every open: that would be a write). */
+export const RECORDS_CHANGES_ROW_SQL = 'INSERT OR IGNORE INTO records_changes (id, n) VALUES (1, 0)';
 
 /**
  * `changed`: when the record was last written here (ISO 8601 UTC with milliseconds), the

@@ -60,7 +60,13 @@ import {
 } from './learned-properties.js';
 import { SqliteReadPool, type ReadStatement } from './read-pool.js';
 import { withinScope, type SearchScope } from '../search-scope.js';
-import { PROBE_INDEX, SCHEMA_SQL, SPAN_INDEX } from './schema.js';
+import {
+  PROBE_INDEX,
+  RECORDS_CHANGES_ROW_SQL,
+  RECORDS_CHANGES_SQL,
+  SCHEMA_SQL,
+  SPAN_INDEX,
+} from './schema.js';
 import {
   type DeadlineGuard,
   StatementDeadline,
@@ -171,6 +177,19 @@ function wrapDriverError(error: unknown): never {
   throw new InternalError('SQLite operation failed', { cause: error });
 }
 
+/** A search's count: its matches, and the catalogue's largest rowid (see compileSearch). */
+interface CountRow {
+  n: number;
+  size: number | null;
+}
+
+/** The catalogue's change number (RECORDS_CHANGES_SQL). */
+interface ChangesRow {
+  n: number;
+}
+
+const CHANGES_STATEMENT: ReadStatement = { sql: RECORDS_CHANGES_SQL, params: [], mode: 'get' };
+
 export class SqliteBackend implements SearchBackend {
   readonly kind = 'sqlite' as const;
   private readonly db: Database.Database;
@@ -183,6 +202,12 @@ export class SqliteBackend implements SearchBackend {
   private readonly deadlineCheck: DeadlineGuard | undefined;
   /** Read connections on worker threads; undefined: reads run here. */
   private readonly readPool?: SqliteReadPool;
+  /**
+   * Counts and pages read on two connections at once (readCountAndPage), and how many counts
+   * and pages read apart were read again together because a write came between them (there and
+   * in readCountThenPage), for tests and benches.
+   */
+  readonly splitReads = { split: 0, repeated: 0 };
   /** The records' own properties learned as they are written (learned-properties.ts). */
   private readonly learned: SqliteLearnedProperties;
 
@@ -195,6 +220,8 @@ export class SqliteBackend implements SearchBackend {
     migrateSchema(this.db);
     const learnedBefore = hasLearnedProperties(this.db);
     this.db.exec(SCHEMA_SQL);
+    if (this.db.prepare(RECORDS_CHANGES_SQL).get() === undefined)
+      this.db.prepare(RECORDS_CHANGES_ROW_SQL).run();
     this.db.exec(LEARNED_PROPERTIES_SQL);
     this.learned = new SqliteLearnedProperties(
       this.db,
@@ -471,19 +498,59 @@ export class SqliteBackend implements SearchBackend {
       ...statements.page(total, size),
       mode: 'raw',
     });
-    let count: { n: number; size: number | null };
-    let rows: StoredRow[];
-    if (statements.pageDependsOnCount) {
-      // The page's plan is chosen on the count: two reads (see compileSearch).
-      [count] = (await this.read([countStatement], scope)) as [typeof count];
-      [rows] = (await this.read([pageStatement(count.n, count.size ?? 0)], scope)) as [StoredRow[]];
-    } else {
-      [count, rows] = (await this.read([countStatement, pageStatement(0, 0)], scope)) as [
-        typeof count,
-        StoredRow[],
-      ];
-    }
+    const [count, rows] = statements.pageDependsOnCount
+      ? await this.readCountThenPage(countStatement, pageStatement, scope)
+      : await this.readCountAndPage(countStatement, pageStatement(0, 0), scope);
     return { total: count.n, records: rows.map(toRecord) };
+  }
+
+  /**
+   * A count, then the page whose plan is chosen on it (see compileSearch), in two reads, each
+   * beside the change number (RECORDS_CHANGES_SQL). When a write came between them, both are read
+   * again in one transaction, the page on the plan the first count chose (a plan changes the
+   * time a page takes, never its rows).
+   */
+  private async readCountThenPage(
+    countStatement: ReadStatement,
+    pageStatement: (total: number, size: number) => ReadStatement,
+    scope: SearchScope,
+  ): Promise<[CountRow, StoredRow[]]> {
+    const [count, countChanges] = (await this.read([countStatement, CHANGES_STATEMENT], scope)) as [
+      CountRow,
+      ChangesRow,
+    ];
+    const page = pageStatement(count.n, count.size ?? 0);
+    const [rows, pageChanges] = (await this.read([page, CHANGES_STATEMENT], scope)) as [
+      StoredRow[],
+      ChangesRow,
+    ];
+    if (countChanges.n === pageChanges.n) return [count, rows];
+    this.splitReads.repeated += 1;
+    return (await this.read([countStatement, page], scope)) as [CountRow, StoredRow[]];
+  }
+
+  /**
+   * A count and its page. With two read connections idle (a quiet server) they run at once, one
+   * on each, each beside the catalogue's change number (RECORDS_CHANGES_SQL): when both read the
+   * same number they read the same records, else (a write committed between the two starts)
+   * both are read again in one transaction. Otherwise (no pool, or the pool busy, where running
+   * them apart would only add a task) both run in one transaction.
+   */
+  private async readCountAndPage(
+    countStatement: ReadStatement,
+    pageStatement: ReadStatement,
+    scope: SearchScope,
+  ): Promise<[CountRow, StoredRow[]]> {
+    if ((this.readPool?.idle ?? 0) >= 2) {
+      const [[count, countChanges], [rows, pageChanges]] = (await Promise.all([
+        this.read([countStatement, CHANGES_STATEMENT], scope),
+        this.read([pageStatement, CHANGES_STATEMENT], scope),
+      ])) as [[CountRow, ChangesRow], [StoredRow[], ChangesRow]];
+      this.splitReads.split += 1;
+      if (countChanges.n === pageChanges.n) return [count, rows];
+      this.splitReads.repeated += 1;
+    }
+    return (await this.read([countStatement, pageStatement], scope)) as [CountRow, StoredRow[]];
   }
 
   domain(field: string, options: DomainOptions = {}): Promise<DomainValue[]> {
