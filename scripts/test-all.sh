@@ -23,6 +23,9 @@ cleanup() {
 }
 trap cleanup EXIT
 extra_failures=0
+# What each of those failures was, repeated with the failed tests at the end.
+extra_reasons=()
+fail_extra() { extra_failures=$((extra_failures + 1)); extra_reasons+=("$1"); }
 
 step() { printf '\n=== %s\n' "$*"; }
 
@@ -57,7 +60,7 @@ finish_suite() {
   cat "$results/$name.log"
   if [[ ! -s "$results/$name.json" ]]; then
     echo "suite $name produced no summary (crashed before finishing)"
-    extra_failures=$((extra_failures + 1))
+    fail_extra "suite $name produced no summary (crashed before finishing)"
   fi
 }
 
@@ -91,7 +94,7 @@ services_pid=$!
 step "lint"
 if ! npm run --silent lint; then
   echo "lint failed"
-  extra_failures=$((extra_failures + 1))
+  fail_extra "lint failed (npm run lint)"
 fi
 
 start_suite unit 'test/unit/**/*.test.ts'
@@ -107,7 +110,7 @@ if wait "$services_pid"; then
 else
   cat "$results/services.log"
   echo "services failed to start; the suites that need them will fail"
-  extra_failures=$((extra_failures + 1))
+  fail_extra "services failed to start"
 fi
 
 start_suite integration 'test/integration/**/*.test.ts'
@@ -187,7 +190,7 @@ if [[ "${COVERAGE:-1}" == "1" && -d "$coverage_dir/raw" ]]; then
   if ! npx c8 report --temp-directory "$coverage_dir/raw/all" --report-dir "$coverage_dir/all" \
     --check-coverage --lines "$COVERAGE_FLOOR_LINES"; then
     echo "coverage of services/ and shared/ is under the floor of $COVERAGE_FLOOR_LINES% of lines"
-    extra_failures=$((extra_failures + 1))
+    fail_extra "coverage of services/ and shared/ under the floor of $COVERAGE_FLOOR_LINES% of lines"
   fi
   rm -rf "$coverage_dir/raw"
 fi
@@ -204,8 +207,9 @@ node -e '
       lines.push(...String(f.message).split("\n").slice(0, 8).map((l) => `    ${l}`));
     }
   }
+  for (const reason of process.argv.slice(2)) lines.push(`- ${reason}`);
   if (lines.length > 0) console.log(["", "=== failed tests", ...lines].join("\n"));
-' "$results"
+' "$results" "${extra_reasons[@]}"
 
 summary=$(node -e '
   const fs = require("fs");

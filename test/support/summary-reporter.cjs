@@ -21,7 +21,12 @@ class SummaryReporter extends Mocha.reporters.Spec {
       const { passes, pending } = runner.stats;
       fs.writeFileSync(
         file,
-        JSON.stringify({ passed: passes, failed: runner.stats.failures, skipped: pending, failures }),
+        JSON.stringify({
+          passed: passes,
+          failed: runner.stats.failures,
+          skipped: pending,
+          failures,
+        }),
       );
     });
   }

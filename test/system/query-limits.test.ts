@@ -158,6 +158,28 @@ describe('query cost limits on SQLite, server in a child process', function () {
   });
 
   describe('H2: geometries with many parts', () => {
+    // Each refused body is sent once before it is timed: the first time the fresh child parses
+    // 850 KB of GML it compiles the parsers' code as well (about 290 ms against 80 once warm, on
+    // a quiet machine), a cost of the process's start, not of the request the tests time.
+    before(async () => {
+      const bodies: [string, Parameters<typeof sendWatchingHealth>[2]][] = [
+        ['/catalogue/search', json({ intersects: multiPolygon(4000) })],
+        [ITEMS, json({ op: 's_intersects', args: [{ property: 'geometry' }, multiPolygon(4000)] })],
+        [
+          CSW,
+          xml(
+            getRecordsFes(
+              `<fes:Intersects><fes:ValueReference>ows:BoundingBox</fes:ValueReference>${multiSurface(4000)}</fes:Intersects>`,
+            ),
+          ),
+        ],
+      ];
+      for (const [path, init] of bodies) {
+        const warm = await fetch(`${catalogue.baseUrl}${path}`, init);
+        expect(warm.status, await warm.text()).to.equal(400);
+      }
+    });
+
     it('refuses a 4,000-part MultiPolygon in STAC intersects while /healthz stays fast', async () => {
       const answer = await send('/catalogue/search', json({ intersects: multiPolygon(4000) }));
       expectJsonLimit(answer, 'QUERY_MAX_GEOMETRY_PARTS', '100');
