@@ -85,7 +85,8 @@ CREATE TRIGGER IF NOT EXISTS records_changes_delete AFTER DELETE ON records
 export const RECORDS_CHANGES_SQL = 'SELECT n FROM records_changes WHERE id = 1';
 
 /** Its one row, written once when the table is new (not at every open: that would be a write). */
-export const RECORDS_CHANGES_ROW_SQL = 'INSERT OR IGNORE INTO records_changes (id, n) VALUES (1, 0)';
+export const RECORDS_CHANGES_ROW_SQL =
+  'INSERT OR IGNORE INTO records_changes (id, n) VALUES (1, 0)';
 
 /**
  * `changed`: when the record was last written here (ISO 8601 UTC with milliseconds), the

@@ -71,10 +71,7 @@ const MAX_REMEMBERED_IDS = 10_000;
 export function createParentLookup(
   backend: SearchBackend,
   generation: { current(): Promise<string | undefined> } | undefined,
-): (
-  parentIds: readonly string[],
-  scope?: Pick<SearchScope, 'generation'>,
-) => Promise<Set<string>> {
+): (parentIds: readonly string[], scope?: Pick<SearchScope, 'generation'>) => Promise<Set<string>> {
   let rememberedAt: string | undefined;
   const remembered = new Map<string, boolean>();
   return async (parentIds, scope) => {
