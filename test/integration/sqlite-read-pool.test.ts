@@ -20,6 +20,8 @@ import type { ReadStatement } from '../../shared/search/sqlite/read-pool.js';
 import { SqliteBackend } from '../../shared/search/sqlite/sqlite-backend.js';
 import { RECORDS_CHANGES_SQL } from '../../shared/search/sqlite/schema.js';
 import type { SearchQuery } from '../../shared/query/search-query.js';
+import { parseItemsQuery } from '../../services/api/protocols/records/parse.js';
+import { generateRecords } from '../../scripts/corpus/generator.js';
 import type { CoreRecord } from '../../shared/records/core-record.js';
 import { SearchScope } from '../../shared/search/search-scope.js';
 import { deadlineGuard } from '../../shared/search/sqlite/sql-functions.js';
@@ -400,6 +402,63 @@ describe('SqliteBackend with read workers', function () {
     }
   });
 
+  it('counts an R*Tree-driven search in two halves on two connections: the same count and page as one connection, for every shape of condition', async function () {
+    this.timeout(120_000);
+    const path = join(directory, 'halves.sqlite');
+    const pooled = new SqliteBackend({ path, readWorkers: 2 });
+    try {
+      await pooled.init();
+      const parsed = parseDocuments(JSON.stringify([...generateRecords(3000, 17)]));
+      expect(parsed.failures).to.deep.equal([]);
+      await pooled.upsert(parsed.records);
+      const alone = new SqliteBackend({ path });
+      // Each with whether its count is halved (a bbox alone is counted on the R*Tree alone).
+      const cases: [Record<string, string>, boolean][] = [
+        [{ bbox: '-10,40,20,60' }, false],
+        [{ bbox: '-10,40,20,60', datetime: '2000-01-01T00:00:00Z/2015-12-31T23:59:59Z' }, true],
+        // Two query boxes (across the antimeridian), OR-joined in the R*Tree prefilter.
+        [{ bbox: '150,-60,-150,60', datetime: '2000-01-01T00:00:00Z/2015-12-31T23:59:59Z' }, true],
+        [
+          {
+            filter:
+              "S_INTERSECTS(geometry, BBOX(-10,40,20,60)) AND T_INTERSECTS(INTERVAL(start_datetime,end_datetime), INTERVAL('2000-01-01T00:00:00Z','2015-12-31T23:59:59Z'))",
+          },
+          true,
+        ],
+        // The prefilter under NOT and OR: records outside it count too.
+        [{ filter: "NOT S_INTERSECTS(geometry, BBOX(-10,40,20,60)) OR type = 'series'" }, true],
+        [
+          {
+            filter:
+              'S_WITHIN(geometry, BBOX(-60,-60,60,60)) OR S_INTERSECTS(geometry, BBOX(100,0,120,20))',
+          },
+          true,
+        ],
+        [{ q: 'soil', bbox: '-10,40,20,60' }, true],
+        // No R*Tree prefilter: the count is not halved.
+        [{ datetime: '2000-01-01T00:00:00Z/2015-12-31T23:59:59Z' }, false],
+      ];
+      const limits = { defaultLimit: 10, maxLimit: 10_000 };
+      for (const [parameters, halved] of cases) {
+        const query = parseItemsQuery({ ...parameters, limit: '10' }, limits);
+        const halvedBefore = pooled.splitReads.halved;
+        const split = await pooled.search(query);
+        const whole = await alone.search(query);
+        const label = JSON.stringify(parameters);
+        expect(pooled.splitReads.halved - halvedBefore, `${label} halved`).to.equal(halved ? 1 : 0);
+        expect(split.total, label).to.equal(whole.total);
+        expect(
+          split.records.map((record) => record.id),
+          label,
+        ).to.deep.equal(whole.records.map((record) => record.id));
+        expect(whole.total, `${label} matches some but not all`).to.be.within(1, 2999);
+      }
+      await alone.close();
+    } finally {
+      await pooled.close();
+    }
+  });
+
   it('reads a page whose plan depends on its count again with the count when a write came between them', async function () {
     this.timeout(60_000);
     const backend = new SqliteBackend({ path: join(directory, 'probe.sqlite'), readWorkers: 2 });
@@ -427,6 +486,15 @@ describe('SqliteBackend with read workers', function () {
       const split = backend.splitReads.split;
       await searchWhileWriting(backend, query, template);
       expect(backend.splitReads.split, 'this path never reads at once').to.equal(split);
+      // With a box too, the count is read in halves (compileSearch's countHalves) before the
+      // page: a write between the halves, or between the count and the page, is caught too.
+      const halved = backend.splitReads.halved;
+      await searchWhileWriting(
+        backend,
+        { ...query, spatial: { bbox: [-180, -90, 180, 90], relation: 'intersects' } },
+        template,
+      );
+      expect(backend.splitReads.halved, 'counted in halves').to.be.above(halved);
     } finally {
       await backend.close();
     }

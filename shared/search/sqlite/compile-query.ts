@@ -24,7 +24,7 @@ import {
 } from './schema.js';
 import { instantMillis } from './rows.js';
 import { stemToken } from './stem-tokens.js';
-import { RTREE_DRIVE, boxMatchesFrom, probeForm, raw, sql } from './sql-fragment.js';
+import { RTREE_DRIVE, boxMatchesFrom, halfForm, probeForm, raw, sql } from './sql-fragment.js';
 import { SQL_FUNCTIONS, type DeadlineGuard } from './sql-functions.js';
 
 export type SqlValue = string | number | null;
@@ -79,6 +79,11 @@ export interface SearchStatements {
   page: (total: number, size: number) => SqlFragment;
   /** Whether `page` depends on its arguments; when false any count gives the same page. */
   pageDependsOnCount: boolean;
+  /**
+   * For a count driven by an R*Tree prefilter: the same count in two halves of the rowids
+   * (halfForm), whose `n` add up to the count's on one snapshot, for two connections at once.
+   */
+  countHalves?: [SqlFragment, SqlFragment] | undefined;
 }
 
 /**
@@ -401,6 +406,7 @@ export function compileSearch(query: SearchQuery, options: SearchOptions): Searc
   // The catalogue's size comes with the count, for the page's choice.
   const counted = 'SELECT count(*) AS n, (SELECT max(rid) FROM records) AS size';
   let count: SqlFragment;
+  let countHalves: [SqlFragment, SqlFragment] | undefined;
   if (compiled.boxesOnly) {
     count = sql`${raw(counted)} ${boxMatchesFrom(compiled.boxesOnly, guardOn('t.id >> 1'))}`;
   } else if (compiled.textOnly !== undefined) {
@@ -411,10 +417,18 @@ export function compileSearch(query: SearchQuery, options: SearchOptions): Searc
   } else {
     // The probe index unless the conditions read a column only the span index holds.
     const probe = span !== '' && !readsAny(compiled.where.sql, SPAN_ONLY_COLUMNS);
-    count = {
-      sql: `${counted} FROM records r ${probe ? `INDEXED BY ${PROBE_INDEX}` : span} ${compiled.join} WHERE ${guard}(${compiled.where.sql})`,
+    const counting = (where: string): SqlFragment => ({
+      sql: `${counted} FROM records r ${probe ? `INDEXED BY ${PROBE_INDEX}` : span} ${compiled.join} WHERE ${guard}(${where})`,
       params,
-    };
+    });
+    count = counting(compiled.where.sql);
+    // Most of such a count is looking up each R*Tree match; halves look up half each.
+    if (compiled.where.sql.includes(RTREE_DRIVE)) {
+      countHalves = [
+        counting(halfForm(compiled.where.sql, 'lower')),
+        counting(halfForm(compiled.where.sql, 'upper')),
+      ];
+    }
   }
   const keys = compiled.order;
   const [firstKey] = keys;
@@ -446,7 +460,7 @@ export function compileSearch(query: SearchQuery, options: SearchOptions): Searc
     const inner = `SELECT r.rid AS rid, ${selected} FROM records r ${fromSpan ? span : ''} ${compiled.join} WHERE ${guard}(${where}) ORDER BY ${orderByClause(keys, (_, index) => `k${index}`)} LIMIT ? OFFSET ?`;
     return outer(inner, params);
   };
-  return { count, page, pageDependsOnCount: probeable };
+  return { count, page, pageDependsOnCount: probeable, countHalves };
 }
 
 /** Compiles the query; `compileFilter` translates the filter tree when one is present. */

@@ -203,11 +203,12 @@ export class SqliteBackend implements SearchBackend {
   /** Read connections on worker threads; undefined: reads run here. */
   private readonly readPool?: SqliteReadPool;
   /**
-   * Counts and pages read on two connections at once (readCountAndPage), and how many counts
-   * and pages read apart were read again together because a write came between them (there and
-   * in readCountThenPage), for tests and benches.
+   * Counts and pages read on two connections at once (readCountAndPage), how many of those
+   * counts were split in two halves, and how many counts and pages read apart were read again
+   * together because a write came between them (there and in readCountThenPage), for tests and
+   * benches.
    */
-  readonly splitReads = { split: 0, repeated: 0 };
+  readonly splitReads = { split: 0, halved: 0, repeated: 0 };
   /** The records' own properties learned as they are written (learned-properties.ts). */
   private readonly learned: SqliteLearnedProperties;
 
@@ -498,15 +499,19 @@ export class SqliteBackend implements SearchBackend {
       ...statements.page(total, size),
       mode: 'raw',
     });
+    const halves = statements.countHalves?.map((half): ReadStatement => ({
+      ...half,
+      mode: 'get',
+    })) as [ReadStatement, ReadStatement] | undefined;
     const [count, rows] = statements.pageDependsOnCount
-      ? await this.readCountThenPage(countStatement, pageStatement, scope)
-      : await this.readCountAndPage(countStatement, pageStatement(0, 0), scope);
+      ? await this.readCountThenPage(countStatement, pageStatement, scope, halves)
+      : await this.readCountAndPage(countStatement, pageStatement(0, 0), scope, halves);
     return { total: count.n, records: rows.map(toRecord) };
   }
 
   /**
-   * A count, then the page whose plan is chosen on it (see compileSearch), in two reads, each
-   * beside the change number (RECORDS_CHANGES_SQL). When a write came between them, both are read
+   * A count (in halves, see readCount), then the page whose plan is chosen on it (see
+   * compileSearch), each beside the change number (RECORDS_CHANGES_SQL). When a write came between them, both are read
    * again in one transaction, the page on the plan the first count chose (a plan changes the
    * time a page takes, never its rows).
    */
@@ -514,11 +519,9 @@ export class SqliteBackend implements SearchBackend {
     countStatement: ReadStatement,
     pageStatement: (total: number, size: number) => ReadStatement,
     scope: SearchScope,
+    countHalves: [ReadStatement, ReadStatement] | undefined,
   ): Promise<[CountRow, StoredRow[]]> {
-    const [count, countChanges] = (await this.read([countStatement, CHANGES_STATEMENT], scope)) as [
-      CountRow,
-      ChangesRow,
-    ];
+    const [count, countChanges] = await this.readCount(countStatement, scope, countHalves);
     const page = pageStatement(count.n, count.size ?? 0);
     const [rows, pageChanges] = (await this.read([page, CHANGES_STATEMENT], scope)) as [
       StoredRow[],
@@ -530,18 +533,53 @@ export class SqliteBackend implements SearchBackend {
   }
 
   /**
+   * A count beside the change number: with halves and two read connections idle, one half on
+   * each at once, added up when both read the same change number (else the whole count again).
+   */
+  private async readCount(
+    countStatement: ReadStatement,
+    scope: SearchScope,
+    countHalves: [ReadStatement, ReadStatement] | undefined,
+  ): Promise<[CountRow, ChangesRow]> {
+    if (countHalves && (this.readPool?.idle ?? 0) >= 2) {
+      const [[lower, lowerChanges], [upper, upperChanges]] = (await Promise.all([
+        this.read([countHalves[0], CHANGES_STATEMENT], scope),
+        this.read([countHalves[1], CHANGES_STATEMENT], scope),
+      ])) as [[CountRow, ChangesRow], [CountRow, ChangesRow]];
+      this.splitReads.halved += 1;
+      if (lowerChanges.n === upperChanges.n)
+        return [{ ...upper, n: lower.n + upper.n }, upperChanges];
+      this.splitReads.repeated += 1;
+    }
+    return (await this.read([countStatement, CHANGES_STATEMENT], scope)) as [CountRow, ChangesRow];
+  }
+
+  /**
    * A count and its page. With two read connections idle (a quiet server) they run at once, one
    * on each, each beside the catalogue's change number (RECORDS_CHANGES_SQL): when both read the
    * same number they read the same records, else (a write committed between the two starts)
-   * both are read again in one transaction. Otherwise (no pool, or the pool busy, where running
+   * both are read again in one transaction. A count with halves (an R*Tree-driven count, whose
+   * time goes on looking up each R*Tree match) is itself split: one half on each connection,
+   * the page beside the second. Otherwise (no pool, or the pool busy, where running
    * them apart would only add a task) both run in one transaction.
    */
   private async readCountAndPage(
     countStatement: ReadStatement,
     pageStatement: ReadStatement,
     scope: SearchScope,
+    countHalves: [ReadStatement, ReadStatement] | undefined,
   ): Promise<[CountRow, StoredRow[]]> {
-    if ((this.readPool?.idle ?? 0) >= 2) {
+    if ((this.readPool?.idle ?? 0) >= 2 && countHalves) {
+      // The count in two halves of the rowids, the page beside the second (compileSearch).
+      const [[lower, lowerChanges], [upper, rows, pageChanges]] = (await Promise.all([
+        this.read([countHalves[0], CHANGES_STATEMENT], scope),
+        this.read([countHalves[1], pageStatement, CHANGES_STATEMENT], scope),
+      ])) as [[CountRow, ChangesRow], [CountRow, StoredRow[], ChangesRow]];
+      this.splitReads.split += 1;
+      this.splitReads.halved += 1;
+      if (lowerChanges.n === pageChanges.n) return [{ ...upper, n: lower.n + upper.n }, rows];
+      this.splitReads.repeated += 1;
+    } else if ((this.readPool?.idle ?? 0) >= 2) {
       const [[count, countChanges], [rows, pageChanges]] = (await Promise.all([
         this.read([countStatement, CHANGES_STATEMENT], scope),
         this.read([pageStatement, CHANGES_STATEMENT], scope),
