@@ -406,7 +406,7 @@ export function compileSearch(query: SearchQuery, options: SearchOptions): Searc
   // The catalogue's size comes with the count, for the page's choice.
   const counted = 'SELECT count(*) AS n, (SELECT max(rid) FROM records) AS size';
   let count: SqlFragment;
-  let countHalves: [SqlFragment, SqlFragment] | undefined;
+  let halve: (() => [SqlFragment, SqlFragment]) | undefined;
   if (compiled.boxesOnly) {
     count = sql`${raw(counted)} ${boxMatchesFrom(compiled.boxesOnly, guardOn('t.id >> 1'))}`;
   } else if (compiled.textOnly !== undefined) {
@@ -422,17 +422,19 @@ export function compileSearch(query: SearchQuery, options: SearchOptions): Searc
       params,
     });
     count = counting(compiled.where.sql);
-    // Most of such a count is looking up each R*Tree match; halves look up half each.
-    if (compiled.where.sql.includes(RTREE_DRIVE)) {
-      countHalves = [
-        counting(halfForm(compiled.where.sql, 'lower')),
-        counting(halfForm(compiled.where.sql, 'upper')),
-      ];
-    }
+    halve = () => [
+      counting(halfForm(compiled.where.sql, 'lower')),
+      counting(halfForm(compiled.where.sql, 'upper')),
+    ];
   }
   const keys = compiled.order;
   const [firstKey] = keys;
   const indexed = firstKey !== undefined && /^r\.\w+$/.test(firstKey.sql) && compiled.join === '';
+  // Most of an R*Tree-driven count is looking up each R*Tree match; each half looks up half of
+  // them. Halved only when the page is cheap (no text to score, sorted on a column), as the page
+  // is read beside one of the halves.
+  const countHalves =
+    halve && indexed && compiled.where.sql.includes(RTREE_DRIVE) ? halve() : undefined;
   // A time range is as broad as a box: its matches can be dense in any order too.
   const probeable =
     indexed && (compiled.where.sql.includes(RTREE_DRIVE) || query.temporal !== undefined);
