@@ -282,6 +282,13 @@ describe('SQLite read pool', function () {
   });
 });
 
+/** The first contract record: a record with a footprint and a time, copied under other ids. */
+function templateRecord(): CoreRecord {
+  return defined(
+    parseDocuments(JSON.stringify(CONTRACT_RECORDS)).records[0],
+    'the template record',
+  );
+}
 describe('SqliteBackend with read workers', function () {
   this.timeout(60_000);
 
@@ -289,10 +296,7 @@ describe('SqliteBackend with read workers', function () {
     const backend = new SqliteBackend({ path: join(directory, 'ryw.sqlite'), readWorkers: 2 });
     try {
       await backend.init();
-      const template = defined(
-        parseDocuments(JSON.stringify(CONTRACT_RECORDS)).records[0],
-        'the template record',
-      );
+      const template = templateRecord();
       for (let n = 0; n < 40; n += 1) {
         const id = `ryw-${n}`;
         await backend.upsert([{ ...template, id, title: `title ${n}` }]);
@@ -322,10 +326,7 @@ describe('SqliteBackend with read workers', function () {
     try {
       const changes = () =>
         (other.prepare(RECORDS_CHANGES_SQL).get() as { n: number } | undefined)?.n;
-      const template = defined(
-        parseDocuments(JSON.stringify(CONTRACT_RECORDS)).records[0],
-        'the template record',
-      );
+      const template = templateRecord();
       expect(changes()).to.equal(0);
       await backend.upsert([
         { ...template, id: 'changes-1' },
@@ -382,10 +383,7 @@ describe('SqliteBackend with read workers', function () {
     const backend = new SqliteBackend({ path: join(directory, 'split.sqlite'), readWorkers: 2 });
     try {
       await backend.init();
-      const template = defined(
-        parseDocuments(JSON.stringify(CONTRACT_RECORDS)).records[0],
-        'the template record',
-      );
+      const template = templateRecord();
       await backend.upsert(
         Array.from({ length: 5 }, (_, n) => ({ ...template, id: `split-${n}` })),
       );
@@ -473,10 +471,7 @@ describe('SqliteBackend with read workers', function () {
     const backend = new SqliteBackend({ path: join(directory, 'probe.sqlite'), readWorkers: 2 });
     try {
       await backend.init();
-      const template = defined(
-        parseDocuments(JSON.stringify(CONTRACT_RECORDS)).records[0],
-        'the template record',
-      );
+      const template = templateRecord();
       expect(template.time, 'the template has a time').to.be.an('object');
       await backend.upsert(
         Array.from({ length: 5 }, (_, n) => ({ ...template, id: `probe-${n}` })),

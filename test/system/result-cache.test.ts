@@ -74,6 +74,19 @@ async function matchedById(app: Express, id: string): Promise<number> {
   return (response.body as { numberMatched: number }).numberMatched;
 }
 
+/** `target` with each call of its method `name` reported to `onCall` first. */
+function countingCalls<T extends object>(target: T, name: string, onCall: () => void): T {
+  return new Proxy(target, {
+    get(object, property, receiver) {
+      const value: unknown = Reflect.get(object, property, receiver);
+      if (property !== name || typeof value !== 'function') return value;
+      return (...args: unknown[]): unknown => {
+        onCall();
+        return (value as (...a: unknown[]) => unknown).apply(object, args);
+      };
+    },
+  });
+}
 describe(`result cache and ETags (${target.label})`, function () {
   this.timeout(120000);
   let alice: string;
@@ -235,27 +248,9 @@ describe(`result cache and ETags (${target.label})`, function () {
         test.config.search.kind === 'sqlite'
           ? embeddedGeneration(test.config.search.path)
           : new LocalGeneration();
-      const counting = new Proxy(test.backend, {
-        get(target, property, receiver) {
-          const value: unknown = Reflect.get(target, property, receiver);
-          if (property !== 'search' || typeof value !== 'function') return value;
-          return (...args: unknown[]): unknown => {
-            searches += 1;
-            return (value as (...a: unknown[]) => unknown).apply(target, args);
-          };
-        },
-      });
+      const counting = countingCalls(test.backend, 'search', () => (searches += 1));
       // The reader also counts its reads of the generation.
-      const countingGeneration = new Proxy(generation, {
-        get(target, property, receiver) {
-          const value: unknown = Reflect.get(target, property, receiver);
-          if (property !== 'current' || typeof value !== 'function') return value;
-          return (...args: unknown[]): unknown => {
-            generationReads += 1;
-            return (value as (...a: unknown[]) => unknown).apply(target, args);
-          };
-        },
-      });
+      const countingGeneration = countingCalls(generation, 'current', () => (generationReads += 1));
       writer =
         target.kind === 'sqlite'
           ? test.app
