@@ -1,12 +1,17 @@
 /**
  * One deadline for the whole request, on a real Elasticsearch and a real OpenSearch: a search
- * that would run for seconds even on a quiet machine (500 leading-wildcard patterns over 200,000
- * distinct terms: each pattern's automaton walks the whole term dictionary; 150 patterns over
- * 40,000 terms finished within 300 ms once the machine was quiet) is sent through the budgeted search under
- * a deadline of 300 ms. The call fails with QueryTimeoutError (503) soon after the deadline, on
- * the Node side, without waiting for the engine; and the engine's search task is gone within a
- * few seconds (polled in `_tasks`), long before the search alone would end: the closed
- * connection, the search `timeout` and (OpenSearch) `cancel_after_time_interval` cancelled it.
+ * that runs for seconds even on a quiet machine (1,000 leading-wildcard patterns of five letters
+ * over 10,000 terms; alone, uncancelled, 2.6 s on Elasticsearch 8.19 and 2.4 s on OpenSearch 2.19
+ * here, quiet) is sent through the budgeted search under a deadline of 300 ms. The call fails
+ * with QueryTimeoutError (503) soon after the deadline, on the Node side, without waiting for the
+ * engine, and the engine marks the search's tasks cancelled (`cancelled: true` in `_tasks`): the
+ * closed connection, the search `timeout` and (OpenSearch) `cancel_after_time_interval` reached
+ * it. That flag is what the tests assert. The tasks then end, but not early: the time of this
+ * search goes into building each pattern's automaton (the same with 1,000 terms in the index as
+ * with 200,000), and neither engine looks at the flag there. With eight-letter patterns a search
+ * alone took 6.0 s, and cancelled at 300 ms it still ended at 5.8 s, on both engines. That is
+ * why the parse bounds wildcard patterns (QUERY_MAX_WILDCARD_PATTERNS) and the expensive lane
+ * bounds how many such searches run at once: the deadline frees the client, not the engine.
  * Needs CAIRN_TEST_ELASTICSEARCH_URL and CAIRN_TEST_OPENSEARCH_URL.
  */
 import { randomBytes } from 'node:crypto';
@@ -18,8 +23,10 @@ import type { EngineName, JsonObject } from '../../shared/search/engine/engine-a
 import { SearchScope } from '../../shared/search/search-scope.js';
 import { requireEngineUrl } from './engine-backend-cases.js';
 
-const DOCUMENTS = 200_000;
-const PATTERNS = 500;
+const DOCUMENTS = 10_000;
+const PATTERNS = 1_000;
+/** Letters in each pattern: each more makes every pattern's walk of the dictionary slower. */
+const LETTERS = 5;
 const BUDGET_MS = 300;
 /** What the machine may add to the deadline before the call fails (a loaded 2-core box). */
 const MARGIN_MS = 2_000;
@@ -50,16 +57,65 @@ function words(count: number, length: number): string[] {
   );
 }
 
-/** The running search tasks that touch `index`. */
-async function searchTasksOn(url: string, index: string): Promise<string[]> {
+interface SearchTask {
+  id: string;
+  cancelled: boolean;
+}
+
+/** The running search tasks that touch `index`, each with whether the engine cancelled it. */
+async function searchTasksOn(url: string, index: string): Promise<SearchTask[]> {
   const answer = (await engine(url, 'GET', '/_tasks?actions=*search*&detailed=true')) as {
-    nodes?: Record<string, { tasks?: Record<string, { description?: string }> }>;
+    nodes?: Record<
+      string,
+      { tasks?: Record<string, { description?: string; cancelled?: boolean }> }
+    >;
   };
   return Object.values(answer.nodes ?? {}).flatMap((node) =>
     Object.entries(node.tasks ?? {})
       .filter(([, task]) => (task.description ?? '').includes(index))
-      .map(([id]) => id),
+      .map(([id, task]) => ({ id, cancelled: task.cancelled === true })),
   );
+}
+
+/** Polls the search tasks on `index` every 100 ms until `done` holds or `ms` have passed. */
+async function pollTasks(
+  url: string,
+  index: string,
+  ms: number,
+  done: (tasks: SearchTask[]) => boolean,
+): Promise<SearchTask[]> {
+  const until = Date.now() + ms;
+  let tasks = await searchTasksOn(url, index);
+  while (!done(tasks) && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    tasks = await searchTasksOn(url, index);
+  }
+  return tasks;
+}
+
+/**
+ * Once the search is cancelled: within 10 s every task left is marked cancelled, and within 60 s
+ * (a loaded machine runs the search several times slower) every task has ended.
+ */
+async function expectCancelledThenGone(url: string, index: string): Promise<void> {
+  const uncancelled = (tasks: SearchTask[]) => tasks.filter((task) => !task.cancelled);
+  const flagged = await pollTasks(url, index, 10_000, (tasks) => uncancelled(tasks).length === 0);
+  expect(uncancelled(flagged), 'search tasks the engine has not cancelled').to.deep.equal([]);
+  const left = await pollTasks(url, index, 60_000, (tasks) => tasks.length === 0);
+  expect(left, 'cancelled search tasks still running').to.deep.equal([]);
+}
+
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz';
+
+/** PATTERNS leading-wildcard patterns of LETTERS letters each, varied by `salt`. */
+function slowPatterns(salt: number): JsonObject[] {
+  return Array.from({ length: PATTERNS }, (_, i) => {
+    const letters = Array.from(
+      { length: LETTERS },
+      (_, j) => ALPHABET[(i * (2 * j + 1) + 3 * j + salt) % 26],
+    );
+    return { wildcard: { s: { value: `*${letters.join('*')}*` } } };
+  });
 }
 
 for (const name of ['elasticsearch', 'opensearch'] as EngineName[]) {
@@ -97,14 +153,7 @@ for (const name of ['elasticsearch', 'opensearch'] as EngineName[]) {
     it('answers QueryTimeoutError soon after the deadline, and the engine task is cancelled', async () => {
       const adapter = createEngineAdapter(name, { url });
       try {
-        const letters = 'abcdefghijklmnopqrstuvwxyz';
-        const should: JsonObject[] = Array.from({ length: PATTERNS }, (_, i) => ({
-          wildcard: {
-            s: {
-              value: `*${letters[i % 26]}*${letters[(i * 7 + 3) % 26]}*${letters[(i * 11 + 5) % 26]}*`,
-            },
-          },
-        }));
+        const should = slowPatterns(0);
         const scope = new SearchScope();
         scope.startDeadline(BUDGET_MS);
         const started = Date.now();
@@ -121,27 +170,21 @@ for (const name of ['elasticsearch', 'opensearch'] as EngineName[]) {
         expect(caught, 'the search must fail at its deadline').to.be.instanceOf(QueryTimeoutError);
         expect((caught as QueryTimeoutError).status).to.equal(503);
         expect(elapsed, 'milliseconds to the 503').to.be.below(BUDGET_MS + MARGIN_MS);
-        // The search alone runs for several seconds on this index; cancelled, its task goes.
-        const until = Date.now() + 4_000;
-        let running = await searchTasksOn(url, index);
-        while (running.length > 0 && Date.now() < until) {
-          await new Promise((resolve) => setTimeout(resolve, 100));
-          running = await searchTasksOn(url, index);
-        }
-        expect(running, 'search tasks still running on the index').to.deep.equal([]);
+        // The engine marks the search cancelled, and it ends.
+        await expectCancelledThenGone(url, index);
       } finally {
         await adapter.close();
       }
     });
 
     it('cancels a search whose connection closes, with no timeout of any kind', async () => {
-      // The search is slow on its own (still running after 500 ms), and the engine drops it
-      // when the abort signal closes its connection: the mechanism the deadline relies on.
+      // The search is slow on its own (still running, uncancelled, after 500 ms), and the engine
+      // cancels it when the abort signal closes its connection: the mechanism the deadline
+      // relies on.
       const adapter = createEngineAdapter(name, { url, requestTimeout: 60_000 });
       try {
-        const should: JsonObject[] = Array.from({ length: PATTERNS }, (_, i) => ({
-          wildcard: { s: { value: `*${'abcdefghijklmnopqrstuvwxyz'[i % 26]}*q*${i % 10}*` } },
-        }));
+        // Other patterns than the first test's, so that no cache of the engine's answers them.
+        const should = slowPatterns(5);
         const controller = new AbortController();
         const pending = adapter
           .search({
@@ -157,14 +200,15 @@ for (const name of ['elasticsearch', 'opensearch'] as EngineName[]) {
           seen = await searchTasksOn(url, index);
         }
         await new Promise((resolve) => setTimeout(resolve, 500));
-        expect(await searchTasksOn(url, index), 'still running after 500 ms').to.not.deep.equal([]);
+        const running = await searchTasksOn(url, index);
+        expect(running, 'still running after 500 ms').to.not.deep.equal([]);
+        expect(
+          running.filter((task) => task.cancelled),
+          'cancelled before the abort',
+        ).to.deep.equal([]);
         controller.abort(new Error('test over'));
         await pending;
-        const until = Date.now() + 4_000;
-        while ((await searchTasksOn(url, index)).length > 0 && Date.now() < until) {
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
-        expect(await searchTasksOn(url, index)).to.deep.equal([]);
+        await expectCancelledThenGone(url, index);
       } finally {
         await adapter.close();
       }
