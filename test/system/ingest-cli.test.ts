@@ -38,7 +38,10 @@ async function ingest(databasePath: string, ...args: string[]): Promise<CliResul
   }
 }
 
-describe('ingest CLI', () => {
+describe('ingest CLI', function () {
+  // Each test starts the CLI in a Node process of its own through tsx: about 3 s on a quiet
+  // machine, many times that when every parallel suite shares two cores.
+  this.timeout(120_000);
   let directory: string;
 
   beforeEach(() => {
