@@ -58,6 +58,7 @@ const environmentSchema = z.object({
   QUERY_MAX_TEXT_LENGTH: z.coerce.number().int().min(16).max(10_000_000).default(10_000),
   QUERY_MAX_SORT_KEYS: z.coerce.number().int().min(1).max(100).default(8),
   QUERY_MAX_WILDCARD_PATTERNS: z.coerce.number().int().min(0).max(10_000).default(10),
+  QUERY_MAX_PATTERN_WILDCARDS: z.coerce.number().int().min(1).max(10_000).default(16),
   QUERY_MAX_FACETS: z.coerce.number().int().min(1).max(100).default(16),
   QUERYABLES_MAX_LEARNED: z.coerce.number().int().min(0).max(10_000).default(1000),
   QUERY_MAX_AGGREGATION_BUCKETS: z.coerce.number().int().min(10).max(10_000).default(1000),
@@ -411,6 +412,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Readon
       maxLearnedQueryables: env.QUERYABLES_MAX_LEARNED,
       maxAggregationBuckets: env.QUERY_MAX_AGGREGATION_BUCKETS,
       maxWildcardPatterns: env.QUERY_MAX_WILDCARD_PATTERNS,
+      maxPatternWildcards: env.QUERY_MAX_PATTERN_WILDCARDS,
       timeBudgetMs: env.QUERY_TIME_BUDGET_MS,
       expensive: {
         // One expensive search per core: each keeps a core busy (the engine's search threads

@@ -52,6 +52,12 @@ export interface QueryLimits {
    * a search engine builds an automaton for each, outside its time budget.
    */
   maxWildcardPatterns: number;
+  /**
+   * Wildcards in one LIKE pattern (likePatternWildcards: each `_`, each run of `%`): the
+   * engine's automaton for the pattern grows with them, and neither engine stops building it
+   * when the search is cancelled.
+   */
+  maxPatternWildcards: number;
 }
 
 /** Formats a count with thousands separators, as messages show limits. */
@@ -108,6 +114,8 @@ interface FilterMeasure {
   geometries: Geometry[];
   /** LIKE patterns with a wildcard anywhere but at the end (isCostlyLikePattern). */
   wildcardPatterns: number;
+  /** The most wildcards in one LIKE pattern (likePatternWildcards). */
+  mostPatternWildcards: number;
 }
 
 /**
@@ -141,6 +149,27 @@ function likePattern(operand: Expression | undefined): string | undefined {
   return node?.kind === 'literal' && typeof node.value === 'string' ? node.value : undefined;
 }
 
+/**
+ * Wildcards of a LIKE pattern: each `_`, and each run of `%` (one run matches what one `%`
+ * does); escaped characters are not wildcards.
+ */
+export function likePatternWildcards(pattern: string): number {
+  let wildcards = 0;
+  let inRun = false;
+  for (let i = 0; i < pattern.length; i += 1) {
+    const character = pattern[i];
+    if (character === '%') {
+      if (!inRun) wildcards += 1;
+      inRun = true;
+      continue;
+    }
+    inRun = false;
+    if (character === '\\') i += 1;
+    else if (character === '_') wildcards += 1;
+  }
+  return wildcards;
+}
+
 /** Whether an array item is a plain value (compared set-wise, not evaluated as a node). */
 function isPlainItem(item: Expression): boolean {
   return item.kind === 'literal' || item.kind === 'date' || item.kind === 'timestamp';
@@ -154,6 +183,7 @@ export function measureFilter(filter: Expression): FilterMeasure {
     longestArray: 0,
     geometries: [],
     wildcardPatterns: 0,
+    mostPatternWildcards: 0,
   };
   const pending: [Expression, number][] = [[filter, 1]];
   while (pending.length > 0) {
@@ -164,7 +194,13 @@ export function measureFilter(filter: Expression): FilterMeasure {
       case 'op': {
         if (node.op.toLowerCase() === 'like') {
           const pattern = likePattern(node.args[1]);
-          if (pattern !== undefined && isCostlyLikePattern(pattern)) measure.wildcardPatterns += 1;
+          if (pattern !== undefined && isCostlyLikePattern(pattern)) {
+            measure.wildcardPatterns += 1;
+            measure.mostPatternWildcards = Math.max(
+              measure.mostPatternWildcards,
+              likePatternWildcards(pattern),
+            );
+          }
         }
         for (const argument of node.args) pending.push([argument, depth + 1]);
         break;
@@ -415,6 +451,12 @@ function checkFilterShape(expression: Expression, limits: QueryLimits): Geometry
     throw new QueryLimitError(
       'filter',
       `The filter has ${count(filter.wildcardPatterns)} LIKE patterns with a wildcard other than a trailing %; at most ${count(limits.maxWildcardPatterns)} are allowed (QUERY_MAX_WILDCARD_PATTERNS)`,
+    );
+  }
+  if (filter.mostPatternWildcards > limits.maxPatternWildcards) {
+    throw new QueryLimitError(
+      'filter',
+      `A LIKE pattern of the filter has ${count(filter.mostPatternWildcards)} wildcards (each _ and each run of %); at most ${count(limits.maxPatternWildcards)} are allowed in one pattern (QUERY_MAX_PATTERN_WILDCARDS)`,
     );
   }
   return filter.geometries;

@@ -19,6 +19,7 @@ export function smallQueryLimits(overrides: Partial<QueryLimits> = {}): QueryLim
     maxFacets: 2,
     maxAggregationBuckets: 10,
     maxWildcardPatterns: 2,
+    maxPatternWildcards: 12,
     ...overrides,
   };
 }

@@ -378,6 +378,31 @@ describe('the cost model at the door', function () {
       const answer = await request(cairn.app).post(ITEMS).send(prefixes);
       expect(answer.status, answer.text.slice(0, 300)).to.equal(200);
     });
+
+    it('refuses one pattern with more wildcards than QUERY_MAX_PATTERN_WILDCARDS (16), in CQL2 and FES, and answers one with 16', async () => {
+      // 17 wildcards: 9 runs of % and 8 single characters.
+      const seventeen = `%${'a_'.repeat(8)}%`.replace(/a/g, '%a');
+      expect(seventeen.split('_').length - 1).to.equal(8);
+      expectJsonLimit(
+        await request(cairn.app).post(ITEMS).send(like(seventeen)),
+        'QUERY_MAX_PATTERN_WILDCARDS',
+      );
+      expectJsonLimit(
+        await request(cairn.app).get(
+          `${ITEMS}?filter=${encodeURIComponent(`title LIKE '${seventeen}'`)}`,
+        ),
+        'QUERY_MAX_PATTERN_WILDCARDS',
+      );
+      const fes = seventeen.replace(/%/g, '*').replace(/_/g, '?');
+      const body = `<csw:GetRecords xmlns:csw="http://www.opengis.net/cat/csw/3.0" xmlns:fes="http://www.opengis.net/fes/2.0" service="CSW" version="3.0.0" resultType="results"><csw:Query typeNames="csw:Record"><csw:Constraint version="2.0.0"><fes:Filter><fes:PropertyIsLike wildCard="*" singleChar="?" escapeChar="\\"><fes:ValueReference>dc:title</fes:ValueReference><fes:Literal>${fes}</fes:Literal></fes:PropertyIsLike></fes:Filter></csw:Constraint></csw:Query></csw:GetRecords>`;
+      expectCswLimit(
+        await request(cairn.app).post(CSW).type('application/xml').send(body),
+        'QUERY_MAX_PATTERN_WILDCARDS',
+      );
+      const sixteen = seventeen.slice(0, -1);
+      const answer = await request(cairn.app).post(ITEMS).send(like(sixteen));
+      expect(answer.status, answer.text.slice(0, 300)).to.equal(200);
+    });
   });
 
   // Scaled mode needs a search engine: this block is declared in the engine runs of the suite

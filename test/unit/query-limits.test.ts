@@ -13,6 +13,7 @@ import {
   checkQueryLimits,
   countTextTokens,
   isCostlyLikePattern,
+  likePatternWildcards,
   isDeepPage,
   isIndexOrder,
   measureFilter,
@@ -370,6 +371,39 @@ describe('query cost limits', () => {
       const error = refusal(() => checkFilter(over, LIMITS));
       expect(error.message).to.contain('QUERY_MAX_WILDCARD_PATTERNS').and.to.contain('3 LIKE');
       refusal(() => checkQueryLimits(query({ filter: checkFilter(over) }), LIMITS));
+    });
+
+    it('counts the wildcards of a LIKE pattern: each _, each run of %, never an escaped one', () => {
+      const cases: [string, number][] = [
+        ['soil', 0],
+        ['soil%', 1],
+        ['%%soil%%%', 2],
+        ['%x________y%', 10],
+        ['a\\%b\\_c', 0],
+        ['a\\%%b', 1],
+        ['%\\%%', 2],
+        ['_%_', 3],
+      ];
+      for (const [pattern, wildcards] of cases) {
+        expect(likePatternWildcards(pattern), pattern).to.equal(wildcards);
+      }
+    });
+
+    it('refuses a LIKE pattern with more wildcards than QUERY_MAX_PATTERN_WILDCARDS', () => {
+      const like = (pattern: string): Expression =>
+        operator('like', propertyRef('title'), literal(pattern));
+      const limits = smallQueryLimits({ maxPatternWildcards: 4 });
+      const atBound = operator('or', like('%a%b%c%'), like('%%a_b%'));
+      expect(measureFilter(atBound).mostPatternWildcards).to.equal(4);
+      expect(() => checkFilter(atBound, limits)).not.to.throw();
+      const over = operator('or', like('%a'), like('%a%b%c%d%'));
+      const error = refusal(() => checkFilter(over, limits));
+      expect(error.message)
+        .to.contain('QUERY_MAX_PATTERN_WILDCARDS')
+        .and.to.contain('has 5 wildcards')
+        .and.to.contain('at most 4');
+      // A prefix with many trailing % is one run: one wildcard, and not costly at all.
+      expect(() => checkFilter(like('abc%%%%%%'), limits)).not.to.throw();
     });
   });
 });
