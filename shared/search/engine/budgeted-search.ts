@@ -26,6 +26,7 @@ const TIMEOUT_STEP_MS = 1000;
 export interface ScopedSearch {
   readonly scope: SearchScope;
   search(request: EngineSearchRequest): Promise<EngineSearchResponse>;
+  searchText(request: Omit<EngineSearchRequest, 'filterPath'>): Promise<string>;
   searchMany(bodies: JsonObject[]): Promise<EngineSearchResponse[]>;
   searchPair(
     first: JsonObject,
@@ -50,6 +51,7 @@ export class BudgetedSearch {
     return {
       scope,
       search: (request) => this.search(request, scope),
+      searchText: (request) => this.searchText(request, scope),
       searchMany: (bodies) => this.searchMany(bodies, scope),
       searchPair: (first, second) => this.searchPair(first, second, scope),
       count: (query) => this.count(query, scope),
@@ -108,6 +110,25 @@ export class BudgetedSearch {
       });
       this.refuseTimedOut(scope, response.timed_out === true);
       return response;
+    });
+  }
+
+  /**
+   * One search request answered as the engine's JSON text, unparsed, with the rest of the
+   * deadline as its `timeout`. The answer is not read here, so the caller that parses it must
+   * refuse one with `timed_out: true` (shared/search/engine/refine-batch.ts does).
+   */
+  async searchText(
+    request: Omit<EngineSearchRequest, 'filterPath'>,
+    scope: SearchScope,
+  ): Promise<string> {
+    return this.call(scope, (limits) => {
+      const timeout = BudgetedSearch.timeout(limits);
+      return this.adapter.searchText({
+        ...request,
+        ...limits,
+        body: timeout === undefined ? request.body : { ...request.body, timeout },
+      });
     });
   }
 

@@ -84,6 +84,10 @@ export abstract class CommonEngineCalls {
     );
   }
 
+  searchText({ index, body, ...limits }: Omit<EngineSearchRequest, 'filterPath'>): Promise<string> {
+    return callEngine(() => this.reads.searchText(index, body, limits));
+  }
+
   searchMany(
     index: string,
     bodies: readonly JsonObject[],

@@ -80,6 +80,11 @@ export interface EngineAdapter {
   readonly engine: EngineName;
   search(request: EngineSearchRequest): Promise<EngineSearchResponse>;
   /**
+   * The same search answered as the engine's JSON text, unparsed, for a worker thread to parse
+   * (shared/search/engine/refine-batch.ts); an error is thrown as `search` throws it.
+   */
+  searchText(request: Omit<EngineSearchRequest, 'filterPath'>): Promise<string>;
+  /**
    * Several searches of one index in one round trip (`_msearch`), answered in order; throws as
    * `search` would for the first the engine refused.
    */

@@ -114,6 +114,16 @@ interface EngineAnswer {
   body: unknown;
 }
 
+/** How one call is sent and read. */
+interface CallOptions {
+  /** An error status answered as a value rather than thrown (404 for a missing document). */
+  allowedStatus?: number | undefined;
+  contentType?: string;
+  limits?: EngineCallLimits;
+  /** Resolve a successful answer as its text, unparsed. */
+  text?: boolean;
+}
+
 const RETRIED_STATUSES = new Set([502, 503, 504]);
 
 /** How long after a search's deadline OpenSearch cancels it by itself. */
@@ -170,6 +180,38 @@ export class EngineReads {
     filterPath?: string[],
     limits: EngineCallLimits = {},
   ): Promise<unknown> {
+    return (
+      await this.call('POST', this.searchPath(index, filterPath, limits), body, {
+        contentType: JSON_TYPE,
+        limits,
+      })
+    ).body;
+  }
+
+  /**
+   * The same search, answered as the engine's JSON text, unparsed: for a caller that hands a
+   * large answer to a worker thread to parse. An answer with an error status is parsed and
+   * thrown as `search` throws it.
+   */
+  async searchText(
+    index: string | undefined,
+    body: JsonObject,
+    limits: EngineCallLimits = {},
+  ): Promise<string> {
+    const answer = await this.call('POST', this.searchPath(index, undefined, limits), body, {
+      contentType: JSON_TYPE,
+      limits,
+      text: true,
+    });
+    return answer.body as string;
+  }
+
+  /** The path and parameters of a search. */
+  private searchPath(
+    index: string | undefined,
+    filterPath: string[] | undefined,
+    limits: EngineCallLimits,
+  ): string {
     const target = index === undefined ? '' : `/${encodeURIComponent(index)}`;
     const parameters: string[] = [];
     if (filterPath) parameters.push(`filter_path=${encodeURIComponent(filterPath.join(','))}`);
@@ -181,9 +223,7 @@ export class EngineReads {
       parameters.push(`cancel_after_time_interval=${cancelAfter}ms`);
     }
     const query = parameters.length > 0 ? `?${parameters.join('&')}` : '';
-    return (
-      await this.call('POST', `${target}/_search${query}`, body, undefined, JSON_TYPE, limits)
-    ).body;
+    return `${target}/_search${query}`;
   }
 
   /**
@@ -197,14 +237,10 @@ export class EngineReads {
     bodies: readonly JsonObject[],
     limits: EngineCallLimits = {},
   ): Promise<unknown[]> {
-    const answer = await this.call(
-      'POST',
-      '/_msearch',
-      msearchLines(index, bodies),
-      undefined,
-      NDJSON,
+    const answer = await this.call('POST', '/_msearch', msearchLines(index, bodies), {
+      contentType: NDJSON,
       limits,
-    );
+    });
     const responses = (answer.body as { responses?: unknown }).responses;
     if (!Array.isArray(responses) || responses.length !== bodies.length) {
       throw new EngineResponseError(502, answer.headers, {
@@ -231,9 +267,7 @@ export class EngineReads {
       'POST',
       `/${encodeURIComponent(index)}/_count`,
       query ? { query } : undefined,
-      undefined,
-      JSON_TYPE,
-      limits,
+      { contentType: JSON_TYPE, limits },
     );
     return (answer.body as { count: number }).count;
   }
@@ -243,7 +277,7 @@ export class EngineReads {
     const path =
       `/${encodeURIComponent(index)}/_doc/${encodeURIComponent(id)}` +
       `?_source_includes=${encodeURIComponent(includes.join(','))}`;
-    const answer = await this.call('GET', path, undefined, 404);
+    const answer = await this.call('GET', path, undefined, { allowedStatus: 404 });
     const body = answer.body as { found?: boolean; _source?: JsonObject };
     return body.found ? (body._source ?? {}) : null;
   }
@@ -257,10 +291,9 @@ export class EngineReads {
     method: string,
     path: string,
     body: JsonObject | string | undefined,
-    allowedStatus?: number,
-    contentType = JSON_TYPE,
-    limits: EngineCallLimits = {},
+    options: CallOptions = {},
   ): Promise<EngineAnswer> {
+    const { allowedStatus, contentType = JSON_TYPE, limits = {}, text = false } = options;
     const payload = body === undefined || typeof body === 'string' ? body : JSON.stringify(body);
     for (let attempt = 0; ; attempt += 1) {
       const mayRetry = attempt < this.options.maxRetries && !limits.signal?.aborted;
@@ -269,7 +302,7 @@ export class EngineReads {
       }
       let answer: EngineAnswer;
       try {
-        answer = await this.once(method, this.prefix + path, payload, contentType, limits);
+        answer = await this.once(method, this.prefix + path, payload, contentType, limits, text);
       } catch (error) {
         // As the client: a failed connection or a timeout is retried, an unreadable answer not;
         // nor is a request closed by its deadline or its abort signal.
@@ -293,6 +326,7 @@ export class EngineReads {
     payload: string | undefined,
     contentType: string,
     limits: EngineCallLimits,
+    text: boolean,
   ): Promise<EngineAnswer> {
     const { signal, timeoutMs } = limits;
     if (signal?.aborted) return Promise.reject(new EngineAbortError(signal.reason));
@@ -335,9 +369,9 @@ export class EngineReads {
       });
       request.on('response', (response) => {
         response.setEncoding('utf8');
-        let text = '';
+        let content = '';
         response.on('data', (chunk: string) => {
-          text += chunk;
+          content += chunk;
         });
         response.on('error', (error) =>
           reject(
@@ -347,10 +381,13 @@ export class EngineReads {
           ),
         );
         response.on('end', () => {
-          const json = text !== '' && /json/.test(response.headers['content-type'] ?? '');
+          const statusCode = response.statusCode ?? 0;
+          const json = content !== '' && /json/.test(response.headers['content-type'] ?? '');
+          // Asked for the text, a successful answer stays text; an error is read as usual.
+          const parse = json && !(text && statusCode < 300);
           try {
-            const body = json ? parseEngineJson(text) : text;
-            resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, body });
+            const body = parse ? parseEngineJson(content) : content;
+            resolve({ statusCode, headers: response.headers, body });
           } catch (error) {
             reject(error);
           }

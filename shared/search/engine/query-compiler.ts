@@ -169,6 +169,7 @@ export class QueryCompiler {
       batchSize: Math.min(REFINE_BATCH_SIZE, maxResultWindow),
       storedFields: STORED_FIELDS,
       search: (request) => search.search(request),
+      searchText: (request) => search.searchText(request),
       scope: search.scope,
       decider: this.options.decider,
       survivors: this.options.survivors,

@@ -1,34 +1,56 @@
 /**
  * Where the candidates of a refinement (refine-search.ts) are decided: in a small pool of
- * worker threads (SEARCH_REFINE_WORKERS; refine-worker.ts) when there is one, so that the exact
- * evaluation of a filter on thousands of candidates runs beside the event loop rather than on
- * it; else on the event loop, yielding to it every few hundred candidates. Both give the same
- * answer: the same checked filter (plain data, which is what crosses to a thread) and the same
- * evaluator (shared/query/evaluate-filter.ts), batch by batch as the engine hands the
- * candidates over.
+ * worker threads (SEARCH_REFINE_WORKERS; refine-worker.ts) when there is one, so that parsing
+ * the engine's answer and the exact evaluation of a filter on thousands of candidates run
+ * beside the event loop rather than on it; else on the event loop, yielding to it every few
+ * hundred candidates. Both give the same answer: the same checked filter (plain data, which is
+ * what crosses to a thread, with the answer's text) and the same evaluator
+ * (shared/query/evaluate-filter.ts), batch by batch as the engine hands the candidates over.
  */
 import { QueryTimeoutError } from '../../errors/index.js';
 import type { CheckedFilter } from '../../query/checked-filter.js';
 import { buildFilterSubject, compileRecordPredicate } from '../../query/evaluate-filter.js';
-import type { CoreRecord } from '../../records/core-record.js';
 import { TaskPool } from '../../threads/task-pool.js';
 import type { SearchScope } from '../search-scope.js';
+import type { SortValue } from './engine-adapter.js';
+import {
+  batchResult,
+  candidateRecord,
+  readCandidateAnswer,
+  type RefineBatch,
+  type RefineBatchResult,
+} from './refine-batch.js';
 
-/** One batch for a thread: the filter, the candidates, and the request's deadline. */
-export interface RefineBatch {
-  filter: CheckedFilter;
-  candidates: CoreRecord[];
-  /** Epoch milliseconds after which the batch stops; unset: no deadline. */
-  deadlineAt?: number | undefined;
+/** What one decided batch gave: the selected ids, the hits it held, where the next starts. */
+export interface DecidedBatch {
+  ids: string[];
+  hits: number;
+  lastSort?: SortValue[] | undefined;
 }
 
-/** The positions of the selected candidates, or that the deadline passed. */
-export type RefineBatchResult = { selected: number[]; timedOut?: undefined } | { timedOut: true };
-
-/** Decides which candidates a filter selects: their positions in the batch. */
+/** Decides which candidates of an engine answer a filter selects. */
 export interface CandidateDecider {
-  select(filter: CheckedFilter, candidates: CoreRecord[], scope: SearchScope): Promise<number[]>;
+  /**
+   * The ids of the candidates of `answer` (the JSON text of a candidate search) that `filter`
+   * selects (none: all), in the answer's order; a QueryTimeoutError when the request's
+   * deadline passes or the engine stopped the search at it.
+   */
+  decide(
+    filter: CheckedFilter | undefined,
+    answer: string,
+    sortLength: number,
+    scope: SearchScope,
+  ): Promise<DecidedBatch>;
   close(): Promise<void>;
+}
+
+/** The batch's outcome, or the deadline's QueryTimeoutError. */
+function decided(result: RefineBatchResult, scope: SearchScope): DecidedBatch {
+  if (result.timedOut) {
+    scope.check();
+    throw new QueryTimeoutError(scope.budgetMs ?? 0);
+  }
+  return result;
 }
 
 /**
@@ -42,17 +64,21 @@ const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmedi
 
 /** The evaluation on the event loop (no threads configured). */
 export const inThreadDecider: CandidateDecider = {
-  async select(filter, candidates, scope) {
-    const predicate = compileRecordPredicate(filter);
+  async decide(filter, answer, sortLength, scope) {
+    const hits = readCandidateAnswer(answer);
+    if (hits === undefined) return decided({ timedOut: true }, scope);
+    const predicate = filter && compileRecordPredicate(filter);
     const selected: number[] = [];
-    for (const [position, record] of candidates.entries()) {
+    for (const [position, hit] of hits.entries()) {
       if (position % CLOCK_EVERY === 0) {
         if (position > 0) await yieldToEventLoop();
         scope.check();
       }
-      if (predicate(buildFilterSubject(record)) === true) selected.push(position);
+      if (!predicate || predicate(buildFilterSubject(candidateRecord(hit))) === true) {
+        selected.push(position);
+      }
     }
-    return selected;
+    return decided(batchResult(hits, selected, sortLength), scope);
   },
   close: async () => undefined,
 };
@@ -75,21 +101,18 @@ export class RefinePool implements CandidateDecider {
     return this.pool.completed;
   }
 
-  async select(
-    filter: CheckedFilter,
-    candidates: CoreRecord[],
+  async decide(
+    filter: CheckedFilter | undefined,
+    answer: string,
+    sortLength: number,
     scope: SearchScope,
-  ): Promise<number[]> {
+  ): Promise<DecidedBatch> {
     scope.check();
     const result = await this.pool.run(
-      { filter, candidates, deadlineAt: scope.deadlineAt },
+      { filter, answer, sortLength, deadlineAt: scope.deadlineAt },
       scope.signal,
     );
-    if (result.timedOut) {
-      scope.check();
-      throw new QueryTimeoutError(scope.budgetMs ?? 0);
-    }
-    return result.selected;
+    return decided(result, scope);
   }
 
   close(): Promise<void> {

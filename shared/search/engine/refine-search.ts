@@ -21,17 +21,15 @@ import type { SearchScope } from '../search-scope.js';
 import type { FilterContext } from './compile-filter.js';
 import { compileSearchQuery, ID_FIELD, type SortClause } from './compile-search.js';
 import { isMatchAll, terms, type Query } from './dsl.js';
-import {
-  sortValues,
-  type EngineAdapter,
-  type EngineHit,
-  type EngineSearchRequest,
-  type EngineSearchResponse,
-  type SortValue,
+import type {
+  EngineAdapter,
+  EngineSearchRequest,
+  EngineSearchResponse,
+  SortValue,
 } from './engine-adapter.js';
-import { readStoredRecord, sourceWithoutContent, type StoredParts } from './engine-document.js';
+import { readStoredRecord, type StoredParts } from './engine-document.js';
 import { relaxFilter } from './relax-filter.js';
-import { inThreadDecider, type CandidateDecider } from './refine-pool.js';
+import { inThreadDecider, type CandidateDecider, type DecidedBatch } from './refine-pool.js';
 import type { SurvivorStore } from './refine-survivors.js';
 
 /** The default cap on the candidates a search may refine (SEARCH_REFINE_MAX_CANDIDATES). */
@@ -53,6 +51,11 @@ export interface RefineTarget {
   storedFields: string[];
   /** One search request, under the query time budget. */
   search(request: EngineSearchRequest): Promise<EngineSearchResponse>;
+  /**
+   * The same, answered as the engine's JSON text for the decider to parse, which refuses an
+   * answer the engine cut at its timeout.
+   */
+  searchText(request: Omit<EngineSearchRequest, 'filterPath'>): Promise<string>;
   /**
    * The request: its one deadline (QUERY_TIME_BUDGET_MS) holds the evaluation in Node too, and
    * a search past it is a QueryTimeoutError (503); an aborted request stops between batches.
@@ -102,12 +105,6 @@ export function buildCandidateSearch(
     ? { bool: { filter: [relaxed.query] } }
     : { bool: { must: [scope.query], filter: [relaxed.query] } };
   return { query: combined, sort: scope.sort, operators: relaxed.operators, filter };
-}
-
-/** The record of a hit that carries the `record` part (its source content left empty). */
-function candidateRecord(hit: EngineHit): CoreRecord {
-  const record = (hit._source as { record?: StoredParts['record'] } | undefined)?.record;
-  return { ...record, source: sourceWithoutContent(record) } as CoreRecord;
 }
 
 /**
@@ -201,34 +198,30 @@ async function collectMatches(
 ): Promise<string[]> {
   const matched: string[] = [];
   const decider = target.decider ?? inThreadDecider;
-  const select = async (hits: EngineHit[]): Promise<void> => {
+  const select = async (answer: string): Promise<DecidedBatch> => {
     target.scope.check();
-    if (!filter) {
-      for (const hit of hits) matched.push(hit._id);
-      return;
-    }
-    const chosen = await decider.select(filter, hits.map(candidateRecord), target.scope);
-    for (const position of chosen) matched.push(hits[position]!._id);
+    const batch = await decider.decide(filter, answer, candidates.sort.length, target.scope);
+    for (const id of batch.ids) matched.push(id);
+    return batch;
   };
   if (count < target.batchSize) {
     // Room to spare: a record written since the count is fetched too, as it would be in batches.
-    const hits = await candidateBatch(target, candidates, { index: target.alias });
-    await select(hits);
-    if (hits.length < target.batchSize) return matched;
+    const batch = await select(await candidateBatch(target, candidates, { index: target.alias }));
+    if (batch.hits < target.batchSize) return matched;
     matched.length = 0;
   }
   const pit = await target.adapter.openPointInTime(target.alias, POINT_IN_TIME_KEEP_ALIVE);
   try {
     let after: SortValue[] | undefined;
     for (;;) {
-      const hits = await candidateBatch(target, candidates, {
-        pit: { id: pit, keep_alive: POINT_IN_TIME_KEEP_ALIVE },
-        ...(after ? { search_after: after } : {}),
-      });
-      await select(hits);
-      const last = hits.at(-1);
-      if (last === undefined || hits.length < target.batchSize) return matched;
-      after = sortValues(last, candidates.sort.length);
+      const batch = await select(
+        await candidateBatch(target, candidates, {
+          pit: { id: pit, keep_alive: POINT_IN_TIME_KEEP_ALIVE },
+          ...(after ? { search_after: after } : {}),
+        }),
+      );
+      if (batch.lastSort === undefined || batch.hits < target.batchSize) return matched;
+      after = batch.lastSort;
     }
   } finally {
     await target.adapter.closePointInTime(pit).catch(() => undefined);
@@ -236,29 +229,29 @@ async function collectMatches(
 }
 
 /**
- * One batch of candidates in the search's order (record parts only): from the alias, or from a
- * point in time (`pit`, then `search_after` the last batch's sort values). No `filter_path`: a
- * filtered answer makes the engine parse and write again each hit's `_source` it keeps, which
- * cost OpenSearch 240 ms against 196 for a batch of 1,000 (docs/decisions/refine-batches-without-filter-path.md).
+ * One batch of candidates in the search's order, as the engine's answer text: from the alias,
+ * or from a point in time (`pit`, then `search_after` the last batch's sort values). The whole
+ * `_source` of each hit, and no `filter_path`: naming parts of the source, or filtering the
+ * answer, makes the engine parse and write again each hit's source, which cost it more than
+ * sending the whole (docs/decisions/refine-batches-without-filter-path.md).
  */
 async function candidateBatch(
   target: RefineTarget,
   candidates: { query: Query; sort: SortClause[] },
   where:
     { index: string } | { pit: { id: string; keep_alive: string }; search_after?: SortValue[] },
-): Promise<EngineHit[]> {
-  const response = await target.search({
+): Promise<string> {
+  return target.searchText({
     ...('index' in where ? { index: where.index } : {}),
     body: {
       query: candidates.query,
       sort: candidates.sort,
       size: target.batchSize,
-      _source: ['record'],
+      _source: true,
       track_total_hits: false,
       ...('pit' in where ? where : {}),
     },
   });
-  return response.hits?.hits ?? [];
 }
 
 /** The full records of a page, in the page's order. */

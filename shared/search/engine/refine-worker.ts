@@ -1,10 +1,11 @@
 /**
- * Worker-thread half of the refinement pool (refine-pool.ts): evaluates a checked filter exactly
- * on a batch of candidate records (shared/query/evaluate-filter.ts) and answers the positions of
- * those it selects, so that the evaluation, jsts geometry relations included, never holds the
- * API's event loop. The filter is compiled once per distinct filter and kept for the next
- * batches of the same search. The clock is read every few candidates: a batch past its
- * request's deadline stops and says so.
+ * Worker-thread half of the refinement pool (refine-pool.ts): parses the engine's answer to one
+ * candidate search (refine-batch.ts), evaluates a checked filter exactly on each candidate
+ * record (shared/query/evaluate-filter.ts) and answers the ids of those it selects, so that
+ * neither the parse nor the evaluation, jsts geometry relations included, holds the API's event
+ * loop. The filter is compiled once per distinct filter and kept for the next batches of the
+ * same search. The clock is read every few candidates: a batch past its request's deadline
+ * stops and says so.
  */
 import { parentPort } from 'node:worker_threads';
 import {
@@ -12,29 +13,38 @@ import {
   compileRecordPredicate,
   type RecordPredicate,
 } from '../../query/evaluate-filter.js';
+import type { CheckedFilter } from '../../query/checked-filter.js';
 import type { PoolAnswer, PoolTask } from '../../threads/task-pool.js';
-import type { RefineBatch, RefineBatchResult } from './refine-pool.js';
+import {
+  batchResult,
+  candidateRecord,
+  readCandidateAnswer,
+  type RefineBatch,
+  type RefineBatchResult,
+} from './refine-batch.js';
 
 const PREDICATES_KEPT = 16;
 const CLOCK_EVERY = 64;
 const predicates = new Map<string, RecordPredicate>();
 
-function predicateOf(batch: RefineBatch): RecordPredicate {
-  const key = JSON.stringify(batch.filter);
+function predicateOf(filter: CheckedFilter): RecordPredicate {
+  const key = JSON.stringify(filter);
   let predicate = predicates.get(key);
   if (!predicate) {
-    predicate = compileRecordPredicate(batch.filter);
+    predicate = compileRecordPredicate(filter);
     if (predicates.size >= PREDICATES_KEPT) predicates.delete(predicates.keys().next().value!);
     predicates.set(key, predicate);
   }
   return predicate;
 }
 
-/** The positions of the candidates the filter selects, or a timeout. */
+/** The ids of the candidates the filter selects, or a timeout. */
 export function runBatch(batch: RefineBatch): RefineBatchResult {
-  const predicate = predicateOf(batch);
+  const hits = readCandidateAnswer(batch.answer);
+  if (hits === undefined) return { timedOut: true };
+  const predicate = batch.filter && predicateOf(batch.filter);
   const selected: number[] = [];
-  for (const [position, record] of batch.candidates.entries()) {
+  for (const [position, hit] of hits.entries()) {
     if (
       position % CLOCK_EVERY === 0 &&
       batch.deadlineAt !== undefined &&
@@ -42,9 +52,11 @@ export function runBatch(batch: RefineBatch): RefineBatchResult {
     ) {
       return { timedOut: true };
     }
-    if (predicate(buildFilterSubject(record)) === true) selected.push(position);
+    if (!predicate || predicate(buildFilterSubject(candidateRecord(hit))) === true) {
+      selected.push(position);
+    }
   }
-  return { selected };
+  return batchResult(hits, selected, batch.sortLength);
 }
 
 parentPort!.on('message', (task: PoolTask<RefineBatch>) => {

@@ -52,6 +52,9 @@ class FakeAdapter implements EngineAdapter {
     this.searches.push(request);
     return this.searchAnswer(request);
   }
+  async searchText(request: EngineSearchRequest): Promise<string> {
+    return JSON.stringify(await this.search(request));
+  }
   async searchMany(index: string, bodies: readonly JsonObject[]): Promise<EngineSearchResponse[]> {
     this.check();
     return bodies.map((body) => {

@@ -66,6 +66,7 @@ function standIn(options: Partial<RefineTarget> & { delayMs?: number } = {}): Re
     batchSize: 100,
     storedFields: ['record', 'source'],
     search,
+    searchText: async (request) => JSON.stringify(await search(request)),
     scope: new SearchScope(),
     ...options,
   };
