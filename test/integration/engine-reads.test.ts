@@ -2,7 +2,7 @@
  * The adapters' reads over node:http (shared/search/engine/engine-reads.ts) against a real
  * OpenSearch and a real Elasticsearch, each compared with the same calls through the engine's
  * official client: the same answers for searches (with and without filter_path, and into a
- * point in time), counts and reads by id, and the same refusals. Needs
+ * point in time, and as unparsed text), counts and reads by id, and the same refusals. Needs
  * CAIRN_TEST_OPENSEARCH_URL and CAIRN_TEST_ELASTICSEARCH_URL.
  */
 import { expect } from 'chai';
@@ -155,6 +155,27 @@ for (const engine of engines) {
         expect(ours.hits.total?.value ?? 0).to.be.above(0);
       });
     }
+
+    it('answers a search as its unparsed text, the same answer as the client gives, and refuses as search does', async () => {
+      const body = searches[0]![1];
+      const text = await adapter.searchText({ index, body });
+      expect(text).to.be.a('string');
+      expect(comparable(JSON.parse(text))).to.deep.equal(
+        comparable(await client.search(index, body)),
+      );
+      const refusal = (call: Promise<unknown>) =>
+        call.then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+      const rejected = await refusal(
+        adapter.searchText({ index, body: { query: { no_such_query: {} } } }),
+      );
+      expect(rejected).to.be.instanceOf(EngineError);
+      expect(rejected).to.include({ kind: 'rejected', status: 400 });
+      const missing = await refusal(adapter.searchText({ index: `${index}-gone`, body: {} }));
+      expect(missing).to.include({ kind: 'not_found', type: 'index_not_found_exception' });
+    });
 
     it('answers several searches in one _msearch, each as its own search', async () => {
       const bodies = searches.map(([, body]) => body);
