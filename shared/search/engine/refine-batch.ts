@@ -42,6 +42,27 @@ export function readCandidateAnswer(answer: string): EngineHit[] | undefined {
   return parsed.hits?.hits ?? [];
 }
 
+/**
+ * The sort values of the last hit of a candidate answer, read from the end of its text without
+ * parsing the rest, or undefined when they cannot be read so. The engines write a hit's `sort`
+ * after its `_source`, so the last `"sort":[` of the text is the last hit's own: a guess the
+ * caller checks against the parsed answer (`lastSort`) before it relies on it.
+ */
+export function lastSortInAnswer(answer: string, sortLength: number): SortValue[] | undefined {
+  const key = '"sort":[';
+  const start = answer.lastIndexOf(key);
+  if (start < 0) return undefined;
+  const end = answer.indexOf(']', start);
+  if (end < 0) return undefined;
+  try {
+    // A `]` inside a string value ends the slice inside that string, which fails to parse.
+    const values = JSON.parse(answer.slice(start + key.length - 1, end + 1)) as unknown;
+    return Array.isArray(values) ? (values.slice(0, sortLength) as SortValue[]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The record of a hit that carries the `record` part (its source content left empty). */
 export function candidateRecord(hit: EngineHit): CoreRecord {
   const record = (hit._source as { record?: StoredParts['record'] } | undefined)?.record;

@@ -9,6 +9,7 @@
  * numbers: an exact answer would cost too much, and an approximate one is never given.
  */
 import { createHash } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { UnsupportedFilterError } from '../../errors/index.js';
 import { compileRecordPredicate } from '../../query/evaluate-filter.js';
 import { andChecked, checkFilter } from '../../query/check-filter.js';
@@ -29,6 +30,7 @@ import type {
 } from './engine-adapter.js';
 import { readStoredRecord, type StoredParts } from './engine-document.js';
 import { relaxFilter } from './relax-filter.js';
+import { lastSortInAnswer } from './refine-batch.js';
 import { inThreadDecider, type CandidateDecider, type DecidedBatch } from './refine-pool.js';
 import type { SurvivorStore } from './refine-survivors.js';
 
@@ -211,17 +213,30 @@ async function collectMatches(
     matched.length = 0;
   }
   const pit = await target.adapter.openPointInTime(target.alias, POINT_IN_TIME_KEEP_ALIVE);
+  const batchAfter = (after: SortValue[] | undefined): Promise<string> =>
+    candidateBatch(target, candidates, {
+      pit: { id: pit, keep_alive: POINT_IN_TIME_KEEP_ALIVE },
+      ...(after ? { search_after: after } : {}),
+    });
   try {
-    let after: SortValue[] | undefined;
-    for (;;) {
-      const batch = await select(
-        await candidateBatch(target, candidates, {
-          pit: { id: pit, keep_alive: POINT_IN_TIME_KEEP_ALIVE },
-          ...(after ? { search_after: after } : {}),
-        }),
-      );
+    let answer = await batchAfter(undefined);
+    for (let fetched = 1; ; fetched += 1) {
+      // The next batch is asked for while this one is decided, after the last sort values read
+      // from the end of this answer's text; it is used only when they are the ones the decided
+      // batch gives, else asked for again. Not when the count says this batch is the last.
+      const guess =
+        fetched * target.batchSize < count
+          ? lastSortInAnswer(answer, candidates.sort.length)
+          : undefined;
+      const next = guess && batchAfter(guess);
+      // A batch asked for in vain (or failing after its search failed) is no unhandled rejection.
+      next?.catch(() => undefined);
+      const batch = await select(answer);
       if (batch.lastSort === undefined || batch.hits < target.batchSize) return matched;
-      after = batch.lastSort;
+      answer =
+        next && isDeepStrictEqual(guess, batch.lastSort)
+          ? await next
+          : await batchAfter(batch.lastSort);
     }
   } finally {
     await target.adapter.closePointInTime(pit).catch(() => undefined);
