@@ -15,6 +15,7 @@ import type {
   EngineAdapter,
   EngineCallLimits,
   EngineSearchRequest,
+  EngineTextSearchRequest,
   EngineSearchResponse,
   JsonObject,
 } from './engine-adapter.js';
@@ -26,7 +27,7 @@ const TIMEOUT_STEP_MS = 1000;
 export interface ScopedSearch {
   readonly scope: SearchScope;
   search(request: EngineSearchRequest): Promise<EngineSearchResponse>;
-  searchText(request: Omit<EngineSearchRequest, 'filterPath'>): Promise<string>;
+  searchText(request: EngineTextSearchRequest): Promise<string>;
   searchMany(bodies: JsonObject[]): Promise<EngineSearchResponse[]>;
   searchPair(
     first: JsonObject,
@@ -118,10 +119,7 @@ export class BudgetedSearch {
    * deadline as its `timeout`. The answer is not read here, so the caller that parses it must
    * refuse one with `timed_out: true` (shared/search/engine/refine-batch.ts does).
    */
-  async searchText(
-    request: Omit<EngineSearchRequest, 'filterPath'>,
-    scope: SearchScope,
-  ): Promise<string> {
+  async searchText(request: EngineTextSearchRequest, scope: SearchScope): Promise<string> {
     return this.call(scope, (limits) => {
       const timeout = BudgetedSearch.timeout(limits);
       return this.adapter.searchText({

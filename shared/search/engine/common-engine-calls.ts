@@ -7,6 +7,7 @@ import {
   callEngine,
   type EngineCallLimits,
   type EngineSearchRequest,
+  type EngineTextSearchRequest,
   type EngineSearchResponse,
   type JsonObject,
 } from './engine-adapter.js';
@@ -84,7 +85,7 @@ export abstract class CommonEngineCalls {
     );
   }
 
-  searchText({ index, body, ...limits }: Omit<EngineSearchRequest, 'filterPath'>): Promise<string> {
+  searchText({ index, body, ...limits }: EngineTextSearchRequest): Promise<string> {
     return callEngine(() => this.reads.searchText(index, body, limits));
   }
 

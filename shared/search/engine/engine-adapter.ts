@@ -63,6 +63,9 @@ export interface EngineSearchRequest extends EngineCallLimits {
   filterPath?: string[];
 }
 
+/** A search answered as its JSON text (`searchText`): no `filter_path`, the whole answer. */
+export type EngineTextSearchRequest = Omit<EngineSearchRequest, 'filterPath'>;
+
 /** One operation's outcome in a bulk request. */
 export interface BulkItemResult {
   id: string;
@@ -83,7 +86,7 @@ export interface EngineAdapter {
    * The same search answered as the engine's JSON text, unparsed, for a worker thread to parse
    * (shared/search/engine/refine-batch.ts); an error is thrown as `search` throws it.
    */
-  searchText(request: Omit<EngineSearchRequest, 'filterPath'>): Promise<string>;
+  searchText(request: EngineTextSearchRequest): Promise<string>;
   /**
    * Several searches of one index in one round trip (`_msearch`), answered in order; throws as
    * `search` would for the first the engine refused.

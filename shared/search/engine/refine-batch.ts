@@ -6,6 +6,7 @@
  * when no threads are configured.
  */
 import type { CheckedFilter } from '../../query/checked-filter.js';
+import { buildFilterSubject, type RecordPredicate } from '../../query/evaluate-filter.js';
 import type { CoreRecord } from '../../records/core-record.js';
 import { sortValues, type EngineHit, type SortValue } from './engine-adapter.js';
 import { sourceWithoutContent, type StoredParts } from './engine-document.js';
@@ -67,6 +68,11 @@ export function lastSortInAnswer(answer: string, sortLength: number): SortValue[
 export function candidateRecord(hit: EngineHit): CoreRecord {
   const record = (hit._source as { record?: StoredParts['record'] } | undefined)?.record;
   return { ...record, source: sourceWithoutContent(record) } as CoreRecord;
+}
+
+/** Whether the filter's predicate (none: every candidate) selects a hit: only TRUE selects. */
+export function selectsHit(predicate: RecordPredicate | undefined, hit: EngineHit): boolean {
+  return !predicate || predicate(buildFilterSubject(candidateRecord(hit))) === true;
 }
 
 /** A batch's result from its hits and the positions the filter selected. */

@@ -9,14 +9,14 @@
  */
 import { QueryTimeoutError } from '../../errors/index.js';
 import type { CheckedFilter } from '../../query/checked-filter.js';
-import { buildFilterSubject, compileRecordPredicate } from '../../query/evaluate-filter.js';
+import { compileRecordPredicate } from '../../query/evaluate-filter.js';
 import { TaskPool } from '../../threads/task-pool.js';
 import type { SearchScope } from '../search-scope.js';
 import type { SortValue } from './engine-adapter.js';
 import {
   batchResult,
-  candidateRecord,
   readCandidateAnswer,
+  selectsHit,
   type RefineBatch,
   type RefineBatchResult,
 } from './refine-batch.js';
@@ -74,9 +74,7 @@ export const inThreadDecider: CandidateDecider = {
         if (position > 0) await yieldToEventLoop();
         scope.check();
       }
-      if (!predicate || predicate(buildFilterSubject(candidateRecord(hit))) === true) {
-        selected.push(position);
-      }
+      if (selectsHit(predicate, hit)) selected.push(position);
     }
     return decided(batchResult(hits, selected, sortLength), scope);
   },

@@ -25,6 +25,7 @@ import { isMatchAll, terms, type Query } from './dsl.js';
 import type {
   EngineAdapter,
   EngineSearchRequest,
+  EngineTextSearchRequest,
   EngineSearchResponse,
   SortValue,
 } from './engine-adapter.js';
@@ -57,7 +58,7 @@ export interface RefineTarget {
    * The same, answered as the engine's JSON text for the decider to parse, which refuses an
    * answer the engine cut at its timeout.
    */
-  searchText(request: Omit<EngineSearchRequest, 'filterPath'>): Promise<string>;
+  searchText(request: EngineTextSearchRequest): Promise<string>;
   /**
    * The request: its one deadline (QUERY_TIME_BUDGET_MS) holds the evaluation in Node too, and
    * a search past it is a QueryTimeoutError (503); an aborted request stops between batches.

@@ -8,17 +8,13 @@
  * stops and says so.
  */
 import { parentPort } from 'node:worker_threads';
-import {
-  buildFilterSubject,
-  compileRecordPredicate,
-  type RecordPredicate,
-} from '../../query/evaluate-filter.js';
+import { compileRecordPredicate, type RecordPredicate } from '../../query/evaluate-filter.js';
 import type { CheckedFilter } from '../../query/checked-filter.js';
 import type { PoolAnswer, PoolTask } from '../../threads/task-pool.js';
 import {
   batchResult,
-  candidateRecord,
   readCandidateAnswer,
+  selectsHit,
   type RefineBatch,
   type RefineBatchResult,
 } from './refine-batch.js';
@@ -52,9 +48,7 @@ export function runBatch(batch: RefineBatch): RefineBatchResult {
     ) {
       return { timedOut: true };
     }
-    if (!predicate || predicate(buildFilterSubject(candidateRecord(hit))) === true) {
-      selected.push(position);
-    }
+    if (selectsHit(predicate, hit)) selected.push(position);
   }
   return batchResult(hits, selected, batch.sortLength);
 }
