@@ -208,7 +208,8 @@ export function renderLoadTable(loads: LoadRate[]): string {
 /** One timed repetition of one side. */
 export interface Repetition {
   query: string;
-  side: 'cairn' | 'peer';
+  /** `engine`: Cairn's own search request for the query, sent straight to the engine. */
+  side: 'cairn' | 'peer' | 'engine';
   /** The peer's number of server worker processes (peer side only). */
   workers?: number;
   repetition: number;
@@ -354,4 +355,92 @@ export function renderRatioTable(peer: string, rows: RatioRow[]): string {
       }),
   );
   return [...lines, ...(notes.length > 0 ? ['', ...notes] : [])].join('\n');
+}
+
+/**
+ * What the engine by itself serves of one query at one concurrency, beside Cairn and the peer:
+ * Cairn cannot answer a query faster than the engine answers the search it sends for it, and on
+ * a machine that runs both, the engine's and the API's CPU per request share the same cores.
+ */
+export interface EngineCeilingRow {
+  query: string;
+  concurrency: number;
+  /** Each repetition's req/s of the engine alone, in order. */
+  engineRps: number[];
+  engineP50: number;
+  engineP99: number;
+  /** The engine process's CPU time per request (median over repetitions; NaN when not read). */
+  engineCpuMs: number;
+  /** Cairn's req/s and its API process's CPU time per request (medians). */
+  cairnRps: number;
+  cairnCpuMs: number;
+  /** The peer's req/s, median over repetitions, at its fastest worker count. */
+  peerRps: number;
+  /** The engine alone's req/s ÷ the peer's: the most any front of this engine can reach. */
+  engineOverPeer: number;
+  /**
+   * Cairn's req/s if the machine's cores did nothing but the engine's and the API's work per
+   * request: cores × 1,000 ÷ (engine CPU + API CPU), in req/s (the load generator's own CPU
+   * left out, so this bound is generous).
+   */
+  cpuBoundRps: number;
+}
+
+/** One row per query and concurrency that has engine repetitions, in first-seen order. */
+export function engineCeilingRows(repetitions: Repetition[], cores: number): EngineCeilingRow[] {
+  const groups = new Map<string, Repetition[]>();
+  for (const repetition of repetitions) {
+    const key = `${repetition.query}\u0000${repetition.result.concurrency}`;
+    groups.set(key, [...(groups.get(key) ?? []), repetition]);
+  }
+  return [...groups.values()].flatMap((group) => {
+    const [first] = group;
+    const engine = group.filter((r) => r.side === 'engine').map((r) => r.result);
+    if (first === undefined || engine.length === 0) return [];
+    const cairn = group.filter((r) => r.side === 'cairn').map((r) => r.result);
+    const workerCounts = [
+      ...new Set(group.filter((r) => r.side === 'peer').map((r) => r.workers)),
+    ];
+    const peerMedians = workerCounts.map((workers) =>
+      median(
+        group
+          .filter((r) => r.side === 'peer' && r.workers === workers)
+          .map((r) => r.result.requestsPerSecond),
+      ),
+    );
+    const peerRps = peerMedians.length > 0 ? Math.max(...peerMedians) : Number.NaN;
+    const cpu = (results: HttpCaseResult[]): number =>
+      median(results.flatMap((result) => result.cpuMsPerRequest ?? []));
+    const answered = engine.filter((result) => result.requests > 0);
+    const engineRps = engine.map((result) => result.requestsPerSecond);
+    const engineCpuMs = cpu(engine);
+    const cairnCpuMs = cpu(cairn);
+    return [
+      {
+        query: first.query,
+        concurrency: first.result.concurrency,
+        engineRps,
+        engineP50: median(answered.map((result) => result.latencyMs.p50)),
+        engineP99: median(answered.map((result) => result.latencyMs.p99)),
+        engineCpuMs,
+        cairnRps: median(cairn.map((result) => result.requestsPerSecond)),
+        cairnCpuMs,
+        peerRps,
+        engineOverPeer: ratio(median(engineRps), peerRps),
+        cpuBoundRps: Math.round((cores * 1000) / (engineCpuMs + cairnCpuMs)),
+      },
+    ];
+  });
+}
+
+/** The engine-alone rows as markdown, every repetition's req/s shown. */
+export function renderEngineCeilingTable(peer: string, rows: EngineCeilingRow[]): string {
+  return [
+    `| query | conc. | engine req/s (each rep.) | engine p50 / p99 ms | engine CPU ms/req | Cairn req/s | Cairn API CPU ms/req | ${peer} req/s (faster workers) | engine ÷ ${peer} req/s | CPU-bound Cairn req/s |`,
+    '| --- | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...rows.map(
+      (row) =>
+        `| ${row.query} | ${row.concurrency} | ${row.engineRps.join(', ')} | ${row.engineP50} / ${row.engineP99} | ${row.engineCpuMs} | ${row.cairnRps} | ${row.cairnCpuMs} | ${row.peerRps} | ${row.engineOverPeer} | ${Number.isFinite(row.cpuBoundRps) ? row.cpuBoundRps : 'n/a'} |`,
+    ),
+  ].join('\n');
 }

@@ -14,6 +14,11 @@
  *     --workers 1,2 --peers pycsw,sfeos,sfeos-elasticsearch
  *   npm run bench:peers -- --peers sfeos --merge-segments   (every engine index, Cairn's and
  *                              SFEOS's, merged into one segment before timing)
+ *   npm run bench:peers -- --peers sfeos --no-engine-alone   (without the engine-alone side)
+ *
+ * Beside SFEOS, each repetition also times the engine alone on the search Cairn sends it for
+ * the query (captured through a recording proxy, scripts/bench/peers/engine-capture.ts), with
+ * the engine's and Cairn's CPU per request: what any front of that engine could serve.
  *
  * Each worker count of a peer is its own server, all up at once; each repetition runs Cairn, then
  * the peer at each worker count (A B1 B2 A B1 B2 …), so Cairn's runs are shared by the rows.
@@ -29,7 +34,7 @@
 import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { loadConfig } from '../../../shared/config/index.js';
 import { parseDocuments } from '../../../shared/records/formats/index.js';
@@ -46,11 +51,13 @@ import { generateRecord } from '../../corpus/generator.js';
 import {
   checkCounts,
   deepPages,
+  engineCeilingRows,
   formatCountCheck,
   PhaseClock,
   ratioRows,
   readMatchCount,
   renderLoadTable,
+  renderEngineCeilingTable,
   renderPhaseTable,
   renderRatioTable,
   type CountCheck,
@@ -70,6 +77,12 @@ import {
   type CpuTicks,
 } from './load-plan.js';
 import { sampleTreeRss } from './process-tree.js';
+import {
+  listeningPid,
+  replayCall,
+  startRecordingProxy,
+  type EngineCall,
+} from './engine-capture.js';
 import { cswGetRecords } from '../csw-get-records.js';
 import {
   deletePeerIndexesAndTemplates,
@@ -114,6 +127,11 @@ interface Options {
    * timing, as an operator would after a bulk load (Cairn's reindex does it for its own).
    */
   mergeSegments: boolean;
+  /**
+   * Beside each SFEOS query, time the engine alone on the search Cairn sends it for the query
+   * (captured through a recording proxy): the most any front of that engine can serve.
+   */
+  engineAlone: boolean;
 }
 
 const PEERS = ['pycsw', 'sfeos', 'sfeos-elasticsearch'];
@@ -128,6 +146,7 @@ function parseOptions(argv: string[]): Options {
     peers: [...PEERS],
     workers: [1, 2],
     mergeSegments: false,
+    engineAlone: true,
   };
   for (let index = 0; index < argv.length; index += 1) {
     const [flag, value] = [argv[index], argv[index + 1]];
@@ -154,6 +173,8 @@ function parseOptions(argv: string[]): Options {
       index += 1;
     } else if (flag === '--merge-segments') {
       options.mergeSegments = true;
+    } else if (flag === '--no-engine-alone') {
+      options.engineAlone = false;
     } else if (flag === '--peers') {
       options.peers = (value ?? '').split(',');
       if (options.peers.some((peer) => !PEERS.includes(peer)))
@@ -425,6 +446,61 @@ function asCase(name: string, side: Side): QueryCase {
   };
 }
 
+/** The engine a pairing's Cairn reads, and the call to replay at it for each query. */
+interface EngineAlone {
+  origin: string;
+  /** The engine's process (for its CPU time), when it can be found. */
+  pid: number | undefined;
+  calls: Map<string, EngineCall>;
+}
+
+/** A captured engine call as a load-generator case sent straight to the engine. */
+function engineCase(name: string, call: EngineCall): QueryCase {
+  return {
+    name,
+    description: `${name}: Cairn's engine request, sent to the engine alone`,
+    method: call.method === 'GET' ? 'GET' : 'POST',
+    path: call.path,
+    ...(call.body !== '' && { body: call.body }),
+    contentType: call.contentType ?? 'application/json',
+    buildQuery: () => {
+      throw new Error('not used by bench:peers');
+    },
+  };
+}
+
+/**
+ * Sends each query through a Cairn API of its own whose engine URL points at a recording
+ * proxy, twice (the second time is kept: what a warm API sends, without start-up lookups), and
+ * returns the engine calls of each.
+ */
+async function captureEngineCalls(
+  environment: Record<string, string>,
+  variable: string,
+  queries: readonly PeerQuery[],
+): Promise<Map<string, EngineCall[]>> {
+  const engine = environment[variable];
+  if (engine === undefined) throw new Error(`captureEngineCalls: ${variable} is not set`);
+  const proxy = await startRecordingProxy(engine);
+  let api: ApiProcess | undefined;
+  try {
+    api = await startApi(REPO_ROOT, { ...environment, [variable]: proxy.origin });
+    const captured = new Map<string, EngineCall[]>();
+    for (const query of queries) {
+      await requestOrFailure(api.origin, query.cairn);
+      proxy.take();
+      const answer = await requestOrFailure(api.origin, query.cairn);
+      const calls = proxy.take();
+      if (answer.status === 200) captured.set(query.name, calls);
+      else log(`${query.name}: not captured, Cairn answered ${answer.status}`);
+    }
+    return captured;
+  } finally {
+    if (api) await stopApi(api);
+    await proxy.close();
+  }
+}
+
 /** What one pairing (Cairn against one peer) records. */
 interface PairingResult {
   peer: string;
@@ -437,6 +513,10 @@ interface PairingResult {
   counts: CountCheck[];
   repetitions: (Repetition & { loadAverage1m: number })[];
   table: string;
+  /** The engine alone beside Cairn and the peer (SFEOS pairings), as markdown. */
+  engineTable?: string;
+  /** Per query: the engine calls Cairn sent for it, and the one replayed as the engine alone. */
+  engineCalls?: Record<string, { calls: { method: string; path: string }[]; replayed?: string }>;
   notes: string[];
 }
 
@@ -459,14 +539,15 @@ async function timeSide(
   origin: string,
   pid: number,
   probe: string,
-  name: string,
-  side: Side,
+  queryCase: QueryCase,
   concurrency: number,
   duration: number,
+  cpuPid = 0,
 ): Promise<HttpCaseResult & { drainSeconds: number }> {
   const rss = sampleTreeRss(pid);
-  // pid 0: runHttpCase's own sampler (one process) reads nothing; the tree sampler replaces it.
-  const outcome = await runHttpCase(origin, 0, asCase(name, side), concurrency, duration);
+  // runHttpCase reads the CPU time of `cpuPid` (none for 0); its resident memory is replaced by
+  // the tree sampler's (a peer's server is several processes).
+  const outcome = await runHttpCase(origin, cpuPid, queryCase, concurrency, duration);
   const memory = rss.stop();
   // A server that takes requests faster than it answers them is still working through the
   // window's backlog when the load generator stops (a heavy query at concurrency 16 on 100,000
@@ -501,6 +582,7 @@ async function compare(
   queries: PeerQuery[],
   records: readonly CoreRecord[],
   result: PairingResult,
+  engine?: EngineAlone,
 ): Promise<void> {
   const [peer] = peers;
   if (peer === undefined) throw new Error('compare: no peer');
@@ -539,10 +621,10 @@ async function compare(
           api.origin,
           api.pid,
           '/healthz',
-          query.name,
-          query.cairn,
+          asCase(query.name, query.cairn),
           concurrency,
           options.duration,
+          api.pid,
         );
         result.repetitions.push({
           query: query.name,
@@ -561,8 +643,7 @@ async function compare(
             peer.origin,
             peer.child.pid ?? 0,
             peer.probe,
-            query.name,
-            query.peer,
+            asCase(query.name, query.peer),
             concurrency,
             options.duration,
           );
@@ -578,6 +659,28 @@ async function compare(
             `${peerName}×${peer.workers} ${outcome.requestsPerSecond} req/s p99 ${outcome.latencyMs.p99}${outcome.ok ? '' : ' ERRORS'}${drained(outcome.drainSeconds)}`,
           );
         }
+        const replay = engine?.calls.get(query.name);
+        if (engine && replay) {
+          const outcome = await timeSide(
+            engine.origin,
+            engine.pid ?? 0,
+            '/',
+            engineCase(query.name, replay),
+            concurrency,
+            options.duration,
+            engine.pid ?? 0,
+          );
+          result.repetitions.push({
+            query: query.name,
+            side: 'engine',
+            repetition,
+            result: outcome,
+            loadAverage1m,
+          });
+          line.push(
+            `engine alone ${outcome.requestsPerSecond} req/s p99 ${outcome.latencyMs.p99}${outcome.ok ? '' : ' ERRORS'}`,
+          );
+        }
         log(
           `${query.name} c=${concurrency} rep ${repetition} (load ${loadAverage1m}): ${line.join(', ')}`,
         );
@@ -585,6 +688,11 @@ async function compare(
     }
   }
   result.table = renderRatioTable(peerName, ratioRows(result.repetitions));
+  if (engine)
+    result.engineTable = renderEngineCeilingTable(
+      peerName,
+      engineCeilingRows(result.repetitions, availableParallelism()),
+    );
 }
 
 /** Bytes of ISO 19139 queued for pycsw's loader before the writer waits for the pipe. */
@@ -1015,8 +1123,34 @@ async function timeSfeos(
       `${flavour.peer} runs under uvicorn (uvloop, httptools) with ${options.workers.join(' and ')} worker(s) (one server per worker count, side by side) against the same ${flavour.backend} node as Cairn; resident memory is summed over uvicorn and its workers (the engine's is shared and not counted on either side)`,
     );
     const started = api as unknown as ApiProcess;
+    const queries = sfeosQueries(firstId(records));
+    let engine: EngineAlone | undefined;
+    if (options.engineAlone) {
+      const captured = await clock.time(`${flavour.peer}: capture Cairn's engine calls`, () =>
+        captureEngineCalls(
+          side.environment,
+          flavour.variable,
+          queries.filter((query) => !options.queries || options.queries.includes(query.name)),
+        ),
+      );
+      const calls = new Map<string, EngineCall>();
+      side.result.engineCalls = {};
+      for (const [name, list] of captured) {
+        const replayed = replayCall(list);
+        if (replayed) calls.set(name, replayed);
+        side.result.engineCalls[name] = {
+          calls: list.map((call) => ({ method: call.method, path: call.path })),
+          ...(replayed && { replayed: `${replayed.method} ${replayed.path} ${replayed.body}` }),
+        };
+      }
+      const port = Number(new URL(side.engine).port);
+      engine = { origin: side.engine.replace(/\/$/, ''), pid: listeningPid(port), calls };
+      side.result.notes.push(
+        `engine alone: for each query, the last search Cairn sends the engine for it (captured through a recording proxy from a second Cairn API, the query's second answer), sent straight to ${side.engine} with the same load generator and concurrency after the peer in each repetition; engine CPU per request is its process's (pid ${engine.pid ?? 'not found'}); the calls of each query are in engineCalls`,
+      );
+    }
     await clock.time(`${flavour.peer}: count check and timed cases`, () =>
-      compare(options, started, side.peers, sfeosQueries(firstId(records)), records, side.result),
+      compare(options, started, side.peers, queries, records, side.result, engine),
     );
   } finally {
     if (api) await stopApi(api);
@@ -1219,6 +1353,8 @@ async function main(): Promise<void> {
     console.log('Counts before timing:');
     for (const check of pairing.counts) console.log(`- ${formatCountCheck(check)}`);
     console.log(`\n${pairing.table}\n`);
+    if (pairing.engineTable)
+      console.log(`The engine alone beside them:\n\n${pairing.engineTable}\n`);
     for (const note of pairing.notes) console.log(`- ${note}`);
   }
   console.log(`\n## Elapsed time per phase\n\n${renderPhaseTable(clock.phases)}\n`);

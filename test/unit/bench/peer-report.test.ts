@@ -3,12 +3,14 @@ import type { HttpCaseResult } from '../../../scripts/bench/http-load.js';
 import {
   checkCounts,
   deepPages,
+  engineCeilingRows,
   formatCountCheck,
   median,
   PhaseClock,
   ratioRows,
   readMatchCount,
   renderLoadTable,
+  renderEngineCeilingTable,
   renderPhaseTable,
   renderRatioTable,
   whichIsRight,
@@ -191,6 +193,43 @@ describe('bench:peers report', () => {
     expect(rows[0]?.rssMiB).to.deep.equal({ cairn: 210, peer: 95 });
     expect(rows[1]?.rssMiB).to.deep.equal({ cairn: 210, peer: 180 });
     expect(renderRatioTable('sfeos', rows)).to.contain('| q | 1 | 2 | 100, 300 | 20, 40 |');
+  });
+
+  it('sets the engine alone beside Cairn and the faster peer, and bounds Cairn by their CPU', () => {
+    const withCpu = (result: HttpCaseResult, cpuMsPerRequest: number): HttpCaseResult => ({
+      ...result,
+      cpuMsPerRequest,
+    });
+    const repetitions: Repetition[] = [
+      { query: 'q', side: 'cairn', repetition: 1, result: withCpu(run(16, 200, 50, 90), 3) },
+      { query: 'q', side: 'peer', workers: 1, repetition: 1, result: run(16, 80, 150, 300) },
+      { query: 'q', side: 'peer', workers: 2, repetition: 1, result: run(16, 100, 120, 280) },
+      { query: 'q', side: 'engine', repetition: 1, result: withCpu(run(16, 280, 40, 70), 5) },
+      { query: 'q', side: 'cairn', repetition: 2, result: withCpu(run(16, 220, 48, 88), 1) },
+      { query: 'q', side: 'peer', workers: 1, repetition: 2, result: run(16, 90, 150, 300) },
+      { query: 'q', side: 'peer', workers: 2, repetition: 2, result: run(16, 110, 120, 280) },
+      { query: 'q', side: 'engine', repetition: 2, result: withCpu(run(16, 300, 44, 74), 7) },
+      // A query without engine repetitions has no row.
+      { query: 'r', side: 'cairn', repetition: 1, result: run(16, 10, 1, 2) },
+    ];
+    const rows = engineCeilingRows(repetitions, 2);
+    expect(rows).to.have.length(1);
+    const [row] = rows;
+    expect(row?.engineRps).to.deep.equal([280, 300]);
+    expect(row?.engineP50).to.equal(42);
+    expect(row?.engineCpuMs).to.equal(6);
+    expect(row?.cairnRps).to.equal(210);
+    expect(row?.cairnCpuMs).to.equal(2);
+    // The faster worker count's median: 2 workers, (100 + 110) / 2.
+    expect(row?.peerRps).to.equal(105);
+    expect(row?.engineOverPeer).to.equal(2.76);
+    // 2 cores × 1,000 ms ÷ (6 + 2) ms a request.
+    expect(row?.cpuBoundRps).to.equal(250);
+    // The peer side alone is not mistaken for Cairn's in the ratio rows.
+    expect(ratioRows(repetitions)[0]?.cairnRps).to.deep.equal([200, 220]);
+    expect(renderEngineCeilingTable('sfeos', rows)).to.contain(
+      '| q | 16 | 280, 300 | 42 / 72 | 6 | 210 | 2 | 105 | 2.76 | 250 |',
+    );
   });
 
   it('clamps the CSW deep pages to the corpus and drops duplicates', () => {

@@ -1,0 +1,109 @@
+/**
+ * The engine alone beside a peer comparison: what the engine by itself serves of the search
+ * requests Cairn sends it for each query. The requests are captured over HTTP, from a Cairn API
+ * process whose engine URL points at a recording proxy, so they are the bytes the API really
+ * sends (every round trip a query makes, in order), whatever the protocol in front.
+ */
+import { execFileSync } from 'node:child_process';
+import { Agent, createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One request the API sent the engine while a query was answered. */
+export interface EngineCall {
+  method: string;
+  /** Path and query string under the engine's URL. */
+  path: string;
+  contentType?: string;
+  body: string;
+}
+
+/** A proxy in front of the engine that keeps the requests sent while it is recording. */
+export interface RecordingProxy {
+  origin: string;
+  /** Starts a fresh list of calls; returns what was recorded since the last call. */
+  take(): EngineCall[];
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a `node:http` proxy on loopback that forwards every request to `engine` and records
+ * it (the API's start-up calls included; {@link RecordingProxy.take} separates them).
+ */
+export async function startRecordingProxy(engine: string): Promise<RecordingProxy> {
+  const target = new URL(engine);
+  const agent = new Agent({ keepAlive: true });
+  let calls: EngineCall[] = [];
+  const server: Server = createServer((incoming, outgoing) => {
+    const chunks: Buffer[] = [];
+    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+    incoming.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const contentType = incoming.headers['content-type'];
+      calls.push({
+        method: incoming.method ?? 'GET',
+        path: incoming.url ?? '/',
+        ...(contentType !== undefined && { contentType }),
+        body: body.toString('utf8'),
+      });
+      const forwarded = httpRequest(
+        {
+          host: target.hostname,
+          port: target.port,
+          method: incoming.method,
+          path: incoming.url,
+          headers: { ...incoming.headers, host: target.host },
+          agent,
+        },
+        (answer) => {
+          outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(outgoing);
+        },
+      );
+      forwarded.on('error', (error) => outgoing.destroy(error));
+      forwarded.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    take() {
+      const taken = calls;
+      calls = [];
+      return taken;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      agent.destroy();
+    },
+  };
+}
+
+/** Whether a call is a read the engine answers with hits or a count (what a search sends). */
+export function isSearchCall(call: EngineCall): boolean {
+  const path = call.path.split('?')[0] ?? '';
+  return /\/_(search|msearch|count)$/.test(path) || /^\/_(search|msearch|count)$/.test(path);
+}
+
+/**
+ * The call to replay for a query: the last search or multi-search it sent (the page itself,
+ * with any count sent in the same round trip), or undefined when it sent none.
+ */
+export function replayCall(calls: readonly EngineCall[]): EngineCall | undefined {
+  const searches = calls.filter(
+    (call) => isSearchCall(call) && !/\/_count(\?|$)/.test(call.path.split('?')[0] ?? ''),
+  );
+  return searches[searches.length - 1];
+}
+
+/** The pid of the process listening on a loopback TCP port (Linux `ss`), or undefined. */
+export function listeningPid(port: number): number | undefined {
+  try {
+    const listing = execFileSync('ss', ['-ltnpH', `sport = :${port}`], { encoding: 'utf8' });
+    const match = /pid=(\d+)/.exec(listing);
+    return match ? Number(match[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
