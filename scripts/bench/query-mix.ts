@@ -52,6 +52,7 @@ const CSW_PATH = '/catalogue/csw';
 const BBOX = '-10,40,20,60';
 const CQL2_FILTER =
   "S_INTERSECTS(geometry, BBOX(-10,40,20,60)) AND T_INTERSECTS(INTERVAL(start_datetime,end_datetime), INTERVAL('2000-01-01T00:00:00Z','2015-12-31T23:59:59Z'))";
+const CQL2_BOX_TYPE = "S_INTERSECTS(geometry, BBOX(-10, 40, 20, 60)) AND type = 'series'";
 
 function toSearch(parameters: Record<string, string>): string {
   return new URLSearchParams(parameters).toString();
@@ -135,6 +136,12 @@ export function buildQueryMix(options: QueryMixOptions): QueryCase[] {
     }),
     itemsCase('cql2-spatial-temporal', 'Records items, CQL2 S_INTERSECTS AND T_INTERSECTS', {
       filter: CQL2_FILTER,
+      'filter-lang': 'cql2-text',
+      limit,
+    }),
+    // The peers bench's CQL2 filter (scripts/bench/peers/run-peers.ts, `cql2-filter`).
+    itemsCase('cql2-box-type', "Records items, CQL2 S_INTERSECTS(BBOX) AND type = 'series'", {
+      filter: CQL2_BOX_TYPE,
       'filter-lang': 'cql2-text',
       limit,
     }),
