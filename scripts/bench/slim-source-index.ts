@@ -72,8 +72,7 @@ async function copyRecords(url: string, source: string, target: string): Promise
       sort: [{ id: 'asc' }],
       ...(after && { search_after: after }),
     });
-    const hits = (page.hits as { hits: { _id: string; _source: unknown; sort: unknown[] }[] })
-      .hits;
+    const hits = (page.hits as { hits: { _id: string; _source: unknown; sort: unknown[] }[] }).hits;
     if (hits.length === 0) return copied;
     const lines = hits.flatMap((hit) => [
       JSON.stringify({ index: { _index: target, _id: hit._id } }),

@@ -398,9 +398,7 @@ export function engineCeilingRows(repetitions: Repetition[], cores: number): Eng
     const engine = group.filter((r) => r.side === 'engine').map((r) => r.result);
     if (first === undefined || engine.length === 0) return [];
     const cairn = group.filter((r) => r.side === 'cairn').map((r) => r.result);
-    const workerCounts = [
-      ...new Set(group.filter((r) => r.side === 'peer').map((r) => r.workers)),
-    ];
+    const workerCounts = [...new Set(group.filter((r) => r.side === 'peer').map((r) => r.workers))];
     const peerMedians = workerCounts.map((workers) =>
       median(
         group
