@@ -82,8 +82,7 @@ export async function startRecordingProxy(engine: string): Promise<RecordingProx
 
 /** Whether a call is a read the engine answers with hits or a count (what a search sends). */
 export function isSearchCall(call: EngineCall): boolean {
-  const path = call.path.split('?')[0] ?? '';
-  return /\/_(search|msearch|count)$/.test(path) || /^\/_(search|msearch|count)$/.test(path);
+  return /\/_(search|msearch|count)$/.test(pathOf(call));
 }
 
 /**
@@ -91,10 +90,13 @@ export function isSearchCall(call: EngineCall): boolean {
  * with any count sent in the same round trip), or undefined when it sent none.
  */
 export function replayCall(calls: readonly EngineCall[]): EngineCall | undefined {
-  const searches = calls.filter(
-    (call) => isSearchCall(call) && !/\/_count(\?|$)/.test(call.path.split('?')[0] ?? ''),
-  );
+  const searches = calls.filter((call) => /\/_(search|msearch)$/.test(pathOf(call)));
   return searches[searches.length - 1];
+}
+
+/** A call's path without its query string. */
+function pathOf(call: EngineCall): string {
+  return call.path.split('?')[0] ?? '';
 }
 
 /** The pid of the process listening on a loopback TCP port (Linux `ss`), or undefined. */
