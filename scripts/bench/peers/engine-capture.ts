@@ -80,11 +80,6 @@ export async function startRecordingProxy(engine: string): Promise<RecordingProx
   };
 }
 
-/** Whether a call is a read the engine answers with hits or a count (what a search sends). */
-export function isSearchCall(call: EngineCall): boolean {
-  return /\/_(search|msearch|count)$/.test(pathOf(call));
-}
-
 /**
  * The call to replay for a query: the last search or multi-search it sent (the page itself,
  * with any count sent in the same round trip), or undefined when it sent none.
