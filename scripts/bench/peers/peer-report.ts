@@ -263,14 +263,19 @@ function failures(result: HttpCaseResult): number {
   return result.non2xx + result.errors + result.timeouts;
 }
 
-/** Groups the repetitions by query and concurrency (in first-seen order) into ratio rows. */
-export function ratioRows(repetitions: Repetition[]): RatioRow[] {
+/** The repetitions grouped by query and concurrency, in first-seen order. */
+function byQueryAndConcurrency(repetitions: Repetition[]): Repetition[][] {
   const groups = new Map<string, Repetition[]>();
   for (const repetition of repetitions) {
     const key = `${repetition.query}\u0000${repetition.result.concurrency}`;
     groups.set(key, [...(groups.get(key) ?? []), repetition]);
   }
-  return [...groups.values()].flatMap((group) => {
+  return [...groups.values()];
+}
+
+/** Groups the repetitions by query and concurrency (in first-seen order) into ratio rows. */
+export function ratioRows(repetitions: Repetition[]): RatioRow[] {
+  return byQueryAndConcurrency(repetitions).flatMap((group) => {
     const workerCounts = [
       ...new Set(group.filter((r) => r.side === 'peer').map((r) => r.workers)),
     ].sort((a, b) => (a ?? 0) - (b ?? 0));
@@ -388,12 +393,7 @@ export interface EngineCeilingRow {
 
 /** One row per query and concurrency that has engine repetitions, in first-seen order. */
 export function engineCeilingRows(repetitions: Repetition[], cores: number): EngineCeilingRow[] {
-  const groups = new Map<string, Repetition[]>();
-  for (const repetition of repetitions) {
-    const key = `${repetition.query}\u0000${repetition.result.concurrency}`;
-    groups.set(key, [...(groups.get(key) ?? []), repetition]);
-  }
-  return [...groups.values()].flatMap((group) => {
+  return byQueryAndConcurrency(repetitions).flatMap((group) => {
     const [first] = group;
     const engine = group.filter((r) => r.side === 'engine').map((r) => r.result);
     if (first === undefined || engine.length === 0) return [];
