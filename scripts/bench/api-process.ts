@@ -5,6 +5,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import type { PassThroughMode } from './pass-through.js';
 
 /** A running API child process. */
 export interface ApiProcess {
@@ -87,14 +88,15 @@ export async function startApi(
 }
 
 /**
- * Starts the bench's pass-through server (scripts/bench/pass-through.ts: a bare `node:http`
- * server forwarding to the engine, or with `tcp` the hop alone, a byte pipe) on loopback and a
- * free port, as a process of its own.
+ * Starts the bench's pass-through server (scripts/bench/pass-through.ts: by `mode`, the floor, a
+ * bare `node:http` server forwarding to the engine; the reader, the floor that also parses the
+ * answer and writes a page of it; or the hop alone, a byte pipe) on loopback and a free port,
+ * as a process of its own.
  */
 export async function startPassThrough(
   repoRoot: string,
   engineUrl: string,
-  { tcp = false, timeoutMs = 60_000 }: { tcp?: boolean; timeoutMs?: number } = {},
+  { mode = 'floor', timeoutMs = 60_000 }: { mode?: PassThroughMode; timeoutMs?: number } = {},
 ): Promise<ApiProcess> {
   const port = await findFreePort();
   const child = spawn(
@@ -105,7 +107,7 @@ export async function startPassThrough(
       'scripts/bench/pass-through.ts',
       engineUrl,
       String(port),
-      ...(tcp ? ['--tcp'] : []),
+      ...(mode === 'floor' ? [] : [`--${mode}`]),
     ],
     {
       cwd: repoRoot,
@@ -114,7 +116,7 @@ export async function startPassThrough(
     },
   );
   const origin = `http://127.0.0.1:${port}`;
-  if (!tcp) return waitUntilReady(child, origin, 'the pass-through', timeoutMs);
+  if (mode !== 'tcp') return waitUntilReady(child, origin, `the pass-through (${mode})`, timeoutMs);
   // The byte pipe has no path of its own: any answer through it is the engine's, and enough
   // (Elasticsearch answers its root 405 behind the services script's settings).
   return waitUntilReady(child, origin, 'the TCP pipe', timeoutMs, '/', () => true);

@@ -2,9 +2,13 @@
  * Renders a benchmark result as markdown tables for the terminal and for reports.
  */
 import {
+  CPU_MARGIN_MS,
+  frontMargins,
+  P50_MARGIN_MS,
   P50_TARGET,
   P99_TARGET,
   P99_TARGET_CONCURRENCY,
+  type FrontMargin,
   type OverheadRow,
 } from './engine-direct.js';
 import { median } from './median.js';
@@ -199,6 +203,49 @@ export function renderMarkdown(result: BenchResult): string {
           row.floor?.apiP99Ratio ?? '–',
           `${medianOf(row.rounds.map((r) => r.floorCpuMsPerRequest))} · ${medianOf(row.rounds.map((r) => r.apiCpuMsPerRequest))}`,
         ]),
+      ),
+    );
+  }
+  const readerRows = result.engine?.overhead.filter((row) => row.reader !== undefined) ?? [];
+  if (readerRows.length > 0) {
+    const sign = (value: number | undefined): string =>
+      value === undefined ? '–' : `${value >= 0 ? '+' : ''}${value.toFixed(2)}`;
+    const mark = (margin: FrontMargin | undefined): string =>
+      margin === undefined ? '–' : margin.withinMargins ? '✓' : '✗';
+    parts.push(
+      '',
+      '### The reader: the floor that reads what it serves (scripts/bench/pass-through.ts --read)',
+      '',
+      `The same engine request through the floor that also parses the engine's answer and writes its hits' sources as a page (\`JSON.parse\`, \`JSON.stringify\`, nothing else), in the same rounds. Beside it, what the API and the reader each add: p50 over the engine's (target at most +${P50_MARGIN_MS} ms) and CPU per request over the floor's (target at most +${CPU_MARGIN_MS} ms). Medians over the rounds in ms.`,
+      '',
+      table(
+        [
+          'case',
+          'conc.',
+          'engine p50',
+          'floor p50',
+          'reader p50',
+          'API p50',
+          'p50 − engine: reader · API',
+          'CPU ms/req floor · reader · API',
+          'CPU − floor: reader · API',
+          `within +${P50_MARGIN_MS} ms and +${CPU_MARGIN_MS} ms: reader · API`,
+        ],
+        readerRows.map((row) => {
+          const { api, reader } = frontMargins(row);
+          return [
+            row.case,
+            row.concurrency,
+            row.engineP50Ms,
+            row.floor?.p50Ms ?? '–',
+            row.reader?.p50Ms ?? '–',
+            row.apiP50Ms,
+            `${sign(reader?.p50OverEngineMs)} · ${sign(api?.p50OverEngineMs)}`,
+            `${medianOf(row.rounds.map((r) => r.floorCpuMsPerRequest))} · ${medianOf(row.rounds.map((r) => r.readerCpuMsPerRequest))} · ${medianOf(row.rounds.map((r) => r.apiCpuMsPerRequest))}`,
+            `${sign(reader?.cpuOverFloorMs)} · ${sign(api?.cpuOverFloorMs)}`,
+            `${mark(reader)} · ${mark(api)}`,
+          ];
+        }),
       ),
     );
   }

@@ -170,6 +170,10 @@ export interface OverheadRow {
     hopP50Ms?: number;
     hopP99Ms?: number;
     hopCpuMsPerRequest?: number;
+    /** The reader (the floor that parses the answer and writes a page of its hits), when run. */
+    readerP50Ms?: number;
+    readerP99Ms?: number;
+    readerCpuMsPerRequest?: number;
   }[];
   /** Medians over the rounds. */
   apiP50Ms: number;
@@ -196,12 +200,23 @@ export interface OverheadRow {
     engineP50Ratio: number;
     engineP99Ratio: number;
   };
+  /** The reader's medians and each over the engine's: a front that reads what it serves. */
+  reader?: {
+    p50Ms: number;
+    p99Ms: number;
+    engineP50Ratio: number;
+    engineP99Ratio: number;
+  };
   /** Whether the issue-29 targets hold: p50 ≤ 1.2× (every concurrency), p99 ≤ 1.5× at 64. */
   p50Target: boolean;
   p99Target?: boolean;
 }
 
 export const P50_TARGET = 1.2;
+/** The performance issue's target on what a front adds: p50 at c1 within the engine's + 1 ms… */
+export const P50_MARGIN_MS = 1;
+/** …and CPU per request within the floor's + 0.5 ms. */
+export const CPU_MARGIN_MS = 0.5;
 export const P99_TARGET = 1.5;
 export const P99_TARGET_CONCURRENCY = 64;
 
@@ -221,6 +236,8 @@ export interface OverheadExtras {
   floor?: HttpCaseResult[];
   /** The hop's runs (the byte pipe), one per round. */
   hop?: HttpCaseResult[];
+  /** The reader's runs (the floor that parses and writes), one per round. */
+  reader?: HttpCaseResult[];
 }
 
 /** The median p50 and p99 of some runs (rounded to 0.01 ms), and each over the engine's. */
@@ -237,14 +254,14 @@ function overEngine(runs: HttpCaseResult[], engineP50Ms: number, engineP99Ms: nu
 
 /**
  * Pairs the API runs and the engine runs of one case and concurrency (round i of each, in the
- * order they ran), and the pass-through floor's and the hop's runs when given, and computes
+ * order they ran), and the pass-through floor's, the hop's and the reader's runs when given, and computes
  * the ratios of the medians.
  */
 export function overheadRow(
   api: HttpCaseResult[],
   engine: HttpCaseResult[],
   engineRequests: number,
-  { loadAverages = [], floor = [], hop = [] }: OverheadExtras = {},
+  { loadAverages = [], floor = [], hop = [], reader = [] }: OverheadExtras = {},
 ): OverheadRow {
   const [firstApi] = api;
   if (firstApi === undefined || api.length !== engine.length) {
@@ -253,6 +270,7 @@ export function overheadRow(
   for (const [name, runs] of [
     ['floor', floor],
     ['hop', hop],
+    ['reader', reader],
   ] as const) {
     if (runs.length > 0 && runs.length !== api.length) {
       throw new Error(`overheadRow: ${api.length} API runs against ${runs.length} ${name} runs`);
@@ -263,6 +281,7 @@ export function overheadRow(
     if (engineRun === undefined) throw new Error(`overheadRow: no engine run ${i}`);
     const floorRun = floor[i];
     const hopRun = hop[i];
+    const readerRun = reader[i];
     return {
       apiP50Ms: run.latencyMs.p50,
       apiP99Ms: run.latencyMs.p99,
@@ -284,6 +303,13 @@ export function overheadRow(
         hopP99Ms: hopRun.latencyMs.p99,
         ...(hopRun.cpuMsPerRequest !== undefined && {
           hopCpuMsPerRequest: hopRun.cpuMsPerRequest,
+        }),
+      }),
+      ...(readerRun && {
+        readerP50Ms: readerRun.latencyMs.p50,
+        readerP99Ms: readerRun.latencyMs.p99,
+        ...(readerRun.cpuMsPerRequest !== undefined && {
+          readerCpuMsPerRequest: readerRun.cpuMsPerRequest,
         }),
       }),
     };
@@ -315,7 +341,63 @@ export function overheadRow(
       },
     }),
     ...(hop.length > 0 && { hop: overEngine(hop, engineP50Ms, engineP99Ms) }),
+    ...(reader.length > 0 && { reader: overEngine(reader, engineP50Ms, engineP99Ms) }),
     p50Target: p50Ratio <= P50_TARGET,
     ...(concurrency === P99_TARGET_CONCURRENCY && { p99Target: p99Ratio <= P99_TARGET }),
   };
+}
+
+/** What one front adds to the engine in one row: p50 over the engine's, CPU over the floor's. */
+export interface FrontMargin {
+  /** p50 less the engine's p50 (ms, medians over the rounds). */
+  p50OverEngineMs: number;
+  /** CPU per request less the floor's (ms, medians over the rounds); undefined when not measured. */
+  cpuOverFloorMs: number | undefined;
+  /** Within the engine's p50 + P50_MARGIN_MS and the floor's CPU + CPU_MARGIN_MS. */
+  withinMargins: boolean;
+}
+
+/**
+ * What the API and the reader each add in a row, against the performance issue's margins: p50
+ * at most the engine's + 1 ms and CPU at most the floor's + 0.5 ms. Undefined for a front that
+ * was not run beside the floor.
+ */
+export function frontMargins(row: OverheadRow): {
+  api: FrontMargin | undefined;
+  reader: FrontMargin | undefined;
+} {
+  const floorCpu = medianDefined(row.rounds.map((r) => r.floorCpuMsPerRequest));
+  const margin = (p50Ms: number, cpu: (number | undefined)[]): FrontMargin => {
+    const ownCpu = medianDefined(cpu);
+    const cpuOverFloorMs =
+      ownCpu === undefined || floorCpu === undefined ? undefined : round2(ownCpu - floorCpu);
+    const p50OverEngineMs = round2(p50Ms - row.engineP50Ms);
+    return {
+      p50OverEngineMs,
+      cpuOverFloorMs,
+      withinMargins:
+        p50OverEngineMs <= P50_MARGIN_MS &&
+        cpuOverFloorMs !== undefined &&
+        cpuOverFloorMs <= CPU_MARGIN_MS,
+    };
+  };
+  if (row.floor === undefined) return { api: undefined, reader: undefined };
+  return {
+    api: margin(
+      row.apiP50Ms,
+      row.rounds.map((r) => r.apiCpuMsPerRequest),
+    ),
+    reader:
+      row.reader &&
+      margin(
+        row.reader.p50Ms,
+        row.rounds.map((r) => r.readerCpuMsPerRequest),
+      ),
+  };
+}
+
+/** The median of the defined values; undefined when there are none. */
+function medianDefined(values: (number | undefined)[]): number | undefined {
+  const defined = values.filter((value): value is number => value !== undefined);
+  return defined.length === 0 ? undefined : median(defined);
 }

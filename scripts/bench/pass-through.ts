@@ -11,7 +11,13 @@
  * on the path costs on this machine (the kernel's loopback and the wake-ups), before any HTTP
  * parsing; the floor adds node's HTTP server and client to it.
  *
- *   node --import tsx scripts/bench/pass-through.ts <engine-url> [port] [--tcp]
+ * Above it, the reader (`--read`): the floor that also reads what it serves. It parses the
+ * engine's answer (`JSON.parse`, nothing else) and writes the hits' sources as a page of its
+ * own (`JSON.stringify`). It is the least a front does that answers from the records
+ * themselves rather than from bytes kept ready for it: what no routing, presentation or
+ * checking is in, and no front that reads its records can do without.
+ *
+ *   node --import tsx scripts/bench/pass-through.ts <engine-url> [port] [--tcp | --read]
  *
  * Run as its own process (as the API is), so its CPU is not the load generator's.
  */
@@ -22,11 +28,37 @@ import { pathToFileURL } from 'node:url';
 /** The pass-through's answer to `GET /readyz` (its own, not forwarded). */
 export const READY_PATH = '/readyz';
 
+/** The modes of the pass-through: the floor, the reader and the hop (see the file's comment). */
+export type PassThroughMode = 'floor' | 'read' | 'tcp';
+
+/**
+ * The reader's page: the sources of the hits of an engine answer (`hits.hits[]._source`) with
+ * the number of matches, as JSON; an answer without hits is written back as it was parsed.
+ */
+export function pageOfHits(answerText: string): string {
+  const answer = JSON.parse(answerText) as {
+    hits?: { total?: { value?: number } | number; hits?: { _source?: unknown }[] };
+  };
+  const hits = answer.hits?.hits;
+  if (!Array.isArray(hits)) return JSON.stringify(answer);
+  const total = answer.hits?.total;
+  return JSON.stringify({
+    type: 'FeatureCollection',
+    numberMatched: typeof total === 'number' ? total : total?.value,
+    numberReturned: hits.length,
+    features: hits.map((hit) => hit._source),
+  });
+}
+
 /**
  * Creates (without listening) the pass-through server for an engine at `engineUrl`
- * (`http://host:port`, no path). The upstream connections are kept alive and reused.
+ * (`http://host:port`, no path): the floor, or with `read` the reader. The upstream
+ * connections are kept alive and reused.
  */
-export function createPassThroughServer(engineUrl: string): Server {
+export function createPassThroughServer(
+  engineUrl: string,
+  { read = false }: { read?: boolean } = {},
+): Server {
   const upstream = new URL(engineUrl);
   if (upstream.protocol !== 'http:') {
     throw new Error(`pass-through: only http engine URLs are supported, got ${engineUrl}`);
@@ -57,7 +89,11 @@ export function createPassThroughServer(engineUrl: string): Server {
           const parts: Buffer[] = [];
           answer.on('data', (chunk: Buffer) => parts.push(chunk));
           answer.on('end', () => {
-            const payload = Buffer.concat(parts);
+            const bytes = Buffer.concat(parts);
+            const payload =
+              read && answer.statusCode === 200
+                ? Buffer.from(pageOfHits(bytes.toString('utf8')))
+                : bytes;
             outgoing.writeHead(answer.statusCode ?? 502, {
               'content-type': answer.headers['content-type'] ?? 'application/json',
               'content-length': payload.length,
@@ -102,12 +138,14 @@ export function createTcpPipeServer(engineUrl: string): TcpServer {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const [engineUrl, port, mode] = process.argv.slice(2);
-  if (!engineUrl || (mode !== undefined && mode !== '--tcp')) {
-    console.error('usage: pass-through.ts <engine-url> [port] [--tcp]');
+  if (!engineUrl || (mode !== undefined && mode !== '--tcp' && mode !== '--read')) {
+    console.error('usage: pass-through.ts <engine-url> [port] [--tcp | --read]');
     process.exit(2);
   }
   const server =
-    mode === '--tcp' ? createTcpPipeServer(engineUrl) : createPassThroughServer(engineUrl);
+    mode === '--tcp'
+      ? createTcpPipeServer(engineUrl)
+      : createPassThroughServer(engineUrl, { read: mode === '--read' });
   server.listen(Number(port ?? 0), '127.0.0.1');
   process.on('SIGTERM', () => server.close(() => process.exit(0)));
 }

@@ -74,6 +74,8 @@ export interface BenchResult {
     floorRuns: HttpCaseResult[];
     /** The hop's runs (scripts/bench/pass-through.ts --tcp), interleaved likewise. */
     hopRuns: HttpCaseResult[];
+    /** The reader's runs (scripts/bench/pass-through.ts --read), interleaved likewise. */
+    readerRuns: HttpCaseResult[];
     overhead: OverheadRow[];
   };
   paging?: DeepPagingResult;
@@ -178,6 +180,8 @@ interface EngineReplay {
   floor?: ApiProcess;
   /** The hop: a byte pipe in front of the engine (a process of its own). */
   hop?: ApiProcess;
+  /** The reader: the floor that parses the answer and writes a page of it (a process of its own). */
+  reader?: ApiProcess;
   requests: Map<string, { engineRequests: number; replay?: EngineHttpRequest | undefined }>;
 }
 
@@ -204,6 +208,7 @@ async function runHttpPart(
       const engineRuns: HttpCaseResult[] = [];
       const floorRuns: HttpCaseResult[] = [];
       const hopRuns: HttpCaseResult[] = [];
+      const readerRuns: HttpCaseResult[] = [];
       const loads: number[] = [];
       // A B A B: the API and the engine alone take turns, so both see the same machine load.
       for (let round = 1; round <= rounds; round += 1) {
@@ -220,7 +225,8 @@ async function runHttpPart(
         if (probe.status !== 200) outcome.ok = false;
         result.http.push(outcome);
         apiRuns.push(outcome);
-        // The same captured engine request, through the floor, the hop and straight at the engine.
+        // The same captured engine request, through the floor, the reader, the hop and straight
+        // at the engine.
         const replayAt = async (
           captured: NonNullable<typeof replay>,
           origin: string,
@@ -258,6 +264,17 @@ async function runHttpPart(
           result.engine?.floorRuns.push(floor);
           floorRuns.push(floor);
         }
+        if (engine?.reader && replay) {
+          const read = await replayAt(
+            replay,
+            engine.reader.origin,
+            engine.reader.pid,
+            'reader',
+            'the reader',
+          );
+          result.engine?.readerRuns.push(read);
+          readerRuns.push(read);
+        }
         if (engine?.hop && replay) {
           const hop = await replayAt(replay, engine.hop.origin, engine.hop.pid, 'hop', 'the hop');
           result.engine?.hopRuns.push(hop);
@@ -278,6 +295,7 @@ async function runHttpPart(
             loadAverages: loads,
             floor: floorRuns,
             hop: hopRuns,
+            reader: readerRuns,
           }),
         );
       }
@@ -462,7 +480,9 @@ async function main(): Promise<void> {
         };
         engine.floor = await startPassThrough(REPO_ROOT, engine.url);
         log(`floor: pass-through ${engine.floor.origin} (pid ${engine.floor.pid})`);
-        engine.hop = await startPassThrough(REPO_ROOT, engine.url, { tcp: true });
+        engine.reader = await startPassThrough(REPO_ROOT, engine.url, { mode: 'read' });
+        log(`reader: pass-through --read ${engine.reader.origin} (pid ${engine.reader.pid})`);
+        engine.hop = await startPassThrough(REPO_ROOT, engine.url, { mode: 'tcp' });
         log(`hop: TCP pipe ${engine.hop.origin} (pid ${engine.hop.pid})`);
         result.engine = {
           url: engine.url,
@@ -470,11 +490,13 @@ async function main(): Promise<void> {
           runs: [],
           floorRuns: [],
           hopRuns: [],
+          readerRuns: [],
           overhead: [],
         };
         result.notes.push(
           `engine alone: each case's search request, captured from a backend configured as the API's, replayed at the engine's _search with autocannon at the same concurrency; API and engine runs alternate (${options.rounds} rounds, A B A B); ratios are of the medians over the rounds`,
           'floor: the same engine request through scripts/bench/pass-through.ts (a bare node:http server, its own process, forwarding to the engine over keep-alive and returning its JSON as is), run between the API and the engine in each round: what any HTTP API in front of the engine costs on this machine',
+          "reader: the same engine request through scripts/bench/pass-through.ts --read (the floor that also parses the engine's answer and writes its hits' sources as a page with JSON.stringify), run after the floor in each round: the least a front that answers from the records it reads can cost on this machine",
           'hop: the same engine request through scripts/bench/pass-through.ts --tcp (its own process piping the bytes of each connection to the engine and back, parsing nothing), run after the floor in each round: what one more process on the path costs on this machine before any HTTP is parsed',
         );
       }
@@ -484,6 +506,7 @@ async function main(): Promise<void> {
     } finally {
       if (engine?.floor) await stopApi(engine.floor);
       if (engine?.hop) await stopApi(engine.hop);
+      if (engine?.reader) await stopApi(engine.reader);
     }
 
     // 3. Backend time for the same SearchQueries.

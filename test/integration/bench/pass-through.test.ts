@@ -4,6 +4,7 @@ import type { AddressInfo, Server as TcpServer } from 'node:net';
 import {
   createPassThroughServer,
   createTcpPipeServer,
+  pageOfHits,
 } from '../../../scripts/bench/pass-through.js';
 
 function listen(server: Server | TcpServer): Promise<string> {
@@ -92,6 +93,74 @@ describe('bench: the pass-through floor', () => {
     const response = await fetch(`${floorOrigin}/readyz`);
     expect(response.status).to.equal(200);
     expect(seen).to.have.length(0);
+  });
+});
+
+// A stand-in engine answering a fixed _search answer (or 404 for /missing/_search): what is
+// checked is that the reader parses the answer and writes its hits' sources as a page.
+describe('bench: the reader (the floor that reads what it serves)', () => {
+  const answer = {
+    took: 3,
+    timed_out: false,
+    hits: {
+      total: { value: 42, relation: 'eq' },
+      hits: [
+        { _index: 'i', _id: 'a', _source: { id: 'a', title: 'Flood \u00e9' } },
+        { _index: 'i', _id: 'b', _source: { id: 'b', extent: [0, 1] } },
+      ],
+    },
+  };
+  let upstream: Server;
+  let reader: Server;
+  let readerOrigin: string;
+
+  before(async () => {
+    upstream = createServer((request, response) => {
+      void readBody(request).then(() => {
+        const missing = request.url?.startsWith('/missing/') === true;
+        response.writeHead(missing ? 404 : 200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify(missing ? { error: { type: 'index_not_found' } } : answer));
+      });
+    });
+    reader = createPassThroughServer(await listen(upstream), { read: true });
+    readerOrigin = await listen(reader);
+  });
+
+  after(async () => {
+    await close(reader);
+    await close(upstream);
+  });
+
+  it("answers a page of the hits' sources with the number matched", async () => {
+    const response = await fetch(`${readerOrigin}/i/_search`, { method: 'POST', body: '{}' });
+    expect(response.status).to.equal(200);
+    const text = await response.text();
+    expect(response.headers.get('content-length')).to.equal(String(Buffer.byteLength(text)));
+    expect(JSON.parse(text)).to.deep.equal({
+      type: 'FeatureCollection',
+      numberMatched: 42,
+      numberReturned: 2,
+      features: [
+        { id: 'a', title: 'Flood \u00e9' },
+        { id: 'b', extent: [0, 1] },
+      ],
+    });
+  });
+
+  it("passes an error answer through as the engine's", async () => {
+    const response = await fetch(`${readerOrigin}/missing/_search`, { method: 'POST', body: '{}' });
+    expect(response.status).to.equal(404);
+    expect(await response.json()).to.deep.equal({ error: { type: 'index_not_found' } });
+  });
+
+  it('writes an answer without hits back as parsed, and a plain total as the number', () => {
+    expect(pageOfHits('{ "count" : 7 }')).to.equal('{"count":7}');
+    expect(JSON.parse(pageOfHits('{"hits":{"total":5,"hits":[]}}'))).to.deep.equal({
+      type: 'FeatureCollection',
+      numberMatched: 5,
+      numberReturned: 0,
+      features: [],
+    });
   });
 });
 

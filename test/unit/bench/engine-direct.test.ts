@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { targetMarks } from '../../../scripts/bench/bench-report.js';
 import {
   engineHttpRequest,
+  frontMargins,
   overheadRow,
   replayRequest,
 } from '../../../scripts/bench/engine-direct.js';
@@ -144,6 +145,48 @@ describe('bench: the engine alone', () => {
         hop: [run(1, 1, 1)],
       }),
     ).to.throw(/2 API runs against 1 hop runs/);
+  });
+
+  it('adds the reader, and says what it and the API add over the engine and the floor', () => {
+    const timed = (p50: number, cpu: number): HttpCaseResult => ({
+      ...run(1, p50, p50 * 2),
+      cpuMsPerRequest: cpu,
+    });
+    // Engine p50 5 ms; floor 5.5 ms and 1.0 ms CPU; reader 5.9 ms and 1.4 ms CPU (within both
+    // margins); API 7 ms and 3 ms CPU (2 ms over the engine, 2 ms over the floor's CPU).
+    const row = overheadRow([timed(7, 3), timed(7, 3)], [run(1, 5, 10), run(1, 5, 10)], 1, {
+      floor: [timed(5.5, 1), timed(5.5, 1)],
+      reader: [timed(5.8, 1.3), timed(6, 1.5)],
+    });
+    expect(row.reader).to.deep.equal({
+      p50Ms: 5.9,
+      p99Ms: 11.8,
+      engineP50Ratio: 1.18,
+      engineP99Ratio: 1.18,
+    });
+    expect(row.rounds[1]).to.include({ readerP50Ms: 6, readerCpuMsPerRequest: 1.5 });
+    expect(frontMargins(row)).to.deep.equal({
+      reader: { p50OverEngineMs: 0.9, cpuOverFloorMs: 0.4, withinMargins: true },
+      api: { p50OverEngineMs: 2, cpuOverFloorMs: 2, withinMargins: false },
+    });
+    // Within the p50 margin but not the CPU one is not within the margins.
+    const cpuOnly = overheadRow([timed(5.5, 2)], [run(1, 5, 10)], 1, {
+      floor: [timed(5.2, 1)],
+      reader: [timed(5.2, 1.6)],
+    });
+    expect(frontMargins(cpuOnly).reader).to.deep.equal({
+      p50OverEngineMs: 0.2,
+      cpuOverFloorMs: 0.6,
+      withinMargins: false,
+    });
+    // No floor: nothing to measure CPU against.
+    expect(frontMargins(overheadRow([run(1, 1, 1)], [run(1, 1, 1)], 1))).to.deep.equal({
+      api: undefined,
+      reader: undefined,
+    });
+    expect(() =>
+      overheadRow([run(1, 1, 1)], [run(1, 1, 1)], 1, { reader: [run(1, 1, 1), run(1, 1, 1)] }),
+    ).to.throw(/1 API runs against 2 reader runs/);
   });
 
   it("reads a process's CPU time from /proc/<pid>/stat, whatever its command is called", () => {
