@@ -31,6 +31,14 @@ describe('engine DSL builders', () => {
     });
   });
 
+  it('compares other leaves by identity: a range passed twice is dropped, one built twice kept', () => {
+    const bound = range('x', { lte: 1 });
+    expect(allOf([bound, bound])).to.deep.equal(bound);
+    expect(allOf([range('x', { lte: 1 }), range('x', { lte: 1 })])).to.deep.equal({
+      bool: { filter: [range('x', { lte: 1 }), range('x', { lte: 1 })] },
+    });
+  });
+
   it('folds match_all and match_none', () => {
     expect(allOf([matchAll(), term('a', 1)])).to.deep.equal(term('a', 1));
     expect(allOf([matchNone(), term('a', 1)])).to.deep.equal(matchNone());
