@@ -4,6 +4,7 @@
 import {
   CPU_MARGIN_MS,
   frontMargins,
+  medianDefined,
   P50_MARGIN_MS,
   P50_TARGET,
   P99_TARGET,
@@ -11,7 +12,6 @@ import {
   type FrontMargin,
   type OverheadRow,
 } from './engine-direct.js';
-import { median } from './median.js';
 import type { BenchResult } from './run-bench.js';
 
 /** p50 ✓/✗ (and p99 ✓/✗ at the p99 target's concurrency). */
@@ -22,9 +22,8 @@ export function targetMarks(row: OverheadRow): string {
 
 /** The median of the defined values, or '–' when there are none. */
 function medianOf(values: (number | undefined)[]): number | string {
-  const defined = values.filter((value): value is number => value !== undefined);
-  if (defined.length === 0) return '–';
-  return Math.round(median(defined) * 100) / 100;
+  const middle = medianDefined(values);
+  return middle === undefined ? '–' : Math.round(middle * 100) / 100;
 }
 
 function table(header: string[], rows: (string | number)[][]): string {

@@ -397,7 +397,7 @@ export function frontMargins(row: OverheadRow): {
 }
 
 /** The median of the defined values; undefined when there are none. */
-function medianDefined(values: (number | undefined)[]): number | undefined {
+export function medianDefined(values: (number | undefined)[]): number | undefined {
   const defined = values.filter((value): value is number => value !== undefined);
   return defined.length === 0 ? undefined : median(defined);
 }
