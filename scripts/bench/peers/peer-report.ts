@@ -208,8 +208,11 @@ export function renderLoadTable(loads: LoadRate[]): string {
 /** One timed repetition of one side. */
 export interface Repetition {
   query: string;
-  /** `engine`: Cairn's own search request for the query, sent straight to the engine. */
-  side: 'cairn' | 'peer' | 'engine';
+  /**
+   * `engine`: Cairn's own search request for the query, sent straight to the engine; `reader`:
+   * the same request through the bench's reader (scripts/bench/pass-through.ts --read).
+   */
+  side: 'cairn' | 'peer' | 'engine' | 'reader';
   /** The peer's number of server worker processes (peer side only). */
   workers?: number;
   repetition: number;
@@ -439,6 +442,98 @@ export function renderEngineCeilingTable(peer: string, rows: EngineCeilingRow[])
     ...rows.map(
       (row) =>
         `| ${row.query} | ${row.concurrency} | ${row.engineRps.join(', ')} | ${row.engineP50} / ${row.engineP99} | ${row.engineCpuMs} | ${row.cairnRps} | ${row.cairnCpuMs} | ${row.peerRps} | ${row.engineOverPeer} | ${Number.isFinite(row.cpuBoundRps) ? row.cpuBoundRps : 'n/a'} |`,
+    ),
+  ].join('\n');
+}
+
+/**
+ * The least any front that reads its records can cost, beside the peer: the reader
+ * (scripts/bench/pass-through.ts --read, which parses the engine's answer to Cairn's search
+ * and writes its hits' sources as a page, nothing else) timed on the same request at the same
+ * concurrency. Where the reader itself serves less than `factor` × the peer, no front that reads
+ * the records it serves can reach that factor on this machine.
+ */
+export interface ReaderFloorRow {
+  query: string;
+  concurrency: number;
+  /** Each repetition's req/s through the reader, in order. */
+  readerRps: number[];
+  readerP50: number;
+  readerP99: number;
+  /** The reader process's CPU time per request (median over repetitions). */
+  readerCpuMs: number;
+  /** The engine alone's CPU time per request on the same search (median). */
+  engineCpuMs: number;
+  cairnRps: number;
+  cairnCpuMs: number;
+  /** The peer's req/s, median over repetitions, at its fastest worker count. */
+  peerRps: number;
+  /** The reader's req/s ÷ the peer's (medians). */
+  readerOverPeer: number;
+  /** Cairn's req/s ÷ the peer's (medians). */
+  cairnOverPeer: number;
+  /**
+   * The front's CPU per request that would leave room for `factor` × the peer's req/s if the
+   * cores did nothing but the engine's and the front's work: cores × 1,000 ÷ (factor × peer
+   * req/s) − engine CPU. Generous (the load generator's CPU is left out); negative when the
+   * engine alone uses the cores up first.
+   */
+  frontBudgetMs: number;
+}
+
+/** One row per query and concurrency with reader repetitions, in first-seen order. */
+export function readerFloorRows(
+  repetitions: Repetition[],
+  cores: number,
+  factor: number,
+): ReaderFloorRow[] {
+  return byQueryAndConcurrency(repetitions).flatMap((group) => {
+    const [first] = group;
+    const reader = group.filter((r) => r.side === 'reader').map((r) => r.result);
+    if (first === undefined || reader.length === 0) return [];
+    const [ceiling] = engineCeilingRows(group, cores);
+    const cpu = (results: HttpCaseResult[]): number =>
+      median(results.flatMap((result) => result.cpuMsPerRequest ?? []));
+    const answered = reader.filter((result) => result.requests > 0);
+    const readerRps = reader.map((result) => result.requestsPerSecond);
+    const engineCpuMs = ceiling?.engineCpuMs ?? Number.NaN;
+    const peerRps = ceiling?.peerRps ?? Number.NaN;
+    const cairnRps = median(
+      group.filter((r) => r.side === 'cairn').map((r) => r.result.requestsPerSecond),
+    );
+    return [
+      {
+        query: first.query,
+        concurrency: first.result.concurrency,
+        readerRps,
+        readerP50: median(answered.map((result) => result.latencyMs.p50)),
+        readerP99: median(answered.map((result) => result.latencyMs.p99)),
+        readerCpuMs: cpu(reader),
+        engineCpuMs,
+        cairnRps,
+        cairnCpuMs: cpu(group.filter((r) => r.side === 'cairn').map((r) => r.result)),
+        peerRps,
+        readerOverPeer: ratio(median(readerRps), peerRps),
+        cairnOverPeer: ratio(cairnRps, peerRps),
+        frontBudgetMs: Math.round(((cores * 1000) / (factor * peerRps) - engineCpuMs) * 100) / 100,
+      },
+    ];
+  });
+}
+
+/** The reader rows as markdown, every repetition's req/s shown. */
+export function renderReaderFloorTable(
+  peer: string,
+  rows: ReaderFloorRow[],
+  factor: number,
+): string {
+  const shown = (value: number): string => (Number.isFinite(value) ? String(value) : 'n/a');
+  return [
+    `| query | conc. | reader req/s (each rep.) | reader p50 / p99 ms | reader CPU ms/req | Cairn API CPU ms/req | engine CPU ms/req | front CPU budget for ${factor}× ms/req | reader ÷ ${peer} req/s | Cairn ÷ ${peer} req/s |`,
+    '| --- | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...rows.map(
+      (row) =>
+        `| ${row.query} | ${row.concurrency} | ${row.readerRps.join(', ')} | ${row.readerP50} / ${row.readerP99} | ${shown(row.readerCpuMs)} | ${shown(row.cairnCpuMs)} | ${shown(row.engineCpuMs)} | ${shown(row.frontBudgetMs)} | ${shown(row.readerOverPeer)} | ${shown(row.cairnOverPeer)} |`,
     ),
   ].join('\n');
 }

@@ -42,7 +42,13 @@ import type { CoreRecord } from '../../../shared/records/core-record.js';
 import { writeIso19139 } from '../../../shared/records/writers/xml/iso19139.js';
 import { writeStacItem } from '../../../shared/records/writers/stac-item.js';
 import { createBackend } from '../../../shared/search/create-backend.js';
-import { findFreePort, startApi, stopApi, type ApiProcess } from '../api-process.js';
+import {
+  findFreePort,
+  startApi,
+  startPassThrough,
+  stopApi,
+  type ApiProcess,
+} from '../api-process.js';
 import { generateCorpusDocuments, loadOrReuseCorpus } from '../bench-corpus.js';
 import { runHttpCase, type HttpCaseResult } from '../http-load.js';
 import type { QueryCase } from '../query-mix.js';
@@ -52,12 +58,14 @@ import {
   checkCounts,
   deepPages,
   engineCeilingRows,
+  readerFloorRows,
   formatCountCheck,
   PhaseClock,
   ratioRows,
   readMatchCount,
   renderLoadTable,
   renderEngineCeilingTable,
+  renderReaderFloorTable,
   renderPhaseTable,
   renderRatioTable,
   type CountCheck,
@@ -100,6 +108,8 @@ import {
 
 const INDEX_PREFIX = 'peersbench-';
 const SFEOS_COLLECTION = 'peersbench';
+/** How many times SFEOS's req/s and p99 the performance target asks of Cairn at concurrency 16. */
+const SFEOS_FACTOR = 3;
 const ITEMS = '/catalogue/collections/metadata%3Amain/items';
 
 function log(message: string): void {
@@ -452,6 +462,11 @@ interface EngineAlone {
   /** The engine's process (for its CPU time), when it can be found. */
   pid: number | undefined;
   calls: Map<string, EngineCall>;
+  /**
+   * The bench's reader in front of the engine (scripts/bench/pass-through.ts --read), timed on
+   * the same calls: the least a front that reads its records costs.
+   */
+  reader?: ApiProcess;
 }
 
 /** A captured engine call as a load-generator case sent straight to the engine. */
@@ -515,6 +530,8 @@ interface PairingResult {
   table: string;
   /** The engine alone beside Cairn and the peer (SFEOS pairings), as markdown. */
   engineTable?: string;
+  /** The reader beside Cairn and the peer (SFEOS pairings), as markdown. */
+  readerTable?: string;
   /** Per query: the engine calls Cairn sent for it, and the one replayed as the engine alone. */
   engineCalls?: Record<string, { calls: { method: string; path: string }[]; replayed?: string }>;
   notes: string[];
@@ -681,6 +698,28 @@ async function compare(
             `engine alone ${outcome.requestsPerSecond} req/s p99 ${outcome.latencyMs.p99}${outcome.ok ? '' : ' ERRORS'}`,
           );
         }
+        if (engine?.reader && replay) {
+          const { reader } = engine;
+          const outcome = await timeSide(
+            reader.origin,
+            reader.pid,
+            '/readyz',
+            engineCase(query.name, replay),
+            concurrency,
+            options.duration,
+            reader.pid,
+          );
+          result.repetitions.push({
+            query: query.name,
+            side: 'reader',
+            repetition,
+            result: outcome,
+            loadAverage1m,
+          });
+          line.push(
+            `reader ${outcome.requestsPerSecond} req/s p99 ${outcome.latencyMs.p99}${outcome.ok ? '' : ' ERRORS'}`,
+          );
+        }
         log(
           `${query.name} c=${concurrency} rep ${repetition} (load ${loadAverage1m}): ${line.join(', ')}`,
         );
@@ -692,6 +731,12 @@ async function compare(
     result.engineTable = renderEngineCeilingTable(
       peerName,
       engineCeilingRows(result.repetitions, availableParallelism()),
+    );
+  if (engine?.reader)
+    result.readerTable = renderReaderFloorTable(
+      peerName,
+      readerFloorRows(result.repetitions, availableParallelism(), SFEOS_FACTOR),
+      SFEOS_FACTOR,
     );
 }
 
@@ -1115,6 +1160,7 @@ async function timeSfeos(
 ): Promise<void> {
   const { flavour } = side;
   let api: ApiProcess | undefined;
+  let reader: ApiProcess | undefined;
   try {
     await clock.time(`${flavour.peer}: start Cairn (${flavour.backend})`, async () => {
       api = await startApi(REPO_ROOT, side.environment);
@@ -1144,9 +1190,16 @@ async function timeSfeos(
         };
       }
       const port = Number(new URL(side.engine).port);
-      engine = { origin: side.engine.replace(/\/$/, ''), pid: listeningPid(port), calls };
+      const origin = side.engine.replace(/\/$/, '');
+      reader = await clock.time(`${flavour.peer}: start the reader`, () =>
+        startPassThrough(REPO_ROOT, origin, { mode: 'read' }),
+      );
+      engine = { origin, pid: listeningPid(port), calls, reader };
       side.result.notes.push(
         `engine alone: for each query, the last search Cairn sends the engine for it (captured through a recording proxy from a second Cairn API, the query's second answer), sent straight to ${side.engine} with the same load generator and concurrency after the peer in each repetition; engine CPU per request is its process's (pid ${engine.pid ?? 'not found'}); the calls of each query are in engineCalls`,
+      );
+      side.result.notes.push(
+        `reader: the same search through the bench's reader (scripts/bench/pass-through.ts --read, pid ${reader.pid}: it parses the engine's answer and writes its hits' sources as a page, nothing else), after the engine alone in each repetition; its CPU per request is the reader process's alone. The front CPU budget is what a front could spend per request and leave the cores room for ${SFEOS_FACTOR}× SFEOS's req/s beside the engine's CPU per request (generous: the load generator's CPU is left out)`,
       );
     }
     await clock.time(`${flavour.peer}: count check and timed cases`, () =>
@@ -1154,6 +1207,7 @@ async function timeSfeos(
     );
   } finally {
     if (api) await stopApi(api);
+    if (reader) await stopApi(reader);
   }
 }
 
@@ -1355,6 +1409,7 @@ async function main(): Promise<void> {
     console.log(`\n${pairing.table}\n`);
     if (pairing.engineTable)
       console.log(`The engine alone beside them:\n\n${pairing.engineTable}\n`);
+    if (pairing.readerTable) console.log(`The reader beside them:\n\n${pairing.readerTable}\n`);
     for (const note of pairing.notes) console.log(`- ${note}`);
   }
   console.log(`\n## Elapsed time per phase\n\n${renderPhaseTable(clock.phases)}\n`);

@@ -9,9 +9,11 @@ import {
   PhaseClock,
   ratioRows,
   readMatchCount,
+  readerFloorRows,
   renderLoadTable,
   renderEngineCeilingTable,
   renderPhaseTable,
+  renderReaderFloorTable,
   renderRatioTable,
   whichIsRight,
   type Repetition,
@@ -229,6 +231,44 @@ describe('bench:peers report', () => {
     expect(ratioRows(repetitions)[0]?.cairnRps).to.deep.equal([200, 220]);
     expect(renderEngineCeilingTable('sfeos', rows)).to.contain(
       '| q | 16 | 280, 300 | 42 / 72 | 6 | 210 | 2 | 105 | 2.76 | 250 |',
+    );
+  });
+
+  it('sets the reader beside the peer, with the front CPU a factor of the peer leaves', () => {
+    const withCpu = (result: HttpCaseResult, cpuMsPerRequest: number): HttpCaseResult => ({
+      ...result,
+      cpuMsPerRequest,
+    });
+    const repetitions: Repetition[] = [
+      { query: 'q', side: 'cairn', repetition: 1, result: withCpu(run(16, 200, 50, 90), 3) },
+      { query: 'q', side: 'peer', workers: 1, repetition: 1, result: run(16, 80, 150, 300) },
+      { query: 'q', side: 'engine', repetition: 1, result: withCpu(run(16, 280, 40, 70), 5) },
+      { query: 'q', side: 'reader', repetition: 1, result: withCpu(run(16, 230, 45, 80), 1.5) },
+      { query: 'q', side: 'cairn', repetition: 2, result: withCpu(run(16, 220, 48, 88), 1) },
+      { query: 'q', side: 'peer', workers: 1, repetition: 2, result: run(16, 120, 150, 300) },
+      { query: 'q', side: 'engine', repetition: 2, result: withCpu(run(16, 300, 44, 74), 1) },
+      { query: 'q', side: 'reader', repetition: 2, result: withCpu(run(16, 250, 47, 84), 2.5) },
+      // A query with the engine alone but no reader repetitions has no row.
+      { query: 'r', side: 'engine', repetition: 1, result: withCpu(run(16, 10, 1, 2), 1) },
+    ];
+    const rows = readerFloorRows(repetitions, 2, 3);
+    expect(rows).to.have.length(1);
+    const [row] = rows;
+    expect(row?.readerRps).to.deep.equal([230, 250]);
+    expect(row?.readerP50).to.equal(46);
+    expect(row?.readerP99).to.equal(82);
+    expect(row?.readerCpuMs).to.equal(2);
+    expect(row?.engineCpuMs).to.equal(3);
+    expect(row?.cairnCpuMs).to.equal(2);
+    expect(row?.peerRps).to.equal(100);
+    expect(row?.readerOverPeer).to.equal(2.4);
+    expect(row?.cairnOverPeer).to.equal(2.1);
+    // 2 cores × 1,000 ms ÷ (3 × 100 req/s) − 3 ms of the engine's.
+    expect(row?.frontBudgetMs).to.equal(3.67);
+    // Reader repetitions are neither Cairn's nor the peer's in the ratio rows.
+    expect(ratioRows(repetitions)[0]?.cairnRps).to.deep.equal([200, 220]);
+    expect(renderReaderFloorTable('sfeos', rows, 3)).to.contain(
+      '| q | 16 | 230, 250 | 46 / 82 | 2 | 2 | 3 | 3.67 | 2.4 | 2.1 |',
     );
   });
 
