@@ -90,14 +90,22 @@ export async function startApi(
 /**
  * Starts the bench's pass-through server (scripts/bench/pass-through.ts: by `mode`, the floor, a
  * bare `node:http` server forwarding to the engine; the reader, the floor that also parses the
- * answer and writes a page of it; or the hop alone, a byte pipe) on loopback and a free port,
+ * answer and writes a page of it; the splicer, the floor in front of the index copy that keeps
+ * items as strings (`spliceIndex`); or the hop alone, a byte pipe) on loopback and a free port,
  * as a process of its own.
  */
 export async function startPassThrough(
   repoRoot: string,
   engineUrl: string,
-  { mode = 'floor', timeoutMs = 60_000 }: { mode?: PassThroughMode; timeoutMs?: number } = {},
+  {
+    mode = 'floor',
+    timeoutMs = 60_000,
+    spliceIndex,
+  }: { mode?: PassThroughMode; timeoutMs?: number; spliceIndex?: string } = {},
 ): Promise<ApiProcess> {
+  if (mode === 'splice' && spliceIndex === undefined) {
+    throw new Error('startPassThrough: the splicer needs the index copy it reads');
+  }
   const port = await findFreePort();
   const child = spawn(
     process.execPath,
@@ -108,6 +116,7 @@ export async function startPassThrough(
       engineUrl,
       String(port),
       ...(mode === 'floor' ? [] : [`--${mode}`]),
+      ...(mode === 'splice' && spliceIndex !== undefined ? [spliceIndex] : []),
     ],
     {
       cwd: repoRoot,

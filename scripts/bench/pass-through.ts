@@ -19,6 +19,16 @@
  *
  *   node --import tsx scripts/bench/pass-through.ts <engine-url> [port] [--tcp | --read]
  *
+ * Beside the reader, the splicer (`--splice <index>`): the floor in front of a copy of the index
+ * whose documents also keep each record's STAC Item as one JSON string, made at write time
+ * (`presented`: a stored field, not indexed). It sends the same search to the copy asking for
+ * that stored field alone (no `_source`, which the engine would have to parse to filter),
+ * parses the answer (the items stay strings), puts the request's base URL into them and joins
+ * them into a page: what serving items kept as strings, the lever the performance issue
+ * names, would cost at the least (scripts/bench/splice-floor.ts builds the copy and times it).
+ *
+ *   node --import tsx scripts/bench/pass-through.ts <engine-url> [port] [--tcp | --read | --splice <index>]
+ *
  * Run as its own process (as the API is), so its CPU is not the load generator's.
  */
 import { Agent, createServer, request as httpRequest, type Server } from 'node:http';
@@ -28,8 +38,59 @@ import { pathToFileURL } from 'node:url';
 /** The pass-through's answer to `GET /readyz` (its own, not forwarded). */
 export const READY_PATH = '/readyz';
 
-/** The modes of the pass-through: the floor, the reader and the hop (see the file's comment). */
-export type PassThroughMode = 'floor' | 'read' | 'tcp';
+/** The modes of the pass-through: the floor, the reader, the splicer and the hop (see above). */
+export type PassThroughMode = 'floor' | 'read' | 'splice' | 'tcp';
+
+/** The base URL the kept item strings are written with; the splicer puts the request's in. */
+export const PRESENTED_BASE = 'http://presented.invalid';
+
+/** The field of the splicer's index copy that keeps each record's STAC Item as a string. */
+export const PRESENTED_FIELD = 'presented';
+
+/**
+ * The splicer's engine request from the one Cairn sends: the same search against `index`,
+ * asking for the kept item string alone.
+ */
+export function spliceRequest(
+  path: string,
+  body: string,
+  index: string,
+): { path: string; body: string } {
+  const slash = path.indexOf('/', 1);
+  if (!path.startsWith('/') || slash < 0) throw new Error(`splice: no index in ${path}`);
+  const search = body === '' ? {} : (JSON.parse(body) as Record<string, unknown>);
+  return {
+    path: `/${index}${path.slice(slash)}`,
+    body: JSON.stringify({ ...search, _source: false, stored_fields: [PRESENTED_FIELD] }),
+  };
+}
+
+/**
+ * The splicer's page: the kept item strings of an engine answer with `base` put in for
+ * {@link PRESENTED_BASE}, joined with the number of matches and the page's self and root links
+ * (`selfHref` is the request's path and query). No item is parsed.
+ */
+export function splicePage(answerText: string, base: string, selfHref: string): string {
+  const answer = JSON.parse(answerText) as {
+    hits?: {
+      total?: { value?: number } | number;
+      hits?: { fields?: Record<string, unknown[] | undefined> }[];
+    };
+  };
+  const hits = answer.hits?.hits ?? [];
+  const total = answer.hits?.total;
+  const features = hits
+    .map((hit) =>
+      String(hit.fields?.[PRESENTED_FIELD]?.[0] ?? 'null').replaceAll(PRESENTED_BASE, base),
+    )
+    .join(',');
+  const matched = typeof total === 'number' ? total : (total?.value ?? 0);
+  const links = [
+    { rel: 'self', type: 'application/geo+json', href: `${base}${selfHref}` },
+    { rel: 'root', type: 'application/json', href: `${base}/catalogue/stac` },
+  ];
+  return `{"type":"FeatureCollection","numberMatched":${matched},"numberReturned":${hits.length},"features":[${features}],"links":${JSON.stringify(links)}}`;
+}
 
 /**
  * The reader's page: the sources of the hits of an engine answer (`hits.hits[]._source`) with
@@ -57,7 +118,7 @@ export function pageOfHits(answerText: string): string {
  */
 export function createPassThroughServer(
   engineUrl: string,
-  { read = false }: { read?: boolean } = {},
+  { read = false, spliceIndex }: { read?: boolean; spliceIndex?: string } = {},
 ): Server {
   const upstream = new URL(engineUrl);
   if (upstream.protocol !== 'http:') {
@@ -72,14 +133,19 @@ export function createPassThroughServer(
     const chunks: Buffer[] = [];
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
-      const body = Buffer.concat(chunks);
+      const received = Buffer.concat(chunks);
+      const spliced =
+        spliceIndex === undefined
+          ? undefined
+          : spliceRequest(incoming.url ?? '/', received.toString('utf8'), spliceIndex);
+      const body = spliced ? Buffer.from(spliced.body) : received;
       const forward = httpRequest(
         {
           agent,
           host: upstream.hostname,
           port: upstream.port,
           method: incoming.method,
-          path: incoming.url,
+          path: spliced?.path ?? incoming.url,
           headers: {
             'content-type': incoming.headers['content-type'] ?? 'application/json',
             'content-length': body.length,
@@ -90,10 +156,19 @@ export function createPassThroughServer(
           answer.on('data', (chunk: Buffer) => parts.push(chunk));
           answer.on('end', () => {
             const bytes = Buffer.concat(parts);
+            const answered = answer.statusCode === 200;
             const payload =
-              read && answer.statusCode === 200
-                ? Buffer.from(pageOfHits(bytes.toString('utf8')))
-                : bytes;
+              answered && spliced
+                ? Buffer.from(
+                    splicePage(
+                      bytes.toString('utf8'),
+                      `http://${incoming.headers.host ?? '127.0.0.1'}`,
+                      incoming.url ?? '/',
+                    ),
+                  )
+                : answered && read
+                  ? Buffer.from(pageOfHits(bytes.toString('utf8')))
+                  : bytes;
             outgoing.writeHead(answer.statusCode ?? 502, {
               'content-type': answer.headers['content-type'] ?? 'application/json',
               'content-length': payload.length,
@@ -137,15 +212,23 @@ export function createTcpPipeServer(engineUrl: string): TcpServer {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const [engineUrl, port, mode] = process.argv.slice(2);
-  if (!engineUrl || (mode !== undefined && mode !== '--tcp' && mode !== '--read')) {
-    console.error('usage: pass-through.ts <engine-url> [port] [--tcp | --read]');
+  const [engineUrl, port, mode, index] = process.argv.slice(2);
+  const modes = ['--tcp', '--read', '--splice'];
+  if (
+    !engineUrl ||
+    (mode !== undefined && !modes.includes(mode)) ||
+    (mode === '--splice' && !index)
+  ) {
+    console.error('usage: pass-through.ts <engine-url> [port] [--tcp | --read | --splice <index>]');
     process.exit(2);
   }
   const server =
     mode === '--tcp'
       ? createTcpPipeServer(engineUrl)
-      : createPassThroughServer(engineUrl, { read: mode === '--read' });
+      : createPassThroughServer(engineUrl, {
+          read: mode === '--read',
+          ...(mode === '--splice' && { spliceIndex: index }),
+        });
   server.listen(Number(port ?? 0), '127.0.0.1');
   process.on('SIGTERM', () => server.close(() => process.exit(0)));
 }

@@ -470,6 +470,10 @@ export interface ReaderFloorRow {
   peerRps: number;
   /** The reader's req/s ÷ the peer's (medians). */
   readerOverPeer: number;
+  /** The peer's p99 at the worker count with the lower one (median over repetitions). */
+  peerP99: number;
+  /** The peer's p99 ÷ the reader's: above `factor` the reader is that much faster at the tail. */
+  readerP99Ratio: number;
   /** Cairn's req/s ÷ the peer's (medians). */
   cairnOverPeer: number;
   /**
@@ -501,19 +505,31 @@ export function readerFloorRows(
     const cairnRps = median(
       group.filter((r) => r.side === 'cairn').map((r) => r.result.requestsPerSecond),
     );
+    const peerP99s = [...new Set(group.filter((r) => r.side === 'peer').map((r) => r.workers))].map(
+      (workers) =>
+        median(
+          group
+            .filter((r) => r.side === 'peer' && r.workers === workers && r.result.requests > 0)
+            .map((r) => r.result.latencyMs.p99),
+        ),
+    );
+    const peerP99 = peerP99s.length > 0 ? Math.min(...peerP99s) : Number.NaN;
+    const readerP99 = median(answered.map((result) => result.latencyMs.p99));
     return [
       {
         query: first.query,
         concurrency: first.result.concurrency,
         readerRps,
         readerP50: median(answered.map((result) => result.latencyMs.p50)),
-        readerP99: median(answered.map((result) => result.latencyMs.p99)),
+        readerP99,
         readerCpuMs: cpu(reader),
         engineCpuMs,
         cairnRps,
         cairnCpuMs: cpu(group.filter((r) => r.side === 'cairn').map((r) => r.result)),
         peerRps,
         readerOverPeer: ratio(median(readerRps), peerRps),
+        peerP99,
+        readerP99Ratio: ratio(peerP99, readerP99),
         cairnOverPeer: ratio(cairnRps, peerRps),
         frontBudgetMs: Math.round(((cores * 1000) / (factor * peerRps) - engineCpuMs) * 100) / 100,
       },
@@ -529,11 +545,11 @@ export function renderReaderFloorTable(
 ): string {
   const shown = (value: number): string => (Number.isFinite(value) ? String(value) : 'n/a');
   return [
-    `| query | conc. | reader req/s (each rep.) | reader p50 / p99 ms | reader CPU ms/req | Cairn API CPU ms/req | engine CPU ms/req | front CPU budget for ${factor}× ms/req | reader ÷ ${peer} req/s | Cairn ÷ ${peer} req/s |`,
-    '| --- | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    `| query | conc. | reader req/s (each rep.) | reader p50 / p99 ms | reader CPU ms/req | Cairn API CPU ms/req | engine CPU ms/req | front CPU budget for ${factor}× ms/req | reader ÷ ${peer} req/s | Cairn ÷ ${peer} req/s | ${peer} p99 ÷ reader p99 |`,
+    '| --- | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows.map(
       (row) =>
-        `| ${row.query} | ${row.concurrency} | ${row.readerRps.join(', ')} | ${row.readerP50} / ${row.readerP99} | ${shown(row.readerCpuMs)} | ${shown(row.cairnCpuMs)} | ${shown(row.engineCpuMs)} | ${shown(row.frontBudgetMs)} | ${shown(row.readerOverPeer)} | ${shown(row.cairnOverPeer)} |`,
+        `| ${row.query} | ${row.concurrency} | ${row.readerRps.join(', ')} | ${row.readerP50} / ${row.readerP99} | ${shown(row.readerCpuMs)} | ${shown(row.cairnCpuMs)} | ${shown(row.engineCpuMs)} | ${shown(row.frontBudgetMs)} | ${shown(row.readerOverPeer)} | ${shown(row.cairnOverPeer)} | ${shown(row.readerP99Ratio)} |`,
     ),
   ].join('\n');
 }

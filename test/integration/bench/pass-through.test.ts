@@ -5,6 +5,8 @@ import {
   createPassThroughServer,
   createTcpPipeServer,
   pageOfHits,
+  PRESENTED_BASE,
+  spliceRequest,
 } from '../../../scripts/bench/pass-through.js';
 
 function listen(server: Server | TcpServer): Promise<string> {
@@ -161,6 +163,89 @@ describe('bench: the reader (the floor that reads what it serves)', () => {
       numberReturned: 0,
       features: [],
     });
+  });
+});
+
+// The stand-in engine records the search it gets and answers hits with the kept item strings
+// as stored fields; what is checked is the request the splicer sends and the page it joins.
+describe('bench: the splicer (items kept as strings, joined per request)', () => {
+  const item = (id: string): string =>
+    JSON.stringify({
+      type: 'Feature',
+      id,
+      links: [{ rel: 'self', href: `${PRESENTED_BASE}/catalogue/stac/items/${id}` }],
+    });
+  const seen: { url?: string | undefined; body: string }[] = [];
+  let upstream: Server;
+  let splicer: Server;
+  let splicerOrigin: string;
+
+  before(async () => {
+    upstream = createServer((request, response) => {
+      void readBody(request).then((body) => {
+        seen.push({ url: request.url, body });
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(
+          JSON.stringify({
+            hits: {
+              total: { value: 7, relation: 'eq' },
+              hits: [
+                { _id: 'a', fields: { presented: [item('a')] } },
+                { _id: 'b', fields: { presented: [item('b')] } },
+              ],
+            },
+          }),
+        );
+      });
+    });
+    splicer = createPassThroughServer(await listen(upstream), { spliceIndex: 'copy' });
+    splicerOrigin = await listen(splicer);
+  });
+
+  after(async () => {
+    await close(splicer);
+    await close(upstream);
+  });
+
+  it('sends the same search to the copy, asking for the kept string alone', async () => {
+    seen.length = 0;
+    const search = { size: 10, query: { match_all: {} }, _source: { excludes: ['x'] } };
+    await (
+      await fetch(`${splicerOrigin}/alias/_search?timeout=1s`, {
+        method: 'POST',
+        body: JSON.stringify(search),
+      })
+    ).text();
+    expect(seen[0]?.url).to.equal('/copy/_search?timeout=1s');
+    expect(JSON.parse(seen[0]?.body ?? '')).to.deep.equal({
+      size: 10,
+      query: { match_all: {} },
+      _source: false,
+      stored_fields: ['presented'],
+    });
+    expect(() => spliceRequest('/_search', '{}', 'copy')).to.throw(/no index/);
+  });
+
+  it("joins the strings with the request's base URL into a page, parsing no item", async () => {
+    const response = await fetch(`${splicerOrigin}/alias/_search`, { method: 'POST', body: '{}' });
+    const text = await response.text();
+    expect(response.headers.get('content-length')).to.equal(String(Buffer.byteLength(text)));
+    const base = splicerOrigin;
+    expect(JSON.parse(text)).to.deep.equal({
+      type: 'FeatureCollection',
+      numberMatched: 7,
+      numberReturned: 2,
+      features: ['a', 'b'].map((id) => ({
+        type: 'Feature',
+        id,
+        links: [{ rel: 'self', href: `${base}/catalogue/stac/items/${id}` }],
+      })),
+      links: [
+        { rel: 'self', type: 'application/geo+json', href: `${base}/alias/_search` },
+        { rel: 'root', type: 'application/json', href: `${base}/catalogue/stac` },
+      ],
+    });
+    expect(text).not.to.contain(PRESENTED_BASE);
   });
 });
 

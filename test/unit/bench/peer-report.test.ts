@@ -242,10 +242,12 @@ describe('bench:peers report', () => {
     const repetitions: Repetition[] = [
       { query: 'q', side: 'cairn', repetition: 1, result: withCpu(run(16, 200, 50, 90), 3) },
       { query: 'q', side: 'peer', workers: 1, repetition: 1, result: run(16, 80, 150, 300) },
+      { query: 'q', side: 'peer', workers: 2, repetition: 1, result: run(16, 90, 100, 200) },
       { query: 'q', side: 'engine', repetition: 1, result: withCpu(run(16, 280, 40, 70), 5) },
       { query: 'q', side: 'reader', repetition: 1, result: withCpu(run(16, 230, 45, 80), 1.5) },
       { query: 'q', side: 'cairn', repetition: 2, result: withCpu(run(16, 220, 48, 88), 1) },
       { query: 'q', side: 'peer', workers: 1, repetition: 2, result: run(16, 120, 150, 300) },
+      { query: 'q', side: 'peer', workers: 2, repetition: 2, result: run(16, 90, 100, 220) },
       { query: 'q', side: 'engine', repetition: 2, result: withCpu(run(16, 300, 44, 74), 1) },
       { query: 'q', side: 'reader', repetition: 2, result: withCpu(run(16, 250, 47, 84), 2.5) },
       // A query with the engine alone but no reader repetitions has no row.
@@ -260,15 +262,19 @@ describe('bench:peers report', () => {
     expect(row?.readerCpuMs).to.equal(2);
     expect(row?.engineCpuMs).to.equal(3);
     expect(row?.cairnCpuMs).to.equal(2);
-    expect(row?.peerRps).to.equal(100);
     expect(row?.readerOverPeer).to.equal(2.4);
     expect(row?.cairnOverPeer).to.equal(2.1);
+    // The faster worker count by req/s (1: median 100 against 90); the lower p99 of the two
+    // worker counts' medians (2: 210 against 300), over the reader's median p99 (82).
+    expect(row?.peerRps).to.equal(100);
+    expect(row?.peerP99).to.equal(210);
+    expect(row?.readerP99Ratio).to.equal(2.56);
     // 2 cores × 1,000 ms ÷ (3 × 100 req/s) − 3 ms of the engine's.
     expect(row?.frontBudgetMs).to.equal(3.67);
     // Reader repetitions are neither Cairn's nor the peer's in the ratio rows.
     expect(ratioRows(repetitions)[0]?.cairnRps).to.deep.equal([200, 220]);
     expect(renderReaderFloorTable('sfeos', rows, 3)).to.contain(
-      '| q | 16 | 230, 250 | 46 / 82 | 2 | 2 | 3 | 3.67 | 2.4 | 2.1 |',
+      '| q | 16 | 230, 250 | 46 / 82 | 2 | 2 | 3 | 3.67 | 2.4 | 2.1 | 2.56 |',
     );
   });
 
