@@ -47,21 +47,41 @@ export const PRESENTED_BASE = 'http://presented.invalid';
 /** The field of the splicer's index copy that keeps each record's STAC Item as a string. */
 export const PRESENTED_FIELD = 'presented';
 
+/** A search asking for the kept item string alone. */
+function askingForStrings(search: Record<string, unknown>): Record<string, unknown> {
+  return { ...search, _source: false, stored_fields: [PRESENTED_FIELD] };
+}
+
 /**
  * The splicer's engine request from the one Cairn sends: the same search against `index`,
- * asking for the kept item string alone.
+ * asking for the kept item string alone. A multi-search (`_msearch`, NDJSON header and body
+ * lines) has each header's index and each search rewritten so.
  */
 export function spliceRequest(
   path: string,
   body: string,
   index: string,
 ): { path: string; body: string } {
-  const slash = path.indexOf('/', 1);
-  if (!path.startsWith('/') || slash < 0) throw new Error(`splice: no index in ${path}`);
+  const [pathname = '', query] = path.split('?');
+  const suffix = query === undefined ? '' : `?${query}`;
+  if (pathname === '/_msearch' || pathname.endsWith('/_msearch')) {
+    const lines = body.split('\n').filter((line) => line.trim() !== '');
+    const rewritten = lines.map((line, position) => {
+      const part = JSON.parse(line) as Record<string, unknown>;
+      if (position % 2 === 1) return JSON.stringify(askingForStrings(part));
+      return JSON.stringify('index' in part ? { ...part, index } : part);
+    });
+    return {
+      path: pathname === '/_msearch' ? path : `/${index}/_msearch${suffix}`,
+      body: `${rewritten.join('\n')}\n`,
+    };
+  }
+  const slash = pathname.indexOf('/', 1);
+  if (!pathname.startsWith('/') || slash < 0) throw new Error(`splice: no index in ${path}`);
   const search = body === '' ? {} : (JSON.parse(body) as Record<string, unknown>);
   return {
     path: `/${index}${path.slice(slash)}`,
-    body: JSON.stringify({ ...search, _source: false, stored_fields: [PRESENTED_FIELD] }),
+    body: JSON.stringify(askingForStrings(search)),
   };
 }
 
@@ -71,12 +91,22 @@ export function spliceRequest(
  * (`selfHref` is the request's path and query). No item is parsed.
  */
 export function splicePage(answerText: string, base: string, selfHref: string): string {
-  const answer = JSON.parse(answerText) as {
+  interface SearchAnswer {
     hits?: {
       total?: { value?: number } | number;
       hits?: { fields?: Record<string, unknown[] | undefined> }[];
     };
-  };
+  }
+  const parsed = JSON.parse(answerText) as SearchAnswer & { responses?: SearchAnswer[] };
+  // A multi-search's page is its answer with the most hits (the last of equals): the others
+  // are the size-0 checks sent beside it.
+  const answer = parsed.responses
+    ? parsed.responses.reduce(
+        (best, next) =>
+          (next.hits?.hits?.length ?? 0) >= (best.hits?.hits?.length ?? 0) ? next : best,
+        {},
+      )
+    : parsed;
   const hits = answer.hits?.hits ?? [];
   const total = answer.hits?.total;
   const features = hits
@@ -134,10 +164,17 @@ export function createPassThroughServer(
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
       const received = Buffer.concat(chunks);
-      const spliced =
-        spliceIndex === undefined
-          ? undefined
-          : spliceRequest(incoming.url ?? '/', received.toString('utf8'), spliceIndex);
+      let spliced: { path: string; body: string } | undefined;
+      try {
+        spliced =
+          spliceIndex === undefined
+            ? undefined
+            : spliceRequest(incoming.url ?? '/', received.toString('utf8'), spliceIndex);
+      } catch (error) {
+        // A request the splicer cannot rewrite (not one JSON search body) is refused, not fatal.
+        outgoing.writeHead(400, { 'content-type': 'text/plain' }).end(String(error));
+        return;
+      }
       const body = spliced ? Buffer.from(spliced.body) : received;
       const forward = httpRequest(
         {

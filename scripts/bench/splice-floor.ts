@@ -140,7 +140,7 @@ export function presentedItem(source: StoredParts): string {
  * Item string added (not indexed, no doc values), refreshed and merged into one segment as
  * Cairn's reindex leaves its own index.
  */
-async function buildCopy(engine: string, alias: string, copy: string): Promise<void> {
+export async function buildCopy(engine: string, alias: string, copy: string): Promise<void> {
   await fetch(`${engine}/${copy}`, { method: 'DELETE' });
   const mappings = await engineJson(engine, 'GET', `/${alias}/_mapping`);
   const [mapping] = Object.values(mappings) as {
@@ -251,40 +251,64 @@ function replayCase(name: string, call: EngineCall): QueryCase {
   };
 }
 
-/** Cairn's answer and the splicer's agree: the same matches and items, item by item as JSON. */
+/**
+ * Why the splicer's page is not Cairn's, or undefined when it is: the same number of matches and
+ * the same items in the same order, each equal as JSON once each page's own origin is taken out.
+ */
+export function spliceDifference(
+  cairnText: string,
+  cairnOrigin: string,
+  splicedText: string,
+  splicerOrigin: string,
+): string | undefined {
+  interface Page {
+    numberMatched?: number;
+    features?: { id?: string }[];
+  }
+  const [cairn, spliced] = [JSON.parse(cairnText) as Page, JSON.parse(splicedText) as Page];
+  const items = (page: Page, origin: string): string =>
+    JSON.stringify(page.features ?? []).replaceAll(origin, 'BASE');
+  const ids = (page: Page): string => (page.features ?? []).map((item) => item.id).join(',');
+  if (cairn.numberMatched !== spliced.numberMatched) {
+    return `matched ${spliced.numberMatched} against Cairn's ${cairn.numberMatched}`;
+  }
+  if (items(cairn, cairnOrigin) !== items(spliced, splicerOrigin)) {
+    return ids(cairn) === ids(spliced)
+      ? `the same items (${ids(cairn)}) written differently`
+      : `items ${ids(spliced)} against Cairn's ${ids(cairn)}`;
+  }
+  return undefined;
+}
+
+/** Sends a captured engine call to `origin` and returns the answer's text. */
+export async function replayText(origin: string, call: EngineCall): Promise<string> {
+  const response = await fetch(`${origin}${call.path}`, {
+    method: call.method,
+    ...(call.body !== '' && {
+      body: call.body,
+      headers: { 'content-type': call.contentType ?? 'application/json' },
+    }),
+  });
+  return response.text();
+}
+
+/** Throws unless the splicer's page for a query is Cairn's. */
 async function checkSameAnswer(
   query: { name: string; path: string },
   api: ApiProcess,
   splicer: ApiProcess,
   call: EngineCall,
 ): Promise<void> {
-  interface Page {
-    numberMatched: number;
-    features: { id: string; links: { href: string }[] }[];
-  }
-  const cairn = (await (await fetch(`${api.origin}${query.path}`)).json()) as Page;
-  const spliced = (await (
-    await fetch(`${splicer.origin}${call.path}`, {
-      method: call.method,
-      ...(call.body !== '' && {
-        body: call.body,
-        headers: { 'content-type': call.contentType ?? 'application/json' },
-      }),
-    })
-  ).json()) as Page;
-  const rebased = (page: Page, origin: string): string =>
-    JSON.stringify(page.features).replaceAll(origin, 'BASE');
-  if (
-    cairn.numberMatched !== spliced.numberMatched ||
-    rebased(cairn, api.origin) !== rebased(spliced, splicer.origin)
-  ) {
-    throw new Error(
-      `${query.name}: the splicer's page is not Cairn's (matched ${spliced.numberMatched} against ${cairn.numberMatched}, ids ${spliced.features.map((f) => f.id).join(',')} against ${cairn.features.map((f) => f.id).join(',')})`,
-    );
-  }
-  log(
-    `${query.name}: the splicer's page is Cairn's (${cairn.numberMatched} matches, ${cairn.features.length} items)`,
+  const cairn = await (await fetch(`${api.origin}${query.path}`)).text();
+  const difference = spliceDifference(
+    cairn,
+    api.origin,
+    await replayText(splicer.origin, call),
+    splicer.origin,
   );
+  if (difference)
+    throw new Error(`${query.name}: the splicer's page is not Cairn's: ${difference}`);
+  log(`${query.name}: the splicer's page is Cairn's`);
 }
 
 interface Run {

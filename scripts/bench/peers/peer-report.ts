@@ -210,9 +210,11 @@ export interface Repetition {
   query: string;
   /**
    * `engine`: Cairn's own search request for the query, sent straight to the engine; `reader`:
-   * the same request through the bench's reader (scripts/bench/pass-through.ts --read).
+   * the same request through the bench's reader (scripts/bench/pass-through.ts --read);
+   * `splicer`: through the splicer, on the index copy that keeps items as strings
+   * (scripts/bench/pass-through.ts --splice).
    */
-  side: 'cairn' | 'peer' | 'engine' | 'reader';
+  side: 'cairn' | 'peer' | 'engine' | 'reader' | 'splicer';
   /** The peer's number of server worker processes (peer side only). */
   workers?: number;
   repetition: number;
@@ -485,15 +487,19 @@ export interface ReaderFloorRow {
   frontBudgetMs: number;
 }
 
-/** One row per query and concurrency with reader repetitions, in first-seen order. */
+/**
+ * One row per query and concurrency with repetitions of `side` (the reader, or the splicer in
+ * its place: the same figures for a front that keeps its items as strings), in first-seen order.
+ */
 export function readerFloorRows(
   repetitions: Repetition[],
   cores: number,
   factor: number,
+  side: 'reader' | 'splicer' = 'reader',
 ): ReaderFloorRow[] {
   return byQueryAndConcurrency(repetitions).flatMap((group) => {
     const [first] = group;
-    const reader = group.filter((r) => r.side === 'reader').map((r) => r.result);
+    const reader = group.filter((r) => r.side === side).map((r) => r.result);
     if (first === undefined || reader.length === 0) return [];
     const [ceiling] = engineCeilingRows(group, cores);
     const cpu = (results: HttpCaseResult[]): number =>
@@ -537,15 +543,16 @@ export function readerFloorRows(
   });
 }
 
-/** The reader rows as markdown, every repetition's req/s shown. */
+/** The reader (or splicer) rows as markdown, every repetition's req/s shown. */
 export function renderReaderFloorTable(
   peer: string,
   rows: ReaderFloorRow[],
   factor: number,
+  side: 'reader' | 'splicer' = 'reader',
 ): string {
   const shown = (value: number): string => (Number.isFinite(value) ? String(value) : 'n/a');
   return [
-    `| query | conc. | reader req/s (each rep.) | reader p50 / p99 ms | reader CPU ms/req | Cairn API CPU ms/req | engine CPU ms/req | front CPU budget for ${factor}× ms/req | reader ÷ ${peer} req/s | Cairn ÷ ${peer} req/s | ${peer} p99 ÷ reader p99 |`,
+    `| query | conc. | ${side} req/s (each rep.) | ${side} p50 / p99 ms | ${side} CPU ms/req | Cairn API CPU ms/req | engine CPU ms/req | front CPU budget for ${factor}× ms/req | ${side} ÷ ${peer} req/s | Cairn ÷ ${peer} req/s | ${peer} p99 ÷ ${side} p99 |`,
     '| --- | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows.map(
       (row) =>

@@ -1,6 +1,6 @@
 /**
  * Prints the tables of a `bench:peers` result file again (per pairing: the ratios, and for the
- * SFEOS pairings the engine alone and the reader beside them), as the current report code
+ * SFEOS pairings the engine alone, the reader and the splicer beside them), as the current report code
  * renders them: for a result written before a change to the report.
  * Usage: tsx scripts/bench/peers/render-tables.ts bench/results/peers-….json
  */
@@ -39,10 +39,11 @@ for (const pairing of result.pairings) {
       `The engine alone beside them:\n\n${renderEngineCeilingTable(pairing.peer, engine)}\n`,
     );
   }
-  const reader = readerFloorRows(repetitions, cores, SFEOS_FACTOR);
-  if (reader.length > 0) {
+  for (const side of ['reader', 'splicer'] as const) {
+    const rows = readerFloorRows(repetitions, cores, SFEOS_FACTOR, side);
+    if (rows.length === 0) continue;
     console.log(
-      `The reader beside them:\n\n${renderReaderFloorTable(pairing.peer, reader, SFEOS_FACTOR)}\n`,
+      `The ${side} beside them:\n\n${renderReaderFloorTable(pairing.peer, rows, SFEOS_FACTOR, side)}\n`,
     );
   }
 }

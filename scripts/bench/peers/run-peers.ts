@@ -92,6 +92,7 @@ import {
   type EngineCall,
 } from './engine-capture.js';
 import { cswGetRecords } from '../csw-get-records.js';
+import { buildCopy, replayText, spliceDifference } from '../splice-floor.js';
 import {
   deletePeerIndexesAndTemplates,
   installPeers,
@@ -467,6 +468,12 @@ interface EngineAlone {
    * the same calls: the least a front that reads its records costs.
    */
   reader?: ApiProcess;
+  /**
+   * The bench's splicer (scripts/bench/pass-through.ts --splice) on a copy of Cairn's index that
+   * keeps each record's STAC Item as a string, and the queries whose spliced page was checked to
+   * be Cairn's (only those are timed).
+   */
+  splicer?: { process: ApiProcess; checked: Set<string> };
 }
 
 /** A captured engine call as a load-generator case sent straight to the engine. */
@@ -532,6 +539,8 @@ interface PairingResult {
   engineTable?: string;
   /** The reader beside Cairn and the peer (SFEOS pairings), as markdown. */
   readerTable?: string;
+  /** The splicer beside Cairn and the peer (SFEOS pairings), as markdown. */
+  splicerTable?: string;
   /** Per query: the engine calls Cairn sent for it, and the one replayed as the engine alone. */
   engineCalls?: Record<string, { calls: { method: string; path: string }[]; replayed?: string }>;
   notes: string[];
@@ -720,6 +729,28 @@ async function compare(
             `reader ${outcome.requestsPerSecond} req/s p99 ${outcome.latencyMs.p99}${outcome.ok ? '' : ' ERRORS'}`,
           );
         }
+        if (engine?.splicer?.checked.has(query.name) && replay) {
+          const { process: splicer } = engine.splicer;
+          const outcome = await timeSide(
+            splicer.origin,
+            splicer.pid,
+            '/readyz',
+            engineCase(query.name, replay),
+            concurrency,
+            options.duration,
+            splicer.pid,
+          );
+          result.repetitions.push({
+            query: query.name,
+            side: 'splicer',
+            repetition,
+            result: outcome,
+            loadAverage1m,
+          });
+          line.push(
+            `splicer ${outcome.requestsPerSecond} req/s p99 ${outcome.latencyMs.p99}${outcome.ok ? '' : ' ERRORS'}`,
+          );
+        }
         log(
           `${query.name} c=${concurrency} rep ${repetition} (load ${loadAverage1m}): ${line.join(', ')}`,
         );
@@ -737,6 +768,13 @@ async function compare(
       peerName,
       readerFloorRows(result.repetitions, availableParallelism(), SFEOS_FACTOR),
       SFEOS_FACTOR,
+    );
+  if (engine?.splicer)
+    result.splicerTable = renderReaderFloorTable(
+      peerName,
+      readerFloorRows(result.repetitions, availableParallelism(), SFEOS_FACTOR, 'splicer'),
+      SFEOS_FACTOR,
+      'splicer',
     );
 }
 
@@ -1161,6 +1199,7 @@ async function timeSfeos(
   const { flavour } = side;
   let api: ApiProcess | undefined;
   let reader: ApiProcess | undefined;
+  let splicer: ApiProcess | undefined;
   try {
     await clock.time(`${flavour.peer}: start Cairn (${flavour.backend})`, async () => {
       api = await startApi(REPO_ROOT, side.environment);
@@ -1194,7 +1233,46 @@ async function timeSfeos(
       reader = await clock.time(`${flavour.peer}: start the reader`, () =>
         startPassThrough(REPO_ROOT, origin, { mode: 'read' }),
       );
-      engine = { origin, pid: listeningPid(port), calls, reader };
+      const copy = `${side.alias}-presented`;
+      await clock.time(`${flavour.peer}: copy Cairn's index with its items kept as strings`, () =>
+        buildCopy(origin, side.alias, copy),
+      );
+      const splicing = await startPassThrough(REPO_ROOT, origin, {
+        mode: 'splice',
+        spliceIndex: copy,
+      });
+      splicer = splicing;
+      // Only a query whose spliced page is Cairn's answer is timed through the splicer.
+      const checked = new Set<string>();
+      for (const query of queries) {
+        const call = calls.get(query.name);
+        if (!call) continue;
+        const cairn = await requestOrFailure(started.origin, query.cairn);
+        const spliced = await replayText(splicing.origin, call).catch(
+          (error: unknown) => `the splicer did not answer: ${String(error)}`,
+        );
+        let difference: string | undefined;
+        try {
+          difference = spliceDifference(cairn.body, started.origin, spliced, splicing.origin);
+        } catch {
+          difference = `an answer that is not a JSON page: ${spliced.slice(0, 200)}`;
+        }
+        if (difference === undefined) checked.add(query.name);
+        else
+          side.result.notes.push(
+            `splicer: ${query.name} not timed, its page is not Cairn's: ${difference}`,
+          );
+      }
+      engine = {
+        origin,
+        pid: listeningPid(port),
+        calls,
+        reader,
+        splicer: { process: splicing, checked },
+      };
+      side.result.notes.push(
+        `splicer: the same search through the bench's splicer (scripts/bench/pass-through.ts --splice, pid ${splicing.pid}) on ${copy}, a copy of Cairn's index whose documents also keep each record's STAC Item, written by Cairn's presenter, as a stored string; it asks the engine for those strings alone, puts the request's base URL in and joins them into a page. Timed after the reader in each repetition, only for the queries whose spliced page was checked to be Cairn's answer (${[...checked].join(', ')}); its CPU per request is the splicer process's alone, and the engine CPU and front budget in its table are the engine alone's on Cairn's own request (the engine does less for the splicer's)`,
+      );
       side.result.notes.push(
         `engine alone: for each query, the last search Cairn sends the engine for it (captured through a recording proxy from a second Cairn API, the query's second answer), sent straight to ${side.engine} with the same load generator and concurrency after the peer in each repetition; engine CPU per request is its process's (pid ${engine.pid ?? 'not found'}); the calls of each query are in engineCalls`,
       );
@@ -1208,6 +1286,7 @@ async function timeSfeos(
   } finally {
     if (api) await stopApi(api);
     if (reader) await stopApi(reader);
+    if (splicer) await stopApi(splicer);
   }
 }
 
@@ -1410,6 +1489,7 @@ async function main(): Promise<void> {
     if (pairing.engineTable)
       console.log(`The engine alone beside them:\n\n${pairing.engineTable}\n`);
     if (pairing.readerTable) console.log(`The reader beside them:\n\n${pairing.readerTable}\n`);
+    if (pairing.splicerTable) console.log(`The splicer beside them:\n\n${pairing.splicerTable}\n`);
     for (const note of pairing.notes) console.log(`- ${note}`);
   }
   console.log(`\n## Elapsed time per phase\n\n${renderPhaseTable(clock.phases)}\n`);

@@ -6,6 +6,7 @@ import {
   createTcpPipeServer,
   pageOfHits,
   PRESENTED_BASE,
+  splicePage,
   spliceRequest,
 } from '../../../scripts/bench/pass-through.js';
 
@@ -246,6 +247,43 @@ describe('bench: the splicer (items kept as strings, joined per request)', () =>
       ],
     });
     expect(text).not.to.contain(PRESENTED_BASE);
+  });
+
+  it('rewrites each search of a multi-search, and pages the answer with the most hits', () => {
+    const body = [
+      { index: 'alias' },
+      { size: 0, query: { match_all: {} } },
+      { index: 'alias' },
+      { size: 10, query: { match_all: {} } },
+    ]
+      .map((line) => JSON.stringify(line))
+      .join('\n');
+    const rewritten = spliceRequest('/_msearch?x=1', `${body}\n`, 'copy');
+    expect(rewritten.path).to.equal('/_msearch?x=1');
+    expect(
+      rewritten.body
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as unknown),
+    ).to.deep.equal([
+      { index: 'copy' },
+      { size: 0, query: { match_all: {} }, _source: false, stored_fields: ['presented'] },
+      { index: 'copy' },
+      { size: 10, query: { match_all: {} }, _source: false, stored_fields: ['presented'] },
+    ]);
+    expect(spliceRequest('/alias/_msearch', `${body}\n`, 'copy').path).to.equal('/copy/_msearch');
+    const answer = JSON.stringify({
+      responses: [
+        { hits: { total: { value: 3 }, hits: [] } },
+        { hits: { total: { value: 3 }, hits: [{ fields: { presented: [item('c')] } }] } },
+      ],
+    });
+    const page = JSON.parse(splicePage(answer, 'http://b', '/s')) as {
+      numberMatched: number;
+      features: { id: string }[];
+    };
+    expect(page.numberMatched).to.equal(3);
+    expect(page.features.map((feature) => feature.id)).to.deep.equal(['c']);
   });
 });
 

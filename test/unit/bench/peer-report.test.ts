@@ -276,6 +276,16 @@ describe('bench:peers report', () => {
     expect(renderReaderFloorTable('sfeos', rows, 3)).to.contain(
       '| q | 16 | 230, 250 | 46 / 82 | 2 | 2 | 3 | 3.67 | 2.4 | 2.1 | 2.56 |',
     );
+    // The splicer's rows come from its own repetitions only (none here), under its own name.
+    expect(readerFloorRows(repetitions, 2, 3, 'splicer')).to.deep.equal([]);
+    const spliced = repetitions.map((r) =>
+      r.side === 'reader' ? { ...r, side: 'splicer' as const } : r,
+    );
+    const splicerRows = readerFloorRows(spliced, 2, 3, 'splicer');
+    expect(splicerRows).to.deep.equal(rows);
+    expect(renderReaderFloorTable('sfeos', splicerRows, 3, 'splicer')).to.contain(
+      '| query | conc. | splicer req/s (each rep.) | splicer p50 / p99 ms | splicer CPU ms/req |',
+    );
   });
 
   it('clamps the CSW deep pages to the corpus and drops duplicates', () => {
