@@ -16,7 +16,10 @@
  *     [--backend opensearch] [--concurrency 1,16] [--duration 4] [--rounds 3] [--out FILE]
  *
  * The copy is built once (scroll and bulk, about 2 minutes for 100,000 records) and kept while
- * its document count matches the alias's; `--rebuild` builds it again. Not part of CI.
+ * its document count matches the alias's; `--rebuild` builds it again. The copy is merged into one
+ * segment; `--merge-segments` merges the alias's index too before timing (as Cairn's reindex
+ * leaves it), so that the engine searches both in one segment. Each index's segment count is
+ * in the result file. Not part of CI.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -58,6 +61,7 @@ interface Options {
   duration: number;
   rounds: number;
   rebuild: boolean;
+  mergeSegments: boolean;
   out?: string;
 }
 
@@ -69,6 +73,7 @@ function parseOptions(argv: string[]): Options {
     duration: 4,
     rounds: 3,
     rebuild: false,
+    mergeSegments: false,
   };
   for (let index = 0; index < argv.length; index += 1) {
     const [flag, value] = [argv[index], argv[index + 1] ?? ''];
@@ -79,6 +84,7 @@ function parseOptions(argv: string[]): Options {
       return parsed;
     };
     if (flag === '--rebuild') options.rebuild = true;
+    else if (flag === '--merge-segments') options.mergeSegments = true;
     else if (flag === '--backend' && (value === 'opensearch' || value === 'elasticsearch')) {
       options.backend = value;
       index += 1;
@@ -122,6 +128,15 @@ async function engineJson(
   const text = await response.text();
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 300)}`);
   return JSON.parse(text) as Record<string, unknown>;
+}
+
+/** The number of searchable segments of the index behind `index`. */
+async function segmentCount(engine: string, index: string): Promise<number> {
+  const response = await fetch(`${engine}/_cat/segments/${index}?format=json`);
+  if (!response.ok) throw new Error(`segments of ${index}: ${response.status}`);
+  return ((await response.json()) as { searchable?: string }[]).filter(
+    (segment) => segment.searchable === 'true',
+  ).length;
 }
 
 async function countOf(engine: string, index: string): Promise<number | undefined> {
@@ -357,6 +372,14 @@ async function main(): Promise<void> {
   if (aliasCount === undefined) throw new Error(`no index behind ${options.alias} at ${engine}`);
   if (options.rebuild || copyCount !== aliasCount) await buildCopy(engine, options.alias, copy);
   else log(`${copy} holds ${copyCount} documents, as ${options.alias} does: kept`);
+  if (options.mergeSegments) {
+    await engineJson(engine, 'POST', `/${options.alias}/_forcemerge?max_num_segments=1`);
+  }
+  const segments = {
+    [options.alias]: await segmentCount(engine, options.alias),
+    [copy]: await segmentCount(engine, copy),
+  };
+  log(`segments: ${JSON.stringify(segments)}`);
 
   const calls = await captureCalls(variable, engine, options.alias);
   const processes: Partial<Record<Side, ApiProcess>> = {};
@@ -422,7 +445,7 @@ async function main(): Promise<void> {
     mkdirSync(dirname(out), { recursive: true });
     writeFileSync(
       out,
-      `${JSON.stringify({ options, engine: options.backend, copy, calls: Object.fromEntries(calls), runs, table }, null, 2)}\n`,
+      `${JSON.stringify({ options, engine: options.backend, copy, segments, calls: Object.fromEntries(calls), runs, table }, null, 2)}\n`,
     );
     log(`wrote ${out}`);
   } finally {
