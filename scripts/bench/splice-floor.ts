@@ -30,13 +30,13 @@ import { startApi, startPassThrough, stopApi, type ApiProcess } from './api-proc
 import { runHttpCase, type HttpCaseResult } from './http-load.js';
 import { medianDefined } from './engine-direct.js';
 import {
+  engineCallCase,
   listeningPid,
   replayCall,
   startRecordingProxy,
   type EngineCall,
 } from './peers/engine-capture.js';
 import { PRESENTED_BASE, PRESENTED_FIELD } from './pass-through.js';
-import type { QueryCase } from './query-mix.js';
 
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -252,20 +252,6 @@ async function captureCalls(
   }
 }
 
-function replayCase(name: string, call: EngineCall): QueryCase {
-  return {
-    name,
-    description: `${name}: Cairn's engine request`,
-    method: call.method === 'GET' ? 'GET' : 'POST',
-    path: call.path,
-    ...(call.body !== '' && { body: call.body }),
-    contentType: call.contentType ?? 'application/json',
-    buildQuery: () => {
-      throw new Error('not used by splice-floor');
-    },
-  };
-}
-
 /**
  * Why the splicer's page is not Cairn's, or undefined when it is: the same number of matches and
  * the same items in the same order, each equal as JSON once each page's own origin is taken out.
@@ -412,12 +398,12 @@ async function main(): Promise<void> {
             const queryCase =
               side === 'api'
                 ? {
-                    ...replayCase(query.name, call),
+                    ...engineCallCase(query.name, call),
                     method: 'GET' as const,
                     path: query.path,
                     body: undefined,
                   }
-                : replayCase(query.name, call);
+                : engineCallCase(query.name, call);
             const result = await runHttpCase(origin, pid, queryCase, concurrency, options.duration);
             runs.push({ query: query.name, side, round, result });
             line.push(

@@ -7,6 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { Agent, createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { QueryCase } from '../query-mix.js';
 
 /** One request the API sent the engine while a query was answered. */
 export interface EngineCall {
@@ -87,6 +88,21 @@ export async function startRecordingProxy(engine: string): Promise<RecordingProx
 export function replayCall(calls: readonly EngineCall[]): EngineCall | undefined {
   const searches = calls.filter((call) => /\/_(search|msearch)$/.test(pathOf(call)));
   return searches[searches.length - 1];
+}
+
+/** A captured engine call as a load-generator case, sent as it was to whatever origin is timed. */
+export function engineCallCase(name: string, call: EngineCall): QueryCase {
+  return {
+    name,
+    description: `${name}: Cairn's engine request`,
+    method: call.method === 'GET' ? 'GET' : 'POST',
+    path: call.path,
+    ...(call.body !== '' && { body: call.body }),
+    contentType: call.contentType ?? 'application/json',
+    buildQuery: () => {
+      throw new Error('a replayed engine call has no SearchQuery');
+    },
+  };
 }
 
 /** A call's path without its query string. */

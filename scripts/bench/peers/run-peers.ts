@@ -86,6 +86,7 @@ import {
 } from './load-plan.js';
 import { sampleTreeRss } from './process-tree.js';
 import {
+  engineCallCase,
   listeningPid,
   replayCall,
   startRecordingProxy,
@@ -476,21 +477,6 @@ interface EngineAlone {
   splicer?: { process: ApiProcess; checked: Set<string> };
 }
 
-/** A captured engine call as a load-generator case sent straight to the engine. */
-function engineCase(name: string, call: EngineCall): QueryCase {
-  return {
-    name,
-    description: `${name}: Cairn's engine request, sent to the engine alone`,
-    method: call.method === 'GET' ? 'GET' : 'POST',
-    path: call.path,
-    ...(call.body !== '' && { body: call.body }),
-    contentType: call.contentType ?? 'application/json',
-    buildQuery: () => {
-      throw new Error('not used by bench:peers');
-    },
-  };
-}
-
 /**
  * Sends each query through a Cairn API of its own whose engine URL points at a recording
  * proxy, twice (the second time is kept: what a warm API sends, without start-up lookups), and
@@ -691,7 +677,7 @@ async function compare(
             engine.origin,
             engine.pid ?? 0,
             '/',
-            engineCase(query.name, replay),
+            engineCallCase(query.name, replay),
             concurrency,
             options.duration,
             engine.pid ?? 0,
@@ -707,48 +693,35 @@ async function compare(
             `engine alone ${outcome.requestsPerSecond} req/s p99 ${outcome.latencyMs.p99}${outcome.ok ? '' : ' ERRORS'}`,
           );
         }
-        if (engine?.reader && replay) {
-          const { reader } = engine;
+        // The fronts in front of the engine, each on the same captured search: the reader, then
+        // the splicer where its page was checked to be Cairn's.
+        const fronts: ['reader' | 'splicer', ApiProcess | undefined][] = [
+          ['reader', engine?.reader],
+          [
+            'splicer',
+            engine?.splicer?.checked.has(query.name) ? engine.splicer.process : undefined,
+          ],
+        ];
+        for (const [side, front] of fronts) {
+          if (!front || !replay) continue;
           const outcome = await timeSide(
-            reader.origin,
-            reader.pid,
+            front.origin,
+            front.pid,
             '/readyz',
-            engineCase(query.name, replay),
+            engineCallCase(query.name, replay),
             concurrency,
             options.duration,
-            reader.pid,
+            front.pid,
           );
           result.repetitions.push({
             query: query.name,
-            side: 'reader',
+            side,
             repetition,
             result: outcome,
             loadAverage1m,
           });
           line.push(
-            `reader ${outcome.requestsPerSecond} req/s p99 ${outcome.latencyMs.p99}${outcome.ok ? '' : ' ERRORS'}`,
-          );
-        }
-        if (engine?.splicer?.checked.has(query.name) && replay) {
-          const { process: splicer } = engine.splicer;
-          const outcome = await timeSide(
-            splicer.origin,
-            splicer.pid,
-            '/readyz',
-            engineCase(query.name, replay),
-            concurrency,
-            options.duration,
-            splicer.pid,
-          );
-          result.repetitions.push({
-            query: query.name,
-            side: 'splicer',
-            repetition,
-            result: outcome,
-            loadAverage1m,
-          });
-          line.push(
-            `splicer ${outcome.requestsPerSecond} req/s p99 ${outcome.latencyMs.p99}${outcome.ok ? '' : ' ERRORS'}`,
+            `${side} ${outcome.requestsPerSecond} req/s p99 ${outcome.latencyMs.p99}${outcome.ok ? '' : ' ERRORS'}`,
           );
         }
         log(

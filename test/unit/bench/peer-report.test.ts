@@ -49,6 +49,11 @@ function run(
   };
 }
 
+/** A timed run with the CPU its server spent per request. */
+function withCpu(result: HttpCaseResult, cpuMsPerRequest: number): HttpCaseResult {
+  return { ...result, cpuMsPerRequest };
+}
+
 describe('bench:peers report', () => {
   it('reads the number of matches from JSON, CSW and single-record answers', () => {
     expect(readMatchCount('numberMatched', 200, '{"numberMatched":42}')).to.equal(42);
@@ -198,10 +203,6 @@ describe('bench:peers report', () => {
   });
 
   it('sets the engine alone beside Cairn and the faster peer, and bounds Cairn by their CPU', () => {
-    const withCpu = (result: HttpCaseResult, cpuMsPerRequest: number): HttpCaseResult => ({
-      ...result,
-      cpuMsPerRequest,
-    });
     const repetitions: Repetition[] = [
       { query: 'q', side: 'cairn', repetition: 1, result: withCpu(run(16, 200, 50, 90), 3) },
       { query: 'q', side: 'peer', workers: 1, repetition: 1, result: run(16, 80, 150, 300) },
@@ -235,10 +236,6 @@ describe('bench:peers report', () => {
   });
 
   it('sets the reader beside the peer, with the front CPU a factor of the peer leaves', () => {
-    const withCpu = (result: HttpCaseResult, cpuMsPerRequest: number): HttpCaseResult => ({
-      ...result,
-      cpuMsPerRequest,
-    });
     const repetitions: Repetition[] = [
       { query: 'q', side: 'cairn', repetition: 1, result: withCpu(run(16, 200, 50, 90), 3) },
       { query: 'q', side: 'peer', workers: 1, repetition: 1, result: run(16, 80, 150, 300) },
