@@ -23,7 +23,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { presentStacItem } from '../../services/api/protocols/stac/present.js';
 import { readStoredRecord, type StoredParts } from '../../shared/search/engine/engine-document.js';
 import { startApi, startPassThrough, stopApi, type ApiProcess } from './api-process.js';
@@ -31,9 +31,9 @@ import { runHttpCase, type HttpCaseResult } from './http-load.js';
 import { medianDefined } from './engine-direct.js';
 import {
   engineCallCase,
+  captureEngineCalls,
   listeningPid,
   replayCall,
-  startRecordingProxy,
   type EngineCall,
 } from './peers/engine-capture.js';
 import { PRESENTED_BASE, PRESENTED_FIELD } from './pass-through.js';
@@ -226,32 +226,6 @@ export async function buildCopy(engine: string, alias: string, copy: string): Pr
   log(`built ${copy}: ${copied} documents`);
 }
 
-/** Each query's engine calls, from a Cairn API whose engine is a recording proxy (warm answer). */
-async function captureCalls(
-  variable: string,
-  engine: string,
-  alias: string,
-): Promise<Map<string, EngineCall>> {
-  const proxy = await startRecordingProxy(engine);
-  let api: ApiProcess | undefined;
-  try {
-    api = await startApi(REPO_ROOT, { [variable]: proxy.origin, SEARCH_INDEX_ALIAS: alias });
-    const calls = new Map<string, EngineCall>();
-    for (const query of QUERIES) {
-      await (await fetch(`${api.origin}${query.path}`)).text();
-      proxy.take();
-      await (await fetch(`${api.origin}${query.path}`)).text();
-      const replay = replayCall(proxy.take());
-      if (!replay) throw new Error(`${query.name}: Cairn sent the engine no search`);
-      calls.set(query.name, replay);
-    }
-    return calls;
-  } finally {
-    if (api) await stopApi(api);
-    await proxy.close();
-  }
-}
-
 /**
  * Why the splicer's page is not Cairn's, or undefined when it is: the same number of matches and
  * the same items in the same order, each equal as JSON once each page's own origin is taken out.
@@ -367,7 +341,25 @@ async function main(): Promise<void> {
   };
   log(`segments: ${JSON.stringify(segments)}`);
 
-  const calls = await captureCalls(variable, engine, options.alias);
+  const captured = await captureEngineCalls(
+    REPO_ROOT,
+    { [variable]: engine, SEARCH_INDEX_ALIAS: options.alias },
+    variable,
+    QUERIES.map((query) => ({
+      name: query.name,
+      ask: async (origin: string) => {
+        const response = await fetch(`${origin}${query.path}`);
+        await response.text();
+        return response.status;
+      },
+    })),
+  );
+  const calls = new Map<string, EngineCall>();
+  for (const query of QUERIES) {
+    const replay = replayCall(captured.get(query.name) ?? []);
+    if (!replay) throw new Error(`${query.name}: Cairn sent the engine no search`);
+    calls.set(query.name, replay);
+  }
   const processes: Partial<Record<Side, ApiProcess>> = {};
   try {
     processes.api = await startApi(REPO_ROOT, {
@@ -439,7 +431,7 @@ async function main(): Promise<void> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   main().catch((error: unknown) => {
     console.error(error instanceof Error ? (error.stack ?? error.message) : error);
     process.exitCode = 1;

@@ -7,6 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { Agent, createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { startApi, stopApi, type ApiProcess } from '../api-process.js';
 import type { QueryCase } from '../query-mix.js';
 
 /** One request the API sent the engine while a query was answered. */
@@ -79,6 +80,47 @@ export async function startRecordingProxy(engine: string): Promise<RecordingProx
       agent.destroy();
     },
   };
+}
+
+/** A query to capture: its name, and how to ask a Cairn API at `origin` (the answer's status). */
+export interface CaptureQuery {
+  name: string;
+  ask: (origin: string) => Promise<number>;
+}
+
+/**
+ * Sends each query through a Cairn API of its own (built from `repoRoot`, with `environment`)
+ * whose engine URL in `variable` points at a recording proxy, twice (the second time is kept:
+ * what a warm API sends, without start-up lookups). Returns the engine calls of each query
+ * answered 200; `refused` hears of the others.
+ */
+export async function captureEngineCalls(
+  repoRoot: string,
+  environment: Record<string, string>,
+  variable: string,
+  queries: readonly CaptureQuery[],
+  refused: (name: string, status: number) => void = () => undefined,
+): Promise<Map<string, EngineCall[]>> {
+  const engine = environment[variable];
+  if (engine === undefined) throw new Error(`captureEngineCalls: ${variable} is not set`);
+  const proxy = await startRecordingProxy(engine);
+  let api: ApiProcess | undefined;
+  try {
+    api = await startApi(repoRoot, { ...environment, [variable]: proxy.origin });
+    const captured = new Map<string, EngineCall[]>();
+    for (const query of queries) {
+      await query.ask(api.origin);
+      proxy.take();
+      const status = await query.ask(api.origin);
+      const calls = proxy.take();
+      if (status === 200) captured.set(query.name, calls);
+      else refused(query.name, status);
+    }
+    return captured;
+  } finally {
+    if (api) await stopApi(api);
+    await proxy.close();
+  }
 }
 
 /**

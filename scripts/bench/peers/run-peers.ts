@@ -87,9 +87,9 @@ import {
 import { sampleTreeRss } from './process-tree.js';
 import {
   engineCallCase,
+  captureEngineCalls,
   listeningPid,
   replayCall,
-  startRecordingProxy,
   type EngineCall,
 } from './engine-capture.js';
 import { cswGetRecords } from '../csw-get-records.js';
@@ -475,38 +475,6 @@ interface EngineAlone {
    * be Cairn's (only those are timed).
    */
   splicer?: { process: ApiProcess; checked: Set<string> };
-}
-
-/**
- * Sends each query through a Cairn API of its own whose engine URL points at a recording
- * proxy, twice (the second time is kept: what a warm API sends, without start-up lookups), and
- * returns the engine calls of each.
- */
-async function captureEngineCalls(
-  environment: Record<string, string>,
-  variable: string,
-  queries: readonly PeerQuery[],
-): Promise<Map<string, EngineCall[]>> {
-  const engine = environment[variable];
-  if (engine === undefined) throw new Error(`captureEngineCalls: ${variable} is not set`);
-  const proxy = await startRecordingProxy(engine);
-  let api: ApiProcess | undefined;
-  try {
-    api = await startApi(REPO_ROOT, { ...environment, [variable]: proxy.origin });
-    const captured = new Map<string, EngineCall[]>();
-    for (const query of queries) {
-      await requestOrFailure(api.origin, query.cairn);
-      proxy.take();
-      const answer = await requestOrFailure(api.origin, query.cairn);
-      const calls = proxy.take();
-      if (answer.status === 200) captured.set(query.name, calls);
-      else log(`${query.name}: not captured, Cairn answered ${answer.status}`);
-    }
-    return captured;
-  } finally {
-    if (api) await stopApi(api);
-    await proxy.close();
-  }
 }
 
 /** What one pairing (Cairn against one peer) records. */
@@ -1186,9 +1154,16 @@ async function timeSfeos(
     if (options.engineAlone) {
       const captured = await clock.time(`${flavour.peer}: capture Cairn's engine calls`, () =>
         captureEngineCalls(
+          REPO_ROOT,
           side.environment,
           flavour.variable,
-          queries.filter((query) => !options.queries || options.queries.includes(query.name)),
+          queries
+            .filter((query) => !options.queries || options.queries.includes(query.name))
+            .map((query) => ({
+              name: query.name,
+              ask: async (origin: string) => (await requestOrFailure(origin, query.cairn)).status,
+            })),
+          (name, status) => log(`${name}: not captured, Cairn answered ${status}`),
         ),
       );
       const calls = new Map<string, EngineCall>();
